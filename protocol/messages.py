@@ -1,0 +1,293 @@
+"""The table-side language: every message between a terminal (or keypad gateway) and the server.
+
+One pydantic v2 model per message, a discriminated union on ``type``, each carrying the protocol
+version ``v``. The Textual terminal, the serial gateway and the load generator all speak these,
+over HTTP, a websocket, or keypad frames.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+PROTOCOL_VERSION: Literal[1] = 1
+
+ResultState = Literal[
+    "missing",  # nothing entered yet (never stored)
+    "entered",  # N/S entered, waiting for E/W
+    "rejected",  # E/W rejected the entry; N/S must enter it again
+    "confirmed",  # E/W confirmed (§ 262B3)
+    "td_pending",  # confirmed at the table, a TD ruling is awaited (§ 262B1)
+    "not_played",  # TD: the board was not played at this table
+    "adjusted",  # TD: an adjusted score replaces the table result
+    "conflict",  # two different entries for the same table and board: the TD decides
+]
+
+#: States in which a board counts as done for the end-of-round check (§ 262C).
+COMPLETE_STATES: frozenset[str] = frozenset({"confirmed", "td_pending", "not_played", "adjusted"})
+
+
+class Message(BaseModel):
+    """Base of every message: forbids unknown fields so a typo is an error, not a silent drop."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    v: Literal[1] = PROTOCOL_VERSION
+
+
+# ---------------------------------------------------------------------------- shared pieces
+
+
+class PairInfo(BaseModel):
+    """A pair as the table sees it: number, direction label and the players' names."""
+
+    model_config = ConfigDict(frozen=True)
+    number: int
+    direction: Literal["NS", "EW"] | None = None
+    names: list[str] = Field(default_factory=list)
+    label: str = Field(description='How the pair is shown, e.g. "7" or "3 NS".')
+
+
+class EntryValues(BaseModel):
+    """What North keys for one board: contract, declarer, tricks taken, optional lead card."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    contract: str = Field(examples=["4SX", "3NT", "PASS"], max_length=16)
+    declarer: Literal["N", "E", "S", "W"] | None = Field(
+        default=None, description="None only for a passed-out board."
+    )
+    tricks: int | str = Field(
+        examples=[10, "=", "+1", "-2"],
+        description="Tricks taken by declarer (0-13), or relative to the contract.",
+    )
+    lead: str | None = Field(default=None, examples=["SA", "H7"], max_length=3)
+
+
+class BoardResultView(BaseModel):
+    """A board's result at one table, as stored: what terminals and dashboards display."""
+
+    model_config = ConfigDict(frozen=True)
+    board: int
+    round: int
+    table: int
+    state: ResultState
+    version: int = Field(description="Increases on every change; East confirms a version.")
+    contract: str | None = None
+    declarer: Literal["N", "E", "S", "W"] | None = None
+    tricks: int | None = None
+    result: str | None = Field(default=None, description='Relative result: "=", "+1", "-2".')
+    lead: str | None = None
+    ns_score: int | None = None
+    description: str | None = Field(
+        default=None, examples=["4♠ doubled by South, two down, N/S -500"]
+    )
+    ruling_pending: bool = False
+    adjusted: str | None = Field(default=None, description='e.g. "A60/40" for Ave+/Ave-.')
+
+
+class BoardStatus(BaseModel):
+    """One board of the table's current round and where it stands."""
+
+    model_config = ConfigDict(frozen=True)
+    board: int
+    dealer: Literal["N", "E", "S", "W"]
+    vulnerability: Literal["NONE", "NS", "EW", "BOTH"]
+    state: ResultState
+    result: BoardResultView | None = None
+
+
+class NextPosition(BaseModel):
+    """Where a pair goes after this round (from the movement)."""
+
+    model_config = ConfigDict(frozen=True)
+    pair: str
+    table: int | None = Field(description="None: the pair sits out next round.")
+    seat: Literal["NS", "EW"] | None = None
+    boards: list[int] = Field(default_factory=list)
+
+
+# ------------------------------------------------------------------ terminal -> server
+
+
+class PairTerminal(Message):
+    """Exchange the table's pairing code (shown to the TD) for a table token."""
+
+    type: Literal["pair_terminal"] = "pair_terminal"
+    code: str = Field(min_length=4, max_length=12, examples=["483920"])
+    device: str = Field(default="terminal", max_length=64, examples=["pi-table-3"])
+
+
+class Hello(Message):
+    """First message on a websocket: authenticates with the table token."""
+
+    type: Literal["hello"] = "hello"
+    token: str
+
+
+class GetRound(Message):
+    """Ask for the table's current round information."""
+
+    type: Literal["get_round"] = "get_round"
+
+
+class EnterResult(Message):
+    """North enters a board's result (§ 262B2). ``entry_id`` is generated by the client."""
+
+    type: Literal["enter_result"] = "enter_result"
+    entry_id: str = Field(min_length=8, max_length=64, examples=["3f1e9a4c-7c1b-4d3e"])
+    board: int = Field(ge=1)
+    values: EntryValues
+    ruling_pending: bool = Field(default=False, description="A TD ruling is awaited (§ 262B1).")
+
+
+class CorrectResult(Message):
+    """North corrects a board of the current round; it needs East's confirmation again."""
+
+    type: Literal["correct_result"] = "correct_result"
+    entry_id: str = Field(min_length=8, max_length=64)
+    board: int = Field(ge=1)
+    version: int = Field(description="The version being corrected (optimistic concurrency).")
+    values: EntryValues
+    ruling_pending: bool = False
+
+
+class ConfirmResult(Message):
+    """East confirms the version of the result shown on the screen (§ 262B3)."""
+
+    type: Literal["confirm_result"] = "confirm_result"
+    entry_id: str = Field(min_length=8, max_length=64)
+    board: int = Field(ge=1)
+    version: int
+    pin: str | None = Field(default=None, description="E/W PIN, if the event requires one.")
+
+
+class RejectResult(Message):
+    """East rejects the entry; it goes back to North."""
+
+    type: Literal["reject_result"] = "reject_result"
+    entry_id: str = Field(min_length=8, max_length=64)
+    board: int = Field(ge=1)
+    version: int
+    reason: str = Field(default="", max_length=200)
+
+
+class NextRound(Message):
+    """The table asks to move on; refused while any board is missing (§ 262C)."""
+
+    type: Literal["next_round"] = "next_round"
+
+
+class CallTD(Message):
+    """Call the tournament director to the table."""
+
+    type: Literal["call_td"] = "call_td"
+    entry_id: str = Field(min_length=8, max_length=64)
+    reason: str = Field(default="", max_length=200, examples=["we are pair 7, not 5"])
+
+
+TableCommand = Annotated[
+    GetRound | EnterResult | CorrectResult | ConfirmResult | RejectResult | NextRound | CallTD,
+    Field(discriminator="type"),
+]
+
+# ------------------------------------------------------------------ server -> terminal
+
+
+class Paired(Message):
+    """Answer to PairTerminal: keep the token; it authorises this table only."""
+
+    type: Literal["paired"] = "paired"
+    token: str
+    event: str
+    section: str
+    table: int
+    expires_at: datetime | None = None
+
+
+class RoundInfo(Message):
+    """The table's current round: who sits where and which boards, with their states."""
+
+    type: Literal["round_info"] = "round_info"
+    event: str
+    section: str
+    table: int
+    round: int = Field(description="0 before the TD starts the first round.")
+    rounds: int
+    ns: PairInfo | None
+    ew: PairInfo | None
+    boards: list[BoardStatus]
+    complete: bool = Field(description="Every board is confirmed or settled (§ 262C).")
+    round_open: bool = Field(description="False when the TD has closed the round.")
+    next_round_released: bool = Field(description="The TD has started the next round.")
+    next: list[NextPosition] = Field(default_factory=list)
+    lead_required: bool = False
+    tricks_style: Literal["absolute", "relative"] = "absolute"
+    confirm_pin_required: bool = False
+
+
+class ResultAck(Message):
+    """The server stored the command: the result as it now stands (committed before sending)."""
+
+    type: Literal["result_ack"] = "result_ack"
+    entry_id: str
+    duplicate: bool = Field(default=False, description="True when the entry_id was seen before.")
+    result: BoardResultView
+
+
+class Ack(Message):
+    """A command without a result (call TD, next round) was accepted."""
+
+    type: Literal["ack"] = "ack"
+    entry_id: str | None = None
+    detail: str = ""
+
+
+class Error(Message):
+    """A refused command: ``code`` for programs, ``message`` in plain words for people."""
+
+    type: Literal["error"] = "error"
+    code: str = Field(examples=["board_not_in_round"])
+    message: str = Field(examples=["Board 9 is not played at table 3 in round 2."])
+    entry_id: str | None = None
+
+
+class ResultChanged(Message):
+    """Pushed: a result at this table changed (entered, confirmed, corrected, by the TD...)."""
+
+    type: Literal["result_changed"] = "result_changed"
+    result: BoardResultView
+
+
+class RoundChanged(Message):
+    """Pushed: the table's round information changed (round started or closed, movement)."""
+
+    type: Literal["round_changed"] = "round_changed"
+    round: RoundInfo
+
+
+class ConflictRaised(Message):
+    """Pushed: a second, different entry arrived for a board; the TD has been called."""
+
+    type: Literal["conflict_raised"] = "conflict_raised"
+    result: BoardResultView
+    message: str
+
+
+ServerMessage = Annotated[
+    Paired | RoundInfo | ResultAck | Ack | Error | ResultChanged | RoundChanged | ConflictRaised,
+    Field(discriminator="type"),
+]
+
+table_command_adapter: TypeAdapter[TableCommand] = TypeAdapter(TableCommand)
+server_message_adapter: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+
+
+def parse_command(data: str | bytes) -> TableCommand:
+    """Parse one JSON table command (raises pydantic.ValidationError on bad input)."""
+    return table_command_adapter.validate_json(data)
+
+
+def parse_server_message(data: str | bytes) -> ServerMessage:
+    """Parse one JSON server message."""
+    return server_message_adapter.validate_json(data)

@@ -1,0 +1,1 @@
+"""The HTTP and websocket API: thin routers over the services."""

@@ -1,0 +1,67 @@
+"""Dependencies shared by the routers: the database, the bus, TD and table authentication."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, TypeVar
+
+from fastapi import Depends, Header, Request
+from fastapi.concurrency import run_in_threadpool
+from sqlalchemy import Engine
+from sqlmodel import Session
+
+from server.bus import Bus
+from server.config import Settings
+from server.db import transact
+from server.errors import UnauthorizedError
+from server.services import tokens
+from server.services.table_commands import Push
+
+T = TypeVar("T")
+
+
+class Runtime:
+    """What a running server holds: settings, the engine and the push bus (on app.state)."""
+
+    def __init__(self, settings: Settings, engine: Engine) -> None:
+        self.settings = settings
+        self.engine = engine
+        self.bus = Bus()
+
+    async def run(self, work: Callable[[Session], T]) -> T:
+        """Run a use case in a worker thread, in one transaction, committed on return."""
+        return await run_in_threadpool(transact, self.engine, work)
+
+    def publish(self, pushes: list[Push]) -> None:
+        self.bus.publish((p.section_id, p.table, p.message) for p in pushes)
+
+
+def get_runtime(request: Request) -> Runtime:
+    runtime: Runtime = request.app.state.runtime
+    return runtime
+
+
+RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
+
+
+def bearer(authorization: str | None) -> str:
+    if not authorization or not authorization.lower().startswith("bearer "):
+        raise UnauthorizedError("token_missing", "Send 'Authorization: Bearer <token>'.")
+    return authorization[7:].strip()
+
+
+async def require_td(
+    runtime: RuntimeDep, authorization: Annotated[str | None, Header()] = None
+) -> None:
+    token = bearer(authorization)
+    await runtime.run(lambda s: tokens.td_check(s, token))
+
+
+TDDep = Depends(require_td)
+
+
+def table_token(authorization: Annotated[str | None, Header()] = None) -> str:
+    return bearer(authorization)
+
+
+TableTokenDep = Annotated[str, Depends(table_token)]

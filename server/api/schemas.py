@@ -1,0 +1,137 @@
+"""Request and response bodies of the TD API (the table side uses protocol.messages)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from protocol.messages import EntryValues
+
+
+class TDLogin(BaseModel):
+    password: str = Field(examples=["the-td-password"])
+
+
+class TDToken(BaseModel):
+    token: str
+    expires_in_hours: int
+
+
+class EventCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=200, examples=["Monday pairs"])
+    scoring: Literal["mp", "mp-american", "imps", "butler", "total"] = "mp"
+    lead_required: bool = False
+    tricks_style: Literal["absolute", "relative"] = "absolute"
+
+
+class EventPublic(BaseModel):
+    id: int
+    name: str
+    scoring: str
+    lead_required: bool
+    tricks_style: str
+    created_at: datetime
+
+
+class MovementSpec(BaseModel):
+    """A generated movement; more kinds come with the movements module."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["mitchell"] = "mitchell"
+    tables: int = Field(ge=2, le=60, examples=[5])
+    rounds: int | None = Field(default=None, ge=1, examples=[5])
+    boards_per_round: int = Field(default=3, ge=1, le=8, examples=[3])
+    even: Literal["skip", "relay"] = "skip"
+    arrow_switch_rounds: int = Field(default=0, ge=0)
+
+
+class SectionCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    letter: str = Field(default="A", min_length=1, max_length=4, pattern=r"^[A-Za-z0-9]+$")
+    movement: MovementSpec
+
+
+class SectionPublic(BaseModel):
+    id: int
+    event_id: int
+    letter: str
+    movement_name: str
+    tables: int
+    rounds: int
+    boards_per_round: int
+    current_round: int
+    closed_rounds: int
+    pairing_codes: dict[int, str]
+
+
+class PairNamesIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    player1: str = Field(max_length=100, examples=["Anna Jensen"])
+    player2: str = Field(max_length=100, examples=["Bo Nielsen"])
+    member1: str | None = Field(default=None, max_length=32)
+    member2: str | None = Field(default=None, max_length=32)
+
+
+class PairPublic(BaseModel):
+    number: int
+    direction: str | None
+    player1: str
+    player2: str
+
+
+class TableStatePublic(BaseModel):
+    table: int
+    round: int
+    boards: int
+    missing: int
+    entered: int
+    confirmed: int
+    conflict: int
+    td_pending: int
+    complete: bool
+    terminals_online: int
+    last_seen: str | None
+
+
+class ResultRef(BaseModel):
+    """Which board at which table in which round the TD acts on."""
+
+    model_config = ConfigDict(extra="forbid")
+    table: int = Field(ge=1)
+    round: int = Field(ge=1)
+    board: int = Field(ge=1)
+
+
+class TDSetResult(ResultRef):
+    values: EntryValues
+    reason: str = Field(min_length=1, max_length=500, examples=["wrong declarer entered"])
+
+
+class TDAdjust(ResultRef):
+    ns_percent: int = Field(ge=0, le=100, examples=[60])
+    ew_percent: int = Field(ge=0, le=100, examples=[40])
+    reason: str = Field(min_length=1, max_length=500, examples=["fouled board"])
+
+
+class TDNotPlayed(ResultRef):
+    reason: str = Field(min_length=1, max_length=500, examples=["late play not possible"])
+
+
+class AuditPublic(BaseModel):
+    at: datetime
+    actor: str
+    action: str
+    old: dict[str, object] | None
+    new: dict[str, object] | None
+    reason: str
+
+
+class TDCallPublic(BaseModel):
+    id: int
+    table: int
+    round: int
+    reason: str
+    created_at: datetime

@@ -1,0 +1,188 @@
+"""Table side: pairing, round info and § 262 commands over HTTP and a websocket."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+from sqlmodel import Session
+
+from protocol.messages import (
+    Error,
+    Hello,
+    Message,
+    Paired,
+    PairTerminal,
+    RoundInfo,
+    ServerMessage,
+    TableCommand,
+    parse_command,
+)
+from server.api.deps import Runtime, RuntimeDep, TableTokenDep
+from server.errors import TravellerError
+from server.services import tokens
+from server.services.table_commands import Outcome, outcome_for
+from server.services.views import round_info
+
+router = APIRouter(prefix="/api/v1/table", tags=["table"])
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": Error, "description": "Token missing, unknown, revoked or expired."},
+    404: {"model": Error, "description": "Unknown board or pairing code."},
+    409: {"model": Error, "description": "Board not in this round, round closed, stale version."},
+    422: {"model": Error, "description": "InvalidError contract, declarer, tricks or lead."},
+}
+
+
+@router.post("/pair", response_model=Paired, responses=ERRORS)
+async def pair(runtime: RuntimeDep, body: PairTerminal) -> Paired:
+    """Exchange the table's pairing code (shown to the TD) for a table token."""
+
+    def work(session: Session) -> Paired:
+        token, ident = tokens.pair_terminal(session, code=body.code, device=body.device)
+        return Paired(
+            token=token,
+            event=ident.event.name,
+            section=ident.section.letter,
+            table=ident.table.number,
+            expires_at=ident.token.expires_at,
+        )
+
+    return await runtime.run(work)
+
+
+@router.get("/round", response_model=RoundInfo, responses=ERRORS)
+async def current_round(runtime: RuntimeDep, token: TableTokenDep) -> RoundInfo:
+    """The table's current round: pairs, boards and their states."""
+
+    def work(session: Session) -> RoundInfo:
+        ident = tokens.table_identity(session, token)
+        return round_info(session, ident.event, ident.section, ident.table)
+
+    return await runtime.run(work)
+
+
+async def execute(runtime: Runtime, token: str, command: TableCommand) -> Message:
+    """Authenticate, run one command in a committed transaction, then push its changes."""
+
+    def work(session: Session) -> Outcome:
+        return outcome_for(session, tokens.table_identity(session, token), command)
+
+    outcome = await runtime.run(work)
+    runtime.publish(outcome.pushes)
+    return outcome.reply
+
+
+@router.post("/commands", response_model=ServerMessage, responses=ERRORS)
+async def command(
+    runtime: RuntimeDep,
+    token: TableTokenDep,
+    body: Annotated[
+        TableCommand,
+        Body(
+            openapi_examples={
+                "enter": {
+                    "summary": "North enters 4♠ by South, made",
+                    "value": {
+                        "type": "enter_result",
+                        "entry_id": "0b9f6f2e-5d1c-4d5e-9d2a-1f2e3d4c5b6a",
+                        "board": 3,
+                        "values": {"contract": "4S", "declarer": "S", "tricks": "="},
+                    },
+                },
+                "confirm": {
+                    "summary": "East confirms version 1 of board 3",
+                    "value": {
+                        "type": "confirm_result",
+                        "entry_id": "7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f",
+                        "board": 3,
+                        "version": 1,
+                    },
+                },
+            }
+        ),
+    ],
+) -> Message:
+    """Any table command (enter, confirm, reject, correct, next round, call TD); the reply is
+    the same message a websocket would get."""
+    return await execute(runtime, token, body)
+
+
+async def _pushes(
+    websocket: WebSocket, runtime: Runtime, section_id: int, table: int, lock: asyncio.Lock
+) -> None:
+    sub = runtime.bus.subscribe(section_id, table)
+    try:
+        while True:
+            message = await sub.queue.get()
+            async with lock:
+                await websocket.send_text(message.model_dump_json())
+    finally:
+        runtime.bus.unsubscribe(sub)
+
+
+def _error(exc: TravellerError, entry_id: str | None = None) -> Error:
+    return Error(code=exc.code, message=exc.message, entry_id=entry_id)
+
+
+@router.websocket("/ws")
+async def table_socket(websocket: WebSocket) -> None:
+    """A terminal's live link: Hello{token} first, then commands in, replies and pushes out."""
+    runtime: Runtime = websocket.app.state.runtime
+    await websocket.accept()
+    try:
+        hello = Hello.model_validate_json(await websocket.receive_text())
+    except (ValidationError, WebSocketDisconnect):
+        with contextlib.suppress(Exception):
+            await websocket.send_text(
+                Error(
+                    code="hello_expected", message="Send a hello message with the token first."
+                ).model_dump_json()
+            )
+            await websocket.close(code=4400)
+        return
+
+    def identify(session: Session) -> tuple[RoundInfo, int]:
+        ident = tokens.table_identity(session, hello.token)
+        info = round_info(session, ident.event, ident.section, ident.table)
+        return info, ident.section.id or 0
+
+    try:
+        info, section_id = await runtime.run(identify)
+    except TravellerError as exc:
+        await websocket.send_text(_error(exc).model_dump_json())
+        await websocket.close(code=4401)
+        return
+    await websocket.send_text(info.model_dump_json())
+    lock = asyncio.Lock()
+    pusher = asyncio.create_task(_pushes(websocket, runtime, section_id, info.table, lock))
+    try:
+        while True:
+            raw = await websocket.receive_text()
+            try:
+                command = parse_command(raw)
+            except ValidationError as exc:
+                reply: Message = Error(code="invalid_message", message=_first_error(exc))
+            else:
+                entry_id = getattr(command, "entry_id", None)
+                try:
+                    reply = await execute(runtime, hello.token, command)
+                except TravellerError as exc:
+                    reply = _error(exc, entry_id)
+            async with lock:
+                await websocket.send_text(reply.model_dump_json())
+    except WebSocketDisconnect:
+        pass
+    finally:
+        pusher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await pusher
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err.get("loc", ()))
+    return f"The message is not valid: {where}: {err.get('msg', 'invalid')}"

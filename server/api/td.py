@@ -1,0 +1,265 @@
+"""TD side: log in, set up events and sections, run rounds, watch tables, settle results."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from fastapi import APIRouter, Depends
+from sqlmodel import Session
+
+from protocol.messages import BoardResultView, ResultChanged
+from server.api import schemas
+from server.api.deps import Runtime, RuntimeDep, require_td
+from server.models import Result, Section
+from server.movements import mitchell
+from server.services import audit, setup, td, tokens
+from server.services.table_commands import Push
+from server.services.views import result_view
+
+router = APIRouter(prefix="/api/v1", tags=["td"])
+guarded = APIRouter(prefix="/api/v1", tags=["td"], dependencies=[Depends(require_td)])
+
+
+@router.post("/td/login", response_model=schemas.TDToken)
+async def login(runtime: RuntimeDep, body: schemas.TDLogin) -> schemas.TDToken:
+    """Exchange the TD password for a bearer token."""
+    hours = runtime.settings.td_session_hours
+    token = await runtime.run(
+        lambda s: tokens.td_login(
+            s, password=body.password, expected=runtime.settings.td_password, hours=hours
+        )
+    )
+    return schemas.TDToken(token=token, expires_in_hours=hours)
+
+
+def _event_public(event: setup.Event) -> schemas.EventPublic:
+    return schemas.EventPublic.model_validate(event, from_attributes=True)
+
+
+@guarded.post("/events", response_model=schemas.EventPublic, status_code=201)
+async def create_event(runtime: RuntimeDep, body: schemas.EventCreate) -> schemas.EventPublic:
+    event = await runtime.run(lambda s: setup.create_event(s, **body.model_dump()))
+    return _event_public(event)
+
+
+@guarded.get("/events/{event_id}", response_model=schemas.EventPublic)
+async def get_event(runtime: RuntimeDep, event_id: int) -> schemas.EventPublic:
+    return _event_public(await runtime.run(lambda s: setup.get_event(s, event_id)))
+
+
+def _section_public(session: Session, section: Section) -> schemas.SectionPublic:
+    return schemas.SectionPublic(
+        **section.model_dump(
+            include={
+                "id",
+                "event_id",
+                "letter",
+                "movement_name",
+                "tables",
+                "rounds",
+                "boards_per_round",
+                "current_round",
+                "closed_rounds",
+            }
+        ),
+        pairing_codes=td.pairing_codes(session, section),
+    )
+
+
+@guarded.post("/events/{event_id}/sections", response_model=schemas.SectionPublic, status_code=201)
+async def create_section(
+    runtime: RuntimeDep, event_id: int, body: schemas.SectionCreate
+) -> schemas.SectionPublic:
+    """Create a section from a generated movement: tables, pairing codes, pairs and boards."""
+    spec = body.movement
+    movement = mitchell(
+        spec.tables,
+        rounds=spec.rounds,
+        boards_per_round=spec.boards_per_round,
+        even=spec.even,
+        arrow_switch_rounds=spec.arrow_switch_rounds,
+    )
+
+    def work(s: Session) -> schemas.SectionPublic:
+        event = setup.get_event(s, event_id)
+        section = setup.create_section(s, event=event, letter=body.letter, movement=movement)
+        return _section_public(s, section)
+
+    return await runtime.run(work)
+
+
+@guarded.get("/sections/{section_id}", response_model=schemas.SectionPublic)
+async def get_section(runtime: RuntimeDep, section_id: int) -> schemas.SectionPublic:
+    return await runtime.run(lambda s: _section_public(s, setup.get_section(s, section_id)))
+
+
+@guarded.put("/sections/{section_id}/pairs/{pair}", response_model=schemas.PairPublic)
+async def set_pair_names(
+    runtime: RuntimeDep, section_id: int, pair: str, body: schemas.PairNamesIn
+) -> schemas.PairPublic:
+    """Name a pair: ``pair`` is "7" (Howell) or "3NS" / "3EW" (Mitchell)."""
+    number, direction = _pair_key(pair)
+
+    def work(s: Session) -> schemas.PairPublic:
+        row = setup.set_pair_names(
+            s,
+            section=setup.get_section(s, section_id),
+            number=number,
+            direction=direction,
+            names=setup.PairNames(**body.model_dump()),
+        )
+        return schemas.PairPublic.model_validate(row, from_attributes=True)
+
+    return await runtime.run(work)
+
+
+def _pair_key(text: str) -> tuple[int, str | None]:
+    from server.errors import InvalidError
+    from server.movements import PairRef
+
+    try:
+        ref = PairRef.parse(text)
+    except ValueError as exc:
+        raise InvalidError("invalid_pair", f"{text!r} is not a pair: use 7, 3NS or 3EW.") from exc
+    return ref.number, ref.direction
+
+
+async def _with_pushes(runtime: Runtime, work: Callable[[Session], list[Push]]) -> list[Push]:
+    pushes: list[Push] = await runtime.run(work)
+    runtime.publish(pushes)
+    return pushes
+
+
+@guarded.post("/sections/{section_id}/rounds/{round_}/start", response_model=schemas.SectionPublic)
+async def start_round(runtime: RuntimeDep, section_id: int, round_: int) -> schemas.SectionPublic:
+    """Start (release) the next round."""
+    await _with_pushes(
+        runtime, lambda s: td.start_round(s, setup.get_section(s, section_id), round_)
+    )
+    return await get_section(runtime, section_id)
+
+
+@guarded.post("/sections/{section_id}/rounds/{round_}/close", response_model=schemas.SectionPublic)
+async def close_round(runtime: RuntimeDep, section_id: int, round_: int) -> schemas.SectionPublic:
+    """Close a round to table entries (the TD can still change its results)."""
+    await _with_pushes(
+        runtime, lambda s: td.close_round(s, setup.get_section(s, section_id), round_)
+    )
+    return await get_section(runtime, section_id)
+
+
+@guarded.get("/sections/{section_id}/tables", response_model=list[schemas.TableStatePublic])
+async def table_states(runtime: RuntimeDep, section_id: int) -> list[schemas.TableStatePublic]:
+    """Every table at a glance: round, boards missing / entered / confirmed / in conflict."""
+    states = await runtime.run(lambda s: td.section_state(s, setup.get_section(s, section_id)))
+    return [schemas.TableStatePublic.model_validate(x, from_attributes=True) for x in states]
+
+
+@guarded.get("/sections/{section_id}/calls", response_model=list[schemas.TDCallPublic])
+async def calls(runtime: RuntimeDep, section_id: int) -> list[schemas.TDCallPublic]:
+    rows = await runtime.run(lambda s: td.open_calls(s, setup.get_section(s, section_id)))
+    return [
+        schemas.TDCallPublic(
+            id=c.id or 0,
+            table=c.table_number,
+            round=c.round,
+            reason=c.reason,
+            created_at=c.created_at,
+        )
+        for c in rows
+    ]
+
+
+@guarded.post("/calls/{call_id}/acknowledge", status_code=204)
+async def acknowledge(runtime: RuntimeDep, call_id: int) -> None:
+    await runtime.run(lambda s: td.acknowledge_call(s, call_id))
+
+
+def _views(pushes: list[Push]) -> list[BoardResultView]:
+    return [p.message.result for p in pushes if isinstance(p.message, ResultChanged)]
+
+
+def _settle(
+    section_id: int, ref: schemas.ResultRef, action: Callable[[Session, Result], list[Push]]
+) -> Callable[[Session], list[Push]]:
+    def work(s: Session) -> list[Push]:
+        section = setup.get_section(s, section_id)
+        result = td.board_result(s, section, ref.table, ref.round, ref.board)
+        return action(s, result)
+
+    return work
+
+
+@guarded.post("/sections/{section_id}/results/set", response_model=list[BoardResultView])
+async def td_set_result(
+    runtime: RuntimeDep, section_id: int, body: schemas.TDSetResult
+) -> list[BoardResultView]:
+    """Enter or change a result as TD (also resolves a conflict). Audited with the reason."""
+    pushes = await _with_pushes(
+        runtime,
+        _settle(
+            section_id,
+            body,
+            lambda s, r: td.set_result(s, result=r, values=body.values, reason=body.reason),
+        ),
+    )
+    return _views(pushes)
+
+
+@guarded.post("/sections/{section_id}/results/adjust", response_model=list[BoardResultView])
+async def td_adjust(
+    runtime: RuntimeDep, section_id: int, body: schemas.TDAdjust
+) -> list[BoardResultView]:
+    """Give an artificial adjusted score (e.g. 60/40 for Ave+/Ave-)."""
+    pushes = await _with_pushes(
+        runtime,
+        _settle(
+            section_id,
+            body,
+            lambda s, r: td.adjust(
+                s,
+                result=r,
+                ns_percent=body.ns_percent,
+                ew_percent=body.ew_percent,
+                reason=body.reason,
+            ),
+        ),
+    )
+    return _views(pushes)
+
+
+@guarded.post("/sections/{section_id}/results/not-played", response_model=list[BoardResultView])
+async def td_not_played(
+    runtime: RuntimeDep, section_id: int, body: schemas.TDNotPlayed
+) -> list[BoardResultView]:
+    pushes = await _with_pushes(
+        runtime,
+        _settle(section_id, body, lambda s, r: td.mark_not_played(s, result=r, reason=body.reason)),
+    )
+    return _views(pushes)
+
+
+@guarded.get("/sections/{section_id}/results", response_model=list[BoardResultView])
+async def results(runtime: RuntimeDep, section_id: int) -> list[BoardResultView]:
+    """Every stored result of the section."""
+    return await runtime.run(
+        lambda s: [result_view(r) for r in td.all_results(s, setup.get_section(s, section_id))]
+    )
+
+
+@guarded.get("/results/{result_id}/audit", response_model=list[schemas.AuditPublic])
+async def result_audit(runtime: RuntimeDep, result_id: int) -> list[schemas.AuditPublic]:
+    """Who changed this result, when, from what to what, and why."""
+    rows = await runtime.run(lambda s: audit.trail(s, result_id))
+    return [
+        schemas.AuditPublic(
+            at=a.at,
+            actor=a.actor,
+            action=a.action,
+            reason=a.reason,
+            old=json.loads(a.old) if a.old else None,
+            new=json.loads(a.new) if a.new else None,
+        )
+        for a in rows
+    ]

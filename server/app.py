@@ -1,0 +1,78 @@
+"""create_app(settings) -> FastAPI. The lifespan opens the engine and migrates the schema."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from sqlalchemy import Engine
+
+from protocol.messages import PROTOCOL_VERSION, Error
+from server.api import table, td
+from server.api.deps import Runtime
+from server.config import Settings, check
+from server.db import make_engine, migrate
+from server.errors import TravellerError
+
+DESCRIPTION = """Table-side score entry for duplicate bridge.
+
+* **Table side** (`/api/v1/table/...`): a terminal pairs with the table's code, then enters and
+  confirms results (§ 262). Payloads are the versioned models of `protocol/messages.py`; the same
+  messages flow over the websocket `/api/v1/table/ws`.
+* **TD side** (`/api/v1/...`): log in with the TD password, create events and sections, start and
+  close rounds, watch the tables, settle results. Every change to a result is audited.
+
+Errors are JSON `{"type": "error", "code": "...", "message": "..."}` with a 4xx status.
+"""
+
+
+def create_app(settings: Settings, *, engine: Engine | None = None) -> FastAPI:
+    """A server for ``settings``; pass ``engine`` to share one (tests, the demo)."""
+    check(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        own = engine is None
+        eng = engine if engine is not None else make_engine(settings.database_url)
+        migrate(eng)
+        app.state.runtime = Runtime(settings, eng)
+        try:
+            yield
+        finally:
+            if own:
+                eng.dispose()
+
+    app = FastAPI(
+        title="Traveller",
+        version=f"0.1.0 (protocol {PROTOCOL_VERSION})",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+    )
+
+    @app.exception_handler(TravellerError)
+    async def traveller_error(_request: Request, exc: TravellerError) -> JSONResponse:
+        body = Error(code=exc.code, message=exc.message).model_dump(mode="json")
+        return JSONResponse(body, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        first = errors[0] if errors else {}
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        body = Error(
+            code="invalid_request", message=f"{where}: {first.get('msg', 'invalid request')}"
+        ).model_dump(mode="json")
+        body["detail"] = [{"loc": list(e.get("loc", ())), "msg": e.get("msg")} for e in errors]
+        return JSONResponse(body, status_code=422)
+
+    @app.get("/api/v1/health", tags=["meta"])
+    async def health() -> dict[str, object]:
+        return {"status": "ok", "protocol": PROTOCOL_VERSION}
+
+    app.include_router(td.router)
+    app.include_router(td.guarded)
+    app.include_router(table.router)
+    return app

@@ -1,0 +1,124 @@
+"""The `traveller` command line: one typer app whose subcommands import their parts lazily.
+
+Only typer and the standard library are imported at module level, so a Raspberry Pi terminal
+that installed `traveller[terminal]` (no FastAPI, no SQLModel) can still run `traveller terminal`.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import typer
+
+app = typer.Typer(
+    name="traveller",
+    help="Traveller: table-side score entry for duplicate bridge.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+@app.command()
+def calc(
+    contract: str = typer.Argument(..., help='The contract, e.g. 4SX, 3NT, "4♠X" or PASS.'),
+    declarer: str = typer.Argument("N", help="N, E, S or W (ignored for PASS)."),
+    tricks: str = typer.Argument("=", help="Tricks taken (0-13) or +1 / = / -2."),
+    board: int | None = typer.Option(None, "--board", "-b", help="Board number (Law 2 vul)."),
+) -> None:
+    """Score one board by Law 77: a calculator for the TD."""
+    from protocol.bridge import BridgeError, calc_report
+
+    try:
+        typer.echo(calc_report(contract, declarer, tricks, board))
+    except BridgeError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+
+
+@app.command()
+def serve(
+    host: str = typer.Option(None, help="Bind address (TRAVELLER_HOST, default 127.0.0.1)."),
+    port: int = typer.Option(None, help="Port (TRAVELLER_PORT, default 8000)."),
+    database_url: str = typer.Option(None, help="TRAVELLER_DATABASE_URL, default SQLite."),
+) -> None:
+    """Run the server (needs TRAVELLER_TD_PASSWORD)."""
+    import uvicorn
+
+    from server.app import create_app
+    from server.config import ConfigError, Settings
+
+    overrides = {"host": host, "port": port, "database_url": database_url}
+    settings = Settings.model_validate({k: v for k, v in overrides.items() if v})
+    try:
+        application = create_app(settings)
+    except ConfigError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    uvicorn.run(application, host=settings.host, port=settings.port, log_level="info")
+
+
+@app.command()
+def demo(
+    port: int = typer.Option(8000, help="Port to serve on (127.0.0.1 only)."),
+    data_dir: Path = typer.Option(Path(".traveller"), help="Where the demo database lives."),
+    tables: int = typer.Option(5, min=2, max=30, help="Tables in the demo Mitchell."),
+) -> None:
+    """Start the server on SQLite with a fresh demo club night, and print how to join it."""
+    import secrets
+
+    import uvicorn
+
+    from server.app import create_app
+    from server.config import Settings
+    from server.db import make_engine
+    from server.demo import create_demo
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    db_path = data_dir / "demo.db"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{db_path}{suffix}").unlink(missing_ok=True)
+    password = secrets.token_urlsafe(9)
+    settings = Settings(
+        demo=True, td_password=password, database_url=f"sqlite:///{db_path}", port=port
+    )
+    engine = make_engine(settings.database_url)
+    made = create_demo(engine, tables=tables)
+    base = f"http://127.0.0.1:{port}"
+    lines = [
+        "",
+        f"Traveller demo club night: a {tables}-table Mitchell, 3 boards a round, round 1 started.",
+        f"  Database:        {db_path.resolve()}",
+        f"  API and docs:    {base}/docs",
+        f"  Health:          {base}/api/v1/health",
+        f"  Table websocket: ws://127.0.0.1:{port}/api/v1/table/ws",
+        f"  TD password:     {password}",
+        f"  Event id {made.event_id}, section id {made.section_id}",
+        "  Pairing codes (a terminal exchanges its table's code for a token):",
+    ]
+    lines += [f"    table {t}: {code}" for t, code in sorted(made.pairing_codes.items())]
+    lines += [f"  Terminal:        traveller terminal --server {base}", "  Stop with Ctrl-C.", ""]
+    typer.echo("\n".join(lines))
+    uvicorn.run(
+        create_app(settings, engine=engine), host="127.0.0.1", port=port, log_level="warning"
+    )
+
+
+@app.command(name="test")
+def run_tests(
+    pytest_args: list[str] = typer.Argument(None, help="Extra arguments passed to pytest."),
+) -> None:
+    """Run the whole test suite (pytest, with the lint, type and layer checks)."""
+    root = Path(__file__).resolve().parent.parent
+    cmd = [sys.executable, "-m", "pytest", *(pytest_args or [])]
+    raise typer.Exit(subprocess.call(cmd, cwd=root, env=os.environ.copy()))
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,236 @@
+"""The event database: SQLModel tables for events, sections, tables, pairs, movement and results.
+
+Every change to a result goes through the services, which also write an ``Audit`` row; nothing
+here is updated directly by route handlers.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Column, DateTime, Dialect, UniqueConstraint
+from sqlalchemy.types import TypeDecorator
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    """Timezone-aware now, the one clock every timestamp uses."""
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Stores UTC, always returns an aware datetime (SQLite would hand back naive values)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            raise ValueError("naive datetime given to a UTC column")
+        return value.astimezone(UTC) if value is not None else None
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def _ts(nullable: bool = False) -> Any:
+    """A UTC timestamp column."""
+    return Column(UTCDateTime(), nullable=nullable)
+
+
+class Event(SQLModel, table=True):
+    """A club night or a congress: what the TD creates first."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=200)
+    scoring: str = Field(default="mp", max_length=32)  # mp | mp-american | imps | butler | ...
+    lead_required: bool = False
+    tricks_style: str = Field(default="absolute", max_length=16)  # absolute | relative
+    confirm_pin_required: bool = False
+    token_ttl_hours: int = 24
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class Team(SQLModel, table=True):
+    """A team of an event; its pairs play in the open and closed rooms."""
+
+    __table_args__ = (UniqueConstraint("event_id", "number"),)
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key="event.id", index=True)
+    number: int
+    name: str = Field(default="", max_length=200)
+
+
+class Section(SQLModel, table=True):
+    """A section of an event: its tables play one movement; ``current_round`` is released."""
+
+    __table_args__ = (UniqueConstraint("event_id", "letter"),)
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key="event.id", index=True)
+    session_number: int = 1
+    letter: str = Field(default="A", max_length=4)
+    movement_name: str = Field(default="", max_length=100)
+    movement_kind: str = Field(default="mitchell", max_length=32)
+    tables: int
+    rounds: int
+    boards_per_round: int
+    current_round: int = 0  # the highest round the TD has started; 0: not started
+    closed_rounds: int = 0  # rounds 1..closed_rounds are closed to table entries
+    round_started_at: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
+
+
+class BridgeTable(SQLModel, table=True):
+    """A table of a section: its pairing code and the round it is playing now."""
+
+    __tablename__ = "bridge_table"
+    __table_args__ = (UniqueConstraint("section_id", "number"),)
+    id: int | None = Field(default=None, primary_key=True)
+    section_id: int = Field(foreign_key="section.id", index=True)
+    number: int
+    pairing_code: str = Field(max_length=12, unique=True)
+    round: int = 0  # the round this table is on; advances by NextRound (§ 262C gate)
+    round_entered_at: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
+
+
+class TableToken(SQLModel, table=True):
+    """A terminal's credential for one table; only the SHA-256 of the token is stored."""
+
+    __tablename__ = "table_token"
+    id: int | None = Field(default=None, primary_key=True)
+    table_id: int = Field(foreign_key="bridge_table.id", index=True)
+    token_hash: str = Field(max_length=64, unique=True)
+    device: str = Field(default="terminal", max_length=64)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+    expires_at: datetime = Field(sa_column=_ts())
+    revoked_at: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
+    last_seen: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
+
+
+class TDSession(SQLModel, table=True):
+    """A logged-in tournament director (bearer token or cookie); only the hash is stored."""
+
+    __tablename__ = "td_session"
+    id: int | None = Field(default=None, primary_key=True)
+    token_hash: str = Field(max_length=64, unique=True)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+    expires_at: datetime = Field(sa_column=_ts())
+
+
+class Pair(SQLModel, table=True):
+    """A pair: number (and direction in a Mitchell), players' names and membership numbers."""
+
+    __table_args__ = (UniqueConstraint("section_id", "number", "direction"),)
+    id: int | None = Field(default=None, primary_key=True)
+    section_id: int = Field(foreign_key="section.id", index=True)
+    number: int
+    direction: str | None = Field(default=None, max_length=2)  # NS | EW | None (Howell)
+    player1: str = Field(default="", max_length=100)
+    player2: str = Field(default="", max_length=100)
+    member1: str | None = Field(default=None, max_length=32)
+    member2: str | None = Field(default=None, max_length=32)
+    team_id: int | None = Field(default=None, foreign_key="team.id")
+
+
+class MovementAssignment(SQLModel, table=True):
+    """One line of the movement: at this table in this round, these pairs play these boards."""
+
+    __tablename__ = "movement_assignment"
+    __table_args__ = (UniqueConstraint("section_id", "table_number", "round"),)
+    id: int | None = Field(default=None, primary_key=True)
+    section_id: int = Field(foreign_key="section.id", index=True)
+    table_number: int
+    round: int
+    ns_pair_id: int | None = Field(default=None, foreign_key="pair.id")
+    ew_pair_id: int | None = Field(default=None, foreign_key="pair.id")
+    boards: str = Field(max_length=400)  # "1,2,3": the board numbers in playing order
+
+    def board_numbers(self) -> list[int]:
+        return [int(b) for b in self.boards.split(",") if b]
+
+
+class Board(SQLModel, table=True):
+    """A board of a section: dealer and vulnerability (Law 2), and the deal when known."""
+
+    __table_args__ = (UniqueConstraint("section_id", "number"),)
+    id: int | None = Field(default=None, primary_key=True)
+    section_id: int = Field(foreign_key="section.id", index=True)
+    number: int
+    dealer: str = Field(max_length=1)
+    vulnerability: str = Field(max_length=4)
+    deal: str | None = Field(default=None, max_length=80)  # PBN "N:AKQ.. ..."
+
+
+class Result(SQLModel, table=True):
+    """A board's result at one table in one round: the current value and its § 262 state."""
+
+    __table_args__ = (UniqueConstraint("section_id", "table_number", "round", "board"),)
+    id: int | None = Field(default=None, primary_key=True)
+    section_id: int = Field(foreign_key="section.id", index=True)
+    table_number: int
+    round: int
+    board: int
+    ns_pair_id: int | None = Field(default=None, foreign_key="pair.id")
+    ew_pair_id: int | None = Field(default=None, foreign_key="pair.id")
+    contract: str | None = Field(default=None, max_length=8)  # canonical: "4SX", "PASS"
+    declarer: str | None = Field(default=None, max_length=1)
+    tricks: int | None = None
+    lead: str | None = Field(default=None, max_length=3)
+    ns_score: int | None = None
+    state: str = Field(max_length=16, index=True)
+    ruling_pending: bool = False
+    adjusted: str | None = Field(default=None, max_length=32)  # e.g. "A60/40"
+    version: int = 1
+    entered_by: str | None = Field(default=None, max_length=64)
+    confirmed_by: str | None = Field(default=None, max_length=64)
+    entry_id: str | None = Field(default=None, max_length=64)  # the entry now in force
+    conflict_entry_id: str | None = Field(default=None, max_length=64)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+    confirmed_at: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
+
+
+class ReceivedEntry(SQLModel, table=True):
+    """Every command a table sent with its client entry id: the idempotency log.
+
+    A resend with the same id returns the stored outcome and changes nothing.
+    """
+
+    __tablename__ = "received_entry"
+    __table_args__ = (UniqueConstraint("table_id", "entry_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    table_id: int = Field(foreign_key="bridge_table.id", index=True)
+    entry_id: str = Field(max_length=64)
+    kind: str = Field(max_length=24)
+    request: str  # the command as JSON, to tell a resend from a reused id
+    result_id: int | None = Field(default=None, foreign_key="result.id")
+    received_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class TDCall(SQLModel, table=True):
+    """A call for the tournament director from a table."""
+
+    __tablename__ = "td_call"
+    id: int | None = Field(default=None, primary_key=True)
+    section_id: int = Field(foreign_key="section.id", index=True)
+    table_number: int
+    round: int
+    reason: str = Field(default="", max_length=200)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+    acknowledged_at: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
+
+
+class Audit(SQLModel, table=True):
+    """The audit trail: every change to a result (and TD action), with old and new values."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+    actor: str = Field(max_length=64)  # "table 3 N/S", "table 3 E/W", "td", "system"
+    action: str = Field(max_length=32)
+    section_id: int | None = Field(default=None, foreign_key="section.id", index=True)
+    result_id: int | None = Field(default=None, foreign_key="result.id", index=True)
+    old: str | None = None  # JSON
+    new: str | None = None  # JSON
+    reason: str = Field(default="", max_length=500)

@@ -1,0 +1,1 @@
+"""Data files for movements: bundled movement definitions and precomputed designs."""

@@ -1,0 +1,1 @@
+"""Movements from thebridsk/bridgescorer (MIT licence); see README.md."""

@@ -1,0 +1,25 @@
+"""Aggregate (total points) scoring on one board in one direction."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .frequency import parts
+from .models import Artificial, Number, SideScore
+
+
+def direction_aggregate(sides: Sequence[SideScore | None], sign: int) -> list[Number | None]:
+    """Each side's own points (a weighted score: the weighted mean of its parts).
+
+    The regulations give no points value for an artificial score in aggregate scoring; it
+    scores 0 here (the average of a zero-sum comparison), and a TD wanting more assigns a score.
+    """
+    out: list[Number | None] = []
+    for side in sides:
+        if side is None:
+            out.append(None)
+        elif type(side) is Artificial:
+            out.append(0)
+        else:
+            out.append(sum(w * s for s, w in parts(side, sign)))  # type: ignore[arg-type]
+    return out

@@ -1,0 +1,181 @@
+"""One board scored by any pairs method: exact values held over a common denominator."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import lcm
+from typing import TypeAlias
+
+from .aggregate import direction_aggregate
+from .butler import direction_butler
+from .imps import direction_imps
+from .matchpoints import direction_matchpoints
+from .models import BoardResult, Direction, Method, Number
+
+BoardKey: TypeAlias = tuple[Hashable | None, int]
+"""(section, board); the section is None when boards are scored across sections."""
+
+DIRECTIONS = (Direction.NS, Direction.EW)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringOptions:
+    """How a pairs event is scored."""
+
+    method: Method = Method.MATCHPOINTS
+    field: str | int = "max"
+    """Tables a board is scored over (§ X78B's A): "max" - the most results any board of the
+    section has (boards played fewer times are Neubergised up); "board" - each board's own
+    number of results; or a fixed number of tables."""
+    across_sections: bool = False
+    """Compare results across sections playing the same boards (else per section)."""
+    butler_drop: int = 1
+    """Scores dropped at each end before the Butler datum (§ 204A1; the organiser may say 2)."""
+    butler_round_datum: bool = False
+    """Round the Butler datum to 10 before the differences (some programs do; § 204 does not)."""
+    unique_places: bool = False
+    """Break ties by § 223 (only where undividable prizes or qualification need it)."""
+    tie_style: str = "="
+    """Shared places as "3=" or, with "-", as "3-4"."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.field, str) and self.field not in ("max", "board"):
+            raise ValueError(f"field is 'max', 'board' or a number of tables, not {self.field!r}")
+        if isinstance(self.field, int) and self.field < 1:
+            raise ValueError("a board is scored over at least one table")
+        if self.tie_style not in ("=", "-"):
+            raise ValueError("tie_style is '=' or '-'")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class BoardScore:
+    """A board's results and each side's score: exact, as numerators over one denominator.
+
+    `numerators[d][i]` is the score of the side in direction d at results[i] (None: no score),
+    `tops[d]` the numerator of the board's top (matchpoint methods only), `fields[d]` the number
+    of tables it is scored over, `datums` the Butler datum of each group.
+    """
+
+    key: BoardKey
+    method: Method
+    results: tuple[BoardResult, ...]
+    fields: tuple[int, int]
+    denominator: int
+    numerators: tuple[tuple[int | None, ...], tuple[int | None, ...]]
+    tops: tuple[int | None, int | None]
+    datums: tuple[dict[int, Fraction], dict[int, Fraction]] = field(
+        default_factory=lambda: ({}, {})
+    )
+
+    @property
+    def board(self) -> int:
+        return self.key[1]
+
+    def value(self, index: int, direction: Direction) -> Fraction | None:
+        """The exact score of a side: matchpoints, IMPs or points, as the method says."""
+        numerator = self.numerators[_d(direction)][index]
+        return None if numerator is None else Fraction(numerator, self.denominator)
+
+    def top(self, direction: Direction = Direction.NS) -> Fraction | None:
+        """The top on the board (matchpoint methods), or None."""
+        numerator = self.tops[_d(direction)]
+        return None if numerator is None else Fraction(numerator, self.denominator)
+
+    def percent(self, index: int, direction: Direction) -> Fraction | None:
+        """A side's matchpoints as a percentage of the top (matchpoint methods), or None."""
+        numerator = self.numerators[_d(direction)][index]
+        top = self.tops[_d(direction)]
+        if numerator is None or not top:
+            return None
+        return Fraction(100 * numerator, top)
+
+    def sides(self, direction: Direction) -> list[tuple[int, BoardResult, Fraction]]:
+        """(index, result, score) for every scored side in a direction."""
+        column = self.numerators[_d(direction)]
+        return [
+            (i, result, Fraction(n, self.denominator))
+            for i, (result, n) in enumerate(zip(self.results, column, strict=True))
+            if n is not None
+        ]
+
+
+def _d(direction: Direction) -> int:
+    return 0 if direction is Direction.NS else 1
+
+
+def sides_scored(results: Sequence[BoardResult], direction: Direction) -> int:
+    """How many results give the direction a score (the board's own field size)."""
+    return sum(1 for r in results if r.side(direction) is not None)
+
+
+def score_board(
+    key: BoardKey,
+    results: Sequence[BoardResult],
+    options: ScoringOptions = ScoringOptions(),
+    fields: tuple[int, int] | None = None,
+) -> BoardScore:
+    """Score one board's results in both directions.
+
+    `fields` are the tables each direction is scored over (A in § X78B); by default the
+    board's own number of scored sides. Matchpoints use the 2-1-0 scale internally; the
+    American scale is exactly half of it, so it only doubles the denominator.
+    """
+    results = tuple(results)
+    groups = [r.group for r in results]
+    if fields is None:
+        fields = (sides_scored(results, Direction.NS), sides_scored(results, Direction.EW))
+    columns: list[list[Number | None]] = []
+    tops: list[Number | None] = []
+    datums: list[dict[int, Fraction]] = []
+    method = options.method
+    for direction, size in zip(DIRECTIONS, fields, strict=True):
+        sides = [r.side(direction) for r in results]
+        size = max(size, 1)
+        datum: dict[int, Fraction] = {}
+        top: Number | None = None
+        if method.is_matchpoints:
+            values, top = direction_matchpoints(sides, groups, direction.sign, size)
+        elif method in (Method.IMPS_ACROSS, Method.CROSS_IMPS):
+            values = direction_imps(
+                sides, groups, direction.sign, size, average=method is Method.CROSS_IMPS
+            )
+        elif method is Method.BUTLER:
+            values, datum = direction_butler(
+                sides,
+                groups,
+                direction.sign,
+                size,
+                drop=options.butler_drop,
+                round_datum=options.butler_round_datum,
+            )
+        else:
+            values = direction_aggregate(sides, direction.sign)
+        columns.append(values)
+        tops.append(top)
+        datums.append(datum)
+    denominator = 1
+    for column in (*columns, tops):
+        for value in column:
+            if value is not None and denominator % value.denominator:
+                denominator = lcm(denominator, value.denominator)
+    numerators = [
+        tuple(None if v is None else v.numerator * (denominator // v.denominator) for v in column)
+        for column in columns
+    ]
+    top_numerators = [
+        None if t is None else t.numerator * (denominator // t.denominator) for t in tops
+    ]
+    if method is Method.MATCHPOINTS_AMERICAN:
+        denominator *= 2
+    return BoardScore(
+        key=key,
+        method=method,
+        results=results,
+        fields=fields,
+        denominator=denominator,
+        numerators=(numerators[0], numerators[1]),
+        tops=(top_numerators[0], top_numerators[1]),
+        datums=(datums[0], datums[1]),
+    )

@@ -1,0 +1,1 @@
+"""Use cases: pairing, event set-up, § 262 result entry, rounds, TD actions, audit."""

@@ -1,0 +1,178 @@
+"""Event set-up by the TD: events, sections from a movement, pair names."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlmodel import Session, col, select
+
+from protocol.bridge import dealer, vulnerability
+from server.errors import ConflictError, InvalidError, NotFoundError
+from server.models import (
+    Board,
+    BridgeTable,
+    Event,
+    MovementAssignment,
+    Pair,
+    Section,
+)
+from server.movements import Movement, MovementError, PairRef, validate
+from server.services import audit
+from server.services.tokens import new_pairing_code
+
+
+def create_event(
+    session: Session,
+    *,
+    name: str,
+    scoring: str = "mp",
+    lead_required: bool = False,
+    tricks_style: str = "absolute",
+    confirm_pin_required: bool = False,
+) -> Event:
+    event = Event(
+        name=name,
+        scoring=scoring,
+        lead_required=lead_required,
+        tricks_style=tricks_style,
+        confirm_pin_required=confirm_pin_required,
+    )
+    session.add(event)
+    session.flush()
+    audit.record(session, actor="td", action="event_created", section_id=None, new={"name": name})
+    return event
+
+
+def get_event(session: Session, event_id: int) -> Event:
+    event = session.get(Event, event_id)
+    if event is None:
+        raise NotFoundError("unknown_event", f"There is no event {event_id}.")
+    return event
+
+
+def get_section(session: Session, section_id: int) -> Section:
+    section = session.get(Section, section_id)
+    if section is None:
+        raise NotFoundError("unknown_section", f"There is no section {section_id}.")
+    return section
+
+
+def create_section(session: Session, *, event: Event, letter: str, movement: Movement) -> Section:
+    """Store a validated movement as a section: its tables (with pairing codes), pairs,
+    boards (Law 2 dealer and vulnerability) and the round-by-round assignments."""
+    try:
+        validate(movement)
+    except MovementError as exc:
+        raise InvalidError("invalid_movement", str(exc)) from exc
+    letter = letter.strip().upper()
+    clash = session.exec(
+        select(Section).where(Section.event_id == event.id, Section.letter == letter)
+    ).first()
+    if clash is not None:
+        raise ConflictError(
+            "section_exists", f"Event {event.name!r} already has a section {letter}."
+        )
+    section = Section(
+        event_id=event.id or 0,
+        letter=letter,
+        movement_name=movement.name,
+        movement_kind=movement.kind,
+        tables=movement.tables,
+        rounds=movement.rounds,
+        boards_per_round=movement.boards_per_round,
+    )
+    session.add(section)
+    session.flush()
+    sid = section.id or 0
+    for number in range(1, movement.tables + 1):
+        session.add(
+            BridgeTable(section_id=sid, number=number, pairing_code=new_pairing_code(session))
+        )
+        session.flush()  # the next code must see this one
+    pair_ids: dict[PairRef, int] = {}
+    for ref in movement.pairs():
+        pair = Pair(section_id=sid, number=ref.number, direction=ref.direction)
+        session.add(pair)
+        session.flush()
+        pair_ids[ref] = pair.id or 0
+    for number in movement.boards():
+        session.add(
+            Board(
+                section_id=sid,
+                number=number,
+                dealer=dealer(number).value,
+                vulnerability=vulnerability(number).value,
+            )
+        )
+    for a in movement.assignments:
+        session.add(
+            MovementAssignment(
+                section_id=sid,
+                table_number=a.table,
+                round=a.round,
+                ns_pair_id=pair_ids[a.ns] if a.ns is not None else None,
+                ew_pair_id=pair_ids[a.ew] if a.ew is not None else None,
+                boards=",".join(str(b) for b in a.boards),
+            )
+        )
+    session.flush()
+    audit.record(
+        session,
+        actor="td",
+        action="section_created",
+        section_id=sid,
+        new={"letter": letter, "movement": movement.name, "tables": movement.tables},
+    )
+    return section
+
+
+@dataclass(frozen=True)
+class PairNames:
+    player1: str
+    player2: str
+    member1: str | None = None
+    member2: str | None = None
+
+
+def find_pair(session: Session, section: Section, number: int, direction: str | None) -> Pair:
+    pair = session.exec(
+        select(Pair).where(
+            Pair.section_id == section.id, Pair.number == number, Pair.direction == direction
+        )
+    ).first()
+    if pair is None:
+        label = f"{number}{direction or ''}"
+        raise NotFoundError("unknown_pair", f"Section {section.letter} has no pair {label}.")
+    return pair
+
+
+def set_pair_names(
+    session: Session, *, section: Section, number: int, direction: str | None, names: PairNames
+) -> Pair:
+    pair = find_pair(session, section, number, direction)
+    old = {"player1": pair.player1, "player2": pair.player2}
+    pair.player1, pair.player2 = names.player1.strip(), names.player2.strip()
+    pair.member1, pair.member2 = names.member1, names.member2
+    session.add(pair)
+    audit.record(
+        session,
+        actor="td",
+        action="pair_names",
+        section_id=section.id,
+        old=old,
+        new={
+            "pair": f"{number}{direction or ''}",
+            "player1": pair.player1,
+            "player2": pair.player2,
+        },
+    )
+    return pair
+
+
+def tables_of(session: Session, section: Section) -> list[BridgeTable]:
+    stmt = (
+        select(BridgeTable)
+        .where(BridgeTable.section_id == section.id)
+        .order_by(col(BridgeTable.number))
+    )
+    return list(session.exec(stmt))

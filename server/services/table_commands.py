@@ -1,0 +1,457 @@
+"""The table side of § 262: enter, confirm, reject, correct, next round and TD calls.
+
+Every command runs in one transaction holding the table row's lock, is idempotent by the client's
+entry id, and returns the reply for the terminal plus the pushes for everyone watching.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from sqlmodel import Session, select
+
+from protocol.bridge import BridgeError, TableResult, ns_score, parse_card
+from protocol.messages import (
+    Ack,
+    CallTD,
+    ConfirmResult,
+    ConflictRaised,
+    CorrectResult,
+    EnterResult,
+    EntryValues,
+    GetRound,
+    Message,
+    NextRound,
+    RejectResult,
+    ResultAck,
+    ResultChanged,
+    RoundChanged,
+    RoundInfo,
+    TableCommand,
+)
+from server.errors import ConflictError, InvalidError, NotFoundError
+from server.models import BridgeTable, MovementAssignment, ReceivedEntry, Result, TDCall, utcnow
+from server.services import audit
+from server.services.tokens import TableIdentity
+from server.services.views import assignment, missing_boards, result_view, results_at, round_info
+
+#: States that only the TD may change (the table gets a clear refusal).
+TD_STATES = frozenset({"conflict", "adjusted", "not_played"})
+
+
+@dataclass
+class Push:
+    """A message for the clients watching a section (``table`` None: every table of it)."""
+
+    section_id: int
+    table: int | None
+    message: Message
+
+
+def changed(result: Result) -> list[Push]:
+    """Tell the result's own table (and the TD's views): never another table's terminal, which
+    must not see a board it has not played yet."""
+    return [Push(result.section_id, result.table_number, ResultChanged(result=result_view(result)))]
+
+
+@dataclass
+class Outcome:
+    """The reply to the command and what to push once the transaction has committed."""
+
+    reply: Message
+    pushes: list[Push] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CheckedValues:
+    contract: str
+    declarer: str | None
+    tricks: int
+    lead: str | None
+    ns_score: int
+
+
+def check_values(board: int, values: EntryValues, lead_required: bool) -> CheckedValues:
+    try:
+        result = TableResult.make(values.contract, values.declarer, values.tricks)
+        lead = parse_card(values.lead) if values.lead else None
+    except BridgeError as exc:
+        raise InvalidError(exc.code, str(exc)) from exc
+    if lead_required and lead is None and not result.contract.is_pass:
+        raise InvalidError("lead_required", "This event asks for the opening lead: enter the card.")
+    declarer = result.declarer.value if result.declarer is not None else None
+    return CheckedValues(
+        contract=str(result.contract),
+        declarer=declarer,
+        tricks=result.tricks,
+        lead=lead,
+        ns_score=ns_score(board, result.contract, result.declarer, result.tricks),
+    )
+
+
+def _same(result: Result, values: CheckedValues) -> bool:
+    return (result.contract, result.declarer, result.tricks, result.lead) == (
+        values.contract,
+        values.declarer,
+        values.tricks,
+        values.lead,
+    )
+
+
+def apply_values(result: Result, values: CheckedValues) -> None:
+    result.contract = values.contract
+    result.declarer = values.declarer
+    result.tricks = values.tricks
+    result.lead = values.lead
+    result.ns_score = values.ns_score
+
+
+class TableCommands:
+    """The commands of one authenticated table, inside one open transaction."""
+
+    def __init__(self, session: Session, ident: TableIdentity) -> None:
+        self.s = session
+        self.ident = ident
+        # Serialise every command of this table (PostgreSQL row lock; SQLite locks at BEGIN).
+        locked = session.exec(
+            select(BridgeTable).where(BridgeTable.id == ident.table.id).with_for_update()
+        ).one()
+        self.table = locked
+        self.section = ident.section
+        self.event = ident.event
+        self.label = f"table {locked.number}"
+
+    # ------------------------------------------------------------------ helpers
+
+    def _seen(self, entry_id: str, command: Message) -> ReceivedEntry | None:
+        """The stored entry with this id, if any; the same id with other content is refused."""
+        row = self.s.exec(
+            select(ReceivedEntry).where(
+                ReceivedEntry.table_id == self.table.id, ReceivedEntry.entry_id == entry_id
+            )
+        ).first()
+        if row is not None and row.request != command.model_dump_json():
+            raise ConflictError(
+                "entry_id_reused",
+                f"Entry id {entry_id} was already used for a different command.",
+            )
+        return row
+
+    def _remember(self, entry_id: str, command: Message, result: Result | None) -> None:
+        self.s.add(
+            ReceivedEntry(
+                table_id=self.table.id or 0,
+                entry_id=entry_id,
+                kind=str(getattr(command, "type", "command")),
+                request=command.model_dump_json(),
+                result_id=result.id if result is not None else None,
+            )
+        )
+
+    def _round_row(self) -> MovementAssignment:
+        row = assignment(self.s, self.section, self.table.number, self.table.round)
+        if row is None:
+            raise ConflictError(
+                "round_not_started",
+                f"Table {self.table.number} has no round yet: wait for the TD to start it.",
+            )
+        return row
+
+    def _check_board(self, board: int) -> MovementAssignment:
+        """The board must be one of this table's boards in its current, open round."""
+        row = self._round_row()
+        if board not in row.board_numbers():
+            in_movement = self.s.exec(
+                select(MovementAssignment).where(MovementAssignment.section_id == self.section.id)
+            ).all()
+            if not any(board in a.board_numbers() for a in in_movement):
+                raise NotFoundError(
+                    "unknown_board", f"Board {board} is not played in this session."
+                )
+            boards = ", ".join(str(b) for b in row.board_numbers())
+            raise ConflictError(
+                "board_not_in_round",
+                f"Board {board} is not played at table {self.table.number} in round "
+                f"{self.table.round} (this round's boards: {boards}).",
+            )
+        if self.table.round <= self.section.closed_rounds:
+            raise ConflictError(
+                "round_closed",
+                f"Round {self.table.round} is closed: ask the TD to change board {board}.",
+            )
+        return row
+
+    def _result(self, board: int) -> Result | None:
+        return self.s.exec(
+            select(Result)
+            .where(
+                Result.section_id == self.section.id,
+                Result.table_number == self.table.number,
+                Result.round == self.table.round,
+                Result.board == board,
+            )
+            .with_for_update()
+        ).first()
+
+    def _require(self, board: int, version: int) -> Result:
+        result = self._result(board)
+        if result is None or result.state == "rejected":
+            raise ConflictError(
+                "not_entered", f"Board {board} has no result to act on: enter it first."
+            )
+        if result.state in TD_STATES:
+            raise ConflictError(
+                "td_decided", f"Board {board} is with the TD ({result.state}): call the TD."
+            )
+        if result.version != version:
+            raise ConflictError(
+                "stale_version",
+                f"Board {board} changed since it was shown (now version {result.version}): "
+                "look at it again.",
+            )
+        return result
+
+    def _changed(self, result: Result) -> list[Push]:
+        return changed(result)
+
+    def _ack(self, entry_id: str, result: Result, pushes: list[Push]) -> Outcome:
+        return Outcome(ResultAck(entry_id=entry_id, result=result_view(result)), pushes)
+
+    def _duplicate(self, entry_id: str, seen: ReceivedEntry) -> Outcome:
+        result = self.s.get(Result, seen.result_id) if seen.result_id else None
+        if result is None:
+            return Outcome(Ack(entry_id=entry_id, detail="already received"))
+        return Outcome(ResultAck(entry_id=entry_id, duplicate=True, result=result_view(result)))
+
+    # ------------------------------------------------------------------ commands
+
+    def handle(self, command: TableCommand) -> Outcome:
+        self.ident.token.last_seen = utcnow()
+        self.s.add(self.ident.token)
+        if isinstance(command, GetRound):
+            return Outcome(self.round_info())
+        if isinstance(command, NextRound):
+            return self.next_round()
+        seen = self._seen(command.entry_id, command)
+        if seen is not None:
+            return self._duplicate(command.entry_id, seen)
+        if isinstance(command, EnterResult):
+            return self.enter(command)
+        if isinstance(command, ConfirmResult):
+            return self.confirm(command)
+        if isinstance(command, RejectResult):
+            return self.reject(command)
+        if isinstance(command, CorrectResult):
+            return self.correct(command)
+        return self.call_td(command)
+
+    def round_info(self) -> RoundInfo:
+        return round_info(self.s, self.event, self.section, self.table)
+
+    def enter(self, cmd: EnterResult) -> Outcome:
+        row = self._check_board(cmd.board)
+        values = check_values(cmd.board, cmd.values, self.event.lead_required)
+        result = self._result(cmd.board)
+        actor = f"{self.label} N/S"
+        if result is None:
+            result = Result(
+                section_id=self.section.id or 0,
+                table_number=self.table.number,
+                round=self.table.round,
+                board=cmd.board,
+                ns_pair_id=row.ns_pair_id,
+                ew_pair_id=row.ew_pair_id,
+                state="entered",
+                ruling_pending=cmd.ruling_pending,
+                entered_by=actor,
+                entry_id=cmd.entry_id,
+            )
+            apply_values(result, values)
+            self.s.add(result)
+            self.s.flush()
+            audit.record(
+                self.s,
+                actor=actor,
+                action="entered",
+                section_id=self.section.id,
+                result=result,
+                new=audit.snapshot(result),
+            )
+            self._remember(cmd.entry_id, cmd, result)
+            return self._ack(cmd.entry_id, result, self._changed(result))
+        old = audit.snapshot(result)
+        if result.state == "rejected":
+            apply_values(result, values)
+            result.state, result.ruling_pending = "entered", cmd.ruling_pending
+            result.entry_id, result.entered_by = cmd.entry_id, actor
+            return self._save(cmd.entry_id, cmd, result, actor, "re-entered", old)
+        if result.state in ("adjusted", "not_played"):
+            raise ConflictError(
+                "td_decided",
+                f"The TD has settled board {cmd.board} at this table ({result.state}).",
+            )
+        if result.state != "conflict" and _same(result, values):
+            # The same result keyed twice (e.g. on a second device): nothing changes.
+            self._remember(cmd.entry_id, cmd, result)
+            return self._ack(cmd.entry_id, result, [])
+        # A different entry for a board that has one: never overwrite, let the TD decide.
+        result.state = "conflict"
+        result.conflict_entry_id = cmd.entry_id
+        outcome = self._save(
+            cmd.entry_id,
+            cmd,
+            result,
+            actor,
+            "conflict",
+            old,
+            reason=f"second entry {values.contract} {values.declarer or ''} {values.tricks}",
+        )
+        message = (
+            f"Board {cmd.board} at table {self.table.number} already has a different result: "
+            "the TD has been called."
+        )
+        outcome.pushes.append(
+            Push(
+                result.section_id,
+                result.table_number,
+                ConflictRaised(result=result_view(result), message=message),
+            )
+        )
+        self.s.add(
+            TDCall(
+                section_id=self.section.id or 0,
+                table_number=self.table.number,
+                round=self.table.round,
+                reason=f"conflicting entries for board {cmd.board}",
+            )
+        )
+        return outcome
+
+    def _save(
+        self,
+        entry_id: str,
+        cmd: Message,
+        result: Result,
+        actor: str,
+        action: str,
+        old: dict[str, object],
+        reason: str = "",
+    ) -> Outcome:
+        result.version += 1
+        result.updated_at = utcnow()
+        self.s.add(result)
+        audit.record(
+            self.s,
+            actor=actor,
+            action=action,
+            section_id=self.section.id,
+            result=result,
+            old=old,
+            new=audit.snapshot(result),
+            reason=reason,
+        )
+        self._remember(entry_id, cmd, result)
+        return self._ack(entry_id, result, self._changed(result))
+
+    def confirm(self, cmd: ConfirmResult) -> Outcome:
+        self._check_board(cmd.board)
+        result = self._result(cmd.board)
+        if (
+            result is not None
+            and result.state in ("confirmed", "td_pending")
+            and cmd.version in (result.version, result.version - 1)
+        ):
+            # Confirmed already (e.g. from a second device): harmless, nothing changes.
+            self._remember(cmd.entry_id, cmd, result)
+            return self._ack(cmd.entry_id, result, [])
+        result = self._require(cmd.board, cmd.version)
+        if result.state != "entered":
+            raise ConflictError("already_confirmed", f"Board {cmd.board} is already confirmed.")
+        old = audit.snapshot(result)
+        result.state = "td_pending" if result.ruling_pending else "confirmed"
+        result.confirmed_by = f"{self.label} E/W"
+        result.confirmed_at = utcnow()
+        return self._save(cmd.entry_id, cmd, result, f"{self.label} E/W", "confirmed", old)
+
+    def reject(self, cmd: RejectResult) -> Outcome:
+        self._check_board(cmd.board)
+        result = self._require(cmd.board, cmd.version)
+        if result.state != "entered":
+            raise ConflictError(
+                "already_confirmed",
+                f"Board {cmd.board} is confirmed: North can correct it within the round.",
+            )
+        old = audit.snapshot(result)
+        result.state = "rejected"
+        return self._save(
+            cmd.entry_id, cmd, result, f"{self.label} E/W", "rejected", old, reason=cmd.reason
+        )
+
+    def correct(self, cmd: CorrectResult) -> Outcome:
+        self._check_board(cmd.board)
+        values = check_values(cmd.board, cmd.values, self.event.lead_required)
+        result = self._result(cmd.board)
+        if result is None:
+            raise ConflictError("not_entered", f"Board {cmd.board} has no result to correct.")
+        result = self._require(cmd.board, cmd.version) if result.state != "rejected" else result
+        if result.version != cmd.version:
+            raise ConflictError("stale_version", f"Board {cmd.board} has changed: look again.")
+        old = audit.snapshot(result)
+        apply_values(result, values)
+        result.state, result.ruling_pending = "entered", cmd.ruling_pending
+        result.confirmed_by = result.confirmed_at = None
+        result.entry_id = cmd.entry_id
+        return self._save(cmd.entry_id, cmd, result, f"{self.label} N/S", "corrected", old)
+
+    def call_td(self, cmd: CallTD) -> Outcome:
+        self.s.add(
+            TDCall(
+                section_id=self.section.id or 0,
+                table_number=self.table.number,
+                round=self.table.round,
+                reason=cmd.reason,
+            )
+        )
+        self._remember(cmd.entry_id, cmd, None)
+        return Outcome(Ack(entry_id=cmd.entry_id, detail="The TD has been called."))
+
+    def next_round(self) -> Outcome:
+        """Move the table on (§ 262C): only with every board done and the next round started."""
+        current = self.table.round
+        if current >= self.section.rounds:
+            raise ConflictError("last_round", "That was the last round: the session is over.")
+        if current > 0:
+            row = self._round_row()
+            missing = missing_boards(
+                row.board_numbers(), results_at(self.s, self.section, self.table.number, current)
+            )
+            if missing:
+                boards = ", ".join(str(b) for b in missing)
+                raise ConflictError(
+                    "round_incomplete",
+                    f"Boards {boards} are not entered and confirmed yet: finish them before "
+                    "you leave the table.",
+                )
+        if self.section.current_round <= current:
+            raise ConflictError(
+                "next_round_not_released", f"The TD has not started round {current + 1} yet."
+            )
+        self.table.round = current + 1
+        self.table.round_entered_at = utcnow()
+        self.s.add(self.table)
+        info = self.round_info()
+        return Outcome(
+            info, [Push(self.section.id or 0, self.table.number, RoundChanged(round=info))]
+        )
+
+
+def outcome_for(session: Session, ident: TableIdentity, command: TableCommand) -> Outcome:
+    """Run one table command (the caller commits the transaction before replying)."""
+    return TableCommands(session, ident).handle(command)
+
+
+def stored_request(row: ReceivedEntry) -> dict[str, object]:
+    """The command as it was received (for the TD's view of a conflict)."""
+    data: dict[str, object] = json.loads(row.request)
+    return data

@@ -1,0 +1,291 @@
+"""The TD's actions: start and close rounds, read every table's state, settle and edit results."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from sqlmodel import Session, col, select
+
+from protocol.messages import COMPLETE_STATES, EntryValues, RoundChanged
+from server.errors import ConflictError, InvalidError, NotFoundError
+from server.models import (
+    BridgeTable,
+    Event,
+    ReceivedEntry,
+    Result,
+    Section,
+    TableToken,
+    TDCall,
+    utcnow,
+)
+from server.services import audit
+from server.services.setup import get_section, tables_of
+from server.services.table_commands import Push, apply_values, changed, check_values
+from server.services.views import assignment, results_at, round_info
+
+
+def start_round(session: Session, section: Section, round_: int) -> list[Push]:
+    """Release round ``round_``. Tables not yet playing (round 0) move straight to round 1;
+    the others move when their terminal says their round is complete (§ 262C)."""
+    if round_ != section.current_round + 1:
+        raise ConflictError(
+            "round_order",
+            f"Section {section.letter} is at round {section.current_round}: "
+            f"the next round to start is {section.current_round + 1}.",
+        )
+    if round_ > section.rounds:
+        raise ConflictError(
+            "last_round", f"Section {section.letter} has only {section.rounds} rounds."
+        )
+    section.current_round = round_
+    section.round_started_at = utcnow()
+    session.add(section)
+    event = session.get(Event, section.event_id)
+    assert event is not None
+    pushes = []
+    for table in tables_of(session, section):
+        if table.round == 0:
+            table.round = 1
+            table.round_entered_at = utcnow()
+            session.add(table)
+        info = round_info(session, event, section, table)
+        pushes.append(Push(section.id or 0, table.number, RoundChanged(round=info)))
+    audit.record(
+        session, actor="td", action="round_started", section_id=section.id, new={"round": round_}
+    )
+    return pushes
+
+
+def close_round(session: Session, section: Section, round_: int) -> list[Push]:
+    """Close rounds up to ``round_`` to table entries; the TD can still edit their results."""
+    if round_ > section.current_round:
+        raise ConflictError("round_not_started", f"Round {round_} has not started yet.")
+    section.closed_rounds = max(section.closed_rounds, round_)
+    session.add(section)
+    audit.record(
+        session, actor="td", action="round_closed", section_id=section.id, new={"round": round_}
+    )
+    event = session.get(Event, section.event_id)
+    assert event is not None
+    return [
+        Push(section.id or 0, t.number, RoundChanged(round=round_info(session, event, section, t)))
+        for t in tables_of(session, section)
+        if t.round <= round_
+    ]
+
+
+@dataclass(frozen=True)
+class TableState:
+    """One table at a glance: its round and how many boards are in each state."""
+
+    table: int
+    round: int
+    boards: int
+    missing: int
+    entered: int
+    confirmed: int
+    conflict: int
+    td_pending: int
+    complete: bool
+    terminals_online: int
+    last_seen: str | None
+
+
+def section_state(session: Session, section: Section) -> list[TableState]:
+    out = []
+    for table in tables_of(session, section):
+        row = assignment(session, section, table.number, table.round) if table.round else None
+        boards = row.board_numbers() if row else []
+        results = [
+            r for r in results_at(session, section, table.number, table.round) if r.board in boards
+        ]
+        states = [r.state for r in results]
+        tokens = session.exec(
+            select(TableToken).where(TableToken.table_id == table.id, TableToken.revoked_at == None)  # noqa: E711
+        ).all()
+        seen = [t.last_seen for t in tokens if t.last_seen is not None]
+        done = sum(1 for s in states if s in COMPLETE_STATES)
+        out.append(
+            TableState(
+                table=table.number,
+                round=table.round,
+                boards=len(boards),
+                missing=len(boards) - len(results) + states.count("rejected"),
+                entered=states.count("entered"),
+                confirmed=states.count("confirmed"),
+                conflict=states.count("conflict"),
+                td_pending=states.count("td_pending"),
+                complete=bool(boards) and done == len(boards),
+                terminals_online=len(tokens),
+                last_seen=max(seen).isoformat() if seen else None,
+            )
+        )
+    return out
+
+
+def pairing_codes(session: Session, section: Section) -> dict[int, str]:
+    return {t.number: t.pairing_code for t in tables_of(session, section)}
+
+
+def open_calls(session: Session, section: Section) -> list[TDCall]:
+    stmt = (
+        select(TDCall)
+        .where(TDCall.section_id == section.id, TDCall.acknowledged_at == None)  # noqa: E711
+        .order_by(col(TDCall.id))
+    )
+    return list(session.exec(stmt))
+
+
+def get_result(session: Session, result_id: int) -> Result:
+    result = session.exec(select(Result).where(Result.id == result_id).with_for_update()).first()
+    if result is None:
+        raise NotFoundError("unknown_result", f"There is no result {result_id}.")
+    return result
+
+
+def conflicting_entries(session: Session, result: Result) -> list[dict[str, object]]:
+    """The entries a table sent for this board, oldest first (the TD chooses among them)."""
+    rows = session.exec(
+        select(ReceivedEntry)
+        .where(ReceivedEntry.result_id == result.id, ReceivedEntry.kind == "enter_result")
+        .order_by(col(ReceivedEntry.id))
+    ).all()
+    return [{"entry_id": r.entry_id, "command": json.loads(r.request)} for r in rows]
+
+
+def set_result(session: Session, *, result: Result, values: EntryValues, reason: str) -> list[Push]:
+    """The TD enters or changes a result (also how a conflict is resolved). Audited."""
+    if not reason.strip():
+        raise InvalidError(
+            "reason_required", "Give a reason for the change; it goes into the audit trail."
+        )
+    event = _event_of(session, result.section_id)
+    checked = check_values(result.board, values, event.lead_required)
+    old = audit.snapshot(result)
+    apply_values(result, checked)
+    result.state = "confirmed"
+    result.adjusted = None
+    result.ruling_pending = False
+    result.conflict_entry_id = None
+    result.confirmed_by = "td"
+    result.confirmed_at = utcnow()
+    return _td_save(session, result, "td_set_result", old, reason)
+
+
+def adjust(
+    session: Session, *, result: Result, ns_percent: int, ew_percent: int, reason: str
+) -> list[Push]:
+    """An artificial adjusted score (Ave+ 60, Ave 50, Ave- 40, or any split, Law 12C)."""
+    if not reason.strip():
+        raise InvalidError("reason_required", "Give a reason for the adjusted score.")
+    for value in (ns_percent, ew_percent):
+        if not 0 <= value <= 100:
+            raise InvalidError(
+                "invalid_adjustment", f"{value} % is not a percentage between 0 and 100."
+            )
+    old = audit.snapshot(result)
+    result.state = "adjusted"
+    result.adjusted = f"A{ns_percent}/{ew_percent}"
+    result.conflict_entry_id = None
+    return _td_save(session, result, "td_adjusted", old, reason)
+
+
+def mark_not_played(session: Session, *, result: Result, reason: str) -> list[Push]:
+    if not reason.strip():
+        raise InvalidError("reason_required", "Give a reason for marking the board not played.")
+    old = audit.snapshot(result)
+    result.state = "not_played"
+    result.conflict_entry_id = None
+    return _td_save(session, result, "td_not_played", old, reason)
+
+
+def board_result(
+    session: Session, section: Section, table_number: int, round_: int, board: int
+) -> Result:
+    """The result row for a board at a table in a round, created empty if it has none (so the
+    TD can settle a board that was never entered)."""
+    row = assignment(session, section, table_number, round_)
+    if row is None or board not in row.board_numbers():
+        raise NotFoundError(
+            "board_not_in_round",
+            f"Board {board} is not played at table {table_number} in round {round_}.",
+        )
+    result = session.exec(
+        select(Result).where(
+            Result.section_id == section.id,
+            Result.table_number == table_number,
+            Result.round == round_,
+            Result.board == board,
+        )
+    ).first()
+    if result is None:
+        result = Result(
+            section_id=section.id or 0,
+            table_number=table_number,
+            round=round_,
+            board=board,
+            ns_pair_id=row.ns_pair_id,
+            ew_pair_id=row.ew_pair_id,
+            state="rejected",  # nothing valid yet; the TD's action sets the real state
+            version=0,
+        )
+        session.add(result)
+        session.flush()
+    return result
+
+
+def _event_of(session: Session, section_id: int) -> Event:
+    section = get_section(session, section_id)
+    event = session.get(Event, section.event_id)
+    assert event is not None
+    return event
+
+
+def _td_save(
+    session: Session, result: Result, action: str, old: dict[str, object], reason: str
+) -> list[Push]:
+    result.version += 1
+    result.updated_at = utcnow()
+    session.add(result)
+    session.flush()
+    audit.record(
+        session,
+        actor="td",
+        action=action,
+        section_id=result.section_id,
+        result=result,
+        old=old,
+        new=audit.snapshot(result),
+        reason=reason,
+    )
+    return changed(result)
+
+
+def acknowledge_call(session: Session, call_id: int) -> TDCall:
+    call = session.get(TDCall, call_id)
+    if call is None:
+        raise NotFoundError("unknown_call", f"There is no TD call {call_id}.")
+    call.acknowledged_at = call.acknowledged_at or utcnow()
+    session.add(call)
+    return call
+
+
+def table_by_number(session: Session, section: Section, number: int) -> BridgeTable:
+    table = session.exec(
+        select(BridgeTable).where(
+            BridgeTable.section_id == section.id, BridgeTable.number == number
+        )
+    ).first()
+    if table is None:
+        raise NotFoundError("unknown_table", f"Section {section.letter} has no table {number}.")
+    return table
+
+
+def all_results(session: Session, section: Section) -> list[Result]:
+    stmt = (
+        select(Result)
+        .where(Result.section_id == section.id)
+        .order_by(col(Result.round), col(Result.table_number), col(Result.board))
+    )
+    return list(session.exec(stmt))

@@ -1,0 +1,124 @@
+"""Table pairing codes and tokens, and TD logins: random secrets, stored only as SHA-256."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlmodel import Session, select
+
+from server.errors import NotFoundError, UnauthorizedError
+from server.models import BridgeTable, Event, Section, TableToken, TDSession, utcnow
+
+PAIRING_CODE_DIGITS = 6
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_pairing_code(session: Session) -> str:
+    """A fresh six-digit code (digits only, so a numeric keypad can type it), unique in the db."""
+    for _ in range(100):
+        code = f"{secrets.randbelow(10**PAIRING_CODE_DIGITS):0{PAIRING_CODE_DIGITS}d}"
+        taken = session.exec(select(BridgeTable).where(BridgeTable.pairing_code == code)).first()
+        if taken is None:
+            return code
+    raise RuntimeError("could not find a free pairing code")  # pragma: no cover - 10^6 codes
+
+
+@dataclass(frozen=True)
+class TableIdentity:
+    """Who is calling from the table side: the token row, its table, section and event."""
+
+    token: TableToken
+    table: BridgeTable
+    section: Section
+    event: Event
+
+
+def pair_terminal(session: Session, *, code: str, device: str) -> tuple[str, TableIdentity]:
+    """Exchange a pairing code for a new table token. Returns (token, identity)."""
+    table = session.exec(
+        select(BridgeTable).where(BridgeTable.pairing_code == code.strip())
+    ).first()
+    if table is None:
+        raise NotFoundError("pairing_code_unknown", f"No table has the pairing code {code!r}.")
+    section = session.get(Section, table.section_id)
+    assert section is not None
+    event = session.get(Event, section.event_id)
+    assert event is not None
+    token = secrets.token_urlsafe(32)
+    row = TableToken(
+        table_id=table.id or 0,
+        token_hash=digest(token),
+        device=device,
+        expires_at=utcnow() + timedelta(hours=event.token_ttl_hours),
+    )
+    session.add(row)
+    session.flush()
+    return token, TableIdentity(row, table, section, event)
+
+
+def table_identity(session: Session, token: str) -> TableIdentity:
+    """The table a token belongs to, or UnauthorizedError naming why (unknown, revoked, expired)."""
+    row = session.exec(select(TableToken).where(TableToken.token_hash == digest(token))).first()
+    if row is None:
+        raise UnauthorizedError(
+            "token_invalid", "This terminal is not paired: enter the pairing code."
+        )
+    if row.revoked_at is not None:
+        raise UnauthorizedError("token_revoked", "The TD has withdrawn this terminal's pairing.")
+    if row.expires_at <= utcnow():
+        raise UnauthorizedError("token_expired", "This terminal's pairing has expired: pair again.")
+    table = session.get(BridgeTable, row.table_id)
+    assert table is not None
+    section = session.get(Section, table.section_id)
+    assert section is not None
+    event = session.get(Event, section.event_id)
+    assert event is not None
+    return TableIdentity(row, table, section, event)
+
+
+def revoke_table_tokens(session: Session, table: BridgeTable) -> int:
+    """Withdraw every token of a table (moving it to a new device). Returns how many."""
+    now = utcnow()
+    rows = session.exec(
+        select(TableToken).where(TableToken.table_id == table.id, TableToken.revoked_at == None)  # noqa: E711
+    ).all()
+    for row in rows:
+        row.revoked_at = now
+        session.add(row)
+    return len(rows)
+
+
+def td_login(session: Session, *, password: str, expected: str | None, hours: int) -> str:
+    """Check the TD password (constant time) and open a TD session. Returns its token."""
+    if expected is None or not hmac.compare_digest(password.encode(), expected.encode()):
+        raise UnauthorizedError("td_password_wrong", "Wrong TD password.")
+    token = secrets.token_urlsafe(32)
+    session.add(TDSession(token_hash=digest(token), expires_at=utcnow() + timedelta(hours=hours)))
+    return token
+
+
+def td_check(session: Session, token: str) -> None:
+    """Accept a live TD session token or raise UnauthorizedError."""
+    row = session.exec(select(TDSession).where(TDSession.token_hash == digest(token))).first()
+    if row is None or row.expires_at <= utcnow():
+        raise UnauthorizedError(
+            "td_login_required", "Log in as TD first (your session may have expired)."
+        )
+
+
+def find_table(session: Session, section: Section, number: int) -> BridgeTable:
+    table = session.exec(
+        select(BridgeTable).where(
+            BridgeTable.section_id == section.id, BridgeTable.number == number
+        )
+    ).first()
+    if table is None:
+        raise NotFoundError("unknown_table", f"Section {section.letter} has no table {number}.")
+    return table

@@ -1,0 +1,160 @@
+"""Read models: turn stored rows into the protocol's views (results, round info)."""
+
+from __future__ import annotations
+
+from typing import Literal, cast
+
+from sqlmodel import Session, select
+
+from protocol.bridge import BridgeError, TableResult, describe, format_result
+from protocol.messages import (
+    COMPLETE_STATES,
+    BoardResultView,
+    BoardStatus,
+    NextPosition,
+    PairInfo,
+    ResultState,
+    RoundInfo,
+)
+from server.models import Board, BridgeTable, Event, MovementAssignment, Pair, Result, Section
+
+SeatLetter = Literal["N", "E", "S", "W"]
+
+
+def result_view(result: Result) -> BoardResultView:
+    description = relative = None
+    if result.contract is not None and result.tricks is not None:
+        try:
+            table_result = TableResult.make(result.contract, result.declarer, result.tricks)
+            description = describe(result.board, table_result)
+            relative = format_result(table_result.contract, table_result.tricks)
+        except BridgeError:  # pragma: no cover - stored values were validated on the way in
+            description = None
+    return BoardResultView(
+        board=result.board,
+        round=result.round,
+        table=result.table_number,
+        state=cast(ResultState, result.state),
+        version=result.version,
+        contract=result.contract,
+        declarer=cast(SeatLetter | None, result.declarer),
+        tricks=result.tricks,
+        result=relative,
+        lead=result.lead,
+        ns_score=result.ns_score,
+        description=description,
+        ruling_pending=result.ruling_pending,
+        adjusted=result.adjusted,
+    )
+
+
+def pair_info(pair: Pair | None) -> PairInfo | None:
+    if pair is None:
+        return None
+    direction = cast(Literal["NS", "EW"] | None, pair.direction)
+    label = f"{pair.number} {direction}" if direction else str(pair.number)
+    names = [n for n in (pair.player1, pair.player2) if n]
+    return PairInfo(number=pair.number, direction=direction, names=names, label=label)
+
+
+def assignment(
+    session: Session, section: Section, table_number: int, round_: int
+) -> MovementAssignment | None:
+    return session.exec(
+        select(MovementAssignment).where(
+            MovementAssignment.section_id == section.id,
+            MovementAssignment.table_number == table_number,
+            MovementAssignment.round == round_,
+        )
+    ).first()
+
+
+def results_at(session: Session, section: Section, table_number: int, round_: int) -> list[Result]:
+    return list(
+        session.exec(
+            select(Result).where(
+                Result.section_id == section.id,
+                Result.table_number == table_number,
+                Result.round == round_,
+            )
+        )
+    )
+
+
+def missing_boards(boards: list[int], results: list[Result]) -> list[int]:
+    """The boards of a round that are not yet done for § 262C."""
+    done = {r.board for r in results if r.state in COMPLETE_STATES}
+    return [b for b in boards if b not in done]
+
+
+def _next_positions(
+    session: Session, section: Section, round_: int, pairs: list[Pair]
+) -> list[NextPosition]:
+    if round_ >= section.rounds or not pairs:
+        return []
+    rows = session.exec(
+        select(MovementAssignment).where(
+            MovementAssignment.section_id == section.id, MovementAssignment.round == round_ + 1
+        )
+    ).all()
+    out = []
+    for pair in pairs:
+        info = pair_info(pair)
+        assert info is not None
+        position = NextPosition(pair=info.label, table=None)
+        for row in rows:
+            if pair.id in (row.ns_pair_id, row.ew_pair_id):
+                seat: Literal["NS", "EW"] = "NS" if row.ns_pair_id == pair.id else "EW"
+                position = NextPosition(
+                    pair=info.label, table=row.table_number, seat=seat, boards=row.board_numbers()
+                )
+        out.append(position)
+    return out
+
+
+def round_info(session: Session, event: Event, section: Section, table: BridgeTable) -> RoundInfo:
+    """What the table's terminal shows: its round, the pairs, the boards and their states."""
+    round_ = table.round
+    row = assignment(session, section, table.number, round_) if round_ else None
+    ns = session.get(Pair, row.ns_pair_id) if row and row.ns_pair_id else None
+    ew = session.get(Pair, row.ew_pair_id) if row and row.ew_pair_id else None
+    boards = row.board_numbers() if row else []
+    results = {r.board: r for r in results_at(session, section, table.number, round_)}
+    board_rows = {
+        b.number: b
+        for b in session.exec(select(Board).where(Board.section_id == section.id)).all()
+        if b.number in boards
+    }
+    statuses = []
+    for number in boards:
+        stored = results.get(number)
+        board = board_rows[number]
+        statuses.append(
+            BoardStatus(
+                board=number,
+                dealer=cast(SeatLetter, board.dealer),
+                vulnerability=cast(Literal["NONE", "NS", "EW", "BOTH"], board.vulnerability),
+                state=cast(ResultState, stored.state) if stored else "missing",
+                result=result_view(stored) if stored else None,
+            )
+        )
+    complete = bool(boards) and not missing_boards(boards, list(results.values()))
+    return RoundInfo(
+        event=event.name,
+        section=section.letter,
+        table=table.number,
+        round=round_,
+        rounds=section.rounds,
+        ns=pair_info(ns),
+        ew=pair_info(ew),
+        boards=statuses,
+        complete=complete,
+        round_open=round_ > section.closed_rounds,
+        next_round_released=section.current_round > round_,
+        next=_next_positions(session, section, round_, [p for p in (ns, ew) if p is not None])
+        if complete
+        else [],
+        lead_required=event.lead_required,
+        tricks_style=cast(Literal["absolute", "relative"], event.tricks_style),
+        confirm_pin_required=False,
+    )

@@ -1,0 +1,121 @@
+"""TravellerTerminal: the table terminal app; it routes client events to the screens."""
+
+from __future__ import annotations
+
+from textual.app import App
+from textual.screen import Screen
+
+from protocol.messages import COMPLETE_STATES
+
+from .client import TableClient
+from .events import (
+    ClientEvent,
+    CommandRefused,
+    ConflictReported,
+    RoundUpdated,
+    StatusChanged,
+    Unpaired,
+)
+from .messages import ClientNotice
+from .screens.base import TableScreen
+from .screens.board_entry import BoardEntryScreen
+from .screens.notice import NoticeScreen
+from .screens.pairing import PairingScreen
+from .screens.seat_check import SeatCheckScreen
+from .screens.summary import SummaryScreen
+
+
+class TravellerTerminal(App[None]):
+    """The table terminal: pairing, seat check, board entry, East's confirmation, round gate."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "Traveller"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(
+        self, client: TableClient, *, confirm_guard: float = 0.5, device: str = "terminal"
+    ) -> None:
+        super().__init__()
+        self.client = client
+        self.confirm_guard = confirm_guard
+        self.device = device
+        self.seated_round: int | None = None
+
+    def on_mount(self) -> None:
+        """Start the client and show the first screen."""
+        self.client.start(self._client_event)
+        if self.client.config.paired:
+            self.push_screen(SeatCheckScreen())
+        else:
+            self.push_screen(PairingScreen())
+
+    def _client_event(self, event: ClientEvent) -> None:
+        self.post_message(ClientNotice(event))
+
+    # ------------------------------------------------------------------ navigation
+
+    def goto(self, screen: Screen[None]) -> None:
+        """Replace the current full screen (closing any dialog on top of it)."""
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        if len(self.screen_stack) < 2:
+            self.push_screen(screen)
+        else:
+            self.switch_screen(screen)
+
+    def seats_confirmed(self) -> None:
+        """Players confirmed their seats: go to the first board still to do."""
+        info = self.client.round
+        if info is None:
+            return
+        self.seated_round = info.round
+        self.goto_next_board()
+
+    def goto_next_board(self, after: int | None = None) -> None:
+        """The next board that is not finished (after ``after``), or the round summary."""
+        info = self.client.round
+        if info is None:
+            return
+        numbers = [b.board for b in info.boards]
+        if after in numbers:
+            start = numbers.index(after) + 1
+            numbers = numbers[start:] + numbers[:start]
+        todo = [n for n in numbers if self._unfinished(n)]
+        if todo:
+            self.goto(BoardEntryScreen(todo[0]))
+        else:
+            self.goto(SummaryScreen())
+
+    def _unfinished(self, board: int) -> bool:
+        status = self.client.board(board)
+        return status is not None and status.state not in COMPLETE_STATES
+
+    def show_notice(self, title: str, text: str) -> None:
+        """A message in large text that stays until a key is pressed."""
+        if isinstance(self.screen, NoticeScreen):
+            self.pop_screen()
+        self.push_screen(NoticeScreen(title, text))
+
+    # ------------------------------------------------------------------ client events
+
+    def on_client_notice(self, notice: ClientNotice) -> None:
+        """Route one client event."""
+        event = notice.event
+        if isinstance(event, Unpaired):
+            self.seated_round = None
+            self.goto(PairingScreen(event.message))
+            return
+        if isinstance(event, RoundUpdated):
+            if self.seated_round is not None and event.round.round != self.seated_round:
+                self.seated_round = None
+                self.goto(SeatCheckScreen())
+        elif isinstance(event, ConflictReported):
+            self.show_notice(f"Board {event.board}: two different results", event.message)
+        elif isinstance(event, CommandRefused) and event.code != "conflict":
+            where = f"Board {event.board}: " if event.board else ""
+            self.notify(where + event.message, title="Not stored", severity="warning", timeout=12)
+        elif not isinstance(event, StatusChanged):
+            return
+        for screen in self.screen_stack:
+            if isinstance(screen, TableScreen):
+                screen.client_changed()

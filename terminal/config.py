@@ -1,0 +1,73 @@
+"""Where the terminal keeps its state: the server URL and table token, in a small JSON file."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+
+CONFIG_NAME = "terminal.json"
+OUTBOX_NAME = "outbox.sqlite3"
+
+
+def default_state_dir() -> Path:
+    """``$TRAVELLER_STATE_DIR``, else ``$XDG_CONFIG_HOME/traveller``, else ``~/.config/traveller``."""
+    explicit = os.environ.get("TRAVELLER_STATE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "traveller"
+
+
+@dataclass(frozen=True)
+class TerminalConfig:
+    """What the terminal remembers between starts: where the server is and which table it is."""
+
+    server: str = ""
+    token: str | None = None
+    table: int | None = None
+    event: str | None = None
+    section: str | None = None
+
+    @property
+    def paired(self) -> bool:
+        """True once a pairing code has been exchanged for a table token."""
+        return bool(self.token)
+
+    def with_server(self, server: str) -> TerminalConfig:
+        """The same table on another server URL (a new URL keeps the token; the server may refuse it)."""
+        return replace(self, server=server.rstrip("/"))
+
+    def unpaired(self) -> TerminalConfig:
+        """Forget the table token (it was revoked or has expired)."""
+        return replace(self, token=None)
+
+
+class ConfigStore:
+    """Reads and writes ``terminal.json`` in the state directory (written atomically)."""
+
+    def __init__(self, state_dir: Path) -> None:
+        self.state_dir = state_dir
+        self.path = state_dir / CONFIG_NAME
+
+    def load(self) -> TerminalConfig:
+        """The saved configuration, or an empty one when there is none (or it is unreadable)."""
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return TerminalConfig()
+        if not isinstance(data, dict):
+            return TerminalConfig()
+        known = {k: v for k, v in data.items() if k in TerminalConfig.__dataclass_fields__}
+        try:
+            return TerminalConfig(**known)
+        except TypeError:
+            return TerminalConfig()
+
+    def save(self, config: TerminalConfig) -> None:
+        """Write the configuration; a crash mid-write leaves the old file intact."""
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(asdict(config), indent=2), encoding="utf-8")
+        os.replace(tmp, self.path)

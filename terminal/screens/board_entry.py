@@ -1,0 +1,283 @@
+"""One board (§ 262B): North keys the result, sees the score at once, and hands over to East."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.widgets import Static
+
+from protocol.messages import COMPLETE_STATES, BoardResultView, BoardStatus
+
+from ..keypad import Draft, keys_for
+from ..rules import CORRECTABLE
+from ..widgets.contract_input import ContractInput
+from ..widgets.score_preview import ScorePreview
+from .base import TableScreen
+from .confirm import ConfirmScreen, EastAnswer, board_line
+from .notice import HelpScreen, MenuScreen
+
+EDIT_HINTS = "Enter = send   Backspace = undo   ← → = board   / = summary   . = menu"
+VIEW_HINTS = "Enter = {enter}   Backspace = correct   ← → = board   / = summary   . = menu"
+STEP_NAMES = {
+    "level": "the level",
+    "strain": "the suit",
+    "declarer": "the declarer",
+    "lead": "the opening lead",
+    "tricks": "the tricks",
+}
+STATE_TEXT = {
+    "missing": "North: key the result.",
+    "entered": "Sent. Waiting for East to confirm.",
+    "rejected": "East rejected the result. North: enter it again.",
+    "confirmed": "Confirmed ✓",
+    "td_pending": "Confirmed ✓  A TD ruling is pending.",
+    "not_played": "Not played at this table (TD).",
+    "adjusted": "Adjusted score from the TD.",
+    "conflict": "Two different results: the TD has been called and decides.",
+}
+
+
+class BoardEntryScreen(TableScreen):
+    """Key a board's result with the keypad grammar, or look at (and correct) a stored one."""
+
+    HINTS = EDIT_HINTS
+
+    def __init__(self, board: int) -> None:
+        super().__init__()
+        self.board = board
+        self.editing = False
+        self.correcting: BoardResultView | None = None
+        self.ruling_pending = False
+
+    def compose_body(self) -> ComposeResult:
+        """Board line, state line, the contract input and the live score."""
+        yield Static("", id="board-title", classes="title")
+        yield Static("", id="board-state")
+        yield ContractInput(self._fresh_draft(), id="contract")
+        yield ScorePreview(id="preview")
+
+    def on_mount(self) -> None:
+        """Show the board."""
+        self.load_board(self.board)
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def status(self) -> BoardStatus | None:
+        """The board as the client shows it."""
+        return self.client.board(self.board)
+
+    @property
+    def input(self) -> ContractInput:
+        """The contract input widget."""
+        return self.query_one("#contract", ContractInput)
+
+    def _fresh_draft(self) -> Draft:
+        info = self.client.round
+        if info is None:
+            return Draft(self.board)
+        return Draft(self.board, info.tricks_style, info.lead_required)
+
+    def _stored_keys(self, view: BoardResultView) -> tuple[str, ...]:
+        draft = self._fresh_draft()
+        return keys_for(view, draft.tricks_style, draft.lead_required)
+
+    def load_board(self, board: int) -> None:
+        """Show ``board``: ready to key when it has no result, else its result."""
+        self.board = board
+        self.correcting = None
+        self.ruling_pending = False
+        status = self.status
+        state = status.state if status else "missing"
+        self.editing = state in ("missing", "rejected")
+        keys: tuple[str, ...] = ()
+        if status is not None and status.result is not None and status.result.contract:
+            keys = self._stored_keys(status.result)
+        self.input.locked = not self.editing
+        self.input.load(self._fresh_draft(), keys)
+        self.say("")
+        self.refresh_body()
+
+    def refresh_body(self) -> None:
+        """Redraw the board line, the state and the preview."""
+        info = self.client.round
+        status = self.status
+        if info is None or status is None:
+            self.query_one("#board-title", Static).update(f"Board {self.board}")
+            self.query_one("#board-state", Static).update("This board is not in this round.")
+            return
+        numbers = [b.board for b in info.boards]
+        position = f"board {numbers.index(self.board) + 1} of {len(numbers)}"
+        self.query_one("#board-title", Static).update(f"{board_line(status)}   ·   {position}")
+        self.query_one("#board-state", Static).update(self._state_text(status))
+        self._show_preview()
+        if self.editing:
+            self.set_hints(EDIT_HINTS)
+        else:
+            enter = "East confirms" if status.state == "entered" else "next board"
+            self.set_hints(VIEW_HINTS.format(enter=enter))
+
+    def _state_text(self, status: BoardStatus) -> str:
+        if self.correcting is not None:
+            text = "Correcting: key the result again. East must confirm it again."
+        elif self.editing and status.state == "entered":
+            text = STATE_TEXT["missing"]
+        else:
+            text = STATE_TEXT[status.state]
+            if status.state == "adjusted" and status.result and status.result.adjusted:
+                text += f" ({status.result.adjusted})"
+        if self.ruling_pending:
+            text += "   [TD ruling pending]"
+        if self.board in self.client.waiting_boards():
+            text += "   (not yet at the server)" if not self.client.online else ""
+        return text
+
+    def _show_preview(self) -> None:
+        preview = self.query_one("#preview", ScorePreview)
+        draft = self.input.draft
+        if self.editing:
+            step = draft.step
+            needed = "" if step == "done" else f"Still to key: {STEP_NAMES[step]}."
+            preview.show(draft.scored(), needed)
+            return
+        status = self.status
+        view = status.result if status else None
+        if view is not None and view.description:
+            ns = view.ns_score or 0
+            score = "Score 0" if ns == 0 else f"N/S {ns:+d}    E/W {-ns:+d}"
+            preview.query_one("#preview-score", Static).update(score)
+            preview.query_one("#preview-words", Static).update(view.description)
+            preview.set_class(True, "scored")
+        else:
+            preview.show(None, "")
+
+    # ------------------------------------------------------------------ keys
+
+    def on_contract_input_changed(self, message: ContractInput.Changed) -> None:
+        """A key was taken: clear the message and update the live score."""
+        self.say("")
+        self._show_preview()
+
+    def on_contract_input_refused(self, message: ContractInput.Refused) -> None:
+        """A key did not fit: say what would."""
+        self.say(message.reason)
+
+    def take_key(self, key: str) -> bool:
+        """The entry keys; see terminal/keypad.py for the grammar."""
+        if key in ("left", "up", "right", "down"):
+            self._step_board(-1 if key in ("left", "up") else 1)
+        elif key == "/":
+            from .summary import SummaryScreen
+
+            self.terminal.goto(SummaryScreen())
+        elif key == ".":
+            self.app.push_screen(MenuScreen(), self._menu_chosen)
+        elif key == "enter":
+            self._enter()
+        elif key == "backspace":
+            self._backspace()
+        elif key == "escape":
+            return False
+        elif self.editing:
+            self.input.press(key)
+        else:
+            self.say(f"Board {self.board} has a result. Backspace = correct it.")
+        return True
+
+    def _step_board(self, step: int) -> None:
+        info = self.client.round
+        if info is None or not info.boards:
+            return
+        numbers = [b.board for b in info.boards]
+        index = numbers.index(self.board) if self.board in numbers else 0
+        self.load_board(numbers[(index + step) % len(numbers)])
+
+    def _backspace(self) -> None:
+        if self.editing:
+            if not self.input.backspace() and self.correcting is not None:
+                self.load_board(self.board)
+            return
+        status = self.status
+        info = self.client.round
+        if status is None or status.result is None or status.state not in CORRECTABLE:
+            self.say("This board cannot be changed at the table. Call the TD (. menu).")
+            return
+        if info is not None and not info.round_open:
+            self.say("The round is closed. Only the TD can change this board now.")
+            return
+        self.editing = True
+        self.correcting = status.result
+        self.ruling_pending = status.result.ruling_pending
+        self.input.locked = False
+        self.input.load(self._fresh_draft(), self._stored_keys(status.result))
+        self.refresh_body()
+
+    def _enter(self) -> None:
+        status = self.status
+        if status is None:
+            return
+        if not self.editing:
+            if status.state == "entered" and status.result is not None:
+                self._ask_east(status, status.result)
+            else:
+                self.terminal.goto_next_board(after=self.board)
+            return
+        draft = self.input.draft
+        values = draft.values()
+        if values is None or draft.scored() is None:
+            step = draft.step
+            self.say(f"Still to key: {STEP_NAMES.get(step, 'the tricks')}.")
+            return
+        if self.correcting is not None:
+            self.client.correct(
+                self.board, self.correcting.version, values, ruling_pending=self.ruling_pending
+            )
+        else:
+            self.client.enter(self.board, values, ruling_pending=self.ruling_pending)
+        self.load_board(self.board)
+        status = self.status
+        if status is not None and status.state == "entered" and status.result is not None:
+            self._ask_east(status, status.result)
+
+    def _ask_east(self, status: BoardStatus, view: BoardResultView) -> None:
+        info = self.client.round
+        pin = info.confirm_pin_required if info else False
+        screen = ConfirmScreen(status, view, pin_required=pin, guard=self.terminal.confirm_guard)
+
+        def answered(answer: EastAnswer | None) -> None:
+            self._east_answered(view, answer)
+
+        self.app.push_screen(screen, answered)
+
+    def _east_answered(self, view: BoardResultView, answer: EastAnswer | None) -> None:
+        if answer is None:
+            self.refresh_body()
+            return
+        if answer.decision == "reject":
+            self.client.reject(view)
+            self.load_board(self.board)
+            return
+        self.client.confirm(view, answer.pin)
+        status = self.status
+        if status is not None and status.state in COMPLETE_STATES:
+            self.terminal.goto_next_board(after=self.board)
+        else:
+            self.load_board(self.board)
+
+    def _menu_chosen(self, choice: str | None) -> None:
+        if choice == "summary":
+            from .summary import SummaryScreen
+
+            self.terminal.goto(SummaryScreen())
+        elif choice == "call_td":
+            self.client.call_td(f"Called from the table at board {self.board}.")
+            self.terminal.show_notice(
+                "The TD has been called", "Please stay at the table. The TD will come."
+            )
+        elif choice == "ruling":
+            if self.editing:
+                self.ruling_pending = not self.ruling_pending
+                self.refresh_body()
+            else:
+                self.say("Mark a ruling while keying the result (Backspace = correct).")
+        elif choice == "help":
+            self.app.push_screen(HelpScreen())

@@ -1,0 +1,85 @@
+"""Small dialogs: a notice in large text, the menu, and the key help."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ..keypad import __doc__ as GRAMMAR
+from .base import key_of
+
+
+class NoticeScreen(ModalScreen[None]):
+    """A message that stays until a key is pressed (conflicts, refusals, TD called)."""
+
+    def __init__(self, title: str, text: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        """The title in bold, the text, and how to close."""
+        with Vertical(id="notice", classes="dialog"):
+            yield Static(self.title_text, classes="dialog-title")
+            yield Static(self.text, classes="dialog-text")
+            yield Static("Enter = OK", classes="dialog-keys")
+
+    def on_key(self, event: events.Key) -> None:
+        """Enter (or Backspace) closes."""
+        if key_of(event) in ("enter", "backspace", "escape"):
+            event.stop()
+            self.dismiss(None)
+
+
+MENU = (
+    ("1", "summary", "Round summary"),
+    ("2", "call_td", "Call the TD"),
+    ("3", "ruling", "TD ruling pending on this board (on/off)"),
+    ("4", "help", "Keys: how to enter a board"),
+)
+
+
+class MenuScreen(ModalScreen[str | None]):
+    """Less common actions, each on a digit."""
+
+    def compose(self) -> ComposeResult:
+        """The numbered choices."""
+        with Vertical(id="menu", classes="dialog"):
+            yield Static("Menu", classes="dialog-title")
+            for digit, _, label in MENU:
+                yield Static(f" {digit}   {label}", classes="dialog-text")
+            yield Static("Digit = choose    Backspace = back", classes="dialog-keys")
+
+    def on_key(self, event: events.Key) -> None:
+        """A digit chooses; Backspace goes back."""
+        key = key_of(event)
+        choice = next((action for digit, action, _ in MENU if digit == key), None)
+        if choice is not None:
+            event.stop()
+            self.dismiss(choice)
+        elif key in ("backspace", "escape", "."):
+            event.stop()
+            self.dismiss(None)
+
+
+class HelpScreen(ModalScreen[None]):
+    """The keypad grammar, as documented in terminal/keypad.py."""
+
+    def compose(self) -> ComposeResult:
+        """The grammar text."""
+        body = (GRAMMAR or "").split("\n\n", 1)[-1].rstrip()
+        with Vertical(id="help", classes="dialog"):
+            yield Static("Keys for one board", classes="dialog-title")
+            yield Static(body, classes="dialog-text")
+            yield Static(
+                "Enter sends; East confirms with Enter or rejects with -.  Any key = close",
+                classes="dialog-keys",
+            )
+
+    def on_key(self, event: events.Key) -> None:
+        """Any key closes."""
+        event.stop()
+        self.dismiss(None)

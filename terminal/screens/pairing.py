@@ -1,0 +1,77 @@
+"""Pairing: the TD's code for this table, keyed once; the terminal then remembers its token."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.widgets import Static
+
+from ..client import ClientError
+from .base import TableScreen
+
+MAX_CODE = 12
+
+
+class PairingScreen(TableScreen):
+    """Key the pairing code the TD shows for this table, then Enter."""
+
+    HINTS = "Digits = code    Backspace = delete    Enter = pair"
+
+    def __init__(self, reason: str = "") -> None:
+        super().__init__()
+        self.code = ""
+        self.reason = reason
+        self.busy = False
+
+    def compose_body(self) -> ComposeResult:
+        """Title, the code keyed so far, and what to do."""
+        yield Static("Pair this terminal with its table", classes="title")
+        yield Static(
+            "Key the pairing code the TD shows for this table, then press Enter.",
+            classes="explain",
+        )
+        yield Static("", id="code")
+
+    def on_mount(self) -> None:
+        """Show the reason for pairing again, if any."""
+        self._show_code()
+        if self.reason:
+            self.say(self.reason)
+
+    def _show_code(self) -> None:
+        self.query_one("#code", Static).update(f"Code:  {self.code or '_'}")
+
+    def take_key(self, key: str) -> bool:
+        """Digits build the code; Backspace deletes; Enter pairs."""
+        if self.busy:
+            return True
+        if len(key) == 1 and key.isalnum():
+            if len(self.code) < MAX_CODE:
+                self.code += key.upper()
+                self._show_code()
+            return True
+        if key == "backspace":
+            self.code = self.code[:-1]
+            self._show_code()
+            return True
+        if key == "enter":
+            if len(self.code) < 4:
+                self.say("A pairing code has at least 4 digits.")
+            else:
+                self.busy = True
+                self.say("Pairing…")
+                self.run_worker(self._pair(self.code), exclusive=True)
+            return True
+        return False
+
+    async def _pair(self, code: str) -> None:
+        from .seat_check import SeatCheckScreen
+
+        try:
+            await self.client.pair(code, self.terminal.device)
+        except ClientError as error:
+            self.busy = False
+            self.code = ""
+            self._show_code()
+            self.say(error.message)
+            return
+        self.terminal.goto(SeatCheckScreen())

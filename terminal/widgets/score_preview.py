@@ -1,0 +1,38 @@
+"""The live score: the N/S score in large type and the result in words, as soon as it is known."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from ..scoring import ScoredEntry
+
+
+def score_words(scored: ScoredEntry) -> str:
+    """The score for both sides: "N/S +420   E/W -420" (or "0" when passed out)."""
+    ns = scored.ns_score
+    if ns == 0:
+        return "Score 0"
+    return f"N/S {ns:+d}    E/W {-ns:+d}"
+
+
+class ScorePreview(Vertical):
+    """The computed score and sentence for the entry being keyed (blank until it is complete)."""
+
+    def compose(self) -> ComposeResult:
+        """A score line and a sentence line."""
+        yield Static("", id="preview-score")
+        yield Static("", id="preview-words")
+
+    def show(self, scored: ScoredEntry | None, waiting_text: str = "") -> None:
+        """Show a scored entry, or the text saying what is still needed."""
+        score = self.query_one("#preview-score", Static)
+        words = self.query_one("#preview-words", Static)
+        if scored is None:
+            score.update("")
+            words.update(waiting_text)
+        else:
+            score.update(score_words(scored))
+            words.update(scored.description)
+        self.set_class(scored is not None, "scored")

@@ -1,0 +1,52 @@
+"""The top line of every screen: where the terminal is, and whether the server can be reached."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.widgets import Static
+
+if TYPE_CHECKING:
+    from ..client import TableClient
+
+
+def status_text(client: TableClient) -> tuple[str, str]:
+    """The left (table, round) and right (link state) parts of the status line."""
+    info = client.round
+    config = client.config
+    left = "Traveller"
+    if info is not None:
+        left += f" · Table {info.table}"
+        if info.round:
+            left += f" · Round {info.round} of {info.rounds}"
+    elif config.table is not None:
+        left += f" · Table {config.table}"
+    if client.online:
+        right = "online"
+        if client.waiting:
+            right = f"sending {client.waiting}"
+    elif client.waiting:
+        right = f"OFFLINE, {client.waiting} result{'s' if client.waiting != 1 else ''} waiting"
+    else:
+        right = "OFFLINE"
+    return left, right
+
+
+class StatusLine(Static):
+    """Table, round, and "online" or "OFFLINE, N results waiting" (reversed when offline)."""
+
+    def __init__(self, client: TableClient) -> None:
+        super().__init__(id="status-line")
+        self.client = client
+
+    def on_mount(self) -> None:
+        """Show the state at once."""
+        self.refresh_status()
+
+    def refresh_status(self) -> None:
+        """Redraw from the client."""
+        left, right = status_text(self.client)
+        width = max(self.size.width, 80) - 2
+        gap = max(1, width - len(left) - len(right))
+        self.update(f"{left}{' ' * gap}{right}")
+        self.set_class(not self.client.online, "offline")
