@@ -106,13 +106,16 @@ def demo(
     )
 
 
-@app.command(name="test")
-def run_tests(
-    pytest_args: list[str] = typer.Argument(None, help="Extra arguments passed to pytest."),
-) -> None:
-    """Run the whole test suite (pytest, with the lint, type and layer checks)."""
+@app.command(
+    name="test",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
+def run_tests(ctx: typer.Context) -> None:
+    """Run the whole test suite (pytest, with the lint, type and layer checks).
+
+    Extra arguments go to pytest, e.g. `traveller test -x -k websocket`."""
     root = Path(__file__).resolve().parent.parent
-    cmd = [sys.executable, "-m", "pytest", *(pytest_args or [])]
+    cmd = [sys.executable, "-m", "pytest", *ctx.args]
     raise typer.Exit(subprocess.call(cmd, cwd=root, env=os.environ.copy()))
 
 

@@ -131,6 +131,7 @@ class Pair(SQLModel, table=True):
     player2: str = Field(default="", max_length=100)
     member1: str | None = Field(default=None, max_length=32)
     member2: str | None = Field(default=None, max_length=32)
+    pin: str = Field(default="", max_length=8)  # E/W confirm with it if the event asks
     team_id: int | None = Field(default=None, foreign_key="team.id")
 
 

@@ -25,6 +25,9 @@ class EventCreate(BaseModel):
     scoring: Literal["mp", "mp-american", "imps", "butler", "total"] = "mp"
     lead_required: bool = False
     tricks_style: Literal["absolute", "relative"] = "absolute"
+    confirm_pin_required: bool = Field(
+        default=False, description="E/W must key their pair's PIN to confirm a result."
+    )
 
 
 class EventPublic(BaseModel):
@@ -33,6 +36,7 @@ class EventPublic(BaseModel):
     scoring: str
     lead_required: bool
     tricks_style: str
+    confirm_pin_required: bool
     created_at: datetime
 
 
@@ -80,6 +84,9 @@ class PairPublic(BaseModel):
     direction: str | None
     player1: str
     player2: str
+    member1: str | None = None
+    member2: str | None = None
+    pin: str = Field(description="The pair's PIN for confirmations (TD only).")
 
 
 class TableStatePublic(BaseModel):

@@ -114,6 +114,13 @@ async def set_pair_names(
     return await runtime.run(work)
 
 
+@guarded.get("/sections/{section_id}/pairs", response_model=list[schemas.PairPublic])
+async def pairs(runtime: RuntimeDep, section_id: int) -> list[schemas.PairPublic]:
+    """The section's pairs with names, membership numbers and PINs."""
+    rows = await runtime.run(lambda s: setup.pairs_of(s, setup.get_section(s, section_id)))
+    return [schemas.PairPublic.model_validate(p, from_attributes=True) for p in rows]
+
+
 def _pair_key(text: str) -> tuple[int, str | None]:
     from server.errors import InvalidError
     from server.movements import PairRef

@@ -18,7 +18,7 @@ from server.models import (
 )
 from server.movements import Movement, MovementError, PairRef, validate
 from server.services import audit
-from server.services.tokens import new_pairing_code
+from server.services.tokens import new_pairing_code, new_pin
 
 
 def create_event(
@@ -91,7 +91,7 @@ def create_section(session: Session, *, event: Event, letter: str, movement: Mov
         session.flush()  # the next code must see this one
     pair_ids: dict[PairRef, int] = {}
     for ref in movement.pairs():
-        pair = Pair(section_id=sid, number=ref.number, direction=ref.direction)
+        pair = Pair(section_id=sid, number=ref.number, direction=ref.direction, pin=new_pin())
         session.add(pair)
         session.flush()
         pair_ids[ref] = pair.id or 0
@@ -174,5 +174,25 @@ def tables_of(session: Session, section: Section) -> list[BridgeTable]:
         select(BridgeTable)
         .where(BridgeTable.section_id == section.id)
         .order_by(col(BridgeTable.number))
+    )
+    return list(session.exec(stmt))
+
+
+def find_table(session: Session, section: Section, number: int) -> BridgeTable:
+    table = session.exec(
+        select(BridgeTable).where(
+            BridgeTable.section_id == section.id, BridgeTable.number == number
+        )
+    ).first()
+    if table is None:
+        raise NotFoundError("unknown_table", f"Section {section.letter} has no table {number}.")
+    return table
+
+
+def pairs_of(session: Session, section: Section) -> list[Pair]:
+    stmt = (
+        select(Pair)
+        .where(Pair.section_id == section.id)
+        .order_by(col(Pair.direction), col(Pair.number))
     )
     return list(session.exec(stmt))

@@ -6,6 +6,7 @@ entry id, and returns the reply for the terminal plus the pushes for everyone wa
 
 from __future__ import annotations
 
+import hmac
 import json
 from dataclasses import dataclass, field
 
@@ -30,8 +31,16 @@ from protocol.messages import (
     RoundInfo,
     TableCommand,
 )
-from server.errors import ConflictError, InvalidError, NotFoundError
-from server.models import BridgeTable, MovementAssignment, ReceivedEntry, Result, TDCall, utcnow
+from server.errors import ConflictError, ForbiddenError, InvalidError, NotFoundError
+from server.models import (
+    BridgeTable,
+    MovementAssignment,
+    Pair,
+    ReceivedEntry,
+    Result,
+    TDCall,
+    utcnow,
+)
 from server.services import audit
 from server.services.tokens import TableIdentity
 from server.services.views import assignment, missing_boards, result_view, results_at, round_info
@@ -368,11 +377,22 @@ class TableCommands:
         result = self._require(cmd.board, cmd.version)
         if result.state != "entered":
             raise ConflictError("already_confirmed", f"Board {cmd.board} is already confirmed.")
+        self._check_pin(result, cmd.pin)
         old = audit.snapshot(result)
         result.state = "td_pending" if result.ruling_pending else "confirmed"
         result.confirmed_by = f"{self.label} E/W"
         result.confirmed_at = utcnow()
         return self._save(cmd.entry_id, cmd, result, f"{self.label} E/W", "confirmed", old)
+
+    def _check_pin(self, result: Result, pin: str | None) -> None:
+        """When the event asks for it, only E/W's PIN confirms (N/S cannot confirm themselves)."""
+        if not self.event.confirm_pin_required:
+            return
+        if not pin:
+            raise ForbiddenError("pin_required", "E/W: key your pair's PIN to confirm.")
+        ew = self.s.get(Pair, result.ew_pair_id) if result.ew_pair_id else None
+        if ew is None or not hmac.compare_digest(pin.encode(), ew.pin.encode()):
+            raise ForbiddenError("pin_wrong", "That is not E/W's PIN: try again or call the TD.")
 
     def reject(self, cmd: RejectResult) -> Outcome:
         self._check_board(cmd.board)

@@ -10,7 +10,6 @@ from sqlmodel import Session, col, select
 from protocol.messages import COMPLETE_STATES, EntryValues, RoundChanged
 from server.errors import ConflictError, InvalidError, NotFoundError
 from server.models import (
-    BridgeTable,
     Event,
     ReceivedEntry,
     Result,
@@ -269,17 +268,6 @@ def acknowledge_call(session: Session, call_id: int) -> TDCall:
     call.acknowledged_at = call.acknowledged_at or utcnow()
     session.add(call)
     return call
-
-
-def table_by_number(session: Session, section: Section, number: int) -> BridgeTable:
-    table = session.exec(
-        select(BridgeTable).where(
-            BridgeTable.section_id == section.id, BridgeTable.number == number
-        )
-    ).first()
-    if table is None:
-        raise NotFoundError("unknown_table", f"Section {section.letter} has no table {number}.")
-    return table
 
 
 def all_results(session: Session, section: Section) -> list[Result]:

@@ -30,6 +30,11 @@ def new_pairing_code(session: Session) -> str:
     raise RuntimeError("could not find a free pairing code")  # pragma: no cover - 10^6 codes
 
 
+def new_pin() -> str:
+    """A pair's four-digit PIN: E/W key it to confirm when the event asks for it (§ 262B3)."""
+    return f"{secrets.randbelow(10**4):04d}"
+
+
 @dataclass(frozen=True)
 class TableIdentity:
     """Who is calling from the table side: the token row, its table, section and event."""
@@ -111,14 +116,3 @@ def td_check(session: Session, token: str) -> None:
         raise UnauthorizedError(
             "td_login_required", "Log in as TD first (your session may have expired)."
         )
-
-
-def find_table(session: Session, section: Section, number: int) -> BridgeTable:
-    table = session.exec(
-        select(BridgeTable).where(
-            BridgeTable.section_id == section.id, BridgeTable.number == number
-        )
-    ).first()
-    if table is None:
-        raise NotFoundError("unknown_table", f"Section {section.letter} has no table {number}.")
-    return table

@@ -156,5 +156,5 @@ def round_info(session: Session, event: Event, section: Section, table: BridgeTa
         else [],
         lead_required=event.lead_required,
         tricks_style=cast(Literal["absolute", "relative"], event.tricks_style),
-        confirm_pin_required=False,
+        confirm_pin_required=event.confirm_pin_required,
     )

@@ -117,11 +117,20 @@ def client(engine: Engine) -> Iterator[TestClient]:
         yield c
 
 
-def open_club(client: TestClient, engine: Engine, *, tables: int = 5, bpr: int = 3) -> Club:
+def open_club(
+    client: TestClient,
+    engine: Engine,
+    *,
+    tables: int = 5,
+    bpr: int = 3,
+    event: dict[str, Any] | None = None,
+) -> Club:
     r = client.post("/api/v1/td/login", json={"password": TD_PASSWORD})
     assert r.status_code == 200, r.text
     headers = {"Authorization": f"Bearer {r.json()['token']}"}
-    r = client.post("/api/v1/events", json={"name": "Monday pairs"}, headers=headers)
+    r = client.post(
+        "/api/v1/events", json={"name": "Monday pairs", **(event or {})}, headers=headers
+    )
     assert r.status_code == 201, r.text
     event_id = r.json()["id"]
     r = client.post(

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine
 from sqlmodel import Session, func, select
 
 from server.models import Audit, ReceivedEntry, Result, TableToken, utcnow
-from tests.server.conftest import Club, new_id
+from tests.server.conftest import Club, new_id, open_club
 
 
 def counts(club: Club) -> tuple[int, int, int]:
@@ -388,3 +390,39 @@ def test_section_state_for_the_td(club: Club) -> None:
     ) == (1, 1, 1, 1, 1, 1)
     assert len(states) == 5
     assert states[1]["missing"] == 3
+
+
+def test_pin_confirmation_when_the_event_asks_for_it(client: TestClient, engine: Engine) -> None:
+    club = open_club(client, engine, tables=3, bpr=2, event={"confirm_pin_required": True})
+    club.start_round(1)
+    t1 = club.pair(1)
+    info = t1.round()
+    assert info["confirm_pin_required"] is True
+    pins = {
+        (p["number"], p["direction"]): p["pin"]
+        for p in club.td("GET", f"/api/v1/sections/{club.section_id}/pairs").json()
+    }
+    ew_pin, ns_pin = pins[(1, "EW")], pins[(1, "NS")]
+    v = t1.enter(1, "3NT", "N", 9).json()["result"]["version"]
+    r = t1.confirm(1, v)
+    assert (r.status_code, r.json()["code"]) == (403, "pin_required")
+    wrong = "0000" if ew_pin != "0000" else "1111"
+    r = t1.send(
+        {"type": "confirm_result", "entry_id": new_id(), "board": 1, "version": v, "pin": wrong}
+    )
+    assert (r.status_code, r.json()["code"]) == (403, "pin_wrong")
+    if ns_pin != ew_pin:  # N/S cannot confirm their own entry with their PIN
+        r = t1.send(
+            {
+                "type": "confirm_result",
+                "entry_id": new_id(),
+                "board": 1,
+                "version": v,
+                "pin": ns_pin,
+            }
+        )
+        assert r.json()["code"] == "pin_wrong"
+    r = t1.send(
+        {"type": "confirm_result", "entry_id": new_id(), "board": 1, "version": v, "pin": ew_pin}
+    )
+    assert r.json()["result"]["state"] == "confirmed"

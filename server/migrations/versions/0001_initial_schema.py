@@ -109,6 +109,7 @@ def upgrade() -> None:
     sa.Column('player2', sqlmodel.sql.sqltypes.AutoString(length=100), nullable=False),
     sa.Column('member1', sqlmodel.sql.sqltypes.AutoString(length=32), nullable=True),
     sa.Column('member2', sqlmodel.sql.sqltypes.AutoString(length=32), nullable=True),
+    sa.Column('pin', sqlmodel.sql.sqltypes.AutoString(length=8), nullable=False),
     sa.Column('team_id', sa.Integer(), nullable=True),
     sa.ForeignKeyConstraint(['section_id'], ['section.id'], ),
     sa.ForeignKeyConstraint(['team_id'], ['team.id'], ),
