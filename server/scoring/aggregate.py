@@ -18,8 +18,11 @@ def direction_aggregate(sides: Sequence[SideScore | None], sign: int) -> list[Nu
     for side in sides:
         if side is None:
             out.append(None)
-        elif type(side) is Artificial:
+        elif isinstance(side, Artificial):
             out.append(0)
         else:
-            out.append(sum(w * s for s, w in parts(side, sign)))  # type: ignore[arg-type]
+            total: Number = 0
+            for score, weight in parts(side, sign):
+                total += weight * score
+            out.append(total)
     return out

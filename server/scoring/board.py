@@ -12,7 +12,7 @@ from .aggregate import direction_aggregate
 from .butler import direction_butler
 from .imps import direction_imps
 from .matchpoints import direction_matchpoints
-from .models import BoardResult, Direction, Method, Number
+from .models import BoardResult, Direction, Method, Number, SideScore
 
 BoardKey: TypeAlias = tuple[Hashable | None, int]
 """(section, board); the section is None when boards are scored across sections."""
@@ -127,11 +127,12 @@ def score_board(
     if fields is None:
         fields = (sides_scored(results, Direction.NS), sides_scored(results, Direction.EW))
     columns: list[list[Number | None]] = []
+    sides: list[SideScore | None]
     tops: list[Number | None] = []
     datums: list[dict[int, Fraction]] = []
     method = options.method
     for direction, size in zip(DIRECTIONS, fields, strict=True):
-        sides = [r.side(direction) for r in results]
+        sides = [r.ns for r in results] if direction is Direction.NS else [r.ew for r in results]
         size = max(size, 1)
         datum: dict[int, Fraction] = {}
         top: Number | None = None
@@ -155,18 +156,19 @@ def score_board(
         columns.append(values)
         tops.append(top)
         datums.append(datum)
+    # Equal results share one value object, so the distinct values are found by identity.
+    distinct = {id(v): v for column in (*columns, tops) for v in column if v is not None}
     denominator = 1
-    for column in (*columns, tops):
-        for value in column:
-            if value is not None and denominator % value.denominator:
-                denominator = lcm(denominator, value.denominator)
+    for value in distinct.values():
+        if denominator % value.denominator:
+            denominator = lcm(denominator, value.denominator)
+    numerator_of = {
+        key: v.numerator * (denominator // v.denominator) for key, v in distinct.items()
+    }
     numerators = [
-        tuple(None if v is None else v.numerator * (denominator // v.denominator) for v in column)
-        for column in columns
+        tuple(None if v is None else numerator_of[id(v)] for v in column) for column in columns
     ]
-    top_numerators = [
-        None if t is None else t.numerator * (denominator // t.denominator) for t in tops
-    ]
+    top_numerators = [None if t is None else numerator_of[id(t)] for t in tops]
     if method is Method.MATCHPOINTS_AMERICAN:
         denominator *= 2
     return BoardScore(

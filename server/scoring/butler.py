@@ -8,7 +8,7 @@ from fractions import Fraction
 from protocol.bridge import imps
 
 from .exact import round_to_multiple
-from .frequency import frequencies, parts, scaled
+from .frequency import frequencies, group_members, parts, scaled
 from .models import Artificial, Number, RealScore, SideScore
 
 
@@ -28,17 +28,18 @@ def butler_datum(table: Mapping[int, Number], drop: int = 1) -> Fraction:
         raise ValueError("a datum needs at least one score")
     if total <= 2 * drop:
         drop = 0
-    kept = [[score, Fraction(weight)] for score, weight in items]
-    for ordered in (kept, kept[::-1]):
+    scores = [score for score, _ in items]
+    weights = [Fraction(weight) for _, weight in items]
+    for order in (range(len(items)), range(len(items) - 1, -1, -1)):
         left = Fraction(drop)
-        for item in ordered:
+        for i in order:
             if left <= 0:
                 break
-            taken = min(item[1], left)
-            item[1] -= taken
+            taken = min(weights[i], left)
+            weights[i] -= taken
             left -= taken
-    weight_sum = sum((w for _, w in kept), Fraction(0))
-    return sum((s * w for s, w in kept), Fraction(0)) / weight_sum
+    kept = sum(weights, Fraction(0))
+    return sum((s * w for s, w in zip(scores, weights, strict=True)), Fraction(0)) / kept
 
 
 def butler_imps(score: int, datum: Number, *, round_datum: bool = False) -> int:
@@ -95,14 +96,10 @@ def direction_butler(
     Artificial scores get ±2 IMPs (§ 204C) and take no part in the datum.
     """
     out: list[Number | None] = [None] * len(sides)
-    grouped: dict[int, list[int]] = {}
+    grouped = group_members(sides, groups)
     for index, side in enumerate(sides):
-        if side is None:
-            continue
         if type(side) is Artificial:
             out[index] = side.imps_per_comparison
-        else:
-            grouped.setdefault(groups[index], []).append(index)
     datums: dict[int, Fraction] = {}
     for group, members in grouped.items():
         values, datums[group] = group_butler(

@@ -13,6 +13,7 @@ from .exact import to_decimal
 from .ledger import Ledger
 from .models import BoardResult, Direction, PairId
 from .ranking import places, tied_groups
+from .reports import ScoreCardRow, TravellerRow, score_card, traveller
 from .ties import PairBoard, break_pair_ties
 
 
@@ -106,11 +107,11 @@ class PairsScorer:
             for key, rs in self._results.items()
         }
         self._scope_fields = {key[0]: self._scope_max(key[0]) for key in self._own}
-        self._scores = {}
-        for key, results in self._results.items():
-            score = score_board(key, results, self.options, self._fields_for(key))
-            self._scores[key] = score
-            self._ledger.add(score)
+        self._scores = {
+            key: score_board(key, results, self.options, self._fields_for(key))
+            for key, results in self._results.items()
+        }
+        self._ledger.load(self._scores.values())
 
     def set_board(
         self, board: int, results: Sequence[BoardResult], section: Hashable | None = None
@@ -120,7 +121,10 @@ class PairsScorer:
         for result in results:
             if self.key_of(result) != key:
                 raise ValueError(f"result {result} is not on board {key}")
-        self._results[key] = list(results)
+        return self._set(key, list(results))
+
+    def _set(self, key: BoardKey, results: list[BoardResult]) -> BoardScore:
+        self._results[key] = results
         own = (sides_scored(results, Direction.NS), sides_scored(results, Direction.EW))
         self._own[key] = own
         scope = key[0]
@@ -138,23 +142,18 @@ class PairsScorer:
         key = self.key_of(result)
         kept = [r for r in self._results.get(key, []) if not _same_table(r, result)]
         kept.append(result)
-        return self.set_board(result.board, kept, key[0])
+        return self._set(key, kept)
 
     def remove_result(self, result: BoardResult) -> BoardScore:
         """Take a result (matched by pairs or table) off its board."""
         key = self.key_of(result)
         kept = [r for r in self._results.get(key, []) if not _same_table(r, result)]
-        return self.set_board(result.board, kept, key[0])
+        return self._set(key, kept)
 
     def _replace(self, key: BoardKey) -> BoardScore:
-        old = self._scores.get(key)
-        if old is not None:
-            self._ledger.add(old, -1)
         score = score_board(key, self._results[key], self.options, self._fields_for(key))
+        self._ledger.replace(self._scores.get(key), score)
         self._scores[key] = score
-        self._ledger.add(score)
-        if self._ledger.needs_rebuild():
-            self.rescore()
         return score
 
     # --- penalties ------------------------------------------------------------------------
@@ -167,10 +166,7 @@ class PairsScorer:
         self._widen_for_penalties()
 
     def _widen_for_penalties(self) -> None:
-        denominator = 1
-        for penalty in self._penalties.values():
-            denominator = lcm(denominator, penalty.denominator)
-        self._ledger.widen(denominator)
+        self._ledger.set_base(lcm(1, *(p.denominator for p in self._penalties.values())))
 
     # --- reading --------------------------------------------------------------------------
 
@@ -184,7 +180,7 @@ class PairsScorer:
     def total(self, pair: PairId) -> Fraction:
         """A pair's exact total after penalties."""
         ledger = self._ledger
-        return ledger.fraction(ledger.total.get(pair, 0)) - self._penalties.get(pair, Fraction(0))
+        return ledger.fraction(ledger.total(pair)) - self._penalties.get(pair, Fraction(0))
 
     def standings(self, pairs: Iterable[PairId] | None = None) -> list[Standing]:
         """The ranking of all pairs, or of some (e.g. one direction of a Mitchell).
@@ -195,13 +191,11 @@ class PairsScorer:
         """
         ledger = self._ledger
         unit = ledger.unit
-        chosen = list(ledger.pairs() if pairs is None else pairs)
+        chosen = ledger.pairs() if pairs is None else list(pairs)
         matchpoints = self.options.method.is_matchpoints
-        net = {
-            p: ledger.total.get(p, 0) - int(self._penalties.get(p, Fraction(0)) * unit)
-            for p in chosen
-        }
-        tops = {p: ledger.top.get(p, 0) for p in chosen}
+        deducted = {p: int(penalty * unit) for p, penalty in self._penalties.items()}
+        net = {p: ledger.total(p) - deducted.get(p, 0) for p in chosen}
+        tops = {p: ledger.top(p) for p in chosen}
         if matchpoints:
             common = 1
             for top in set(tops.values()):
@@ -218,7 +212,7 @@ class PairsScorer:
             groups = [sub for g in groups for sub in break_pair_ties(g, records)]
         out: list[Standing] = []
         for pair, position, label in places(groups, self.options.tie_style):
-            top = Fraction(tops[pair], unit) if matchpoints else None
+            possible = Fraction(tops[pair], unit) if matchpoints else None
             out.append(
                 Standing(
                     pair=pair,
@@ -226,11 +220,19 @@ class PairsScorer:
                     position=position,
                     total=Fraction(net[pair], unit),
                     penalty=self._penalties.get(pair, Fraction(0)),
-                    top=top,
-                    boards=ledger.boards.get(pair, 0),
+                    top=possible,
+                    boards=ledger.boards(pair),
                 )
             )
         return out
+
+    def score_card(self, pair: PairId) -> list[ScoreCardRow]:
+        """The pair's personal score card, board by board."""
+        return score_card(self._scores.values(), pair)
+
+    def traveller(self, board: int, section: Hashable | None = None) -> list[TravellerRow]:
+        """The board's traveller: every table's result and both sides' scores."""
+        return traveller(self.board(board, section))
 
     def pair_records(self, pairs: Iterable[PairId] | None = None) -> dict[PairId, list[PairBoard]]:
         """Each pair's scored boards (opponent, round, score, top), for ties and score cards."""

@@ -7,8 +7,8 @@ from fractions import Fraction
 
 from protocol.bridge import imps
 
-from .frequency import frequencies, parts
-from .models import Artificial, Number, RealScore, SideScore
+from .frequency import frequencies, group_members, parts
+from .models import Artificial, Number, Points, RealScore, SideScore
 from .neuberg import neuberg_imps
 
 
@@ -24,7 +24,12 @@ def group_imps(sides: Sequence[RealScore], sign: int) -> list[Number]:
         score: sum(weight * imps(score - other) for other, weight in table.items())
         for score in table
     }
-    return [sum(w * against[s] for s, w in parts(side, sign)) for side in sides]
+    return [
+        against[sign * side.ns]
+        if type(side) is Points
+        else sum(w * against[s] for s, w in parts(side, sign))
+        for side in sides
+    ]
 
 
 def direction_imps(
@@ -43,21 +48,18 @@ def direction_imps(
     """
     comparisons = field - 1
     out: list[Number | None] = [None] * len(sides)
-    grouped: dict[int, list[int]] = {}
+    grouped = group_members(sides, groups)
     for index, side in enumerate(sides):
-        if side is None:
-            continue
         if type(side) is Artificial:
             out[index] = side.imps_per_comparison * comparisons
-        else:
-            grouped.setdefault(groups[index], []).append(index)
     for members in grouped.values():
         raw = group_imps([sides[i] for i in members], sign)  # type: ignore[misc]
         size = len(members)
         for index, value in zip(members, raw, strict=True):
             out[index] = value if size == field else neuberg_imps(value, size, field)
     if average:
-        for index, value in enumerate(out):
-            if value is not None:
-                out[index] = Fraction(value, comparisons) if comparisons else Fraction(0)
+        return [
+            None if v is None else (Fraction(v, comparisons) if comparisons else Fraction(0))
+            for v in out
+        ]
     return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from fractions import Fraction
 from typing import TypeAlias, TypedDict, Unpack
 
@@ -20,7 +20,7 @@ AVE = Fraction(50)
 AVE_MINUS = Fraction(40)
 
 
-class Direction(str, Enum):
+class Direction(StrEnum):
     """The two directions a board is scored in."""
 
     NS = "NS"
@@ -36,7 +36,7 @@ class Direction(str, Enum):
         return 1 if self is Direction.NS else -1
 
 
-class Method(str, Enum):
+class Method(StrEnum):
     """How the results on a board become a pair's score (Law 78, § 201-§ 204)."""
 
     MATCHPOINTS = "mp"

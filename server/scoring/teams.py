@@ -8,12 +8,12 @@ from fractions import Fraction
 
 from protocol.bridge import imps
 
-from .exact import round_half_away, round_to_int
+from .exact import round_half_away
 from .frequency import parts
 from .models import Number, Points, RealScore
 from .ranking import places, tied_groups
 from .ties import TeamMatch, break_team_ties
-from .vp import victory_points, victory_points_integer
+from .vp import imps_for_vp, victory_points, victory_points_integer
 
 BYE_VP = Fraction(12)
 """§ 202D: a team sitting out a round."""
@@ -185,9 +185,7 @@ def forfeit_loser_vp(*, penalised: bool = True, played_vp: Number | None = None)
 
 
 def forfeit_imps(winner_vp: Number, boards: int) -> tuple[int, int]:
-    """§ 202C5: (winner's IMPs, loser's IMPs) for a forfeit: the least margin worth the VPs, and 0."""
-    from .vp import imps_for_vp
-
+    """§ 202C5: (winner's, loser's) IMPs for a forfeit: the least margin worth the VPs, and 0."""
     return imps_for_vp(winner_vp, boards), 0
 
 
@@ -252,7 +250,7 @@ def carry_over(
     """
     difference = Fraction(imp_difference)
     share = Fraction(1, 2) if positive_team_finished_higher else Fraction(1, 3)
-    carried = min(abs(difference) * share, carry_over_cap(boards_scheduled))
+    carried = min(abs(difference) * share, Fraction(carry_over_cap(boards_scheduled)))
     return carried if difference >= 0 else -carried
 
 
@@ -326,7 +324,6 @@ __all__ = [
     "forfeit_loser_vp",
     "forfeit_winner_vp",
     "round_robin_forfeit_vp",
-    "round_to_int",
     "score_bam_match",
     "score_match",
     "team_standings",

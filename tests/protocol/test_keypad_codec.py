@@ -1,0 +1,328 @@
+"""The keypad codec: every message round-trips, commands exactly, replies as keypad_view trims them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from protocol.framing import MAX_PAYLOAD
+from protocol.keypad_codec import (
+    TEXT_LIMIT,
+    CodecError,
+    KeypadMessage,
+    MessageType,
+    clip,
+    decode,
+    encode,
+    keypad_view,
+)
+from protocol.messages import (
+    Ack,
+    BoardResultView,
+    BoardStatus,
+    CallTD,
+    ConfirmResult,
+    ConflictRaised,
+    CorrectResult,
+    EnterResult,
+    EntryValues,
+    Error,
+    GetRound,
+    Hello,
+    NextPosition,
+    NextRound,
+    PairInfo,
+    Paired,
+    PairTerminal,
+    RejectResult,
+    ResultAck,
+    ResultChanged,
+    RoundChanged,
+    RoundInfo,
+    parse_command,
+    parse_server_message,
+)
+
+text = st.text(max_size=12)
+u16 = st.integers(0, 0xFFFF)
+board = st.integers(1, 0xFFFF)
+entry_id = st.text(min_size=8, max_size=64).filter(lambda s: len(s.encode()) <= 255)
+seat = st.sampled_from(["N", "E", "S", "W"])
+state = st.sampled_from(
+    ["missing", "entered", "rejected", "confirmed", "td_pending", "not_played", "adjusted", "conflict"]
+)
+
+values = st.builds(
+    EntryValues,
+    contract=st.text(max_size=16),
+    declarer=st.none() | seat,
+    tricks=st.integers(-5, 20) | st.sampled_from(["=", "+1", "-2", "10"]),
+    lead=st.none() | st.text(max_size=3),
+)
+views = st.builds(
+    BoardResultView,
+    board=u16,
+    round=u16,
+    table=u16,
+    state=state,
+    version=u16,
+    contract=st.none() | st.sampled_from(["4SX", "3NT", "PASS", "7NTXX"]),
+    declarer=st.none() | seat,
+    tricks=st.none() | st.integers(0, 13),
+    result=st.none() | st.sampled_from(["=", "+1", "-2"]),
+    lead=st.none() | st.sampled_from(["SA", "H7", "DT"]),
+    ns_score=st.none() | st.integers(-7600, 7600),
+    description=st.none() | text,
+    ruling_pending=st.booleans(),
+    adjusted=st.none() | st.sampled_from(["A60/40", "A50"]),
+)
+pairs = st.builds(
+    PairInfo,
+    number=u16,
+    direction=st.none() | st.sampled_from(["NS", "EW"]),
+    names=st.lists(text, max_size=2),
+    label=st.text(max_size=6),
+)
+statuses = st.builds(
+    BoardStatus,
+    board=u16,
+    dealer=seat,
+    vulnerability=st.sampled_from(["NONE", "NS", "EW", "BOTH"]),
+    state=state,
+    result=st.none() | views,
+)
+positions = st.builds(
+    NextPosition,
+    pair=st.text(max_size=5),
+    table=st.none() | st.integers(1, 0xFFFF),
+    seat=st.none() | st.sampled_from(["NS", "EW"]),
+    boards=st.lists(u16, max_size=4),
+)
+rounds = st.builds(
+    RoundInfo,
+    event=text,
+    section=text,
+    table=u16,
+    round=u16,
+    rounds=u16,
+    ns=st.none() | pairs,
+    ew=st.none() | pairs,
+    boards=st.lists(statuses, max_size=6),
+    complete=st.booleans(),
+    round_open=st.booleans(),
+    next_round_released=st.booleans(),
+    next=st.lists(positions, max_size=2),
+    lead_required=st.booleans(),
+    tricks_style=st.sampled_from(["absolute", "relative"]),
+    confirm_pin_required=st.booleans(),
+)
+reason = st.text(max_size=30)
+commands = st.one_of(
+    st.builds(PairTerminal, code=st.text(min_size=4, max_size=12), device=st.text(max_size=64)),
+    st.builds(Hello, token=st.text(max_size=60)),
+    st.builds(GetRound),
+    st.builds(NextRound),
+    st.builds(EnterResult, entry_id=entry_id, board=board, values=values, ruling_pending=st.booleans()),
+    st.builds(
+        CorrectResult,
+        entry_id=entry_id,
+        board=board,
+        version=u16,
+        values=values,
+        ruling_pending=st.booleans(),
+    ),
+    st.builds(
+        ConfirmResult, entry_id=entry_id, board=board, version=u16, pin=st.none() | st.text(max_size=8)
+    ),
+    st.builds(RejectResult, entry_id=entry_id, board=board, version=u16, reason=reason),
+    st.builds(CallTD, entry_id=entry_id, reason=reason),
+)
+times = st.none() | st.datetimes(
+    timezones=st.sampled_from([UTC, timezone(timedelta(hours=2))])
+)
+replies = st.one_of(
+    st.builds(Paired, token=st.text(max_size=60), event=st.text(), section=text, table=u16, expires_at=times),
+    rounds,
+    st.builds(RoundChanged, round=rounds),
+    st.builds(ResultAck, entry_id=entry_id, duplicate=st.booleans(), result=views),
+    st.builds(Ack, entry_id=st.none() | entry_id, detail=st.text()),
+    st.builds(Error, code=st.text(max_size=30), message=st.text(), entry_id=st.none() | entry_id),
+    st.builds(ResultChanged, result=views),
+    st.builds(ConflictRaised, result=views, message=st.text()),
+)
+
+
+@settings(max_examples=300)
+@given(commands)
+def test_commands_round_trip_exactly(command: KeypadMessage) -> None:
+    msg_type, payload = encode(command)
+    assert len(payload) <= MAX_PAYLOAD
+    assert 0x10 <= msg_type < 0x20
+    assert decode(msg_type, payload) == command
+    assert keypad_view(command) == command
+
+
+@settings(max_examples=300)
+@given(replies)
+def test_replies_round_trip_as_the_keypad_view(reply: KeypadMessage) -> None:
+    msg_type, payload = encode(reply)
+    assert len(payload) <= MAX_PAYLOAD
+    assert 0x20 <= msg_type < 0x30
+    assert decode(msg_type, payload) == keypad_view(reply)
+    assert keypad_view(keypad_view(reply)) == keypad_view(reply)
+
+
+COMMAND_TYPES = {"get_round", "enter_result", "correct_result", "confirm_result", "reject_result"}
+COMMAND_TYPES |= {"next_round", "call_td"}
+
+
+def via_websocket(message: KeypadMessage) -> KeypadMessage:
+    """The message as it arrives over a websocket: JSON, parsed by the shared parsers."""
+    data = message.model_dump_json()
+    if message.type in COMMAND_TYPES:
+        return parse_command(data)
+    if message.type in ("pair_terminal", "hello"):
+        return type(message).model_validate_json(data)  # sent before/around the union
+    return parse_server_message(data)
+
+
+@given(commands | replies)
+def test_a_frame_and_a_websocket_message_carry_the_same_content(message: KeypadMessage) -> None:
+    assert decode(*encode(via_websocket(message))) == keypad_view(message)
+
+
+@settings(max_examples=500)
+@given(st.integers(0, 255), st.binary(max_size=300))
+def test_fuzz_decode_raises_only_codec_error(msg_type: int, payload: bytes) -> None:
+    try:
+        decode(msg_type, payload)
+    except CodecError:
+        pass
+
+
+@given(commands | replies, st.data())
+def test_damaged_payloads_raise_only_codec_error(message: KeypadMessage, data: st.DataObject) -> None:
+    msg_type, payload = encode(message)
+    if not payload:
+        return
+    cut = data.draw(st.integers(0, len(payload) - 1))
+    for damaged in (payload[:cut], payload + b"\0", payload[:cut] + b"\xff" + payload[cut + 1 :]):
+        try:
+            decode(msg_type, damaged)
+        except CodecError:
+            pass
+
+
+ROUND = RoundInfo(
+    event="Club night",
+    section="A",
+    table=3,
+    round=2,
+    rounds=7,
+    ns=PairInfo(number=1, direction="NS", names=["Ann", "Bob"], label="1"),
+    ew=PairInfo(number=8, direction="EW", names=["Cat", "Dan"], label="8"),
+    boards=[
+        BoardStatus(board=5, dealer="N", vulnerability="NS", state="missing"),
+        BoardStatus(board=6, dealer="E", vulnerability="EW", state="missing"),
+    ],
+    complete=False,
+    round_open=True,
+    next_round_released=False,
+)
+
+
+def test_enter_result_bytes_match_the_readme() -> None:
+    command = EnterResult(
+        entry_id="kp03-0001",
+        board=5,
+        values=EntryValues(contract="4SX", declarer="S", tricks=8),
+    )
+    msg_type, payload = encode(command)
+    assert msg_type == MessageType.ENTER_RESULT == 0x13
+    assert payload.hex(" ") == (
+        "09 6b 70 30 33 2d 30 30 30 31 00 05 00 03 34 53 58 03 00 00 08 ff"
+    )
+
+
+def test_round_info_loses_only_what_a_keypad_does_not_show() -> None:
+    got = decode(*encode(ROUND))
+    assert isinstance(got, RoundInfo)
+    assert (got.event, got.section) == ("", "")
+    assert got.ns is not None
+    assert got.ns.names == []
+    assert got.ns.number == 1
+    assert got.boards == ROUND.boards
+    assert got.model_copy(update={"event": "Club night", "section": "A", "ns": ROUND.ns, "ew": ROUND.ew}) == ROUND
+
+
+def test_result_description_is_dropped_and_free_text_clipped() -> None:
+    view = BoardResultView(
+        board=5, round=2, table=3, state="entered", version=1, contract="4SX", declarer="S",
+        tricks=8, result="-2", ns_score=-500, description="4♠ doubled by South, two down",
+    )  # fmt: skip
+    ack = decode(*encode(ResultAck(entry_id="kp03-0001", result=view)))
+    assert isinstance(ack, ResultAck)
+    assert ack.result == view.model_copy(update={"description": None})
+    error = decode(*encode(Error(code="x", message="é" * 100)))
+    assert isinstance(error, Error)
+    assert error.message == "é" * (TEXT_LIMIT // 2)
+
+
+def test_clip_cuts_on_a_character_boundary() -> None:
+    assert clip("ab♠", 4) == "ab"
+    assert clip("ab♠", 5) == "ab♠"
+
+
+def test_a_long_round_drops_settled_results_to_fit_a_frame() -> None:
+    view = BoardResultView(
+        board=1, round=2, table=3, state="confirmed", version=2, contract="4SX", declarer="S",
+        tricks=8, result="-2", lead="SA", ns_score=-500, adjusted=None,
+    )  # fmt: skip
+    boards = [
+        BoardStatus(
+            board=b,
+            dealer="N",
+            vulnerability="NONE",
+            state="entered" if b == 3 else "confirmed",
+            result=view.model_copy(update={"board": b, "state": "entered" if b == 3 else "confirmed"}),
+        )
+        for b in range(1, 13)
+    ]
+    big = ROUND.model_copy(update={"boards": boards})
+    msg_type, payload = encode(big)
+    assert len(payload) <= MAX_PAYLOAD
+    got = decode(msg_type, payload)
+    assert isinstance(got, RoundInfo)
+    assert [b.state for b in got.boards] == [b.state for b in boards]
+    assert [b.board for b in got.boards if b.result is not None] == [3]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        EnterResult(entry_id="x" * 64, board=70_000, values=EntryValues(contract="3NT", declarer="N", tricks=9)),
+        ConfirmResult(entry_id="x" * 64, board=1, version=-1),
+        CallTD(entry_id="x" * 64, reason="é" * 200),
+    ],
+)
+def test_commands_that_cannot_be_carried_raise_codec_error(message: KeypadMessage) -> None:
+    with pytest.raises(CodecError):
+        encode(message)
+
+
+def test_unknown_type_and_leftover_bytes_raise_codec_error() -> None:
+    with pytest.raises(CodecError, match="unknown message type"):
+        decode(0x7F, b"")
+    with pytest.raises(CodecError, match="left over"):
+        decode(MessageType.GET_ROUND, b"\0")
+    with pytest.raises(CodecError, match="ends too early"):
+        decode(MessageType.HELLO, b"\x05ab")
+
+
+def test_paired_keeps_its_expiry_time() -> None:
+    when = datetime(2026, 3, 1, 22, 30, tzinfo=UTC)
+    paired = Paired(token="t0k3n", event="Club", section="A", table=3, expires_at=when)
+    assert decode(*encode(paired)) == paired
