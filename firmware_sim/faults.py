@@ -1,4 +1,4 @@
-"""A seeded fault injector for one direction of a serial line: corrupt, drop, duplicate, delay, pull.
+"""A seeded fault injector for one direction of a line: corrupt, drop, duplicate, delay, pull.
 
 It is sans-I/O and runs on whatever clock it is given: ``write(data, now)`` puts bytes on the wire,
 ``read(now)`` returns the bytes that have arrived by then. With ``baud`` set, bytes take their wire
@@ -61,6 +61,10 @@ class FaultInjector:
     def pull_cable(self, start: float, duration: float) -> None:
         """Unplug the cable from ``start`` for ``duration`` seconds: every byte then is lost."""
         self._pulls.append((start, start + duration))
+
+    def plug_back(self, now: float) -> None:
+        """End every cable pull at ``now``."""
+        self._pulls = [(start, min(end, now)) for start, end in self._pulls if start < now]
 
     def unplugged(self, when: float) -> bool:
         """Whether the cable is out at ``when``."""

@@ -57,21 +57,26 @@ class _Medium:
     def _deadlines(self) -> list[float | None]:
         raise NotImplementedError
 
-    def step(self) -> bool:
-        """Deliver what has arrived, run the hooks, write what is due, then advance the clock.
-
-        A hook is the application on top of an endpoint (it takes events and queues replies);
-        it returns when it next wants to run, or None. False when nothing at all is pending.
-        """
+    def _tick(self) -> float | None:
+        """Deliver what has arrived, run the hooks, write what is due; when is the next event."""
         self.steps += 1
         now = self.clock.t
         self._deliver(now)
         wants = [hook() for hook in self.hooks]
         self._transmit(now)
         times = [t for t in (*self._deadlines(), *wants) if t is not None]
-        if not times:
+        return max(now, min(times)) if times else None
+
+    def step(self) -> bool:
+        """One round of delivery, hooks and writes, then the clock jumps to the next event.
+
+        A hook is the application on top of an endpoint (it takes events and queues replies);
+        it returns when it next wants to run, or None. False when nothing at all is pending.
+        """
+        when = self._tick()
+        if when is None:
             return False
-        self.clock.t = max(now, min(times))
+        self.clock.t = when
         return True
 
     def run(
@@ -84,6 +89,15 @@ class _Medium:
             if self.clock.t > max_time or not self.step():
                 return until()
         return until()
+
+    def advance(self, to: float, *, max_steps: int = 2_000_000) -> None:
+        """Run every event up to time ``to``, then leave the clock at ``to``."""
+        for _ in range(max_steps):
+            when = self._tick()
+            if when is None or when > to:
+                break
+            self.clock.t = when
+        self.clock.t = max(self.clock.t, to)
 
 
 class NullModem(_Medium):
@@ -174,3 +188,27 @@ class SharedBus(_Medium):
         return [node.next_deadline() for node in self.nodes] + [
             line.next_arrival() for line in self.lines
         ]
+
+
+class Network(_Medium):
+    """Several lines (NullModems, buses) run on one clock, as one simulation.
+
+    Give the hooks to the Network, not to its lines: a line's own hooks are not run.
+    """
+
+    def __init__(
+        self, lines: Sequence[_Medium], clock: VirtualClock, *, hooks: Sequence[Hook] = ()
+    ) -> None:
+        super().__init__(clock, hooks)
+        self.lines = list(lines)
+
+    def _deliver(self, now: float) -> None:
+        for line in self.lines:
+            line._deliver(now)
+
+    def _transmit(self, now: float) -> None:
+        for line in self.lines:
+            line._transmit(now)
+
+    def _deadlines(self) -> list[float | None]:
+        return [t for line in self.lines for t in line._deadlines()]

@@ -164,9 +164,14 @@ class _Sender:
 
     def on_sync_ack(self, seq: int, payload: bytes) -> bool:
         cur = self.current
-        if cur is not None and cur.type == FrameType.SYNC and (cur.seq, cur.payload) == (
-            seq,
-            payload,
+        if (
+            cur is not None
+            and cur.type == FrameType.SYNC
+            and (cur.seq, cur.payload)
+            == (
+                seq,
+                payload,
+            )
         ):
             self.current = None
             self.synced = True
@@ -330,9 +335,7 @@ class Link(_Endpoint):
     ) -> None:
         if address is None and role == "device":
             raise ValueError("a keypad needs its address")
-        super().__init__(
-            address, now, from_device=role == "device", config=config, session=session
-        )
+        super().__init__(address, now, from_device=role == "device", config=config, session=session)
         self._control: list[bytes] = []
         self._nak = False
 
@@ -378,8 +381,8 @@ class Link(_Endpoint):
         if cur is not None and now >= cur.due:
             out += self._reply(cur.seq, cur.type, cur.payload)
             cur.attempts += 1
-            wait = self.config.max_timeout if self._up is False else self.config.timeout(
-                cur.attempts
+            wait = (
+                self.config.max_timeout if self._up is False else self.config.timeout(cur.attempts)
             )
             cur.due = now + wait + self.config.wire_time(len(out) + CONTROL_FRAME_LEN)
         return bytes(out)
@@ -480,6 +483,7 @@ class _Peer:
 class _Turn:
     peer: _Peer
     deadline: float
+    damaged: bool = False
 
 
 class BusMaster:
@@ -542,9 +546,7 @@ class BusMaster:
         """Messages for ``address`` queued or in flight."""
         peer = self._peers[address]
         cur = peer.sender.current
-        return (1 if cur is not None and cur.type != FrameType.SYNC else 0) + len(
-            peer.sender.queue
-        )
+        return (1 if cur is not None and cur.type != FrameType.SYNC else 0) + len(peer.sender.queue)
 
     def send(self, address: int, msg_type: int, payload: bytes = b"") -> None:
         """Queue a message for the keypad at ``address``."""
@@ -573,7 +575,8 @@ class BusMaster:
         for item in self._decoder.feed(data):
             if isinstance(item, CorruptFrame):
                 if self._turn is not None:
-                    self._end_turn(answered=False, damaged=True)
+                    # Wait out the line (the damaged answer may still be arriving), then NAK.
+                    self._turn.damaged = True
             elif item.from_device:
                 self._on_frame(item)
 
@@ -652,7 +655,7 @@ class BusMaster:
         if self._turn is not None:
             if now < self._turn.deadline:
                 return bytes(out)
-            self._end_turn(answered=False)
+            self._end_turn(answered=False, damaged=self._turn.damaged)
         choice = self._choose(now)
         if choice is None:
             return bytes(out)
@@ -669,6 +672,7 @@ class BusMaster:
     def _grant(self, peer: _Peer, now: float) -> bytes:
         """The turn-granting frame for ``peer``: NAK, SYNC or data in flight, new data, or POLL."""
         cur = peer.sender.current
+        kind: int
         if peer.nak_next:
             peer.nak_next = False
             kind = FrameType.NAK

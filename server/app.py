@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
+from datetime import UTC, datetime
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -11,11 +13,15 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import Engine
 
 from protocol.messages import PROTOCOL_VERSION, Error
-from server.api import table, td
+from server import dataconnector
+from server.api import movements, table, td
 from server.api.deps import Runtime
+from server.backup import scheduled_backups
 from server.config import Settings, check
 from server.db import make_engine, migrate
 from server.errors import TravellerError
+from server.notify import PgFanout, fanout
+from server.web import install as install_web
 
 DESCRIPTION = """Table-side score entry for duplicate bridge.
 
@@ -38,9 +44,14 @@ def create_app(settings: Settings, *, engine: Engine | None = None) -> FastAPI:
         own = engine is None
         eng = engine if engine is not None else make_engine(settings.database_url)
         migrate(eng)
-        app.state.runtime = Runtime(settings, eng)
+        runtime = Runtime(settings, eng)
+        app.state.runtime = runtime
         try:
-            yield
+            async with AsyncExitStack() as stack:
+                # PostgreSQL: share pushes between workers; SQLite: timed and round-end backups.
+                app.state.fanout = await stack.enter_async_context(fanout(runtime.bus, eng))
+                await stack.enter_async_context(scheduled_backups(runtime.bus, eng))
+                yield
         finally:
             if own:
                 eng.dispose()
@@ -70,9 +81,32 @@ def create_app(settings: Settings, *, engine: Engine | None = None) -> FastAPI:
 
     @app.get("/api/v1/health", tags=["meta"])
     async def health() -> dict[str, object]:
-        return {"status": "ok", "protocol": PROTOCOL_VERSION}
+        # pid: which worker answered; time: for `traveller doctor`'s clock-skew check.
+        return {
+            "status": "ok",
+            "protocol": PROTOCOL_VERSION,
+            "pid": os.getpid(),
+            "time": datetime.now(UTC).isoformat(),
+            "fanout": _fanout_state(getattr(app.state, "fanout", None)),
+        }
 
     app.include_router(td.router)
     app.include_router(td.guarded)
     app.include_router(table.router)
+    app.include_router(movements.router)
+    app.include_router(dataconnector.router)  # Bridgemate Data Connector: /dc and :5079
+    install_web(app)  # TD dashboard and public results pages, with security headers
     return app
+
+
+def _fanout_state(relay: PgFanout | None) -> str:
+    """local (one process), postgres (LISTEN in place) or reconnecting (database away)."""
+    if relay is None:
+        return "local"
+    return "postgres" if relay.listening.is_set() else "reconnecting"
+
+
+def app_from_env() -> FastAPI:
+    """uvicorn's factory for several workers (`server.app:app_from_env`, factory=True): each
+    worker process builds its app from the TRAVELLER_* environment."""
+    return create_app(Settings())

@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+import logging
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from protocol.messages import Message
+
+Delivery = tuple[int, int | None, Message]
+"""One push: (section id, table number or None for the whole section, message)."""
+
+Observer = Callable[[list[Delivery]], None]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(eq=False)
@@ -23,6 +31,7 @@ class Bus:
 
     def __init__(self) -> None:
         self._subs: set[Subscription] = set()
+        self._observers: list[Observer] = []
 
     def subscribe(self, section_id: int, table: int | None) -> Subscription:
         sub = Subscription(section_id, table)
@@ -32,7 +41,32 @@ class Bus:
     def unsubscribe(self, sub: Subscription) -> None:
         self._subs.discard(sub)
 
-    def publish(self, pushes: Iterable[tuple[int, int | None, Message]]) -> None:
+    def terminals(self, section_id: int) -> dict[int, int]:
+        """How many terminal websockets each table of a section has open in this process."""
+        counts: dict[int, int] = {}
+        for sub in list(self._subs):
+            if sub.section_id == section_id and sub.table is not None:
+                counts[sub.table] = counts.get(sub.table, 0) + 1
+        return counts
+
+    def observe(self, observer: Observer) -> Callable[[], None]:
+        """Also hand every published batch to ``observer`` (the PostgreSQL fan-out, backups);
+        returns the function that detaches it."""
+        self._observers.append(observer)
+        return lambda: self._observers.remove(observer)
+
+    def publish(self, pushes: Iterable[Delivery]) -> None:
+        """Deliver to this process's subscribers, then tell the observers."""
+        batch = list(pushes)
+        self.deliver(batch)
+        for observer in list(self._observers):
+            try:
+                observer(batch)
+            except Exception:  # an observer never stops a push reaching the websockets
+                log.exception("bus observer %r failed", observer)
+
+    def deliver(self, pushes: Iterable[Delivery]) -> None:
+        """Deliver to this process's subscribers only (pushes relayed from another worker)."""
         for section_id, table, message in pushes:
             for sub in list(self._subs):
                 if sub.section_id != section_id:

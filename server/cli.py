@@ -119,6 +119,16 @@ def run_tests(ctx: typer.Context) -> None:
     raise typer.Exit(subprocess.call(cmd, cwd=root, env=os.environ.copy()))
 
 
+def _mount() -> None:
+    """Sub-commands that live with their packages (each imports only typer at load time)."""
+    from server.movements.cli import app as movement_app
+
+    app.add_typer(movement_app, name="movement", help="Show, check and export movements.")
+
+
+_mount()
+
+
 def main() -> None:
     app()
 

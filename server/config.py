@@ -22,6 +22,26 @@ class Settings(BaseSettings):
     port: int = 8000
     demo: bool = False
     td_session_hours: int = 12
+    hello_timeout: float = Field(
+        default=10.0, description="Seconds a new table websocket has to send its hello."
+    )
+    max_message_bytes: int = Field(
+        default=16_384, description="Largest table websocket message; bigger ones close it."
+    )
+    max_sockets_per_address: int = Field(
+        default=128, description="Open table websockets allowed from one address (0: no cap)."
+    )
+    dc_club_id: str | None = Field(
+        default=None,
+        description="Bridgemate Data Connector: the club id scoring programs must send "
+        "(TRAVELLER_DC_CLUB_ID); the connector refuses every request while it is unset.",
+    )
+    dc_license: str | None = Field(
+        default=None, description="Data Connector: the licence key scoring programs must send."
+    )
+    dc_port: int = Field(
+        default=5079, description="Data Connector's own port (0: only the /dc path of the server)."
+    )
 
 
 class ConfigError(RuntimeError):

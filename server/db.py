@@ -9,10 +9,12 @@ from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, event
+from sqlalchemy import Engine, event, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, create_engine
+
+from server.errors import UnavailableError
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -56,9 +58,22 @@ def alembic_config(engine: Engine) -> Config:
     return cfg
 
 
+#: pg_advisory_lock key: several workers starting at once migrate one after the other.
+MIGRATION_LOCK = 0x7472_6176  # "trav"
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest Alembic revision (creates it on an empty database)."""
-    command.upgrade(alembic_config(engine), "head")
+    if engine.dialect.name != "postgresql":
+        command.upgrade(alembic_config(engine), "head")
+        return
+    with engine.connect() as lock:
+        lock.execute(text("SELECT pg_advisory_lock(:k)"), {"k": MIGRATION_LOCK})
+        try:
+            command.upgrade(alembic_config(engine), "head")
+        finally:
+            lock.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": MIGRATION_LOCK})
+            lock.commit()
 
 
 @contextmanager
@@ -84,7 +99,25 @@ def transact(engine: Engine, work: Callable[[Session], T], *, attempts: int = 3)
             with session_scope(engine) as session:
                 return work(session)
         except (IntegrityError, OperationalError) as exc:
+            if storage_full(exc):
+                raise UnavailableError(
+                    "storage_full",
+                    "The server's disk is full: nothing was stored. Keep the entry; it is sent "
+                    "again automatically. Tell the TD.",
+                ) from exc
             retryable = isinstance(exc, IntegrityError) or "deadlock" in str(exc).lower()
             if attempt == attempts or not retryable:
+                if isinstance(exc, OperationalError):  # e.g. the database restarting
+                    raise UnavailableError(
+                        "database_unavailable",
+                        "The database did not answer; the entry may not be stored. It is sent "
+                        "again automatically (a repeat is harmless).",
+                    ) from exc
                 raise
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def storage_full(exc: Exception) -> bool:
+    """SQLite's SQLITE_FULL or PostgreSQL's disk_full (53100): the write failed, nothing stored."""
+    text_ = str(exc).lower()
+    return "database or disk is full" in text_ or "no space left on device" in text_

@@ -34,3 +34,9 @@ class ConflictError(TravellerError):
 
 class InvalidError(TravellerError):
     status = 422
+
+
+class UnavailableError(TravellerError):
+    """The server cannot store anything right now (e.g. its disk is full): try again later."""
+
+    status = 503

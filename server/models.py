@@ -74,12 +74,17 @@ class Section(SQLModel, table=True):
     letter: str = Field(default="A", max_length=4)
     movement_name: str = Field(default="", max_length=100)
     movement_kind: str = Field(default="mitchell", max_length=32)
+    shared_tables: str = Field(default="[]", max_length=400)  # JSON: groups sharing boards
     tables: int
     rounds: int
     boards_per_round: int
     current_round: int = 0  # the highest round the TD has started; 0: not started
     closed_rounds: int = 0  # rounds 1..closed_rounds are closed to table entries
     round_started_at: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
+    round_minutes: int | None = None  # the round time the TD set; later tables show as late
+    publication: str = Field(default="live", max_length=12)  # live | provisional | final
+    published_at: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
+    corrections_until: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
 
 
 class BridgeTable(SQLModel, table=True):
@@ -148,8 +153,15 @@ class MovementAssignment(SQLModel, table=True):
     ew_pair_id: int | None = Field(default=None, foreign_key="pair.id")
     boards: str = Field(max_length=400)  # "1,2,3": the board numbers in playing order
 
-    def board_numbers(self) -> list[int]:
+    def boards_listed(self) -> list[int]:
+        """The boards the movement puts on this table this round, played or not."""
         return [int(b) for b in self.boards.split(",") if b]
+
+    def board_numbers(self) -> list[int]:
+        """The boards played here this round: none when a seat is empty (a sit-out, § 216A)."""
+        if self.ns_pair_id is None or self.ew_pair_id is None:
+            return []
+        return self.boards_listed()
 
 
 class Board(SQLModel, table=True):
@@ -235,3 +247,68 @@ class Audit(SQLModel, table=True):
     old: str | None = None  # JSON
     new: str | None = None  # JSON
     reason: str = Field(default="", max_length=500)
+
+
+class Sanction(SQLModel, table=True):
+    """A warning or penalty the TD gave a pair (§ 211, § 213B, § 262C2), in the ranking's unit."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    section_id: int = Field(foreign_key="section.id", index=True)
+    pair_id: int = Field(foreign_key="pair.id", index=True)
+    kind: str = Field(max_length=32)  # "262C2" missing entry | "213B" slow play | "other"
+    warning: bool = False
+    amount: str = Field(default="0", max_length=32)  # exact deduction, e.g. "2" or "12/5"
+    reason: str = Field(default="", max_length=500)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+    withdrawn_at: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
+
+
+class Member(SQLModel, table=True):
+    """A club member from the imported member list: membership number and name."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    number: str = Field(max_length=32, unique=True)
+    name: str = Field(max_length=100)
+
+
+class DcSession(SQLModel, table=True):
+    """A scoring program's session (Bridgemate Data Connector) and the Traveller event it fills.
+
+    ``data`` keeps, as JSON, what the scoring program sent that Traveller has no column for:
+    scoring groups, section details and the Bridgemate settings exactly as sent.
+    """
+
+    __tablename__ = "dc_session"
+    id: int | None = Field(default=None, primary_key=True)
+    session_guid: str = Field(max_length=32, unique=True)
+    event_guid: str = Field(default="", max_length=32, index=True)
+    event_id: int = Field(foreign_key="event.id", index=True)
+    session_number: int = 1
+    name: str = Field(default="", max_length=200)
+    data: str = "{}"
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class DcPlayer(SQLModel, table=True):
+    """Player data a scoring program sent: the player number and name its participations use."""
+
+    __tablename__ = "dc_player"
+    __table_args__ = (UniqueConstraint("dc_session_id", "player_number"),)
+    id: int | None = Field(default=None, primary_key=True)
+    dc_session_id: int = Field(foreign_key="dc_session.id", index=True)
+    player_number: str = Field(max_length=32)
+    first_name: str = Field(default="", max_length=100)
+    last_name: str = Field(default="", max_length=100)
+    country_code: str = Field(default="", max_length=8)
+
+
+class DcDelivery(SQLModel, table=True):
+    """A queue item sent to the scoring program, and whether it has accepted it since."""
+
+    __tablename__ = "dc_delivery"
+    __table_args__ = (UniqueConstraint("dc_session_id", "kind", "item_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    dc_session_id: int = Field(foreign_key="dc_session.id", index=True)
+    kind: str = Field(max_length=16)  # results | player_data | participations | ...
+    item_id: int
+    accepted: bool = False

@@ -1,4 +1,4 @@
-"""The terminal's view of the server: the TableClient interface and its outbox-backed implementation.
+"""The terminal's view of the server: the TableClient interface and its outbox implementation.
 
 :class:`SyncingClient` keeps the durable outbox, reconnects with backoff, delivers queued
 commands in order (each exactly once: the server deduplicates by entry id) and shows the round
@@ -76,7 +76,7 @@ class ClientError(Exception):
         self.message = message
 
 
-class LinkDown(Exception):
+class LinkDownError(Exception):
     """The server cannot be reached, or the connection dropped."""
 
 
@@ -85,7 +85,7 @@ class Link(ABC):
 
     @abstractmethod
     async def pair(self, code: str, device: str) -> Paired:
-        """Exchange a pairing code for a token (ClientError if refused, LinkDown if unreachable)."""
+        """Exchange a pairing code for a token (ClientError if refused; LinkDownError)."""
 
     @abstractmethod
     async def open(self, token: str, on_push: PushHandler) -> RoundInfo:
@@ -93,7 +93,7 @@ class Link(ABC):
 
     @abstractmethod
     async def request(self, command: TableCommand) -> ServerMessage:
-        """Send one command and return the server's answer to it (LinkDown if the link fails)."""
+        """Send one command and return its answer (LinkDownError if the link fails)."""
 
     @abstractmethod
     async def wait_closed(self) -> None:
@@ -312,7 +312,7 @@ class SyncingClient(TableClient):
         """Pair with a table and remember the token; the link then connects."""
         try:
             paired = await self._link.pair(code.strip(), device)
-        except LinkDown:
+        except LinkDownError:
             raise ClientError("offline", OFFLINE_TEXT) from None
         if paired.table != self._config.table:
             self._server_round = None
@@ -348,10 +348,8 @@ class SyncingClient(TableClient):
         """Deliver what is queued, then ask the server to move the table on."""
         if not self._online:
             raise ClientError("offline", OFFLINE_TEXT)
-        try:
+        with contextlib.suppress(TimeoutError):
             await self.wait_for(lambda: self._waiting == 0 or not self._online, timeout=10)
-        except TimeoutError:
-            pass
         if self._waiting:
             raise ClientError(
                 "results_waiting", f"{self._waiting} results are still waiting to be sent."
@@ -367,7 +365,7 @@ class SyncingClient(TableClient):
             raise ClientError("offline", OFFLINE_TEXT)
         try:
             reply = await self._link.request(command)
-        except LinkDown:
+        except LinkDownError:
             raise ClientError("offline", OFFLINE_TEXT) from None
         if isinstance(reply, Error):
             raise ClientError(reply.code, reply.message)
@@ -385,7 +383,7 @@ class SyncingClient(TableClient):
                 continue
             try:
                 info = await self._link.open(token, self._on_push)
-            except LinkDown:
+            except LinkDownError:
                 self._set_online(False)
                 await self._sleep(delay * random.uniform(0.8, 1.2))
                 delay = min(delay * 2, self._backoff_max)
@@ -398,7 +396,7 @@ class SyncingClient(TableClient):
             self._set_online(True)
             try:
                 await self._serve()
-            except LinkDown:
+            except LinkDownError:
                 pass
             except ClientError as error:
                 self._unpair(error.code, error.message)
@@ -422,7 +420,7 @@ class SyncingClient(TableClient):
                 done, _ = await asyncio.wait({closed, wake}, return_when=asyncio.FIRST_COMPLETED)
                 wake.cancel()
                 if closed in done:
-                    raise LinkDown
+                    raise LinkDownError
         finally:
             closed.cancel()
 
@@ -436,7 +434,12 @@ class SyncingClient(TableClient):
             raise ClientError(reply.code, reply.message)
         self._outbox.mark_delivered(entry_id, reply.model_dump_json())
         if isinstance(reply, ResultAck):
+            before = self._server_board_state(reply.result.board)
             self._apply_result(reply.result)
+            if reply.result.state == "conflict" and before != "conflict":
+                number = reply.result.board
+                text = f"Board {number} already has a different result: the TD has been called."
+                self._emit(ConflictReported(number, text))
         elif isinstance(reply, Error):
             board = getattr(command, "board", None)
             self._emit(CommandRefused(reply.code, reply.message, board))
@@ -489,6 +492,11 @@ class SyncingClient(TableClient):
         self._server_round = info
         self._outbox.save_round(info)
         self._recompute()
+
+    def _server_board_state(self, board: int) -> str | None:
+        info = self._server_round
+        status = next((b for b in info.boards if b.board == board), None) if info else None
+        return status.state if status else None
 
     def _apply_result(self, view: BoardResultView) -> None:
         info = self._server_round
@@ -559,3 +567,4 @@ class SyncingClient(TableClient):
                 self._listener(event)
             except Exception:  # a broken screen must not stop the link
                 log.exception("listener failed on %s", type(event).__name__)
+        self._changed_now()

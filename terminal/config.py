@@ -12,7 +12,7 @@ OUTBOX_NAME = "outbox.sqlite3"
 
 
 def default_state_dir() -> Path:
-    """``$TRAVELLER_STATE_DIR``, else ``$XDG_CONFIG_HOME/traveller``, else ``~/.config/traveller``."""
+    """``$TRAVELLER_STATE_DIR``, or ``$XDG_CONFIG_HOME/traveller``, or ``~/.config/traveller``."""
     explicit = os.environ.get("TRAVELLER_STATE_DIR")
     if explicit:
         return Path(explicit)
@@ -36,7 +36,7 @@ class TerminalConfig:
         return bool(self.token)
 
     def with_server(self, server: str) -> TerminalConfig:
-        """The same table on another server URL (a new URL keeps the token; the server may refuse it)."""
+        """The same table on another server URL (the token is kept; the server may refuse it)."""
         return replace(self, server=server.rstrip("/"))
 
     def unpaired(self) -> TerminalConfig:

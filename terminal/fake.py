@@ -37,7 +37,7 @@ from protocol.messages import (
     TableCommand,
 )
 
-from .client import ClientError, Link, LinkDown, PushHandler, SyncingClient
+from .client import ClientError, Link, LinkDownError, PushHandler, SyncingClient
 from .config import OUTBOX_NAME, ConfigStore, TerminalConfig
 from .outbox import Outbox
 from .rules import RuleError, apply_command
@@ -69,7 +69,7 @@ class FakeServer:
     lead_required: bool = False
     tricks_style: Literal["absolute", "relative"] = "absolute"
     pin: str | None = None
-    started_round: int = 1
+    started_round: int | None = None  # None: the TD has started every round
     online: bool = True
     drop_after_store: int = 0
     results: dict[tuple[int, int, int], BoardResultView] = field(default_factory=dict)
@@ -101,9 +101,14 @@ class FakeServer:
         names = NAMES[(number - 1) % len(NAMES)]
         return PairInfo(number=number, direction=direction, names=list(names), label=str(number))
 
+    @property
+    def started(self) -> int:
+        """The last round the TD has started."""
+        return self.rounds if self.started_round is None else self.started_round
+
     def round_info(self, table: int) -> RoundInfo:
         """The table's current round as the server would send it."""
-        round_no = self.table_round.setdefault(table, min(1, self.started_round))
+        round_no = self.table_round.setdefault(table, min(1, self.started))
         if round_no == 0:
             return RoundInfo(
                 event="Club night",
@@ -145,7 +150,7 @@ class FakeServer:
             boards=boards,
             complete=all(b.state in COMPLETE_STATES for b in boards),
             round_open=True,
-            next_round_released=self.started_round > round_no,
+            next_round_released=self.started > round_no,
             next=nxt,
             lead_required=self.lead_required,
             tricks_style=self.tricks_style,
@@ -186,7 +191,9 @@ class FakeServer:
             seen_fingerprint, key = self._seen[entry_id]
             if seen_fingerprint != fingerprint:
                 return Error(
-                    code="entry_id_reused", message="That entry id was used before.", entry_id=entry_id
+                    code="entry_id_reused",
+                    message="That entry id was used before.",
+                    entry_id=entry_id,
                 )
             if key is None:
                 return Ack(entry_id=entry_id, detail="duplicate")
@@ -229,7 +236,7 @@ class FakeServer:
         if missing:
             listed = ", ".join(str(b) for b in missing)
             return Error(code="round_incomplete", message=f"Boards not finished: {listed}.")
-        if info.round >= self.rounds or self.started_round <= info.round:
+        if info.round >= self.rounds or self.started <= info.round:
             return Error(
                 code="next_round_not_released",
                 message="The TD has not started the next round yet.",
@@ -257,7 +264,7 @@ class FakeLink(Link):
         """Pair by the code the fake TD shows."""
         await asyncio.sleep(0)
         if not self.server.online:
-            raise LinkDown
+            raise LinkDownError
         for table in range(1, self.server.tables + 1):
             if code == self.server.pairing_code(table):
                 return Paired(
@@ -269,7 +276,7 @@ class FakeLink(Link):
         """Authenticate by token and register for pushes."""
         await asyncio.sleep(0)
         if not self.server.online:
-            raise LinkDown
+            raise LinkDownError
         table = next(
             (t for t in range(1, self.server.tables + 1) if self.server.token(t) == token), None
         )
@@ -281,15 +288,15 @@ class FakeLink(Link):
         return self.server.round_info(table)
 
     async def request(self, command: TableCommand) -> ServerMessage:
-        """Hand the command to the server; LinkDown while the network is down."""
+        """Hand the command to the server; LinkDownError while the network is down."""
         await asyncio.sleep(0)
         if self._closed.is_set() or self.table is None or not self.server.online:
-            raise LinkDown
+            raise LinkDownError
         reply = self.server.handle(self.table, command)
         if self.server.drop_after_store > 0:
             self.server.drop_after_store -= 1
             self.drop()
-            raise LinkDown
+            raise LinkDownError
         return reply
 
     def push(self, message: ServerMessage) -> None:
@@ -332,6 +339,4 @@ class FakeClient(SyncingClient):
             if store is not None:
                 store.save(config)
         outbox = Outbox(state_dir / OUTBOX_NAME if state_dir is not None else ":memory:")
-        super().__init__(
-            FakeLink(self.server), outbox, store=store, config=config, backoff=backoff
-        )
+        super().__init__(FakeLink(self.server), outbox, store=store, config=config, backoff=backoff)

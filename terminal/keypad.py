@@ -37,7 +37,19 @@ SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "NT": "NT"}
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
 
-class KeyRefused(Exception):
+KEY_HELP = """\
+Level     1 to 7            0 = passed out
+Suit      1 ♣   2 ♦   3 ♥   4 ♠   5 NT
+Doubled   * = X     * * = XX     (any time after the level)
+Declarer  8 North   6 East   2 South   4 West   (as on the keypad)
+Lead      suit 1-4, then 2-9, 0 = 10, 11 J, 12 Q, 13 K, 14 A
+Tricks    tricks taken 0-13, or 0 (=) made, + n over, - n down
+Enter     send to East          Backspace   take back one key
+
+Example   4 4 2 1 0 Enter  =  4♠ by South, ten tricks: made"""
+
+
+class KeyRefusedError(Exception):
     """A key that does not fit the field being keyed; the message says what would."""
 
 
@@ -115,7 +127,7 @@ class Draft:
             return None
         return EntryValues(
             contract=self.contract,
-            declarer=None if self.passed else self.declarer,  # type: ignore[arg-type]
+            declarer=None if self.passed else self.declarer,
             tricks=self.tricks_value(),
             lead=None if self.passed else self.lead,
         )
@@ -133,7 +145,7 @@ class Draft:
     # ---------------------------------------------------------------- keying
 
     def press(self, key: str) -> Draft:
-        """The draft after one more key, or KeyRefused saying what the field wants."""
+        """The draft after one more key, or KeyRefusedError saying what the field wants."""
         key = key.lower()
         if key in ("*", "x"):
             return self._double(key)
@@ -144,7 +156,7 @@ class Draft:
 
     def _double(self, key: str) -> Draft:
         if self.passed or self.level is None:
-            raise KeyRefused("Key the level first; * doubles the contract.")
+            raise KeyRefusedError("Key the level first; * doubles the contract.")
         cycle = {"": "X", "X": "XX", "XX": ""}
         return replace(self, doubling=cycle[self.doubling], keys=(*self.keys, key))
 
@@ -153,18 +165,18 @@ class Draft:
             return replace(self, passed=True)
         if key.isdigit() and 1 <= int(key) <= 7:
             return replace(self, level=int(key))
-        raise KeyRefused("Level is 1 to 7 (0 = passed out).")
+        raise KeyRefusedError("Level is 1 to 7 (0 = passed out).")
 
     def _key_strain(self, key: str) -> Draft:
         strain = STRAIN_KEYS.get(key) or STRAIN_LETTERS.get(key)
         if strain is None:
-            raise KeyRefused("Suit: 1 ♣  2 ♦  3 ♥  4 ♠  5 NT.")
+            raise KeyRefusedError("Suit: 1 ♣  2 ♦  3 ♥  4 ♠  5 NT.")
         return replace(self, strain=strain)
 
     def _key_declarer(self, key: str) -> Draft:
         seat = DECLARER_KEYS.get(key) or DECLARER_LETTERS.get(key)
         if seat is None:
-            raise KeyRefused("Declarer: 8 North, 6 East, 2 South, 4 West.")
+            raise KeyRefusedError("Declarer: 8 North, 6 East, 2 South, 4 West.")
         return replace(self, declarer=seat)
 
     def _key_lead(self, key: str) -> Draft:
@@ -173,12 +185,12 @@ class Draft:
                 key
             )
             if suit is None:
-                raise KeyRefused("Lead suit: 1 ♣  2 ♦  3 ♥  4 ♠.")
+                raise KeyRefusedError("Lead suit: 1 ♣  2 ♦  3 ♥  4 ♠.")
             return replace(self, lead_suit=suit)
         if self.lead_high:
             rank = HIGH_RANKS.get(key)
             if rank is None:
-                raise KeyRefused("After 1: 0 ten, 1 J, 2 Q, 3 K, 4 A.")
+                raise KeyRefusedError("After 1: 0 ten, 1 J, 2 Q, 3 K, 4 A.")
             return replace(self, lead_rank=rank, lead_high=False)
         if key == "1":
             return replace(self, lead_high=True)
@@ -188,22 +200,24 @@ class Draft:
             return replace(self, lead_rank=RANK_LETTERS[key])
         if key.isdigit() and 2 <= int(key) <= 9:
             return replace(self, lead_rank=key)
-        raise KeyRefused("Lead rank: 2-9, 0 ten, 11 J, 12 Q, 13 K, 14 A.")
+        raise KeyRefusedError("Lead rank: 2-9, 0 ten, 11 J, 12 Q, 13 K, 14 A.")
 
     def _key_tricks(self, key: str) -> Draft:
         text = self.tricks
         if text in ("+", "-"):
             if not key.isdigit() or key == "0":
-                raise KeyRefused(f"How many tricks {'over' if text == '+' else 'down'}? 1 to 13.")
+                raise KeyRefusedError(
+                    f"How many tricks {'over' if text == '+' else 'down'}? 1 to 13."
+                )
             return self._checked(text + key)
         if key in ("+", "-"):
             return replace(self, tricks=key)
         if key == "=" or (key == "0" and self.tricks_style == "relative"):
             return self._checked("=")
         if not key.isdigit():
-            raise KeyRefused(self.tricks_hint())
+            raise KeyRefusedError(self.tricks_hint())
         if self.tricks_style == "relative":
-            raise KeyRefused("Result: 0 = made, + then overtricks, - then undertricks.")
+            raise KeyRefusedError("Result: 0 = made, + then overtricks, - then undertricks.")
         return self._checked(key)
 
     def _checked(self, tricks: str) -> Draft:
@@ -213,7 +227,7 @@ class Draft:
             try:
                 score_entry(self.board, values)
             except BridgeError as error:
-                raise KeyRefused(error.message[:1].upper() + error.message[1:] + ".") from None
+                raise KeyRefusedError(error.message[:1].upper() + error.message[1:] + ".") from None
         return nxt
 
     def extend_tricks(self, key: str) -> Draft | None:
@@ -221,7 +235,7 @@ class Draft:
         if self.tricks == "1" and self.tricks_style == "absolute" and key in "0123" and key:
             try:
                 return replace(self._checked("1" + key), keys=(*self.keys, key))
-            except KeyRefused:
+            except KeyRefusedError:
                 return None
         return None
 
@@ -239,7 +253,7 @@ def press(draft: Draft, key: str) -> Draft:
         if longer is not None:
             return longer
         if key not in ("*", "x"):
-            raise KeyRefused("All keyed. Enter sends it; Backspace changes it.")
+            raise KeyRefusedError("All keyed. Enter sends it; Backspace changes it.")
     return draft.press(key)
 
 
@@ -249,7 +263,7 @@ def replay(draft: Draft, keys: tuple[str, ...]) -> Draft:
     for key in keys:
         try:
             fresh = press(fresh, key)
-        except KeyRefused:
+        except KeyRefusedError:
             continue
     return fresh
 

@@ -8,7 +8,6 @@ import logging
 from collections import deque
 from pathlib import Path
 
-import httpx
 from pydantic import ValidationError
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
@@ -27,7 +26,7 @@ from protocol.messages import (
     parse_server_message,
 )
 
-from .client import ClientError, Link, LinkDown, PushHandler, SyncingClient
+from .client import ClientError, Link, LinkDownError, PushHandler, SyncingClient
 from .config import OUTBOX_NAME, ConfigStore
 from .outbox import Outbox
 
@@ -57,7 +56,7 @@ def http_url(server: str) -> str:
 
 
 class WebsocketLink(Link):
-    """Pairing by HTTP POST; then Hello, RoundInfo, and commands answered in order on a websocket."""
+    """Pairing by HTTP POST, then Hello, RoundInfo and in-order answers on one websocket."""
 
     def __init__(self, server: str, *, timeout: float = 10.0) -> None:
         self.server = http_url(server)
@@ -74,18 +73,25 @@ class WebsocketLink(Link):
         try:
             body = PairTerminal(code=code, device=device[:64] or "terminal")
         except ValidationError:
-            raise ClientError("pairing_code_invalid", "A pairing code has 4 to 12 characters.") from None
+            raise ClientError(
+                "pairing_code_invalid", "A pairing code has 4 to 12 characters."
+            ) from None
+        import httpx  # only needed once, for pairing: keep it off the start-up path
+
         try:
             async with httpx.AsyncClient(timeout=self.timeout) as http:
-                response = await http.post(self.server + PAIR_PATH, json=body.model_dump(mode="json"))
+                response = await http.post(
+                    self.server + PAIR_PATH, json=body.model_dump(mode="json")
+                )
         except httpx.HTTPError as error:
             log.info("pairing failed: %s", error)
-            raise LinkDown from None
+            raise LinkDownError from None
         try:
             message = parse_server_message(response.content)
         except ValidationError:
             raise ClientError(
-                "pairing_failed", f"The server did not accept the code (HTTP {response.status_code})."
+                "pairing_failed",
+                f"The server did not accept the code (HTTP {response.status_code}).",
             ) from None
         if isinstance(message, Error):
             raise ClientError(message.code, message.message)
@@ -106,20 +112,20 @@ class WebsocketLink(Link):
             )
         except (OSError, TimeoutError, WebSocketException) as error:
             log.info("cannot connect: %s", error)
-            raise LinkDown from None
+            raise LinkDownError from None
         try:
             await ws.send(Hello(token=token).model_dump_json())
             first = parse_server_message(await asyncio.wait_for(ws.recv(), self.timeout))
         except (OSError, TimeoutError, WebSocketException, ValidationError) as error:
             log.info("no answer to hello: %s", error)
             await ws.close()
-            raise LinkDown from None
+            raise LinkDownError from None
         if isinstance(first, Error):
             await ws.close()
             raise ClientError(first.code, first.message)
         if not isinstance(first, RoundInfo):
             await ws.close()
-            raise LinkDown
+            raise LinkDownError
         self._ws = ws
         self._closed.clear()
         self._reader = asyncio.create_task(self._read(ws, on_push), name="traveller-ws-reader")
@@ -151,26 +157,26 @@ class WebsocketLink(Link):
         while self._waiters:
             waiter = self._waiters.popleft()
             if not waiter.done():
-                waiter.set_exception(LinkDown())
+                waiter.set_exception(LinkDownError())
 
     async def request(self, command: TableCommand) -> ServerMessage:
         """Send a command; answers come back in the order the commands were sent."""
         ws = self._ws
         if ws is None or self._closed.is_set():
-            raise LinkDown
+            raise LinkDownError
         waiter: asyncio.Future[ServerMessage] = asyncio.get_running_loop().create_future()
         async with self._send_lock:
             self._waiters.append(waiter)
             try:
                 await ws.send(command.model_dump_json())
             except (ConnectionClosed, OSError):
-                raise LinkDown from None
+                raise LinkDownError from None
         try:
             return await asyncio.wait_for(waiter, self.timeout)
         except TimeoutError:
             log.info("no answer to %s in %.0f s", command.type, self.timeout)
             await self.close()
-            raise LinkDown from None
+            raise LinkDownError from None
 
     async def wait_closed(self) -> None:
         """Return once the websocket has closed."""

@@ -1,4 +1,4 @@
-"""The durable outbox: every result command is committed to a local SQLite file before it is sent."""
+"""The durable outbox: each result command is committed to a local SQLite file before sending."""
 
 from __future__ import annotations
 
@@ -86,13 +86,16 @@ class Outbox:
         """Record the server's answer; the command will not be sent again."""
         with self._db:
             self._db.execute(
-                "UPDATE outbox SET delivered = ?, reply = ? WHERE entry_id = ? AND delivered IS NULL",
+                "UPDATE outbox SET delivered = ?, reply = ?"
+                " WHERE entry_id = ? AND delivered IS NULL",
                 (time.time(), reply, entry_id),
             )
 
     def delivered_count(self) -> int:
         """How many commands the server has answered (kept for the record)."""
-        (n,) = self._db.execute("SELECT COUNT(*) FROM outbox WHERE delivered IS NOT NULL").fetchone()
+        (n,) = self._db.execute(
+            "SELECT COUNT(*) FROM outbox WHERE delivered IS NOT NULL"
+        ).fetchone()
         return int(n)
 
     def save_round(self, info: RoundInfo) -> None:

@@ -41,15 +41,34 @@ class EventPublic(BaseModel):
 
 
 class MovementSpec(BaseModel):
-    """A generated movement; more kinds come with the movements module."""
+    """A generated movement (``kind``) or an imported one (``kind="imported"`` with data)."""
 
     model_config = ConfigDict(extra="forbid")
-    kind: Literal["mitchell"] = "mitchell"
-    tables: int = Field(ge=2, le=60, examples=[5])
-    rounds: int | None = Field(default=None, ge=1, examples=[5])
-    boards_per_round: int = Field(default=3, ge=1, le=8, examples=[3])
+    kind: Literal[
+        "mitchell",
+        "howell",
+        "three-quarter-howell",
+        "hesitation",
+        "rover-mitchell",
+        "team-match",
+        "bundled",
+        "imported",
+    ] = "mitchell"
+    tables: int | None = Field(default=None, ge=1, le=200, examples=[5])
+    pairs: int | None = Field(default=None, ge=3, le=400, description="Howell: number of pairs.")
+    rounds: int | None = Field(default=None, ge=1, le=60)
+    boards_per_round: int = Field(default=3, ge=1, le=12)
     even: Literal["skip", "relay"] = "skip"
     arrow_switch_rounds: int = Field(default=0, ge=0)
+    name: str | None = Field(default=None, description="bundled: the movement file's name.")
+    format: Literal["json", "csv", "round-data"] | None = Field(
+        default=None, description="imported: the format of ``data``."
+    )
+    data: str | None = Field(default=None, max_length=2_000_000)
+    arrow_switch_rounds_list: list[int] = Field(
+        default_factory=list,
+        description="imported RoundData: the rounds played arrow-switched (E/W pairs sit N/S).",
+    )
 
 
 class SectionCreate(BaseModel):

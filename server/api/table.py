@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Body, Request, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 from sqlmodel import Session
 
@@ -21,6 +21,7 @@ from protocol.messages import (
     TableCommand,
     parse_command,
 )
+from server import ratelimit
 from server.api.deps import Runtime, RuntimeDep, TableTokenDep
 from server.errors import TravellerError
 from server.services import tokens
@@ -37,9 +38,17 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-@router.post("/pair", response_model=Paired, responses=ERRORS)
-async def pair(runtime: RuntimeDep, body: PairTerminal) -> Paired:
-    """Exchange the table's pairing code (shown to the TD) for a table token."""
+@router.post(
+    "/pair",
+    response_model=Paired,
+    responses={
+        **ERRORS,
+        429: {"model": Error, "description": "Too many unknown codes from this address."},
+    },
+)
+async def pair(runtime: RuntimeDep, body: PairTerminal, request: Request) -> Paired:
+    """Exchange the table's pairing code (shown to the TD) for a table token. A code works
+    once; twenty unknown codes a minute from one address are refused."""
 
     def work(session: Session) -> Paired:
         token, ident = tokens.pair_terminal(session, code=body.code, device=body.device)
@@ -51,7 +60,8 @@ async def pair(runtime: RuntimeDep, body: PairTerminal) -> Paired:
             expires_at=ident.token.expires_at,
         )
 
-    return await runtime.run(work)
+    with ratelimit.attempt(request, "pairing"):
+        return await runtime.run(work)
 
 
 @router.get("/round", response_model=RoundInfo, responses=ERRORS)
@@ -130,12 +140,66 @@ def _error(exc: TravellerError, entry_id: str | None = None) -> Error:
 
 @router.websocket("/ws")
 async def table_socket(websocket: WebSocket) -> None:
-    """A terminal's live link: Hello{token} first, then commands in, replies and pushes out."""
+    """A terminal's live link: Hello{token} first, then commands in, replies and pushes out.
+
+    Bounded against abuse: a capped number of sockets per address (refused at the handshake),
+    a hello within ``hello_timeout`` seconds, messages of at most ``max_message_bytes``."""
     runtime: Runtime = websocket.app.state.runtime
+    sockets = ratelimit.guards(websocket.app).sockets
+    where = ratelimit.address(websocket)
+    if not sockets.acquire(where):
+        await websocket.close(code=1013)  # before accept: the handshake gets HTTP 403
+        return
+    try:
+        await _serve(websocket, runtime)
+    except _TooLargeError:
+        with contextlib.suppress(Exception):
+            limit = runtime.settings.max_message_bytes
+            message = f"Messages are limited to {limit} bytes."
+            await websocket.send_text(
+                Error(code="message_too_large", message=message).model_dump_json()
+            )
+            await websocket.close(code=1009)
+    finally:
+        sockets.release(where)
+
+
+class _TooLargeError(Exception):
+    """A message above the size limit arrived: the socket is closed."""
+
+
+async def _receive(websocket: WebSocket, runtime: Runtime) -> str | bytes:
+    """The next message (text or binary frame), refusing one above the size limit."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    data: str | bytes = message.get("text") or message.get("bytes") or ""
+    if len(data) > runtime.settings.max_message_bytes:
+        raise _TooLargeError
+    return data
+
+
+async def _serve(websocket: WebSocket, runtime: Runtime) -> None:
+    """Accept, authenticate the hello, then answer commands until the terminal goes."""
     await websocket.accept()
     try:
-        hello = Hello.model_validate_json(await websocket.receive_text())
-    except (ValidationError, WebSocketDisconnect):
+        raw_hello = await asyncio.wait_for(
+            _receive(websocket, runtime), runtime.settings.hello_timeout
+        )
+    except TimeoutError:
+        with contextlib.suppress(Exception):
+            await websocket.send_text(
+                Error(
+                    code="hello_timeout", message="No hello in time: connect again."
+                ).model_dump_json()
+            )
+            await websocket.close(code=4408)
+        return
+    except WebSocketDisconnect:
+        return
+    try:
+        hello = Hello.model_validate_json(raw_hello)
+    except ValidationError:
         with contextlib.suppress(Exception):
             await websocket.send_text(
                 Error(
@@ -161,7 +225,7 @@ async def table_socket(websocket: WebSocket) -> None:
     pusher = asyncio.create_task(_pushes(websocket, runtime, section_id, info.table, lock))
     try:
         while True:
-            raw = await websocket.receive_text()
+            raw = await _receive(websocket, runtime)
             try:
                 command = parse_command(raw)
             except ValidationError as exc:

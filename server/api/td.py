@@ -5,14 +5,15 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from sqlmodel import Session
 
-from protocol.messages import BoardResultView, ResultChanged
+from protocol.messages import BoardResultView, Error, ResultChanged
+from server import ratelimit
 from server.api import schemas
 from server.api.deps import Runtime, RuntimeDep, require_td
+from server.api.movements import build_movement
 from server.models import Result, Section
-from server.movements import mitchell
 from server.services import audit, setup, td, tokens
 from server.services.table_commands import Push
 from server.services.views import result_view
@@ -21,15 +22,23 @@ router = APIRouter(prefix="/api/v1", tags=["td"])
 guarded = APIRouter(prefix="/api/v1", tags=["td"], dependencies=[Depends(require_td)])
 
 
-@router.post("/td/login", response_model=schemas.TDToken)
-async def login(runtime: RuntimeDep, body: schemas.TDLogin) -> schemas.TDToken:
-    """Exchange the TD password for a bearer token."""
+@router.post(
+    "/td/login",
+    response_model=schemas.TDToken,
+    responses={
+        401: {"model": Error, "description": "Wrong TD password."},
+        429: {"model": Error, "description": "Too many wrong passwords from this address."},
+    },
+)
+async def login(runtime: RuntimeDep, body: schemas.TDLogin, request: Request) -> schemas.TDToken:
+    """Exchange the TD password for a bearer token (ten wrong passwords a minute per address)."""
     hours = runtime.settings.td_session_hours
-    token = await runtime.run(
-        lambda s: tokens.td_login(
-            s, password=body.password, expected=runtime.settings.td_password, hours=hours
+    with ratelimit.attempt(request, "td_login"):
+        token = await runtime.run(
+            lambda s: tokens.td_login(
+                s, password=body.password, expected=runtime.settings.td_password, hours=hours
+            )
         )
-    )
     return schemas.TDToken(token=token, expires_in_hours=hours)
 
 
@@ -72,14 +81,7 @@ async def create_section(
     runtime: RuntimeDep, event_id: int, body: schemas.SectionCreate
 ) -> schemas.SectionPublic:
     """Create a section from a generated movement: tables, pairing codes, pairs and boards."""
-    spec = body.movement
-    movement = mitchell(
-        spec.tables,
-        rounds=spec.rounds,
-        boards_per_round=spec.boards_per_round,
-        even=spec.even,
-        arrow_switch_rounds=spec.arrow_switch_rounds,
-    )
+    movement = build_movement(body.movement)
 
     def work(s: Session) -> schemas.SectionPublic:
         event = setup.get_event(s, event_id)

@@ -51,6 +51,10 @@ class BalanceReport:
         counts = [self.compared(pair, other) for other in self.pairs if other != pair]
         return (min(counts), max(counts)) if counts else (0, 0)
 
+    def table(self) -> list[list[int]]:
+        """The comparison counts as a square table in `pairs` order (0 on the diagonal)."""
+        return [[self.compared(a, b) if a != b else 0 for b in self.pairs] for a in self.pairs]
+
 
 def comparison_balance(m: Movement) -> BalanceReport:
     """Compute the comparison counts and the balance figures of a movement."""

@@ -75,6 +75,22 @@ def from_round_data(
     }
 
 
+def numbered_by_direction(rows: Iterable[Mapping[str, Any]]) -> bool:
+    """True when RoundData numbers pairs per direction (Mitchell: N/S 1..n and E/W 1..n).
+
+    Howell numbering gives each pair one number, so a number sits at most once per round; a
+    Mitchell has the same number at two tables in a round (N/S 3 and E/W 3)."""
+    seen: dict[tuple[str, int], set[int]] = defaultdict(set)
+    for row in rows:
+        key = (str(row["Section"]), int(row["Round"]))
+        for number in (int(row["NSPair"]), int(row["EWPair"])):
+            if number and number in seen[key]:
+                return True
+            if number:
+                seen[key].add(number)
+    return False
+
+
 def write_round_data_csv(rows: Iterable[Mapping[str, Any]]) -> str:
     """RoundData rows as CSV text with the Bridgemate column names."""
     out = io.StringIO()

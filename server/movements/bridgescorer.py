@@ -2,19 +2,19 @@
 
 Pairs files: `numberTeams`, then `hands: [{table, round, ns, ew, boards}]`; individual files:
 `numberPlayers`, then hands with `north, south, east, west`. Sit-outs are simply not listed.
-Tables that share boards are declared only for files whose name or description says "relay";
+Tables that share boards are declared only for files whose name or description says "relay"
+(and not "no relay");
 anywhere else a shared board is an error for the validator to find.
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Mapping
 from importlib import resources
 from itertools import combinations
 from typing import Any
-
-import yaml
 
 from server.movements.exchange import movement_from_assignments
 from server.movements.individual import IndividualAssignment, IndividualMovement
@@ -24,7 +24,10 @@ DATA_PACKAGE = "server.movements.data.bridgescorer"
 
 
 def read_bridgescorer(text: str) -> Movement | IndividualMovement:
-    """Read one bridgescorer YAML document."""
+    """Read one bridgescorer YAML document (needs PyYAML, imported here so that importing
+    this package never does)."""
+    import yaml
+
     return from_bridgescorer(yaml.safe_load(text))
 
 
@@ -68,7 +71,8 @@ def from_bridgescorer(data: Mapping[str, Any]) -> Movement | IndividualMovement:
         for h in hands
     ]
     label = f"{data.get('name', '')} {data.get('description', '')}".lower()
-    shared = _sharing_tables(pairs) if "relay" in label else ()
+    says_relay = re.search(r"(?<!no)(?<!no )relay", label) is not None
+    shared = _sharing_tables(pairs) if says_relay else ()
     kind = "mitchell" if "mitchell" in label else "howell"
     return movement_from_assignments(pairs, name=name, kind=kind, shared_tables=shared)
 

@@ -1,10 +1,12 @@
 """Howell movements: complete, three-quarter and short, for 3 to 40 pairs (odd with a phantom).
 
-Sizes 4 and 8..40 pairs come from cyclic designs tuned for balance (data/howell_designs.json,
-made by howell_design.search_design). Six pairs have no design where every table holds its own
-set, so the default 3-table Howell is the bridgescorer "Howell06T3B20" pattern: every round each
-table plays two half-sets, so it needs an even number of boards per round. With `relay=True` or
-an odd number of boards per round it is the cyclic design where all three tables share one set.
+Sizes 3, 4 and 7..40 pairs come from cyclic designs tuned for balance (data/howell_designs.json,
+made by howell_design.search_design and a hill-climb over the N/S-E/W orientation of each
+table; the three-quarter Howells have designs of their own). Six pairs have no design where
+every table holds its own set, so the default 3-table Howell is the bridgescorer
+"Howell06T3B20" pattern: each table plays two half-sets a round, which needs an even number
+of boards per round. With `relay=True` or an odd number of boards per round it is the cyclic
+design where all three tables share one set.
 """
 
 from __future__ import annotations
@@ -29,10 +31,16 @@ _THREE_TABLE_PATTERN = (  # (round, table, ns, ew, half-sets), from Movement.How
 
 
 @cache
-def designs() -> dict[int, HowellDesign]:
-    """The bundled cyclic designs, by number of pairs."""
+def designs(length: str = "complete") -> dict[int, HowellDesign]:
+    """The bundled cyclic designs by number of pairs, tuned for a "complete" or a
+    "three_quarter" Howell (odd numbers tuned with the phantom, the stationary pair, absent)."""
     text = resources.files("server.movements.data").joinpath("howell_designs.json").read_text()
-    return {d.pairs: d for d in (HowellDesign.from_dict(v) for v in json.loads(text).values())}
+    return {int(k): HowellDesign.from_dict(v) for k, v in json.loads(text)[length].items()}
+
+
+def three_quarter_rounds(pairs: int) -> int:
+    """Rounds of a three-quarter Howell: 3/4 of a complete one, rounded to the nearest."""
+    return max(1, round(complete_rounds(pairs) * 3 / 4))
 
 
 def complete_rounds(pairs: int) -> int:
@@ -61,7 +69,9 @@ def howell(
     if seated == 6 and boards_per_round % 2 == 0 and not relay:
         full = _three_table(boards_per_round, rounds)
     else:
-        full = design_movement(designs()[seated], rounds=rounds, boards_per_round=boards_per_round)
+        tuned = designs("three_quarter" if rounds == three_quarter_rounds(pairs) else "complete")
+        design = tuned.get(pairs) or designs()[pairs]
+        full = design_movement(design, rounds=rounds, boards_per_round=boards_per_round)
     name = f"Howell {pairs} pairs"
     if rounds < most:
         name += f", {rounds} of {most} rounds"
@@ -73,7 +83,7 @@ def howell(
 
 def three_quarter_howell(pairs: int, *, boards_per_round: int = 2) -> Movement:
     """The first three quarters of a complete Howell's rounds (rounded to the nearest)."""
-    rounds = max(1, round(complete_rounds(pairs) * 3 / 4))
+    rounds = three_quarter_rounds(pairs)
     return replace(
         howell(pairs, rounds=rounds, boards_per_round=boards_per_round),
         name=f"3/4 Howell {pairs} pairs, {rounds} rounds",

@@ -6,8 +6,8 @@ cyclic form pair 2n sits still at table 1 and meets pair r + 1 in round r + 1 (r
 The {u_i, v_i} form a starter (their differences +-(v_i - u_i) cover every non-zero residue
 once, so every pair meets every other once) and the w_i are adders (distinct, so no two tables
 hold one set; and w_0, w_i - u_i, w_i - v_i all distinct, so every pair plays every set once).
-Such a design is a cyclic Room square; none exists for m = 3 or 5, so 4 and 6 pairs use a
-design where two tables share a set every round (a relay).
+Such a design is a cyclic Room square; none exists for m = 3 or 5, so the 4-pair design has
+both tables share a set every round and the 6-pair one all three tables (relays).
 """
 
 from __future__ import annotations

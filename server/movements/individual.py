@@ -172,3 +172,53 @@ def validate_individual(
 
 def _table(a: IndividualAssignment) -> int:
     return a.table
+
+
+_PATTERNS = {
+    8: "IndividualMovement.Individual2Tables14Boards",
+    12: "IndividualMovement.Individual3Tables",
+}
+
+
+def individual(players: int, *, boards_per_round: int = 2) -> IndividualMovement:
+    """An individual for 8 players (2 tables, 7 rounds, both tables sharing each round's
+    boards) or 12 players (3 tables, 11 rounds), from the bundled bridgescorer patterns.
+
+    Every player partners every other player exactly once.
+    """
+    from server.movements.bridgescorer import load_bundled
+
+    if players not in _PATTERNS:
+        raise ValueError(f"individual movements are offered for {sorted(_PATTERNS)} players")
+    if boards_per_round < 1:
+        raise ValueError("boards_per_round must be at least 1")
+    pattern = load_bundled(_PATTERNS[players])
+    assert isinstance(pattern, IndividualMovement)
+    sets: dict[tuple[int, ...], int] = {}
+    for a in sorted(pattern.assignments, key=lambda a: a.boards):
+        sets.setdefault(a.boards, len(sets) + 1)
+    cells = tuple(
+        IndividualAssignment(
+            a.table,
+            a.round,
+            a.north,
+            a.east,
+            a.south,
+            a.west,
+            tuple(
+                range(
+                    (sets[a.boards] - 1) * boards_per_round + 1,
+                    sets[a.boards] * boards_per_round + 1,
+                )
+            ),
+        )
+        for a in pattern.assignments
+    )
+    return IndividualMovement(
+        name=f"Individual {players} players",
+        tables=pattern.tables,
+        rounds=pattern.rounds,
+        boards_per_round=boards_per_round,
+        assignments=cells,
+        shared_tables=((1, 2),) if players == 8 else (),
+    )

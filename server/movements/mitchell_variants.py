@@ -20,8 +20,9 @@ def hesitation_mitchell(
     tables: int, *, boards_per_round: int = 2, arrow_switch_rounds: int = 0
 ) -> Movement:
     """A hesitation Mitchell for `tables` tables (2n pairs), n + 1 rounds."""
-    if tables < 3:
-        raise ValueError("a hesitation Mitchell needs at least 3 tables")
+    if tables < 3 or tables % 2 == 0:
+        # With an even number of tables this layout brings boards back to the moving pairs.
+        raise ValueError("a hesitation Mitchell needs an odd number of tables, 3 or more")
     rounds = tables + 1
     if not 0 <= arrow_switch_rounds <= rounds:
         raise ValueError("arrow_switch_rounds must be between 0 and the number of rounds")
@@ -34,9 +35,7 @@ def hesitation_mitchell(
     movers = rounds  # positions 0..n-1: E/W at table p+1; position n: N/S at table n
     assignments = []
     for r in range(1, rounds + 1):
-        at: dict[tuple[int, str], PairRef] = {
-            (t, "NS"): PairRef(t) for t in range(1, tables)
-        }
+        at: dict[tuple[int, str], PairRef] = {(t, "NS"): PairRef(t) for t in range(1, tables)}
         for number in range(tables, 2 * tables + 1):
             start = tables if number == tables else number - tables - 1
             position = (start + r - 1) % movers
@@ -130,7 +129,7 @@ def web_mitchell(
     )
     letters = [chr(ord("A") + i) for i in range(sections)]
     shared = tuple(tuple((letter, t) for letter in letters) for t in range(1, tables + 1))
-    return WebMitchell({letter: base for letter in letters}, shared)
+    return WebMitchell(dict.fromkeys(letters, base), shared)
 
 
 def validate_sections(

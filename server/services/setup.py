@@ -6,19 +6,15 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
 
-from protocol.bridge import dealer, vulnerability
 from server.errors import ConflictError, InvalidError, NotFoundError
 from server.models import (
-    Board,
     BridgeTable,
     Event,
-    MovementAssignment,
     Pair,
     Section,
 )
-from server.movements import Movement, MovementError, PairRef, validate
-from server.services import audit
-from server.services.tokens import new_pairing_code, new_pin
+from server.movements import Movement, MovementError, validate
+from server.services import audit, movement_admin
 
 
 def create_event(
@@ -58,7 +54,7 @@ def get_section(session: Session, section_id: int) -> Section:
 
 
 def create_section(session: Session, *, event: Event, letter: str, movement: Movement) -> Section:
-    """Store a validated movement as a section: its tables (with pairing codes), pairs,
+    """Store a validated movement as a new section: its tables (with pairing codes), pairs,
     boards (Law 2 dealer and vulnerability) and the round-by-round assignments."""
     try:
         validate(movement)
@@ -83,39 +79,8 @@ def create_section(session: Session, *, event: Event, letter: str, movement: Mov
     )
     session.add(section)
     session.flush()
+    movement_admin.store(session, section, movement, from_round=1)
     sid = section.id or 0
-    for number in range(1, movement.tables + 1):
-        session.add(
-            BridgeTable(section_id=sid, number=number, pairing_code=new_pairing_code(session))
-        )
-        session.flush()  # the next code must see this one
-    pair_ids: dict[PairRef, int] = {}
-    for ref in movement.pairs():
-        pair = Pair(section_id=sid, number=ref.number, direction=ref.direction, pin=new_pin())
-        session.add(pair)
-        session.flush()
-        pair_ids[ref] = pair.id or 0
-    for number in movement.boards():
-        session.add(
-            Board(
-                section_id=sid,
-                number=number,
-                dealer=dealer(number).value,
-                vulnerability=vulnerability(number).value,
-            )
-        )
-    for a in movement.assignments:
-        session.add(
-            MovementAssignment(
-                section_id=sid,
-                table_number=a.table,
-                round=a.round,
-                ns_pair_id=pair_ids[a.ns] if a.ns is not None else None,
-                ew_pair_id=pair_ids[a.ew] if a.ew is not None else None,
-                boards=",".join(str(b) for b in a.boards),
-            )
-        )
-    session.flush()
     audit.record(
         session,
         actor="td",

@@ -115,7 +115,7 @@ def section_state(session: Session, section: Section) -> list[TableState]:
                 confirmed=states.count("confirmed"),
                 conflict=states.count("conflict"),
                 td_pending=states.count("td_pending"),
-                complete=bool(boards) and done == len(boards),
+                complete=row is not None and done == len(boards),
                 terminals_online=len(tokens),
                 last_seen=max(seen).isoformat() if seen else None,
             )
@@ -153,8 +153,10 @@ def conflicting_entries(session: Session, result: Result) -> list[dict[str, obje
     return [{"entry_id": r.entry_id, "command": json.loads(r.request)} for r in rows]
 
 
-def set_result(session: Session, *, result: Result, values: EntryValues, reason: str) -> list[Push]:
-    """The TD enters or changes a result (also how a conflict is resolved). Audited."""
+def set_result(
+    session: Session, *, result: Result, values: EntryValues, reason: str, actor: str = "td"
+) -> list[Push]:
+    """The TD (or ``actor``) enters or changes a result (also how a conflict is resolved)."""
     if not reason.strip():
         raise InvalidError(
             "reason_required", "Give a reason for the change; it goes into the audit trail."
@@ -167,13 +169,19 @@ def set_result(session: Session, *, result: Result, values: EntryValues, reason:
     result.adjusted = None
     result.ruling_pending = False
     result.conflict_entry_id = None
-    result.confirmed_by = "td"
+    result.confirmed_by = actor
     result.confirmed_at = utcnow()
-    return _td_save(session, result, "td_set_result", old, reason)
+    return _td_save(session, result, "td_set_result", old, reason, actor)
 
 
 def adjust(
-    session: Session, *, result: Result, ns_percent: int, ew_percent: int, reason: str
+    session: Session,
+    *,
+    result: Result,
+    ns_percent: int,
+    ew_percent: int,
+    reason: str,
+    actor: str = "td",
 ) -> list[Push]:
     """An artificial adjusted score (Ave+ 60, Ave 50, Ave- 40, or any split, Law 12C)."""
     if not reason.strip():
@@ -187,16 +195,18 @@ def adjust(
     result.state = "adjusted"
     result.adjusted = f"A{ns_percent}/{ew_percent}"
     result.conflict_entry_id = None
-    return _td_save(session, result, "td_adjusted", old, reason)
+    return _td_save(session, result, "td_adjusted", old, reason, actor)
 
 
-def mark_not_played(session: Session, *, result: Result, reason: str) -> list[Push]:
+def mark_not_played(
+    session: Session, *, result: Result, reason: str, actor: str = "td"
+) -> list[Push]:
     if not reason.strip():
         raise InvalidError("reason_required", "Give a reason for marking the board not played.")
     old = audit.snapshot(result)
     result.state = "not_played"
     result.conflict_entry_id = None
-    return _td_save(session, result, "td_not_played", old, reason)
+    return _td_save(session, result, "td_not_played", old, reason, actor)
 
 
 def board_result(
@@ -242,7 +252,12 @@ def _event_of(session: Session, section_id: int) -> Event:
 
 
 def _td_save(
-    session: Session, result: Result, action: str, old: dict[str, object], reason: str
+    session: Session,
+    result: Result,
+    action: str,
+    old: dict[str, object],
+    reason: str,
+    actor: str = "td",
 ) -> list[Push]:
     result.version += 1
     result.updated_at = utcnow()
@@ -250,7 +265,7 @@ def _td_save(
     session.flush()
     audit.record(
         session,
-        actor="td",
+        actor=actor,
         action=action,
         section_id=result.section_id,
         result=result,

@@ -46,12 +46,22 @@ class TableIdentity:
 
 
 def pair_terminal(session: Session, *, code: str, device: str) -> tuple[str, TableIdentity]:
-    """Exchange a pairing code for a new table token. Returns (token, identity)."""
+    """Exchange a pairing code for a new table token. Returns (token, identity).
+
+    A code works once: pairing replaces it with a fresh one, which the TD sees (and reads out
+    for a second or replacement device). A rebooted terminal keeps its token and need not pair
+    again; a leaked or photographed code is useless once its table has paired."""
     table = session.exec(
-        select(BridgeTable).where(BridgeTable.pairing_code == code.strip())
+        select(BridgeTable).where(BridgeTable.pairing_code == code.strip()).with_for_update()
     ).first()
     if table is None:
-        raise NotFoundError("pairing_code_unknown", f"No table has the pairing code {code!r}.")
+        raise NotFoundError(
+            "pairing_code_unknown",
+            f"No table has the pairing code {code!r} (a code works once: ask the TD for the "
+            "table's current code).",
+        )
+    table.pairing_code = new_pairing_code(session)
+    session.add(table)
     section = session.get(Section, table.section_id)
     assert section is not None
     event = session.get(Event, section.event_id)
@@ -116,3 +126,10 @@ def td_check(session: Session, token: str) -> None:
         raise UnauthorizedError(
             "td_login_required", "Log in as TD first (your session may have expired)."
         )
+
+
+def td_logout(session: Session, token: str) -> None:
+    """End a TD session (the web dashboard's log-out); an unknown token is ignored."""
+    row = session.exec(select(TDSession).where(TDSession.token_hash == digest(token))).first()
+    if row is not None:
+        session.delete(row)

@@ -138,7 +138,7 @@ def round_info(session: Session, event: Event, section: Section, table: BridgeTa
                 result=result_view(stored) if stored else None,
             )
         )
-    complete = bool(boards) and not missing_boards(boards, list(results.values()))
+    complete = row is not None and not missing_boards(boards, list(results.values()))
     return RoundInfo(
         event=event.name,
         section=section.letter,

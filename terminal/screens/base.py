@@ -72,7 +72,9 @@ class TableScreen(Screen[None]):
         yield from ()
 
     def client_changed(self) -> None:
-        """The client's state changed: redraw."""
+        """The client's state changed: redraw (once the screen is composed)."""
+        if not self.is_mounted or not self.query("#hints"):
+            return
         for line in self.query(StatusLine):
             line.refresh_status()
         self.refresh_body()

@@ -15,8 +15,8 @@ from .base import TableScreen
 from .confirm import ConfirmScreen, EastAnswer, board_line
 from .notice import HelpScreen, MenuScreen
 
-EDIT_HINTS = "Enter = send   Backspace = undo   ← → = board   / = summary   . = menu"
-VIEW_HINTS = "Enter = {enter}   Backspace = correct   ← → = board   / = summary   . = menu"
+EDIT_HINTS = "Enter = send   Backspace = undo   ←→ board   / summary   . menu"
+VIEW_HINTS = "Enter = {enter}   Backspace = correct   ←→ board   / summary   . menu"
 STEP_NAMES = {
     "level": "the level",
     "strain": "the suit",

@@ -77,9 +77,7 @@ class ConfirmScreen(ModalScreen[EastAnswer | None]):
             if self.pin_required:
                 yield Static("", id="pin")
             yield Static("", id="confirm-message", classes="dialog-text")
-            yield Static(
-                "Enter = CONFIRM        - = REJECT (back to North)", classes="dialog-keys"
-            )
+            yield Static("Enter = CONFIRM        - = REJECT (back to North)", classes="dialog-keys")
 
     def on_mount(self) -> None:
         """Show the PIN field."""

@@ -8,7 +8,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..keypad import __doc__ as GRAMMAR
+from ..keypad import KEY_HELP
 from .base import key_of
 
 
@@ -70,10 +70,9 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         """The grammar text."""
-        body = (GRAMMAR or "").split("\n\n", 1)[-1].rstrip()
         with Vertical(id="help", classes="dialog"):
             yield Static("Keys for one board", classes="dialog-title")
-            yield Static(body, classes="dialog-text")
+            yield Static(KEY_HELP, classes="dialog-text")
             yield Static(
                 "Enter sends; East confirms with Enter or rejects with -.  Any key = close",
                 classes="dialog-keys",

@@ -10,7 +10,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Static
 
-from ..keypad import Draft, KeyRefused, backspace, describe_draft, press, replay
+from ..keypad import Draft, KeyRefusedError, backspace, describe_draft, press, replay
 
 FIELDS = (
     ("contract", "Contract"),
@@ -67,7 +67,7 @@ class ContractInput(Horizontal):
         """Feed one key; False (and a Refused message) when it does not fit."""
         try:
             self.draft = press(self.draft, key)
-        except KeyRefused as refusal:
+        except KeyRefusedError as refusal:
             self.post_message(self.Refused(self, str(refusal)))
             return False
         self._changed()

@@ -39,8 +39,11 @@ def test_arrow_switching_about_an_eighth_of_the_rounds_is_best() -> None:
 
 @pytest.mark.parametrize(
     ("name", "expected"),
-    [("Movement.Howell08T4B14", 100.0), ("Movement.Howell12T6B22", 100.0),
-     ("Movement.Howell10T5B18", 83.33)],
+    [
+        ("Movement.Howell08T4B14", 100.0),
+        ("Movement.Howell12T6B22", 100.0),
+        ("Movement.Howell10T5B18", 83.33),
+    ],
 )
 def test_known_howell_balance(name: str, expected: float) -> None:
     m = load_bundled(name)
@@ -50,8 +53,11 @@ def test_known_howell_balance(name: str, expected: float) -> None:
 
 @pytest.mark.parametrize(
     "m",
-    [mitchell(7, arrow_switch_rounds=1), mitchell(6, even="relay"),
-     load_bundled("Movement.Howell09T4B18")],
+    [
+        mitchell(7, arrow_switch_rounds=1),
+        mitchell(6, even="relay"),
+        load_bundled("Movement.Howell09T4B18"),
+    ],
     ids=str,
 )
 def test_competition_adds_up_to_all_the_matchpoints(m: Movement) -> None:

@@ -39,7 +39,7 @@ def test_remove_a_pair_gives_its_opponents_sit_outs() -> None:
     m = mitchell(7, boards_per_round=3)
     left = remove_pair(m, PairRef(4, "EW"), from_round=5)
     assert played_before(left, 5) == played_before(m, 5)
-    assert len([a for a in left.for_pair(PairRef(4, "EW"))]) == 4
+    assert len(left.for_pair(PairRef(4, "EW"))) == 4
     sit_outs = [a for a in left.assignments if not a.played]
     assert [a.round for a in sit_outs] == [5, 6, 7]
     assert all(a.ns is not None for a in sit_outs)

@@ -15,6 +15,8 @@ from server.movements.howell import (
     howell,
     three_quarter_howell,
 )
+from server.movements.howell_design import design_movement, search_design
+from server.movements.howell_tuning import tune
 
 SIZES = range(MIN_PAIRS, MAX_PAIRS + 1)
 
@@ -82,10 +84,33 @@ def test_every_size_has_a_design() -> None:
 )
 def test_impossible_howells_are_refused(pairs: int, kwargs: dict[str, int]) -> None:
     with pytest.raises(ValueError, match=r"\S"):
-        howell(pairs, **kwargs)
+        howell(pairs, **kwargs)  # type: ignore[arg-type]
 
 
 def test_relay_sharing_is_needed_for_the_six_pair_relay() -> None:
     m = howell(6, boards_per_round=3)
     with pytest.raises(MovementError, match="also in play"):
         validate(m.with_assignments(m.assignments, shared_tables=()))
+
+
+@pytest.mark.parametrize("m", [7, 9, 11, 13, 21])
+def test_search_finds_a_room_square(m: int) -> None:
+    design = search_design(m, seed=1)
+    assert design is not None
+    movement = design_movement(design)
+    validate(movement)
+    assert len({frozenset(a.pairs()) for a in movement.assignments}) == m * (m + 1) // 2
+
+
+def test_no_room_square_for_four_or_six_pairs() -> None:
+    assert search_design(3) is None
+    assert search_design(5) is None
+    relay = search_design(3, relay=True)
+    assert relay is not None
+    assert relay.relay == (1, 2)
+
+
+def test_tuning_finds_the_perfect_four_table_howell() -> None:
+    design, score = tune(8, 7, seconds=0.2)
+    assert score == pytest.approx(100.0)
+    validate(design_movement(design))

@@ -35,8 +35,10 @@ def play(m: Movement, seed: int) -> dict[PairRef, float]:
     totals: dict[PairRef, float] = defaultdict(float)
     for results in scores.values():
         for ns, ew, score in results:
-            beaten = sum(2 if score > other else 1 if score == other else 0
-                         for _, _, other in results) - 1
+            beaten = (
+                sum(2 if score > other else 1 if score == other else 0 for _, _, other in results)
+                - 1
+            )
             top = 2 * (len(results) - 1)
             totals[ns] += beaten
             totals[ew] += top - beaten

@@ -76,8 +76,7 @@ def test_swiss_pairs_the_leaders_together() -> None:
     assert bye == 3
     assert [(m.home, m.away) for m in matches] == [(5, 2), (7, 1)]
     matches, _ = swiss_pairings([5, 2, 7, 1], played=[(5, 2)])
-    assert {frozenset((m.home, m.away)) for m in matches} == {frozenset((5, 7)),
-                                                              frozenset((2, 1))}
+    assert {frozenset((m.home, m.away)) for m in matches} == {frozenset((5, 7)), frozenset((2, 1))}
 
 
 def test_swiss_says_when_no_pairing_exists() -> None:

@@ -35,9 +35,10 @@ def test_hesitation_pairs_play_one_round_north_south_at_the_last_table() -> None
     assert [a.ns for a in m.for_pair(PairRef(1))] == [PairRef(1)] * 8
 
 
-def test_hesitation_mitchell_needs_odd_tables() -> None:
-    with pytest.raises(MovementError):
-        validate(hesitation_mitchell(6))
+@pytest.mark.parametrize("tables", [1, 2, 4, 6, 8])
+def test_hesitation_mitchell_needs_odd_tables(tables: int) -> None:
+    with pytest.raises(ValueError, match="odd number of tables"):
+        hesitation_mitchell(tables)
 
 
 @pytest.mark.parametrize("tables", range(3, 16))
@@ -50,7 +51,9 @@ def test_rover_validates_and_each_ns_pair_sits_out_at_most_once(tables: int, eve
     rover_rounds = m.for_pair(rover)
     assert len(rover_rounds) == base.rounds
     sit_outs = Counter(
-        p for r in range(1, m.rounds + 1) for p in base.pairs()
+        p
+        for r in range(1, m.rounds + 1)
+        for p in base.pairs()
         if p.direction == "NS" and all(p not in a.pairs() for a in m.in_round(r))
     )
     assert set(sit_outs.values()) <= {1}

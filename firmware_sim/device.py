@@ -1,0 +1,795 @@
+"""The keypad firmware as a pure state machine: keys and messages in, 2x16 LCD and commands out.
+
+The § 262 flow: pairing code, seat check (§ 262A), board entry by North (§ 262B2) with a score
+preview, East's confirmation (§ 262B3), then the round summary that gates the next round
+(§ 262C). Commands that carry an entry id are kept in the battery-backed store until the server
+answers them, and resent after a restart. No I/O and no clock: a runner feeds keys and messages.
+
+Keys: ``0``-``9``, ``*`` (call the TD), ``#`` (round summary / next round), ``ENT``, ``BACK``
+(clear / go back), ``UP`` and ``DOWN`` (previous / next board).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from protocol.bridge import (
+    BridgeError,
+    Contract,
+    Doubling,
+    Seat,
+    Strain,
+    TableResult,
+    Vulnerability,
+    result_ns_score,
+)
+from protocol.keypad_codec import KeypadCommand, KeypadReply
+from protocol.messages import (
+    COMPLETE_STATES,
+    Ack,
+    BoardResultView,
+    BoardStatus,
+    CallTD,
+    ConfirmResult,
+    ConflictRaised,
+    EnterResult,
+    EntryValues,
+    Error,
+    GetRound,
+    Hello,
+    NextRound,
+    Paired,
+    PairInfo,
+    PairTerminal,
+    RejectResult,
+    ResultAck,
+    ResultChanged,
+    RoundChanged,
+    RoundInfo,
+)
+
+from .store import Outbox, StoredCommand
+
+WIDTH: Final = 16
+#: Error codes meaning "the gateway does not know this keypad's token": pair again, keep entries.
+AUTH_ERRORS: Final = frozenset({"not_paired", "invalid_token", "token_expired", "unauthorized"})
+
+
+class Key(StrEnum):
+    """The keys of the keypad."""
+
+    D0 = "0"
+    D1 = "1"
+    D2 = "2"
+    D3 = "3"
+    D4 = "4"
+    D5 = "5"
+    D6 = "6"
+    D7 = "7"
+    D8 = "8"
+    D9 = "9"
+    STAR = "*"
+    HASH = "#"
+    ENTER = "ENT"
+    BACK = "BACK"
+    UP = "UP"
+    DOWN = "DOWN"
+
+    @classmethod
+    def parse(cls, token: str) -> Key:
+        """Read a key name: a digit, ``*``, ``#``, ENT/ENTER, BACK/BK/CLEAR/CLR, UP, DOWN/DN."""
+        name = _KEY_NAMES.get(token.strip().upper())
+        if name is None:
+            raise ValueError(f"{token!r} is not a key")
+        return name
+
+
+_KEY_NAMES: dict[str, Key] = {k.value: k for k in Key} | {
+    "ENTER": Key.ENTER,
+    "E": Key.ENTER,
+    "BK": Key.BACK,
+    "CLEAR": Key.BACK,
+    "CLR": Key.BACK,
+    "C": Key.BACK,
+    "DN": Key.DOWN,
+    "U": Key.UP,
+    "D": Key.DOWN,
+}
+
+
+class Screen(StrEnum):
+    """Where the keypad is in the flow."""
+
+    PAIR = "pair"
+    PAIRING = "pairing"
+    LOADING = "loading"
+    WAIT_ROUND = "wait_round"
+    SEATS = "seats"
+    BOARD = "board"
+    LEVEL = "level"
+    STRAIN = "strain"
+    DOUBLING = "doubling"
+    DECLARER = "declarer"
+    TRICKS = "tricks"
+    PREVIEW = "preview"
+    SENDING = "sending"
+    EW_CONFIRM = "ew_confirm"
+    PIN = "pin"
+    CONFIRMING = "confirming"
+    SUMMARY = "summary"
+    NEXT_WAIT = "next_wait"
+    CALL_TD = "call_td"
+    TD_WAIT = "td_wait"
+    MESSAGE = "message"
+
+
+#: Screens on which the keypad waits for the server; a script holds its keys meanwhile.
+WAITING: Final = frozenset(
+    {
+        Screen.PAIRING,
+        Screen.LOADING,
+        Screen.WAIT_ROUND,
+        Screen.SENDING,
+        Screen.CONFIRMING,
+        Screen.NEXT_WAIT,
+        Screen.TD_WAIT,
+    }
+)
+_STRAINS: Final = (Strain.C, Strain.D, Strain.H, Strain.S, Strain.NT)
+_DOUBLINGS: Final = (Doubling.NONE, Doubling.X, Doubling.XX)
+_SEATS: Final = (Seat.N, Seat.E, Seat.S, Seat.W)
+
+
+def fit(*candidates: str) -> str:
+    """The first candidate that fits the 16-character line (the last one cut, if none does)."""
+    for text in candidates:
+        if len(text) <= WIDTH:
+            return text
+    return candidates[-1][:WIDTH]
+
+
+def lcd(text: str) -> str:
+    """Text as the LCD shows it: printable ASCII (others as ?), padded to exactly 16 chars."""
+    ascii_text = "".join(c if " " <= c <= "~" else "?" for c in text)
+    return fit(ascii_text).ljust(WIDTH)
+
+
+def _label(pair: PairInfo | None) -> str:
+    return "-" if pair is None else str(pair.number)
+
+
+def _signed(points: int) -> str:
+    return f"{points:+d}" if points else "0"
+
+
+def result_line(view: BoardResultView) -> str:
+    """A stored result in 16 characters: "4SX S -2 -500", "PASS 0", "A60/40"."""
+    if view.adjusted:
+        return fit(f"B{view.board} adj {view.adjusted}", view.adjusted)
+    if view.contract is None:
+        return fit(f"B{view.board} {view.state}", view.state)
+    score = "" if view.ns_score is None else _signed(view.ns_score)
+    if view.declarer is None:
+        return fit(f"{view.contract} {score}".strip())
+    res = view.result or ""
+    return fit(
+        f"{view.contract} {view.declarer} {res} {score}".strip(),
+        f"{view.contract} {view.declarer}{res} {score}".strip(),
+        f"{view.contract}{view.declarer}{res} {score}".strip(),
+    )
+
+
+@dataclass(slots=True)
+class Draft:
+    """The board North is entering."""
+
+    board: int
+    level: int | None = None
+    strain: Strain | None = None
+    doubling: Doubling = Doubling.NONE
+    declarer: Seat | None = None
+    tricks: str = ""
+
+    @property
+    def contract(self) -> Contract:
+        if not self.level or self.strain is None:
+            return Contract.passed_out()
+        return Contract(self.level, self.strain, self.doubling)
+
+
+class Device:
+    """The keypad: ``press`` keys, ``receive`` messages, read ``display`` and ``outgoing``."""
+
+    def __init__(self, table: int, store: Outbox, *, name: str | None = None) -> None:
+        self.table = table
+        self.store = store
+        self.name = name or f"keypad-t{table}"
+        self.screen = Screen.PAIR
+        self.round: RoundInfo | None = None
+        self.link_up = False
+        self.stored_count = 0  # results the server has confirmed storing (for tests, benchmarks)
+        self._out: list[KeypadCommand] = []
+        self._buffer = ""
+        self._note = ""
+        self._index = 0  # the selected board in the round
+        self._summary_index = -1
+        self._draft: Draft | None = None
+        self._awaiting: str | None = None  # entry id of the command the screen waits for
+        self._pending_view: BoardResultView | None = None  # result shown to East
+        self._message: tuple[str, str] = ("", "")
+        self._after_message = Screen.BOARD
+        self._before_td = Screen.BOARD
+        self._resend_after_round = False
+
+    # ------------------------------------------------------------------ inputs and outputs
+
+    def boot(self) -> None:
+        """Power on: resume with the stored pairing and resend unanswered commands."""
+        if self.store.token:
+            self._go(Screen.LOADING)
+            self._send(Hello(token=self.store.token))
+            self._resend_pending()
+            self._send(GetRound())
+        else:
+            self._go(Screen.PAIR)
+
+    def outgoing(self) -> list[KeypadCommand]:
+        """Take the commands to send, oldest first."""
+        out, self._out = self._out, []
+        return out
+
+    @property
+    def busy(self) -> bool:
+        """Whether the keypad is waiting for the server (keys are ignored or held meanwhile)."""
+        return self.screen in WAITING
+
+    @property
+    def display(self) -> tuple[str, str]:
+        """The two LCD lines, each exactly 16 characters."""
+        top, bottom = self._render()
+        return lcd(top), lcd(bottom)
+
+    def link_status(self, up: bool) -> None:
+        """The link to the gateway came up or went down."""
+        self.link_up = up
+
+    def peer_restarted(self) -> None:
+        """The gateway restarted: introduce ourselves again and resend what is unanswered."""
+        if self.store.token:
+            self._send(Hello(token=self.store.token))
+            self._resend_pending()
+
+    # ------------------------------------------------------------------------------ helpers
+
+    def _send(self, command: KeypadCommand) -> None:
+        if isinstance(command, EnterResult | ConfirmResult | RejectResult | CallTD):
+            self.store.add(command)
+        self._out.append(command)
+
+    def _resend_pending(self) -> None:
+        self._out.extend(self.store.pending())
+
+    def _go(self, screen: Screen) -> None:
+        self.screen = screen
+        self._buffer = ""
+
+    def _show(self, title: str, text: str, then: Screen) -> None:
+        self._message = (title, text)
+        self._after_message = then
+        self._go(Screen.MESSAGE)
+
+    @property
+    def _boards(self) -> list[BoardStatus]:
+        return self.round.boards if self.round else []
+
+    def _status(self, board: int) -> BoardStatus | None:
+        return next((b for b in self._boards if b.board == board), None)
+
+    @property
+    def selected(self) -> BoardStatus | None:
+        """The board the BOARD screen shows."""
+        boards = self._boards
+        return boards[self._index % len(boards)] if boards else None
+
+    def saved_boards(self) -> set[int]:
+        """Boards with an entry in the store that the server has not answered yet."""
+        return {c.board for c in self.store.pending() if isinstance(c, EnterResult)}
+
+    def _first_open(self) -> int | None:
+        saved = self.saved_boards()
+        for i, status in enumerate(self._boards):
+            if status.state not in COMPLETE_STATES and status.board not in saved:
+                return i
+        return None
+
+    def _continue(self) -> None:
+        """To the next board that still needs work, or the round summary when none does."""
+        index = self._first_open()
+        if index is None:
+            self._summary_index = -1
+            self._go(Screen.SUMMARY)
+        else:
+            self._index = index
+            self._go(Screen.BOARD)
+
+    def _update(self, view: BoardResultView) -> None:
+        if self.round is None or view.round != self.round.round:
+            return
+        boards = [
+            b.model_copy(update={"state": view.state, "result": view})
+            if b.board == view.board
+            else b
+            for b in self.round.boards
+        ]
+        complete = all(b.state in COMPLETE_STATES for b in boards)
+        self.round = self.round.model_copy(update={"boards": boards, "complete": complete})
+
+    # --------------------------------------------------------------------------------- keys
+
+    def press(self, key: Key | str) -> None:
+        """One key press (ignored while waiting for the server)."""
+        key = key if isinstance(key, Key) else Key.parse(key)
+        self._note = ""
+        handler = getattr(self, f"_key_{self.screen.value}", None)
+        if handler is not None:
+            handler(key)
+
+    def _key_pair(self, key: Key) -> None:
+        if key.isdigit() and len(self._buffer) < 12:
+            self._buffer += key
+        elif key is Key.BACK:
+            self._buffer = self._buffer[:-1]
+        elif key is Key.ENTER and len(self._buffer) >= 4:
+            code = self._buffer
+            self._send(PairTerminal(code=code, device=self.name))
+            self._go(Screen.PAIRING)
+            self._buffer = code
+
+    def _key_seats(self, key: Key) -> None:
+        if key is Key.D1 and self.round is not None:
+            self.store.save_pairing(self.store.token, self.round.round)
+            self._continue()
+        elif key in (Key.D2, Key.STAR):
+            self._ask_td(Screen.SEATS)
+
+    def _key_board(self, key: Key) -> None:
+        status = self.selected
+        if status is None:
+            return
+        if key in (Key.UP, Key.DOWN):
+            self._index = (self._index + (1 if key is Key.DOWN else -1)) % len(self._boards)
+        elif key is Key.HASH:
+            self._summary_index = -1
+            self._go(Screen.SUMMARY)
+        elif key is Key.STAR:
+            self._ask_td(Screen.BOARD)
+        elif key is Key.ENTER and status.board not in self.saved_boards():
+            if status.state in ("missing", "rejected"):
+                self._draft = Draft(status.board)
+                self._go(Screen.LEVEL)
+            elif status.state == "entered" and status.result is not None:
+                self._pending_view = status.result
+                self._go(Screen.EW_CONFIRM)
+
+    def _key_level(self, key: Key) -> None:
+        assert self._draft is not None
+        if key is Key.BACK:
+            self._go(Screen.BOARD)
+        elif key is Key.D0:
+            self._draft.level, self._draft.strain, self._draft.declarer = 0, None, None
+            self._draft.tricks = "0"
+            self._go(Screen.PREVIEW)
+        elif key in "1234567" and key.isdigit():
+            self._draft.level = int(key)
+            self._go(Screen.STRAIN)
+
+    def _key_strain(self, key: Key) -> None:
+        assert self._draft is not None
+        if key is Key.BACK:
+            self._go(Screen.LEVEL)
+        elif key in "12345" and key.isdigit():
+            self._draft.strain = _STRAINS[int(key) - 1]
+            self._go(Screen.DOUBLING)
+
+    def _key_doubling(self, key: Key) -> None:
+        assert self._draft is not None
+        if key is Key.BACK:
+            self._go(Screen.STRAIN)
+        elif key in (Key.D0, Key.D1, Key.D2, Key.ENTER):
+            self._draft.doubling = _DOUBLINGS[0 if key is Key.ENTER else int(key)]
+            self._go(Screen.DECLARER)
+
+    def _key_declarer(self, key: Key) -> None:
+        assert self._draft is not None
+        if key is Key.BACK:
+            self._go(Screen.DOUBLING)
+        elif key in "1234" and key.isdigit():
+            self._draft.declarer = _SEATS[int(key) - 1]
+            self._go(Screen.TRICKS)
+
+    def _relative(self) -> bool:
+        return self.round is not None and self.round.tricks_style == "relative"
+
+    def _key_tricks(self, key: Key) -> None:
+        assert self._draft is not None
+        buf = self._buffer
+        if key is Key.BACK:
+            if buf:
+                self._buffer = buf[:-1]
+            else:
+                self._go(Screen.DECLARER)
+        elif key is Key.ENTER and buf:
+            try:
+                result = TableResult.make(self._draft.contract, self._draft.declarer, buf)
+            except BridgeError:
+                self._buffer = ""
+                self._note = "Not possible"
+                return
+            self._draft.tricks = str(result.tricks)
+            self._go(Screen.PREVIEW)
+        elif self._relative():
+            if key is Key.HASH:
+                self._buffer = "="
+            elif key is Key.STAR:
+                self._buffer = "-" if buf.startswith("+") else "+"
+            elif key.isdigit() and buf[:1] in ("+", "-") and len(buf) < 3:
+                self._buffer = buf + key
+        elif key.isdigit() and len(buf) < 2:
+            self._buffer = buf + key
+
+    def _key_preview(self, key: Key) -> None:
+        draft = self._draft
+        assert draft is not None
+        if key is Key.BACK:
+            self._go(Screen.LEVEL if draft.contract.is_pass else Screen.TRICKS)
+        elif key is Key.ENTER:
+            contract = draft.contract
+            entry = EnterResult(
+                entry_id=self.store.new_entry_id(),
+                board=draft.board,
+                values=EntryValues(
+                    contract=str(contract),
+                    declarer=None if draft.declarer is None else draft.declarer.value,
+                    tricks=int(draft.tricks or 0),
+                ),
+            )
+            self._awaiting = entry.entry_id
+            self._send(entry)
+            self._go(Screen.SENDING)
+
+    def _key_sending(self, key: Key) -> None:
+        if key is Key.BACK:
+            # Carry on offline: the entry stays in the store and is resent until answered.
+            self._awaiting = None
+            self._go(Screen.BOARD)
+
+    def _key_ew_confirm(self, key: Key) -> None:
+        view = self._pending_view
+        assert view is not None
+        if key is Key.D1:
+            if self.round is not None and self.round.confirm_pin_required:
+                self._go(Screen.PIN)
+            else:
+                self._confirm(None)
+        elif key is Key.D2:
+            reject = RejectResult(
+                entry_id=self.store.new_entry_id(), board=view.board, version=view.version
+            )
+            self._awaiting = reject.entry_id
+            self._send(reject)
+            self._go(Screen.CONFIRMING)
+        elif key is Key.BACK:
+            self._go(Screen.BOARD)
+
+    def _key_pin(self, key: Key) -> None:
+        if key.isdigit() and len(self._buffer) < 8:
+            self._buffer += key
+        elif key is Key.BACK:
+            if self._buffer:
+                self._buffer = self._buffer[:-1]
+            else:
+                self._go(Screen.EW_CONFIRM)
+        elif key is Key.ENTER and self._buffer:
+            self._confirm(self._buffer)
+
+    def _confirm(self, pin: str | None) -> None:
+        view = self._pending_view
+        assert view is not None
+        confirm = ConfirmResult(
+            entry_id=self.store.new_entry_id(), board=view.board, version=view.version, pin=pin
+        )
+        self._awaiting = confirm.entry_id
+        self._send(confirm)
+        self._go(Screen.CONFIRMING)
+
+    def _key_summary(self, key: Key) -> None:
+        n = len(self._boards)
+        if key in (Key.UP, Key.DOWN) and n:
+            step = 1 if key is Key.DOWN else -1
+            self._summary_index = (self._summary_index + 1 + step) % (n + 1) - 1
+        elif key is Key.HASH and self.round is not None and self.round.complete:
+            self._send(NextRound())
+            self._go(Screen.NEXT_WAIT)
+        elif key in (Key.ENTER, Key.BACK):
+            self._go(Screen.BOARD)
+        elif key is Key.STAR:
+            self._ask_td(Screen.SUMMARY)
+
+    def _ask_td(self, back: Screen) -> None:
+        self._before_td = back
+        self._go(Screen.CALL_TD)
+
+    def _key_call_td(self, key: Key) -> None:
+        if key is Key.D1:
+            call = CallTD(entry_id=self.store.new_entry_id())
+            self._awaiting = call.entry_id
+            self._send(call)
+            self._go(Screen.TD_WAIT)
+        elif key in (Key.BACK, Key.D2):
+            self._go(self._before_td)
+
+    def _key_message(self, key: Key) -> None:
+        if key in (Key.ENTER, Key.BACK):
+            self._go(self._after_message)
+
+    # ------------------------------------------------------------------------ server input
+
+    def receive(self, message: KeypadReply) -> None:
+        """A message from the server (through the gateway)."""
+        if isinstance(message, Paired):
+            self._on_paired(message)
+        elif isinstance(message, RoundInfo):
+            self._on_round(message)
+        elif isinstance(message, RoundChanged):
+            self._on_round(message.round)
+        elif isinstance(message, ResultAck):
+            self._on_result_ack(message)
+        elif isinstance(message, ResultChanged):
+            self._update(message.result)
+        elif isinstance(message, ConflictRaised):
+            self._update(message.result)
+            if self.screen not in WAITING:
+                self._show(f"B{message.result.board} conflict", "TD is called", Screen.BOARD)
+        elif isinstance(message, Ack):
+            self._on_ack(message)
+        elif isinstance(message, Error):
+            self._on_error(message)
+
+    def _on_paired(self, message: Paired) -> None:
+        self.store.save_pairing(message.token, None)
+        self._send(GetRound())
+        self._go(Screen.LOADING)
+
+    def _on_round(self, info: RoundInfo) -> None:
+        previous = self.round
+        self.round = info
+        if self._resend_after_round:
+            self._resend_after_round = False
+            self._resend_pending()
+        new_round = previous is None or previous.round != info.round
+        if info.round == 0:
+            self._go(Screen.WAIT_ROUND)
+        elif self.screen in (Screen.LOADING, Screen.WAIT_ROUND, Screen.NEXT_WAIT) or (
+            new_round and self.screen not in WAITING
+        ):
+            if self.screen is Screen.NEXT_WAIT and not new_round:
+                return  # still this round: wait for the TD to release the next one
+            if info.round != self.store.seated_round:
+                self._go(Screen.SEATS)
+            else:
+                self._continue()
+
+    def _on_result_ack(self, ack: ResultAck) -> None:
+        self.store.remove(ack.entry_id)
+        self._update(ack.result)
+        if ack.entry_id != self._awaiting:
+            return  # a resent command answered again, or an earlier one: the state is updated
+        self._awaiting = None
+        view = ack.result
+        if self.screen is Screen.SENDING:
+            self.stored_count += 1
+            if view.state == "entered":
+                self._pending_view = view
+                self._go(Screen.EW_CONFIRM)
+            elif view.state == "conflict":
+                self._show(f"B{view.board} conflict", "TD is called", Screen.BOARD)
+            else:
+                self._continue()
+        elif self.screen is Screen.CONFIRMING:
+            if view.state == "rejected":
+                self._draft = Draft(view.board)
+                self._go(Screen.LEVEL)
+                self._note = "EW rejected"
+            else:
+                self._continue()
+
+    def _on_ack(self, ack: Ack) -> None:
+        if ack.entry_id is not None:
+            self.store.remove(ack.entry_id)
+        if self.screen is Screen.TD_WAIT and ack.entry_id == self._awaiting:
+            self._awaiting = None
+            self._show("TD is called", "ENT=continue", self._before_td)
+        elif self.screen is Screen.NEXT_WAIT:
+            self._send(GetRound())
+
+    def _on_error(self, error: Error) -> None:
+        if error.code == "not_paired" and self.store.token and self.screen is not Screen.PAIRING:
+            # The gateway forgot us (it restarted): introduce ourselves again, then resend.
+            self._send(Hello(token=self.store.token))
+            self._resend_after_round = True
+            return
+        if error.code in AUTH_ERRORS:
+            # No token, or the token was refused (expired, revoked): pair again, keep entries.
+            self.store.save_pairing(None, None)
+            self._awaiting = None
+            self._show("Pair again", error.message, Screen.PAIR)
+            return
+        if error.entry_id is not None:
+            self.store.remove(error.entry_id)
+        if self.screen is Screen.PAIRING:
+            self._show("Pairing refused", error.message, Screen.PAIR)
+        elif error.entry_id is not None and error.entry_id == self._awaiting:
+            self._awaiting = None
+            self._show(fit(f"Refused: {error.code}", "Refused"), error.message, Screen.BOARD)
+        elif self.screen is Screen.NEXT_WAIT:
+            self._show("Round not done", error.message, Screen.SUMMARY)
+
+    # ------------------------------------------------------------------------------ display
+
+    def _render(self) -> tuple[str, str]:
+        line1, line2 = getattr(self, f"_show_{self.screen.value}")()
+        if self._note:
+            line2 = self._note
+        return line1, line2
+
+    def _header(self, board: int | None) -> str:
+        info = self.round
+        if info is None:
+            return f"T{self.table}"
+        t, r, ns, ew = self.table, info.round, _label(info.ns), _label(info.ew)
+        if board is None:
+            return fit(f"T{t} R{r} N/S {ns}-{ew}", f"T{t} R{r} {ns}-{ew}")
+        return fit(
+            f"T{t} R{r} B{board} N/S {ns}-{ew}",
+            f"T{t} R{r} B{board} {ns}-{ew}",
+            f"T{t}R{r}B{board} {ns}-{ew}",
+            f"T{t} R{r} B{board}",
+        )
+
+    def _show_pair(self) -> tuple[str, str]:
+        return f"T{self.table} Pair code:", self._buffer + "_"
+
+    def _show_pairing(self) -> tuple[str, str]:
+        return f"T{self.table} Pairing...", self._buffer
+
+    def _show_loading(self) -> tuple[str, str]:
+        return f"T{self.table} Traveller", "Connecting..." if self.link_up else "No link yet"
+
+    def _show_wait_round(self) -> tuple[str, str]:
+        return f"T{self.table} Traveller", "Wait for round 1"
+
+    def _show_seats(self) -> tuple[str, str]:
+        info = self.round
+        assert info is not None
+        t, r, ns, ew = self.table, info.round, _label(info.ns), _label(info.ew)
+        return fit(f"T{t} R{r} NS{ns} EW{ew}", f"R{r} NS{ns} EW{ew}"), "Seats OK? 1=yes"
+
+    def _show_board(self) -> tuple[str, str]:
+        status = self.selected
+        if status is None:
+            return self._header(None), "No boards"
+        state = status.state
+        if status.board in self.saved_boards():
+            hint = "Saved, sending"
+        elif state in ("missing", "rejected"):
+            hint = "ENT=enter *=TD" if state == "missing" else "Rejected ENT=new"
+        elif state == "entered":
+            hint = "ENT=EW confirm"
+        elif state == "conflict":
+            hint = "Conflict: TD"
+        elif status.result is not None and status.result.contract is not None:
+            hint = result_line(status.result)
+        else:
+            hint = state.replace("_", " ")
+        return self._header(status.board), hint
+
+    def _draft_text(self) -> str:
+        draft = self._draft
+        assert draft is not None
+        text = f"B{draft.board}"
+        if draft.level:
+            text += f" {draft.level}"
+            if draft.strain is not None:
+                text += f"{draft.strain.value}{draft.doubling.suffix}"
+                if self.screen is Screen.DOUBLING:
+                    text = text[: len(text) - len(draft.doubling.suffix)]
+            if draft.declarer is not None and self.screen is Screen.TRICKS:
+                text += f" {draft.declarer.value}"
+        return text
+
+    def _show_level(self) -> tuple[str, str]:
+        assert self._draft is not None
+        return f"B{self._draft.board} contract", "Level 1-7 0=pass"
+
+    def _show_strain(self) -> tuple[str, str]:
+        return self._draft_text(), "1C 2D 3H 4S 5NT"
+
+    def _show_doubling(self) -> tuple[str, str]:
+        return self._draft_text(), "0=- 1=X 2=XX"
+
+    def _show_declarer(self) -> tuple[str, str]:
+        return self._draft_text(), "Decl 1N 2E 3S 4W"
+
+    def _show_tricks(self) -> tuple[str, str]:
+        if self._relative():
+            return fit(self._draft_text() + " #= *+-", self._draft_text()), (
+                f"Result: {self._buffer}_"
+            )
+        return self._draft_text(), f"Tricks 0-13: {self._buffer}_"
+
+    def _preview_line(self) -> str:
+        draft = self._draft
+        assert draft is not None
+        contract = draft.contract
+        if contract.is_pass or draft.declarer is None:
+            return "PASS 0?"
+        tricks = int(draft.tricks or 0)
+        result = TableResult(contract, draft.declarer, tricks)
+        status = self._status(draft.board)
+        vul = Vulnerability(status.vulnerability) if status else Vulnerability.NONE
+        score = _signed(result_ns_score(result, vul))
+        c, d, res = str(contract), draft.declarer.value, result.result
+        return fit(f"{c} {d} {res} {score}?", f"{c} {d}{res} {score}?", f"{c}{d}{res} {score}?")
+
+    def _show_preview(self) -> tuple[str, str]:
+        return self._preview_line(), "ENT=send BK=edit"
+
+    def _show_sending(self) -> tuple[str, str]:
+        line1 = self._preview_line().rstrip("?")
+        return line1, "Sending..." if self.link_up else "Saved, no link"
+
+    def _show_ew_confirm(self) -> tuple[str, str]:
+        assert self._pending_view is not None
+        return result_line(self._pending_view), "EW OK? 1=yes"
+
+    def _show_pin(self) -> tuple[str, str]:
+        return "EW PIN, then ENT", "*" * len(self._buffer) + "_"
+
+    def _show_confirming(self) -> tuple[str, str]:
+        assert self._pending_view is not None
+        return result_line(self._pending_view), "Sending..." if self.link_up else "Saved, no link"
+
+    def _show_summary(self) -> tuple[str, str]:
+        info = self.round
+        assert info is not None
+        boards = info.boards
+        done = sum(b.state in COMPLETE_STATES for b in boards)
+        if self._summary_index < 0 or not boards:
+            line1 = fit(f"R{info.round} done {done}/{len(boards)}")
+            return line1, "#=next round" if info.complete else "ENT=boards ^v"
+        status = boards[self._summary_index % len(boards)]
+        if status.result is not None and status.result.contract is not None:
+            line2 = result_line(status.result)
+        else:
+            line2 = status.state.replace("_", " ")
+        return fit(f"B{status.board} {status.state}"), line2
+
+    def _show_next_wait(self) -> tuple[str, str]:
+        info = self.round
+        assert info is not None
+        moves = " ".join(f"{p.seat or p.pair}>T{p.table}" for p in info.next if p.table is not None)
+        return fit(f"R{info.round} done, wait"), fit(moves or "for the TD", "for the TD")
+
+    def _show_call_td(self) -> tuple[str, str]:
+        return "Call the TD?", "1=yes BACK=no"
+
+    def _show_td_wait(self) -> tuple[str, str]:
+        return "Calling the TD", "Sending..." if self.link_up else "Saved, no link"
+
+    def _show_message(self) -> tuple[str, str]:
+        return self._message
+
+
+__all__ = ["WIDTH", "Device", "Draft", "Key", "Screen", "StoredCommand", "fit", "lcd"]

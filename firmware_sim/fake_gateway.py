@@ -1,0 +1,245 @@
+"""A stand-in for the server and its gateway, for keypad tests, demos and benchmarks.
+
+``FakeTables`` keeps a tiny event in memory with the server's rules that a keypad relies on:
+idempotent entry ids, versions that East confirms, the end-of-round gate. ``FakeGateway`` puts it
+behind a link endpoint (a point-to-point Link or a BusMaster) through the keypad codec. The real
+gateway is server/gateway.py; this one only exists so firmware_sim can be exercised alone.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Literal
+
+from protocol.bridge import BridgeError, TableResult, dealer, ns_score, vulnerability
+from protocol.keypad_codec import CodecError, KeypadCommand, KeypadReply, decode, encode
+from protocol.link import BusEvent, BusMaster, Delivered, Link, PeerRestarted
+from protocol.messages import (
+    COMPLETE_STATES,
+    Ack,
+    BoardResultView,
+    BoardStatus,
+    CallTD,
+    ConfirmResult,
+    CorrectResult,
+    EnterResult,
+    Error,
+    GetRound,
+    Hello,
+    NextRound,
+    Paired,
+    PairInfo,
+    PairTerminal,
+    RejectResult,
+    ResultAck,
+    RoundInfo,
+)
+
+
+@dataclass
+class FakeTables:
+    """An event of ``tables`` tables, ``rounds`` rounds of ``boards_per_round`` boards."""
+
+    tables: int = 3
+    rounds: int = 3
+    boards_per_round: int = 2
+    codes: dict[str, int] = field(default_factory=dict)  # pairing code -> table
+    confirm_pin: str | None = None
+    tricks_style: Literal["absolute", "relative"] = "absolute"
+    round_of: dict[int, int] = field(default_factory=dict)
+    results: dict[tuple[int, int], BoardResultView] = field(default_factory=dict)
+    applied: Counter[str] = field(default_factory=Counter)  # entry id -> times applied
+    answers: dict[str, KeypadReply] = field(default_factory=dict)  # entry id -> first answer
+    td_calls: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for table in range(1, self.tables + 1):
+            self.codes.setdefault(f"{table:04d}", table)
+            self.round_of.setdefault(table, 1)
+
+    def token(self, table: int) -> str:
+        """The token a paired keypad of ``table`` holds."""
+        return f"token-table-{table}"
+
+    def table_of(self, token: str) -> int | None:
+        """The table a token authorises, if any."""
+        for table in range(1, self.tables + 1):
+            if token == self.token(table):
+                return table
+        return None
+
+    def boards(self, table: int, rnd: int) -> list[int]:
+        """The boards of ``table`` in round ``rnd`` (a Mitchell-like rotation of sets)."""
+        first = ((table + rnd - 2) % max(self.rounds, 1)) * self.boards_per_round + 1
+        return list(range(first, first + self.boards_per_round))
+
+    def round_info(self, table: int) -> RoundInfo:
+        """The table's current round as the server describes it."""
+        rnd = self.round_of[table]
+        statuses = []
+        for board in self.boards(table, rnd):
+            view = self.results.get((table, board))
+            statuses.append(
+                BoardStatus(
+                    board=board,
+                    dealer=dealer(board).value,
+                    vulnerability=vulnerability(board).value,
+                    state=view.state if view else "missing",
+                    result=view,
+                )
+            )
+        ew = self.tables + (table + rnd - 2) % self.tables + 1
+        return RoundInfo(
+            event="Fake club night",
+            section="A",
+            table=table,
+            round=rnd,
+            rounds=self.rounds,
+            ns=PairInfo(number=table, direction="NS", label=str(table)),
+            ew=PairInfo(number=ew, direction="EW", label=str(ew)),
+            boards=statuses,
+            complete=all(s.state in COMPLETE_STATES for s in statuses),
+            round_open=True,
+            next_round_released=True,
+            confirm_pin_required=self.confirm_pin is not None,
+            tricks_style=self.tricks_style,
+        )
+
+    def handle(self, table: int | None, command: KeypadCommand) -> tuple[int | None, KeypadReply]:
+        """Apply one command from ``table`` (None: not paired); the table it binds and the reply."""
+        if isinstance(command, PairTerminal):
+            paired = self.codes.get(command.code)
+            if paired is None:
+                return None, Error(code="invalid_code", message="Unknown pairing code.")
+            return paired, Paired(
+                token=self.token(paired), event="Fake club night", section="A", table=paired
+            )
+        if isinstance(command, Hello):
+            known = self.table_of(command.token)
+            if known is None:
+                return None, Error(code="invalid_token", message="Token not valid.")
+            return known, self.round_info(known)
+        if table is None:
+            entry_id = getattr(command, "entry_id", None)
+            return None, Error(code="not_paired", message="Pair first.", entry_id=entry_id)
+        return table, self._command(table, command)
+
+    def _command(self, table: int, command: KeypadCommand) -> KeypadReply:
+        if isinstance(command, GetRound):
+            return self.round_info(table)
+        if isinstance(command, NextRound):
+            info = self.round_info(table)
+            if not info.complete:
+                return Error(code="round_incomplete", message="Boards are missing.")
+            self.round_of[table] = min(info.round + 1, self.rounds)
+            return Ack(detail="next round")
+        assert isinstance(
+            command, EnterResult | CorrectResult | ConfirmResult | RejectResult | CallTD
+        )
+        if command.entry_id in self.answers:
+            answer = self.answers[command.entry_id]
+            if isinstance(answer, ResultAck):
+                current = self.results[(table, answer.result.board)]
+                return ResultAck(entry_id=command.entry_id, duplicate=True, result=current)
+            return answer
+        answer = self._apply(table, command)
+        self.answers[command.entry_id] = answer
+        if not isinstance(answer, Error):
+            self.applied[command.entry_id] += 1
+        return answer
+
+    def _apply(
+        self,
+        table: int,
+        command: EnterResult | CorrectResult | ConfirmResult | RejectResult | CallTD,
+    ) -> KeypadReply:
+        if isinstance(command, CallTD):
+            self.td_calls.append(table)
+            return Ack(entry_id=command.entry_id, detail="TD called")
+        rnd = self.round_of[table]
+        if command.board not in self.boards(table, rnd):
+            return Error(
+                code="board_not_in_round", message="Not this round.", entry_id=command.entry_id
+            )
+        key = (table, command.board)
+        old = self.results.get(key)
+        if isinstance(command, EnterResult | CorrectResult):
+            values = command.values
+            try:
+                result = TableResult.make(values.contract, values.declarer, values.tricks)
+                score = ns_score(command.board, result.contract, result.declarer, result.tricks)
+            except BridgeError as exc:
+                return Error(code=exc.code, message=exc.message, entry_id=command.entry_id)
+            view = BoardResultView(
+                board=command.board,
+                round=rnd,
+                table=table,
+                state="entered",
+                version=(old.version + 1) if old else 1,
+                contract=str(result.contract),
+                declarer=None if result.declarer is None else result.declarer.value,
+                tricks=result.tricks,
+                result=result.result or None,
+                ns_score=score,
+            )
+        else:
+            if old is None or old.version != command.version:
+                return Error(
+                    code="version_mismatch", message="Result changed.", entry_id=command.entry_id
+                )
+            if isinstance(command, ConfirmResult) and command.pin != self.confirm_pin:
+                return Error(code="bad_pin", message="Wrong PIN.", entry_id=command.entry_id)
+            state = "confirmed" if isinstance(command, ConfirmResult) else "rejected"
+            view = old.model_copy(update={"state": state, "version": old.version + 1})
+        self.results[key] = view
+        return ResultAck(entry_id=command.entry_id, result=view)
+
+    @property
+    def confirmed(self) -> dict[tuple[int, int], BoardResultView]:
+        """Results East confirmed, by (table, board)."""
+        return {k: v for k, v in self.results.items() if v.state == "confirmed"}
+
+
+class FakeGateway:
+    """FakeTables behind a link: one Link (point to point) or a BusMaster (many keypads)."""
+
+    def __init__(self, tables: FakeTables, endpoint: Link | BusMaster) -> None:
+        self.tables = tables
+        self.endpoint = endpoint
+        self.bound: dict[int, int] = {}  # keypad address -> table (forgotten on restart)
+        self.bad_messages = 0
+        self.received: Counter[str] = Counter()  # entry id -> times it arrived
+
+    def pump(self) -> float | None:
+        """Answer every delivered command (a NullModem hook)."""
+        endpoint = self.endpoint
+        if isinstance(endpoint, BusMaster):
+            events = endpoint.events()
+        else:
+            events = [BusEvent(endpoint.address or 0, e) for e in endpoint.events()]
+        for address, event in events:
+            if isinstance(event, PeerRestarted):
+                self.bound.pop(address, None)  # a rebooted keypad introduces itself again
+            if not isinstance(event, Delivered):
+                continue
+            try:
+                command = decode(event.msg_type, event.payload)
+            except CodecError:
+                self.bad_messages += 1
+                continue
+            if not isinstance(command, KeypadCommand):
+                self.bad_messages += 1  # a reply sent by a keypad: not for us
+                continue
+            entry_id = getattr(command, "entry_id", None)
+            if entry_id is not None:
+                self.received[entry_id] += 1
+            table, reply = self.tables.handle(self.bound.get(address), command)
+            if table is not None:
+                self.bound[address] = table
+            msg_type, payload = encode(reply)
+            if isinstance(endpoint, BusMaster):
+                endpoint.send(address, msg_type, payload)
+            else:
+                endpoint.send(msg_type, payload)
+        return None

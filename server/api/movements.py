@@ -1,0 +1,301 @@
+"""Movements for the TD: preview any kind, read a section's movement and guide cards, and
+change it mid-session (late pair, pair left, fewer rounds, boards per round)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Depends, Query
+from fastapi.responses import PlainTextResponse
+from pydantic import BaseModel, ConfigDict, Field
+from sqlmodel import Session
+
+from server.api.deps import RuntimeDep, require_td
+from server.api.schemas import MovementSpec
+from server.errors import InvalidError
+from server.movements import Movement, MovementError, PairRef, validate
+from server.movements import edit as edits
+from server.movements.balance import comparison_balance
+from server.movements.bridgemate import (
+    from_round_data,
+    numbered_by_direction,
+    read_round_data_csv,
+    to_round_data,
+    write_round_data_csv,
+)
+from server.movements.catalog import KINDS, build
+from server.movements.exchange import read_csv, read_json, write_csv, write_json
+from server.movements.guide import pair_card, render_grid, render_pair_card, render_table_card
+from server.movements.guide import table_card as guide_table_card
+from server.movements.individual import IndividualMovement
+from server.services import movement_admin, setup
+
+router = APIRouter(prefix="/api/v1", tags=["movements"], dependencies=[Depends(require_td)])
+
+#: Kinds a pairs section can play (individual movements need per-player seats).
+SECTION_KINDS = tuple(k for k in KINDS if k != "individual")
+
+
+def build_movement(spec: MovementSpec) -> Movement:
+    """The movement a spec describes, validated; InvalidError naming the problem."""
+    try:
+        if spec.kind == "imported":
+            movement = _imported(spec)
+        else:
+            built = build(
+                spec.kind,
+                tables=spec.tables,
+                pairs=spec.pairs,
+                rounds=spec.rounds,
+                boards_per_round=spec.boards_per_round,
+                even=spec.even,
+                arrow_switch_rounds=spec.arrow_switch_rounds,
+                name=spec.name,
+            )
+            if isinstance(built, IndividualMovement):
+                raise InvalidError(
+                    "movement_not_supported",
+                    "Individual movements cannot be played as a pairs section yet.",
+                )
+            movement = built
+        validate(movement)
+    except (MovementError, ValueError, KeyError) as exc:
+        raise InvalidError("invalid_movement", str(exc)) from exc
+    return movement
+
+
+def _imported(spec: MovementSpec) -> Movement:
+    if not spec.data or not spec.format:
+        raise ValueError("an imported movement needs format and data")
+    if spec.format == "json":
+        sections = read_json(spec.data)
+    elif spec.format == "csv":
+        sections = read_csv(spec.data)
+    else:
+        rows = read_round_data_csv(spec.data)
+        sections = from_round_data(
+            rows,
+            mitchell=numbered_by_direction(rows),
+            arrow_switch_rounds=spec.arrow_switch_rounds_list,
+        )
+    if len(sections) != 1:
+        raise ValueError(f"the data holds {len(sections)} sections; import one at a time")
+    return next(iter(sections.values()))
+
+
+class BalancePublic(BaseModel):
+    balance: float = Field(description="Comparison balance for one winner, %.")
+    field_balance: float | None = Field(
+        description="Within each home direction, % (two-winner movements only)."
+    )
+
+
+class MovementPreview(BaseModel):
+    name: str
+    kind: str
+    tables: int
+    rounds: int
+    boards_per_round: int
+    boards: list[int]
+    pairs: list[str]
+    balance: BalancePublic
+    grid: str
+    movement: dict[str, object]
+
+
+def preview(m: Movement) -> MovementPreview:
+    report = comparison_balance(m)
+    return MovementPreview(
+        name=m.name,
+        kind=m.kind,
+        tables=m.tables,
+        rounds=m.rounds,
+        boards_per_round=m.boards_per_round,
+        boards=m.boards(),
+        pairs=[str(p) for p in m.pairs()],
+        balance=BalancePublic(
+            balance=round(report.balance, 1),
+            field_balance=None if report.field_balance is None else round(report.field_balance, 1),
+        ),
+        grid=render_grid(m),
+        movement=m.to_dict(),
+    )
+
+
+@router.get("/movements/kinds")
+async def kinds() -> list[str]:
+    """The movement kinds a section can be created with."""
+    return [*SECTION_KINDS, "imported"]
+
+
+@router.post("/movements/preview", response_model=MovementPreview)
+async def preview_movement(spec: MovementSpec) -> MovementPreview:
+    """Build and validate a movement without storing it: grid, pairs and balance figures."""
+    return preview(build_movement(spec))
+
+
+@router.get("/sections/{section_id}/movement", response_model=MovementPreview)
+async def section_movement(runtime: RuntimeDep, section_id: int) -> MovementPreview:
+    """The section's movement as it stands now (after any changes)."""
+    m = await runtime.run(
+        lambda s: movement_admin.load_movement(s, setup.get_section(s, section_id))
+    )
+    return preview(m)
+
+
+@router.get("/sections/{section_id}/movement/export", response_class=PlainTextResponse)
+async def export_movement(
+    runtime: RuntimeDep,
+    section_id: int,
+    format: Annotated[Literal["json", "csv", "round-data"], Query()] = "csv",
+) -> str:
+    """The movement as plain data: CSV/JSON rows, or Bridgemate RoundData CSV."""
+
+    def work(s: Session) -> tuple[str, Movement]:
+        section = setup.get_section(s, section_id)
+        return section.letter, movement_admin.load_movement(s, section)
+
+    letter, m = await runtime.run(work)
+    if format == "json":
+        return write_json({letter: m})
+    if format == "csv":
+        return write_csv({letter: m})
+    switched = {a.round for a in m.assignments if a.ns is not None and a.ns.direction == "EW"}
+    return write_round_data_csv(to_round_data(m, letter, arrow_switch_rounds=switched))
+
+
+@router.get("/sections/{section_id}/guide/table/{table}")
+async def table_guide(runtime: RuntimeDep, section_id: int, table: int) -> dict[str, object]:
+    """A table's guide card: round, N/S, E/W, boards and where everyone goes next."""
+    m = await runtime.run(
+        lambda s: movement_admin.load_movement(s, setup.get_section(s, section_id))
+    )
+    if not 1 <= table <= m.tables:
+        raise InvalidError("unknown_table", f"The movement has no table {table}.")
+    rows = [
+        {
+            "round": r.round,
+            "ns": str(r.ns) if r.ns else None,
+            "ew": str(r.ew) if r.ew else None,
+            "boards": list(r.boards),
+            "ns_next": r.ns_next,
+            "ew_next": r.ew_next,
+            "boards_next": r.boards_next,
+        }
+        for r in guide_table_card(m, table)
+    ]
+    return {"table": table, "rows": rows, "text": render_table_card(m, table)}
+
+
+@router.get("/sections/{section_id}/guide/pair/{pair}")
+async def pair_guide(runtime: RuntimeDep, section_id: int, pair: str) -> dict[str, object]:
+    """A pair's guide card: each round's table, seat, opponents, boards and next table."""
+    ref = _pair(pair)
+    m = await runtime.run(
+        lambda s: movement_admin.load_movement(s, setup.get_section(s, section_id))
+    )
+    if ref not in m.pairs():
+        raise InvalidError("unknown_pair", f"Pair {ref} does not play in this movement.")
+    rows = [
+        {
+            "round": r.round,
+            "table": r.table,
+            "seat": r.seat,
+            "opponents": str(r.opponents) if r.opponents else None,
+            "boards": list(r.boards),
+            "next": r.next,
+        }
+        for r in pair_card(m, ref)
+    ]
+    return {"pair": str(ref), "rows": rows, "text": render_pair_card(m, ref)}
+
+
+def _pair(text: str) -> PairRef:
+    try:
+        return PairRef.parse(text)
+    except ValueError as exc:
+        raise InvalidError("invalid_pair", f"{text!r} is not a pair: use 7, 3NS or 3EW.") from exc
+
+
+class LatePair(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    pair: str = Field(examples=["14", "8EW"], description="The new pair, in the phantom's seat.")
+    reason: str = Field(default="late pair", max_length=500)
+
+
+class PairLeft(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    pair: str = Field(examples=["3NS"])
+    from_round: int = Field(ge=1, description="The first round the pair no longer plays.")
+    reason: str = Field(default="pair left", max_length=500)
+
+
+class StopAfter(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    rounds: int = Field(ge=1)
+    reason: str = Field(default="session shortened", max_length=500)
+
+
+class BoardsPerRound(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    boards_per_round: int = Field(ge=1, le=12)
+    from_round: int = Field(ge=1)
+    reason: str = Field(default="boards per round changed", max_length=500)
+
+
+async def _change(
+    runtime: RuntimeDep, section_id: int, change: movement_admin.Edit, what: str
+) -> MovementPreview:
+    def work(s: Session) -> Movement:
+        section = setup.get_section(s, section_id)
+        return movement_admin.change_movement(s, section, change, what=what)
+
+    return preview(await runtime.run(work))
+
+
+@router.post("/sections/{section_id}/movement/late-pair", response_model=MovementPreview)
+async def late_pair(runtime: RuntimeDep, section_id: int, body: LatePair) -> MovementPreview:
+    """Seat a late pair in the phantom's place from the next round not yet started."""
+    ref = _pair(body.pair)
+
+    return await _change(
+        runtime,
+        section_id,
+        lambda m, first: edits.add_late_pair(m, ref, from_round=first),
+        body.reason,
+    )
+
+
+@router.post("/sections/{section_id}/movement/pair-left", response_model=MovementPreview)
+async def pair_left(runtime: RuntimeDep, section_id: int, body: PairLeft) -> MovementPreview:
+    """A pair has left: from ``from_round`` its opponents sit out (scored as § 216 says)."""
+    ref = _pair(body.pair)
+    return await _change(
+        runtime,
+        section_id,
+        lambda m, _first: edits.remove_pair(m, ref, from_round=body.from_round),
+        body.reason,
+    )
+
+
+@router.post("/sections/{section_id}/movement/stop-after", response_model=MovementPreview)
+async def stop_after(runtime: RuntimeDep, section_id: int, body: StopAfter) -> MovementPreview:
+    """Finish the session after fewer rounds."""
+    return await _change(
+        runtime, section_id, lambda m, _first: edits.stop_after(m, body.rounds), body.reason
+    )
+
+
+@router.post("/sections/{section_id}/movement/boards-per-round", response_model=MovementPreview)
+async def boards_per_round(
+    runtime: RuntimeDep, section_id: int, body: BoardsPerRound
+) -> MovementPreview:
+    """Play a different number of boards per round from ``from_round`` on."""
+    return await _change(
+        runtime,
+        section_id,
+        lambda m, _first: edits.change_boards_per_round(
+            m, body.boards_per_round, from_round=body.from_round
+        ),
+        body.reason,
+    )

@@ -1,0 +1,244 @@
+"""Board results both ways: Traveller's results as ResultDTOs, and the scoring program's in."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+from pydantic import ValidationError
+from sqlmodel import Session, col, select
+
+from protocol.messages import EntryValues
+from server.dataconnector import checks
+from server.dataconnector.dto import ResultDTO
+from server.dataconnector.store import same_session, section_of, sections_of
+from server.dataconnector.wire import PROGRAM, DcError, ErrorType
+from server.models import Audit, DcSession, Pair, Result, utcnow
+from server.services import audit, td
+from server.services.table_commands import Push, changed
+from server.services.views import assignment
+
+#: Result states the scoring program hears about: agreed at the table or settled by the TD.
+REPORTED = frozenset({"confirmed", "td_pending", "not_played", "adjusted"})
+REASON = "from the scoring program (Data Connector)"
+NOT_PLAYED = -10
+BOTH = 3  # ScoringDirection N/S and E/W
+STRAINS = {"C": 1, "D": 2, "H": 3, "S": 4, "NT": 5}
+SEATS = {"N": 1, "E": 2, "S": 3, "W": 4}
+SUITS = {"C": 1, "D": 2, "H": 3, "S": 4}
+RANKS = "23456789TJQKA"
+CONTRACT = re.compile(r"^([1-7])(C|D|H|S|NT)(X{0,2})$")
+ADJUSTED = re.compile(r"^A(\d+)/(\d+)$")
+PERCENT = (40, 50, 60)  # Average minus, Average, Average plus
+
+
+def _grade(percent: int) -> int:
+    """0 Average minus, 1 Average, 2 Average plus."""
+    return 2 if percent >= 60 else 0 if percent <= 40 else 1
+
+
+def artificial_level(ns_percent: int, ew_percent: int) -> int:
+    """The Level code -1..-9 of an artificial score (N/S grade first)."""
+    return -(3 * _grade(ns_percent) + _grade(ew_percent) + 1)
+
+
+def artificial_percent(level: int, scoring_direction: int) -> tuple[int, int]:
+    """N/S and E/W percentages of Level -1..-9 (E/W scoring direction reverses them)."""
+    ns, ew = divmod(-level - 1, 3)
+    pair = (PERCENT[ns], PERCENT[ew])
+    return (pair[1], pair[0]) if scoring_direction == 2 else pair
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a result belongs, with the pair numbers."""
+
+    session_guid: str
+    letters: str
+    result: Result
+    ns: int
+    ew: int
+
+
+def to_dto(at: Position, snap: dict[str, Any], deleted: bool) -> ResultDTO:
+    """The ResultDTO of a result as the audit snapshot ``snap`` has it."""
+    r = at.result
+    dto = ResultDTO(
+        session_guid=at.session_guid,
+        section_letters=at.letters,
+        table_number=r.table_number,
+        round_number=r.round,
+        board_number=r.board,
+        scoring_direction=BOTH,
+        pair_north_south=at.ns,
+        pair_east_west=at.ew,
+        declaring_pair=at.ns,
+        is_deleted=deleted,
+    )
+    adjusted = ADJUSTED.match(snap.get("adjusted") or "")
+    if deleted:
+        return dto
+    if snap.get("state") == "not_played":
+        dto.level = NOT_PLAYED
+    elif snap.get("state") == "adjusted" and adjusted:
+        dto.level = artificial_level(int(adjusted[1]), int(adjusted[2]))
+    else:
+        _contract(dto, snap, at)
+    return dto
+
+
+def _contract(dto: ResultDTO, snap: dict[str, Any], at: Position) -> None:
+    match = CONTRACT.match(snap.get("contract") or "")
+    if match is None:  # a passed-out board: Level 0
+        return
+    declarer = snap.get("declarer") or "N"
+    dto.level, dto.denomination = int(match[1]), STRAINS[match[2]]
+    dto.stake = len(match[3])
+    dto.declarer_direction = SEATS[declarer]
+    dto.declaring_pair = at.ns if declarer in "NS" else at.ew
+    dto.total_tricks = int(snap.get("tricks") or 0)
+    lead = snap.get("lead") or ""
+    if len(lead) == 2:
+        dto.lead_card_suit, dto.lead_card_rank = SUITS[lead[0]], RANKS.index(lead[1]) + 2
+
+
+@dataclass(frozen=True)
+class ResultItem:
+    """A result's latest change the scoring program should know of: one queue item."""
+
+    item_id: int
+    dto: ResultDTO
+    from_program: bool
+
+
+def result_items(session: Session, dcs: DcSession) -> list[ResultItem]:
+    """The latest reportable change of every result of the session (the queue is the audit
+    trail: a confirmation or a TD decision reports the result, a later un-confirming change
+    reports its deletion)."""
+    sections = {s.id: s for s in sections_of(session, dcs)}
+    ids = list(sections)
+    results = {r.id: r for r in session.exec(select(Result).where(col(Result.section_id).in_(ids)))}
+    numbers = {
+        p.id: p.number for p in session.exec(select(Pair).where(col(Pair.section_id).in_(ids)))
+    }
+    rows = session.exec(
+        select(Audit)
+        .where(col(Audit.section_id).in_(ids), col(Audit.result_id).is_not(None))
+        .order_by(col(Audit.id))
+    ).all()
+    latest: dict[int, tuple[Audit, dict[str, Any], bool]] = {}
+    for row in rows:
+        snap = json.loads(row.new or "null")
+        rid = row.result_id or 0
+        if not isinstance(snap, dict) or "state" not in snap or rid not in results:
+            continue
+        if snap["state"] in REPORTED:
+            latest[rid] = (row, snap, False)
+        elif rid in latest and not latest[rid][2]:
+            latest[rid] = (row, snap, True)
+    items = []
+    for rid, (row, snap, deleted) in latest.items():
+        result = results[rid]
+        at = Position(
+            dcs.session_guid,
+            sections[result.section_id].letter,
+            result,
+            numbers.get(result.ns_pair_id, 0),
+            numbers.get(result.ew_pair_id, 0),
+        )
+        items.append(ResultItem(row.id or 0, to_dto(at, snap, deleted), row.actor == PROGRAM))
+    return sorted(items, key=lambda i: i.item_id)
+
+
+def _values(dto: ResultDTO) -> EntryValues:
+    lead = None
+    if dto.lead_card_rank:
+        suit = "CDHS"[dto.lead_card_suit - 1]
+        lead = f"{suit}{RANKS[dto.lead_card_rank - 2]}"
+    if dto.level == 0:
+        return EntryValues(contract="PASS", declarer=None, tricks=0)
+    strain = next(s for s, n in STRAINS.items() if n == dto.denomination)
+    declarer = cast(Literal["N", "E", "S", "W"], "NESW"[dto.declarer_direction - 1])
+    contract = f"{dto.level}{strain}{'X' * dto.stake}"
+    try:
+        return EntryValues(contract=contract, declarer=declarer, tricks=dto.total_tricks, lead=lead)
+    except ValidationError as exc:  # pragma: no cover - the checks above keep values in range
+        raise DcError(ErrorType.VALIDATION, str(exc)) from exc
+
+
+def _delete(session: Session, result: Result) -> list[Push]:
+    """The scoring program deleted the result: the table must enter the board again."""
+    if result.state == "rejected":
+        return []
+    old = audit.snapshot(result)
+    result.state, result.conflict_entry_id = "rejected", None
+    result.confirmed_by, result.confirmed_at = None, None
+    result.version += 1
+    result.updated_at = utcnow()
+    session.add(result)
+    session.flush()
+    audit.record(
+        session,
+        actor=PROGRAM,
+        action="dc_deleted",
+        section_id=result.section_id,
+        result=result,
+        old=old,
+        new=audit.snapshot(result),
+        reason=REASON,
+    )
+    return changed(result)
+
+
+def _stored(session: Session, section_id: int, dto: ResultDTO) -> Result | None:
+    return session.exec(
+        select(Result).where(
+            Result.section_id == section_id,
+            Result.table_number == dto.table_number,
+            Result.round == dto.round_number,
+            Result.board == dto.board_number,
+        )
+    ).first()
+
+
+def put_results(session: Session, dcs: DcSession, dtos: Sequence[ResultDTO]) -> list[Push]:
+    """Store the scoring program's results (new or corrected) as TD changes, all or none."""
+    checks.require([p for dto in dtos for p in checks.result(dto)], "ResultDTO")
+    same_session([dto.session_guid for dto in dtos], dcs)
+    pushes: list[Push] = []
+    for dto in dtos:
+        section = section_of(session, dcs, dto.section_letters)
+        row = assignment(session, section, dto.table_number, dto.round_number)
+        where = f"table {section.letter}{dto.table_number} round {dto.round_number}"
+        if row is None or dto.board_number not in row.board_numbers():
+            raise DcError(ErrorType.MOVEMENT, f"Board {dto.board_number} is not played at {where}.")
+        pairs = [session.get(Pair, i) if i else None for i in (row.ns_pair_id, row.ew_pair_id)]
+        numbers = [p.number if p else 0 for p in pairs]
+        if [dto.pair_north_south, dto.pair_east_west] != numbers and not dto.is_deleted:
+            raise DcError(
+                ErrorType.MOVEMENT,
+                f"At {where} pair {numbers[0]} plays pair {numbers[1]}, "
+                f"not {dto.pair_north_south} and {dto.pair_east_west}.",
+            )
+        if dto.is_deleted:
+            stored = _stored(session, section.id or 0, dto)
+            pushes += _delete(session, stored) if stored is not None else []
+            continue
+        result = td.board_result(
+            session, section, dto.table_number, dto.round_number, dto.board_number
+        )
+        if dto.level == NOT_PLAYED:
+            pushes += td.mark_not_played(session, result=result, reason=REASON, actor=PROGRAM)
+        elif dto.level < 0:
+            ns, ew = artificial_percent(dto.level, dto.scoring_direction)
+            pushes += td.adjust(
+                session, result=result, ns_percent=ns, ew_percent=ew, reason=REASON, actor=PROGRAM
+            )
+        else:
+            pushes += td.set_result(
+                session, result=result, values=_values(dto), reason=REASON, actor=PROGRAM
+            )
+    return pushes

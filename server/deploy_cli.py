@@ -1,0 +1,175 @@
+"""Site commands: backup, restore, doctor, and `serve` with several workers, mDNS and TLS.
+
+Only typer and the standard library at module level: server/cli.py may import this module.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import typer
+
+app = typer.Typer(no_args_is_help=True, add_completion=False)
+
+DB_ENV = "TRAVELLER_DATABASE_URL"
+
+
+def _database_url(value: str | None) -> str:
+    return value or os.environ.get(DB_ENV) or "sqlite:///traveller.db"
+
+
+@app.command()
+def backup(
+    database_url: str = typer.Option(None, envvar=DB_ENV, help="Default sqlite:///traveller.db."),
+    directory: Path = typer.Option(
+        Path("backups"), "--dir", envvar="TRAVELLER_BACKUP_DIR", help="Where backups go."
+    ),
+    keep: int = typer.Option(24, envvar="TRAVELLER_BACKUP_KEEP", min=1, help="Backups kept."),
+    show: bool = typer.Option(False, "--list", help="List the backups instead of taking one."),
+) -> None:
+    """Back up the SQLite database now (safe while the server runs), keeping the newest N."""
+    from server.backup import BackupError, list_backups
+    from server.backup import backup as take
+
+    if show:
+        for path in list_backups(directory):
+            typer.echo(f"{path}  {path.stat().st_size // 1024} KiB")
+        return
+    try:
+        path = take(_database_url(database_url), directory, keep=keep, label="manual")
+    except BackupError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    typer.echo(f"backup written: {path}")
+
+
+@app.command()
+def restore(
+    file: Path = typer.Argument(..., help="A backup file (traveller-....db)."),
+    database_url: str = typer.Option(None, envvar=DB_ENV, help="The database to replace."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask."),
+) -> None:
+    """Replace the database by a backup (stop the server first); the old one is kept beside."""
+    from server.backup import BackupError, check_backup, sqlite_path
+    from server.backup import restore as do_restore
+
+    url = _database_url(database_url)
+    try:
+        check_backup(file)
+        target = sqlite_path(url)
+    except BackupError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    if not yes:
+        typer.confirm(f"Replace {target} by {file}? Stop the server first.", abort=True)
+    try:
+        kept = do_restore(file, url)
+    except BackupError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    typer.echo(f"restored {file} into {target}")
+    if kept is not None:
+        typer.echo(f"the database it replaced is kept as {kept}")
+    typer.echo("start the server again (systemctl start traveller)")
+
+
+@app.command()
+def doctor(
+    server: str = typer.Option(
+        None, help="Server URL, or 'auto' to find it by mDNS (default: this machine's)."
+    ),
+    database_url: str = typer.Option(None, envvar=DB_ENV, help="Checked when on this machine."),
+    data_dir: Path = typer.Option(
+        None, envvar="TRAVELLER_DATA_DIR", help="Where the database lives (for free disk)."
+    ),
+    expect_ports: int = typer.Option(None, help="Serial keypads that must be plugged in."),
+    timeout: float = typer.Option(5.0, help="Seconds to wait for the server."),
+) -> None:
+    """Check this site: server, database, disk, clocks, serial ports. Exit 1 on a problem."""
+    from server.doctor import healthy, report, run_checks
+
+    url: str | None = server
+    if url == "auto":
+        from server.discovery import find_servers
+
+        found = find_servers(3.0)
+        typer.echo(f"mDNS: {', '.join(found) if found else 'no Traveller server answered'}")
+        url = found[0] if found else None
+    elif url is None:
+        url = f"http://127.0.0.1:{os.environ.get('TRAVELLER_PORT', '8000')}"
+    db = database_url or os.environ.get(DB_ENV)
+    if data_dir is None:
+        sqlite_file = db.split("///", 1)[1] if db and db.startswith("sqlite") else None
+        data_dir = Path(sqlite_file).resolve().parent if sqlite_file else Path.cwd()
+    checks = run_checks(url, db, data_dir, expect_ports=expect_ports, timeout=timeout)
+    typer.echo(report(checks))
+    if not healthy(checks):
+        raise typer.Exit(1)
+
+
+def serve(
+    host: str = typer.Option(None, help="Bind address (TRAVELLER_HOST, default 127.0.0.1)."),
+    port: int = typer.Option(None, help="Port (TRAVELLER_PORT, default 8000)."),
+    database_url: str = typer.Option(None, help="TRAVELLER_DATABASE_URL, default SQLite."),
+    workers: int = typer.Option(
+        1, envvar="TRAVELLER_WORKERS", min=1, help="Worker processes (PostgreSQL only if > 1)."
+    ),
+    mdns: bool = typer.Option(
+        False, "--mdns", envvar="TRAVELLER_MDNS", help="Advertise _traveller._tcp on the LAN."
+    ),
+    ssl_certfile: Path = typer.Option(None, envvar="TRAVELLER_SSL_CERTFILE", help="TLS cert."),
+    ssl_keyfile: Path = typer.Option(None, envvar="TRAVELLER_SSL_KEYFILE", help="TLS key."),
+) -> None:
+    """Run the server (needs TRAVELLER_TD_PASSWORD); --workers N shares pushes through
+    PostgreSQL LISTEN/NOTIFY."""
+    import contextlib
+
+    import uvicorn
+
+    from server.config import ConfigError, Settings, check
+    from server.db import is_sqlite, make_engine, migrate
+
+    overrides = {"host": host, "port": port, "database_url": database_url}
+    settings = Settings.model_validate({k: v for k, v in overrides.items() if v})
+    try:
+        check(settings)
+        if workers > 1 and is_sqlite(settings.database_url):
+            raise ConfigError(
+                "several workers need PostgreSQL (TRAVELLER_DATABASE_URL=postgresql+psycopg://"
+                "...): SQLite runs in one process"
+            )
+    except ConfigError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    # The workers are new processes: they build their app from the environment.
+    os.environ.update(
+        {
+            "TRAVELLER_HOST": settings.host,
+            "TRAVELLER_PORT": str(settings.port),
+            DB_ENV: settings.database_url,
+        }
+    )
+    engine = make_engine(settings.database_url)  # migrate once, before the workers race
+    try:
+        migrate(engine)
+    finally:
+        engine.dispose()
+    with contextlib.ExitStack() as stack:
+        if mdns:
+            from server.discovery import advertise
+
+            scheme = "https" if ssl_certfile else "http"
+            ad = stack.enter_context(advertise(settings.port, host=settings.host, scheme=scheme))
+            typer.echo(f"advertised by mDNS as {ad.name!r}")
+        uvicorn.run(
+            "server.app:app_from_env",
+            factory=True,
+            host=settings.host,
+            port=settings.port,
+            workers=workers,
+            ssl_certfile=str(ssl_certfile) if ssl_certfile else None,
+            ssl_keyfile=str(ssl_keyfile) if ssl_keyfile else None,
+            log_level="info",
+            proxy_headers=True,
+        )

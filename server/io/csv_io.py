@@ -1,0 +1,198 @@
+"""CSV travellers (import and export) and rankings (export)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable
+
+from protocol.bridge import BridgeError
+
+from . import spelling
+from .assemble import Assembler, RawRef
+from .errors import EventFileError
+from .model import EventFile, Line
+from .scorefile import ScoreReport, decimal
+
+TRAVELLER_COLUMNS = (
+    "section",
+    "board",
+    "round",
+    "table",
+    "ns",
+    "ew",
+    "contract",
+    "declarer",
+    "tricks",
+    "lead",
+    "score",
+    "ns_points",
+    "ew_points",
+    "ns_percentage",
+    "ew_percentage",
+)
+RANKING_COLUMNS = ("place", "section", "number", "direction", "names", "total", "percentage")
+
+_ALIASES = {
+    "section": ("section", "sect"),
+    "board": ("board", "bd", "board no", "board_number"),
+    "round": ("round", "rnd", "round_number"),
+    "table": ("table", "tbl", "table_number"),
+    "ns": ("ns", "ns pair", "ns_pair", "pair ns", "pairns", "pair_ns", "ns_pair_number"),
+    "ew": ("ew", "ew pair", "ew_pair", "pair ew", "pairew", "pair_ew", "ew_pair_number"),
+    "contract": ("contract", "con"),
+    "declarer": ("declarer", "by", "played_by", "decl"),
+    "tricks": ("tricks", "result", "res", "made"),
+    "lead": ("lead", "lead card", "leadcard"),
+    "score": ("score", "ns score", "ns_score", "score_ns"),
+}
+
+
+def _columns(header: list[str]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for index, name in enumerate(header):
+        key = name.strip().lower().replace("-", " ").replace("/", "")
+        for field, aliases in _ALIASES.items():
+            if key in aliases and field not in found:
+                found[field] = index
+    for needed in ("board", "ns", "ew", "contract"):
+        if needed not in found:
+            raise EventFileError(f"the CSV header has no {needed!r} column", line=1)
+    return found
+
+
+def read_travellers_csv(text: str) -> EventFile:
+    """Read travellers: one row per table result, columns found by their header names."""
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows:
+        raise EventFileError("the CSV file is empty")
+    columns = _columns(rows[0])
+    event = EventFile(source="csv")
+    assembler = Assembler(event)
+    for number, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+
+        def cell(name: str, row: list[str] = row) -> str:
+            index = columns.get(name)
+            return row[index].strip() if index is not None and index < len(row) else ""
+
+        try:
+            board = int(cell("board"))
+            if not 1 <= board <= 9999:
+                raise ValueError
+        except ValueError:
+            raise EventFileError(f"{cell('board')!r} is not a board number", line=number) from None
+        try:
+            line, ns, ew = _row(board, cell)
+        except (spelling.SpellingError, BridgeError, ValueError) as exc:
+            raise EventFileError(str(exc), line=number, board=board) from None
+        assembler.add_line(line, ns, ew)
+    return assembler.build()
+
+
+def _row(
+    board: int, cell: Callable[[str], str]
+) -> tuple[Line, RawRef | None, RawRef | None]:
+    section = cell("section") or None
+    refs: list[RawRef | None] = []
+    for name, seat in (("ns", "NS"), ("ew", "EW")):
+        text = cell(name)
+        if not text or text == "-":
+            refs.append(None)
+            continue
+        own, number, side = spelling.pair_number(text)
+        refs.append(RawRef(own or section, number, seat, side))
+    line = Line(board, None, None, section=section)
+    for name in ("round", "table"):
+        value = cell(name)
+        if value:
+            setattr(line, name, int(value))
+    line.lead = cell("lead") or None
+    contract, score = cell("contract"), cell("score")
+    artificial = spelling.artificial(contract) if contract else None
+    if artificial is None and score:
+        artificial = spelling.artificial(score)
+    if artificial is not None:
+        line.artificial = artificial
+    elif contract and not spelling.not_played(contract):
+        line.contract = spelling.contract(contract)
+        if line.contract == "PASS":
+            line.tricks = 0
+        else:
+            line.declarer = spelling.declarer(cell("declarer"))
+            tricks = cell("tricks")
+            if not tricks:
+                raise spelling.SpellingError(f"{line.contract} has no tricks")
+            line.tricks = spelling.tricks(tricks, line.contract)
+    return line, refs[0], refs[1]
+
+
+def _pair(key: object) -> str:
+    return "" if key is None else str(key).split(") ", 1)[-1]
+
+
+def write_travellers_csv(event: EventFile, report: ScoreReport | None = None) -> str:
+    """Travellers as CSV, with each side's matchpoints (or IMPs) and % when scored."""
+    values = {}
+    if report is not None:
+        for board in report.boards:
+            for row in board.rows:
+                values[(board.board, row.ns, row.ew)] = (
+                    decimal(row.ns_value),
+                    decimal(row.ew_value),
+                    decimal(row.ns_percent),
+                    decimal(row.ew_percent),
+                )
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(TRAVELLER_COLUMNS)
+    for line in sorted(event.lines, key=lambda ln: (ln.section or "", ln.board, ln.table or 0)):
+        scored = values.get((line.board, line.ns, line.ew), (None, None, None, None))
+        if line.artificial is not None:
+            play = ["", "", "", spelling.artificial_label(*line.artificial)]
+        elif line.contract is None:
+            play = ["NP", "", "", ""]
+        elif line.contract == "PASS":
+            play = ["PASS", "", "", "0"]
+        else:
+            play = [line.contract, line.declarer or "", str(line.tricks), str(line.ns_points())]
+        writer.writerow(
+            [
+                line.section or "",
+                line.board,
+                "" if line.round is None else line.round,
+                "" if line.table is None else line.table,
+                _pair(line.ns),
+                _pair(line.ew),
+                play[0],
+                play[1],
+                play[2],
+                line.lead or "",
+                play[3],
+                *("" if v is None else f"{v:.2f}" for v in scored),
+            ]
+        )
+    return out.getvalue()
+
+
+def write_ranking_csv(report: ScoreReport) -> str:
+    """The ranking as CSV: place, section, number, direction, names, total, percentage."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(RANKING_COLUMNS)
+    for pair in report.pairs:
+        total = decimal(pair.total)
+        percentage = decimal(pair.percentage)
+        writer.writerow(
+            [
+                pair.place,
+                pair.key.section or "",
+                pair.key.number,
+                pair.direction or "",
+                " & ".join(pair.names),
+                "" if total is None else f"{total:.2f}",
+                "" if percentage is None else f"{percentage:.2f}",
+            ]
+        )
+    return out.getvalue()

@@ -1,0 +1,563 @@
+"""PBN 2.1 import and export: hand records, [ScoreTable] travellers and [TotalScoreTable]."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
+from protocol.bridge import BridgeError, dealer, vulnerability
+from server.scoring import Method
+
+from . import spelling
+from .assemble import Assembler, RawPair, RawRef
+from .errors import EventFileError
+from .model import BoardRecord, EventFile, Line, PairKey
+from .scorefile import ScoreReport, decimal
+
+_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|\S+')
+_COLUMN = re.compile(r"([^\\;]+)(?:\\\d+[LR]?)?")
+_UNKNOWN = frozenset({"", "?", "-", "#"})
+_TABLE_TAGS = frozenset({"ScoreTable", "TotalScoreTable", "OptimumResultTable"})
+
+
+@dataclass(slots=True)
+class Game:
+    """One PBN game: its tags (with their line numbers) and the rows of its table tags."""
+
+    tags: dict[str, str] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
+    rows: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+
+
+def _unescape(value: str) -> str:
+    return value.replace('\\"', '"').replace("\\\\", "\\")
+
+
+def _strip_comment(text: str) -> str:
+    """Drop a ';' comment outside quoted strings."""
+    quoted = False
+    for index, char in enumerate(text):
+        if char == '"':
+            quoted = not quoted
+        elif char == ";" and not quoted:
+            return text[:index]
+    return text
+
+
+def split_games(text: str) -> list[Game]:
+    """Split PBN text into games; "#" values are copied from the previous game."""
+    games: list[Game] = []
+    game = Game()
+    section: str | None = None
+    in_brace = False
+    previous: dict[str, str] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip("\r\n")
+        if in_brace:
+            if "}" in line:
+                in_brace = False
+                line = line.split("}", 1)[1]
+            else:
+                continue
+        if line.startswith("%"):
+            continue
+        if "{" in line and '"' not in line.split("{", 1)[0]:
+            before, _, after = line.partition("{")
+            if "}" in after:
+                line = before + after.split("}", 1)[1]
+            else:
+                in_brace = True
+                line = before
+        stripped = line.strip()
+        if not stripped:
+            if game.tags:
+                games.append(game)
+                previous = dict(game.tags)
+                game = Game()
+            section = None
+            continue
+        matched = False
+        rest = stripped
+        while rest.startswith("["):
+            tag = _TAG.match(rest)
+            if tag is None:
+                raise EventFileError(f"malformed tag {rest[:40]!r}", line=number)
+            name, value = tag.group(1), _unescape(tag.group(2))
+            if value == "#" and name in previous:
+                value = previous[name]
+            if name in game.tags and name not in _TABLE_TAGS:
+                # A tag repeated within one game starts a new game (no blank line between).
+                games.append(game)
+                previous = dict(game.tags)
+                game = Game()
+            game.tags[name] = value
+            game.lines[name] = number
+            section = name
+            matched = True
+            rest = _strip_comment(rest[tag.end() :]).strip()
+        if matched and not rest:
+            continue
+        if section is None:
+            raise EventFileError(f"text outside any tag: {stripped[:40]!r}", line=number)
+        body = _strip_comment(rest if matched else stripped).strip()
+        if body:
+            game.rows.setdefault(section, []).append((number, body))
+    if game.tags:
+        games.append(game)
+    return games
+
+
+def columns(spec: str) -> list[str]:
+    """Column names of a table tag: "Rank\\2R;PairId\\2R;Names\\45L" -> [Rank, PairId, Names]."""
+    names = []
+    for part in spec.split(";"):
+        match = _COLUMN.match(part.strip())
+        if match is None:
+            continue
+        names.append(match.group(1).strip())
+    return names
+
+
+def table_rows(game: Game, tag: str) -> list[tuple[int, dict[str, str]]]:
+    """The rows of a table tag as {column: value}, "-" and "" for missing values."""
+    names = columns(game.tags.get(tag, ""))
+    out = []
+    for number, text in game.rows.get(tag, []):
+        tokens = [_unquote(t) for t in _TOKEN.findall(text)]
+        if len(tokens) != len(names):
+            raise EventFileError(
+                f"{tag} row has {len(tokens)} values for {len(names)} columns", line=number
+            )
+        out.append((number, dict(zip(names, tokens, strict=True))))
+    return out
+
+
+def _unquote(token: str) -> str:
+    if len(token) >= 2 and token[0] == token[-1] == '"':
+        return _unescape(token[1:-1])
+    return token
+
+
+def _value(row: dict[str, str], *names: str) -> str:
+    for name in names:
+        value = row.get(name)
+        if value is not None and value.strip() not in ("-", ""):
+            return value.strip()
+    return ""
+
+
+def read_pbn(text: str) -> EventFile:
+    """Read a PBN file: boards with deals, travellers from [ScoreTable] or one result a game."""
+    games = split_games(text)
+    event = EventFile(source="pbn")
+    assembler = Assembler(event)
+    named_pairs: dict[tuple[str, str], int] = {}
+    for game in games:
+        tags = game.tags
+        if not event.name and tags.get("Event", "") not in _UNKNOWN:
+            event.name = tags["Event"]
+        if not event.date and tags.get("Date", "") not in _UNKNOWN:
+            event.date = tags["Date"]
+        if not event.scoring and tags.get("Scoring", "") not in _UNKNOWN:
+            event.scoring = tags["Scoring"]
+            event.method = spelling.method(event.scoring)
+        if "TotalScoreTable" in tags:
+            _read_totals(game, assembler)
+        board = _board_number(game)
+        if board is None:
+            continue
+        _read_board(game, board, event)
+        if "ScoreTable" in tags:
+            _read_score_table(game, board, assembler)
+        elif tags.get("Contract", "") not in _UNKNOWN:
+            _read_single(game, board, assembler, named_pairs)
+    return assembler.build()
+
+
+def _board_number(game: Game) -> int | None:
+    text = game.tags.get("Board")
+    if text is None or text.strip() in _UNKNOWN:
+        return None
+    try:
+        number = int(text.strip())
+    except ValueError:
+        raise EventFileError(f"{text!r} is not a board number", line=game.lines["Board"]) from None
+    if not 1 <= number <= 9999:
+        raise EventFileError(f"{number} is not a board number", line=game.lines["Board"])
+    return number
+
+
+def _read_board(game: Game, board: int, event: EventFile) -> None:
+    tags = game.tags
+    record = event.boards.get(board) or BoardRecord(board)
+    deal = tags.get("Deal", "").strip()
+    if deal not in _UNKNOWN and record.deal is None:
+        from .handrecords import normalise_deal
+
+        try:
+            record.deal = normalise_deal(deal)
+        except ValueError as exc:
+            raise EventFileError(str(exc), line=game.lines["Deal"], board=board) from None
+    if tags.get("Dealer", "").strip() not in _UNKNOWN and record.dealer is None:
+        try:
+            record.dealer = spelling.declarer(tags["Dealer"])
+        except spelling.SpellingError as exc:
+            raise EventFileError(str(exc), line=game.lines["Dealer"], board=board) from None
+    if tags.get("Vulnerable", "").strip() not in ("", "?", "#") and record.vulnerable is None:
+        record.vulnerable = _vulnerable(tags["Vulnerable"], game.lines["Vulnerable"], board)
+    if "OptimumResultTable" in tags and record.optimum is None:
+        record.optimum = _optimum(game, board)
+    event.boards[board] = record
+
+
+def _vulnerable(text: str, line: int, board: int) -> str:
+    key = text.strip().upper()
+    if key in ("NONE", "LOVE", "-", "0"):
+        return "None"
+    if key in ("ALL", "BOTH"):
+        return "All"
+    if key in ("NS", "N-S", "N/S"):
+        return "NS"
+    if key in ("EW", "E-W", "E/W"):
+        return "EW"
+    raise EventFileError(f"{text!r} is not a vulnerability", line=line, board=board)
+
+
+def _optimum(game: Game, board: int) -> dict[str, dict[str, int]]:
+    table: dict[str, dict[str, int]] = {}
+    for number, row in table_rows(game, "OptimumResultTable"):
+        try:
+            seat = spelling.declarer(row.get("Declarer", ""))
+            strain = spelling.contract(f"1{row.get('Denomination', '')}")[1:]
+            tricks = int(row.get("Result", ""))
+        except (spelling.SpellingError, ValueError):
+            raise EventFileError("bad OptimumResultTable row", line=number, board=board) from None
+        table.setdefault(seat, {})[strain] = tricks
+    return table
+
+
+def _decimal(text: str, line: int) -> Decimal | None:
+    if text.strip() in _UNKNOWN:
+        return None
+    try:
+        value = Decimal(text.strip().replace(",", "."))
+    except InvalidOperation:
+        raise EventFileError(f"{text!r} is not a number", line=line) from None
+    if not value.is_finite():
+        raise EventFileError(f"{text!r} is not a number", line=line)
+    return value
+
+
+def _read_totals(game: Game, assembler: Assembler) -> None:
+    for number, row in table_rows(game, "TotalScoreTable"):
+        pair_text = _value(row, "PairId", "Pair", "PairNr")
+        if not pair_text:
+            raise EventFileError("TotalScoreTable row has no PairId", line=number)
+        try:
+            section, pair, side = spelling.pair_number(pair_text)
+            section = _value(row, "Section") or section
+            direction = _value(row, "Direction")
+            seat = spelling.direction(direction) if direction else side
+        except spelling.SpellingError as exc:
+            raise EventFileError(str(exc), line=number) from None
+        names_text = _value(row, "Names", "Name")
+        names = tuple(n.strip() for n in names_text.split(" - ")) if names_text else ()
+        ids = tuple(v for v in (_value(row, "MemberID1"), _value(row, "MemberID2")) if v)
+        rank, tie = _value(row, "Rank"), _value(row, "RankTie")
+        place = f"{rank}-{tie}" if rank and tie else (rank or None)
+        assembler.pairs.append(
+            RawPair(
+                section,
+                pair,
+                seat,
+                names,
+                ids,
+                _decimal(_value(row, "TotalScoreMP", "TotalScoreIMP", "TotalScore"), number),
+                _decimal(_value(row, "TotalPercentage", "Percentage"), number),
+                place,
+                explicit=side is not None,
+            )
+        )
+
+
+def _ref(text: str, seat: str, section: str | None, line: int, board: int) -> RawRef | None:
+    if text.strip() in _UNKNOWN:
+        return None
+    try:
+        own_section, number, side = spelling.pair_number(text)
+    except spelling.SpellingError as exc:
+        raise EventFileError(str(exc), line=line, board=board) from None
+    return RawRef(section or own_section, number, seat, side)
+
+
+def _int(text: str, line: int, board: int) -> int | None:
+    if text.strip() in _UNKNOWN:
+        return None
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise EventFileError(f"{text!r} is not a number", line=line, board=board) from None
+
+
+def _read_score_table(game: Game, board: int, assembler: Assembler) -> None:
+    for number, row in table_rows(game, "ScoreTable"):
+        section = _value(row, "Section") or None
+        ns = _ref(_value(row, "PairId_NS", "PairNS"), "NS", section, number, board)
+        ew = _ref(_value(row, "PairId_EW", "PairEW"), "EW", section, number, board)
+        line = Line(board, None, None, section=section)
+        line.table = _int(_value(row, "Table"), number, board)
+        line.round = _int(_value(row, "Round"), number, board)
+        try:
+            _fill_play(
+                line,
+                _value(row, "Contract"),
+                _value(row, "Declarer"),
+                _value(row, "Result"),
+                _value(row, "Score_NS"),
+                _value(row, "Score_EW"),
+            )
+        except (spelling.SpellingError, BridgeError) as exc:
+            raise EventFileError(str(exc), line=number, board=board) from None
+        line.lead = _value(row, "Lead") or None
+        assembler.add_line(line, ns, ew)
+
+
+def _fill_play(
+    line: Line, contract: str, declarer: str, result: str, score_ns: str, score_ew: str
+) -> None:
+    artificial = spelling.artificial(contract) if contract else None
+    if artificial is None and (score_ns.upper().startswith("A") or score_ew.upper().startswith("A")):
+        ns = spelling.artificial(score_ns) if score_ns else None
+        ew = spelling.artificial(score_ew) if score_ew else None
+        if ns is not None or ew is not None:
+            ns_pct = ns[0] if ns else 100 - (ew[0] if ew else Fraction(50))
+            ew_pct = ew[0] if ew else 100 - ns_pct
+            artificial = (ns_pct, ew_pct)
+    if artificial is not None:
+        line.artificial = artificial
+        return
+    if not contract or spelling.not_played(contract):
+        return
+    line.contract = spelling.contract(contract)
+    if line.contract == "PASS":
+        line.tricks = 0
+        return
+    if not declarer:
+        raise spelling.SpellingError(f"{line.contract} has no declarer")
+    line.declarer = spelling.declarer(declarer)
+    if not result:
+        raise spelling.SpellingError(f"{line.contract} has no result")
+    line.tricks = spelling.tricks(result, line.contract)
+    score = score_ns or (f"-{score_ew}" if score_ew else "")
+    try:
+        line.published_ns_score = int(score) if score else None
+    except ValueError:
+        line.published_ns_score = None
+
+
+def _read_single(
+    game: Game, board: int, assembler: Assembler, named: dict[tuple[str, str], int]
+) -> None:
+    """A game that is one table's result: pairs from the player names."""
+    tags = game.tags
+    line = Line(board, None, None)
+    try:
+        _fill_play(
+            line,
+            tags.get("Contract", ""),
+            tags.get("Declarer", ""),
+            tags.get("Result", ""),
+            "",
+            "",
+        )
+    except (spelling.SpellingError, BridgeError) as exc:
+        raise EventFileError(str(exc), line=game.lines.get("Contract"), board=board) from None
+    refs = []
+    for seat, (a, b) in (("NS", ("North", "South")), ("EW", ("East", "West"))):
+        names = (tags.get(a, "").strip(), tags.get(b, "").strip())
+        number = _number_from_names(names) or named.setdefault(names, len(named) + 1)
+        refs.append(RawRef(None, number, seat))
+    assembler.add_line(line, refs[0], refs[1])
+
+
+def _number_from_names(names: tuple[str, str]) -> int | None:
+    """Pair numbers some producers put in the names ("Para-16" for both players)."""
+    if names[0] and names[0] == names[1]:
+        match = re.search(r"(\d+)\s*$", names[0])
+        if match:
+            return int(match.group(1))
+    return None
+
+
+# --- export -------------------------------------------------------------------------------
+
+_SCORING = {
+    Method.MATCHPOINTS: "MatchPoints",
+    Method.MATCHPOINTS_AMERICAN: "MatchPoints",
+    Method.IMPS_ACROSS: "IMP",
+    Method.CROSS_IMPS: "CrossImps",
+    Method.BUTLER: "Butler",
+    Method.AGGREGATE: "TotalPoints",
+}
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def write_pbn(event: EventFile, report: ScoreReport | None = None) -> str:
+    """PBN 2.1 export: one game per board, the ranking in the first game's [TotalScoreTable]."""
+    method = report.method if report else event.method
+    scoring = _SCORING.get(method, "") if method else event.scoring
+    out = ["% PBN 2.1", "% EXPORT", "%Creator: Traveller", ""]
+    numbers = sorted({line.board for line in event.lines} | set(event.boards))
+    scored = _scored_rows(report)
+    first = True
+    for board in numbers:
+        record = event.boards.get(board) or BoardRecord(board)
+        out.append(f"[Event {_quote(event.name)}]")
+        out.append('[Site ""]')
+        out.append(f"[Date {_quote(event.date)}]")
+        out.append(f'[Board "{board}"]')
+        out.extend(f'[{seat} ""]' for seat in ("West", "North", "East", "South"))
+        out.append(f"[Dealer {_quote(record.dealer or dealer(board).value)}]")
+        out.append(f"[Vulnerable {_quote(record.vulnerable or _law2_vul(board))}]")
+        out.append(f"[Deal {_quote(record.deal or '?')}]")
+        out.append(f"[Scoring {_quote(scoring)}]")
+        out.extend(['[Declarer "?"]', '[Contract "?"]', '[Result "?"]'])
+        if first:
+            out.extend(_total_table(event, report))
+            first = False
+        out.extend(_score_table(event, board, scored, method))
+        if record.optimum:
+            out.append('[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]')
+            for seat in "NESW":
+                for strain in ("S", "H", "D", "C", "NT"):
+                    tricks = record.optimum.get(seat, {}).get(strain)
+                    if tricks is not None:
+                        out.append(f"{seat} {strain:>2} {tricks:>2}")
+        out.append("")
+    return "\n".join(out)
+
+
+def _law2_vul(board: int) -> str:
+    value = vulnerability(board).value
+    return {"None": "None", "NS": "NS", "EW": "EW", "Both": "All"}.get(value, value)
+
+
+def _scored_rows(
+    report: ScoreReport | None,
+) -> dict[tuple[int, PairKey | None, PairKey | None], tuple[str, str, str, str]]:
+    """(board, ns, ew) -> (MP/IMP N/S, E/W, % N/S, % E/W) as printed."""
+    rows: dict[tuple[int, PairKey | None, PairKey | None], tuple[str, str, str, str]] = {}
+    if report is None:
+        return rows
+    for board in report.boards:
+        for row in board.rows:
+            rows[(board.board, row.ns, row.ew)] = (
+                _num(row.ns_value),
+                _num(row.ew_value),
+                _num(row.ns_percent, 0),
+                _num(row.ew_percent, 0),
+            )
+    return rows
+
+
+def _num(value: Fraction | None, places: int = 2) -> str:
+    number = decimal(value, places)
+    if number is None:
+        return "-"
+    return f"{number:.{places}f}"
+
+
+def _pair_text(key: PairKey | None) -> str:
+    return "-" if key is None else str(key.number)
+
+
+def _total_table(event: EventFile, report: ScoreReport | None) -> list[str]:
+    sections = any(p.key.section for p in event.pairs)
+    spec = ["Rank\\3R", "PairId\\3R", "Direction\\2R"]
+    if sections:
+        spec.insert(1, "Section\\2L")
+    imps = report is not None and not report.method.is_matchpoints
+    spec += ["TotalScoreIMP\\7R" if imps else "TotalScoreMP\\7R", "TotalPercentage\\6R"]
+    spec += ["Names\\40L"]
+    out = [f"[TotalScoreTable {_quote(';'.join(spec))}]"]
+    results = {p.key: p for p in report.pairs} if report else {}
+    order = [p.key for p in report.pairs] if report else [p.key for p in event.pairs]
+    entries = {p.key: p for p in event.pairs}
+    for key in order:
+        entry = entries.get(key)
+        result = results.get(key)
+        cells = [result.place if result else "-"]
+        if sections:
+            cells.append(key.section or "-")
+        cells += [str(key.number), key.direction or (result.direction if result else None) or "-"]
+        cells.append(_num(result.total) if result else "-")
+        cells.append(_num(result.percentage) if result else "-")
+        cells.append(_quote(" - ".join(entry.names) if entry else ""))
+        out.append(" ".join(cells))
+    return out
+
+
+def _score_table(
+    event: EventFile,
+    board: int,
+    scored: dict[tuple[int, PairKey | None, PairKey | None], tuple[str, str, str, str]],
+    method: Method | None,
+) -> list[str]:
+    lines = [line for line in event.lines if line.board == board]
+    if not lines:
+        return []
+    sections = any(line.section for line in lines)
+    imps = method is not None and not method.is_matchpoints
+    spec = ["Table\\2R", "Round\\2R", "PairId_NS\\3R", "PairId_EW\\3R", "Contract\\5L"]
+    spec += ["Declarer\\1R", "Result\\2R", "Lead\\3L", "Score_NS\\6R", "Score_EW\\6R"]
+    spec += ["IMP_NS\\6R", "IMP_EW\\6R"] if imps else ["MP_NS\\6R", "MP_EW\\6R"]
+    if not imps:
+        spec += ["Percentage_NS\\3R", "Percentage_EW\\3R"]
+    if sections:
+        spec.insert(0, "Section\\2L")
+    out = [f"[ScoreTable {_quote(';'.join(spec))}]"]
+    for line in lines:
+        values = scored.get((board, line.ns, line.ew), ("-", "-", "-", "-"))
+        cells = [_opt(line.table), _opt(line.round), _pair_text(line.ns), _pair_text(line.ew)]
+        cells += _play_cells(line)
+        cells += [values[0], values[1]]
+        if not imps:
+            cells += [values[2], values[3]]
+        if sections:
+            cells.insert(0, line.section or "-")
+        out.append(" ".join(cells))
+    return out
+
+
+def _opt(value: int | None) -> str:
+    return "-" if value is None else str(value)
+
+
+def _play_cells(line: Line) -> list[str]:
+    """Contract, Declarer, Result, Lead, Score_NS, Score_EW."""
+    lead = line.lead or "-"
+    if line.artificial is not None:
+        ns, ew = line.artificial
+        return ["-", "-", "-", lead, _quote(f"A{_pct(ns)}"), _quote(f"A{_pct(ew)}")]
+    if line.contract is None:
+        return ["-", "-", "-", lead, "-", "-"]
+    if line.contract == "PASS":
+        return ["Pass", "-", "-", lead, "-", "-"]
+    score = line.ns_points()
+    score_ns = _quote(str(score)) if score is not None and score > 0 else "-"
+    score_ew = _quote(str(-score)) if score is not None and score < 0 else "-"
+    if score == 0:
+        score_ns = _quote("0")
+    return [line.contract, line.declarer or "-", str(line.tricks), lead, score_ns, score_ew]
+
+
+def _pct(value: Fraction) -> str:
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{float(value):g}"

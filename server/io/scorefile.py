@@ -1,0 +1,347 @@
+"""The offline scorer: score an event file from its travellers, never from its published totals."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from protocol.bridge import BridgeError
+from server.scoring import (
+    BoardResult,
+    Method,
+    PairsScorer,
+    ScoringOptions,
+    Standing,
+    to_decimal,
+    traveller,
+)
+
+from .errors import EventFileError
+from .model import EventFile, Line, PairKey
+
+
+@dataclass(frozen=True, slots=True)
+class PairResult:
+    """A pair's line in the ranking, as `traveller score` prints it."""
+
+    key: PairKey
+    names: tuple[str, ...]
+    direction: str | None
+    """The direction it is ranked in (two-winner events), else the key's direction or None."""
+    total: Fraction
+    percentage: Fraction | None
+    place: str
+    boards: int
+
+
+@dataclass(frozen=True, slots=True)
+class RowResult:
+    """One table on a board, scored."""
+
+    ns: PairKey | None
+    ew: PairKey | None
+    table: int | None
+    round: int | None
+    contract: str | None
+    declarer: str | None
+    tricks: int | None
+    result: str | None
+    lead: str | None
+    ns_score: int | None
+    ns_label: str
+    ns_value: Fraction | None
+    ew_value: Fraction | None
+    ns_percent: Fraction | None
+    ew_percent: Fraction | None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardResultReport:
+    """A board's traveller, scored."""
+
+    board: int
+    section: str | None
+    rows: tuple[RowResult, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreReport:
+    """An event scored: the ranking and every board's traveller."""
+
+    event: EventFile
+    method: Method
+    winners: int
+    pairs: tuple[PairResult, ...]
+    boards: tuple[BoardResultReport, ...]
+
+
+def load(path: str | Path) -> EventFile:
+    """Read an event file, choosing the reader by extension (or by content for .xml/.txt)."""
+    file = Path(path)
+    suffix = file.suffix.lower()
+    try:
+        if suffix == ".bws" or suffix == ".mdb":
+            from .bws import read_bws
+
+            return read_bws(file)
+        data = file.read_bytes()
+    except OSError as exc:
+        raise EventFileError(f"cannot read the file: {exc.strerror or exc}", path=str(file)) from None
+    try:
+        return parse_bytes(data, suffix)
+    except EventFileError as exc:
+        raise exc.located(str(file)) from None
+
+
+def parse_bytes(data: bytes, suffix: str = "") -> EventFile:
+    """Parse file contents, by suffix or by sniffing: PBN, USEBIO XML or CSV."""
+    from .csv_io import read_travellers_csv
+    from .pbn import read_pbn
+    from .usebio import read_usebio
+
+    head = data[:2048].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if suffix == ".xml" or head.startswith(b"<"):
+        return read_usebio(data)
+    if suffix == ".csv":
+        return read_travellers_csv(_text(data))
+    if suffix == ".pbn" or head.startswith((b"%", b"[")):
+        return read_pbn(_text(data))
+    raise EventFileError("not a PBN, USEBIO or CSV file (cannot tell from its name or start)")
+
+
+def _text(data: bytes) -> str:
+    """Decode UTF-8 (with or without BOM), falling back to Latin-1 as older producers write."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def board_results(event: EventFile, across_sections: bool) -> list[BoardResult]:
+    """The scorer's results from the travellers: contract, declarer and tricks, or artificial."""
+    results: list[BoardResult] = []
+    for line in event.lines:
+        section = None if across_sections else line.section
+        where: dict[str, Any] = {"table": line.table, "round": line.round, "section": section}
+        try:
+            results.append(_board_result(line, where))
+        except (BridgeError, ValueError, TypeError) as exc:
+            raise EventFileError(f"{line.ns} v {line.ew}: {exc}", board=line.board) from None
+    return results
+
+
+def _board_result(line: Line, where: dict[str, Any]) -> BoardResult:
+    if line.ns is None or line.ew is None:
+        return BoardResult(line.board, line.ns, line.ew, None, None, **where)
+    if line.artificial is not None:
+        ns, ew = line.artificial
+        return BoardResult.artificial(line.board, line.ns, line.ew, ns, ew, **where)
+    if line.contract is None:
+        return BoardResult(line.board, line.ns, line.ew, None, None, **where)
+    if line.tricks is None:
+        raise ValueError(f"{line.contract} has no tricks")
+    declarer = None if line.contract == "PASS" else line.declarer
+    return BoardResult.from_play(
+        line.board,
+        line.ns,
+        line.ew,
+        line.contract,
+        declarer,
+        line.tricks,
+        lead=line.lead,
+        **where,
+    )
+
+
+def score_event(
+    event: EventFile,
+    method: Method | None = None,
+    *,
+    across_sections: bool | None = None,
+) -> ScoreReport:
+    """Score the event by the method given, else the one the file names, else matchpoints."""
+    chosen = method or event.method or Method.MATCHPOINTS
+    across = event.across_sections if across_sections is None else across_sections
+    results = board_results(event, across)
+    keys = [p.key for p in event.pairs]
+    try:
+        options = ScoringOptions(method=chosen, across_sections=across)
+        scorer = PairsScorer(results, options, pairs=keys)
+    except (ValueError, TypeError) as exc:
+        raise EventFileError(f"cannot score the event: {exc}") from None
+    seats = _seats(event)
+    winners = event.winners or (2 if keys and all(k.direction for k in keys) else 1)
+    groups: list[tuple[str | None, list[PairKey]]]
+    if winners == 2:
+        groups = [(side, [k for k in keys if seats.get(k) == side]) for side in ("NS", "EW")]
+        rest = [k for k in keys if seats.get(k) not in ("NS", "EW")]
+        if rest:
+            groups.append((None, rest))
+    else:
+        groups = [(None, keys)]
+    names = {p.key: p.names for p in event.pairs}
+    pairs: list[PairResult] = []
+    for side, members in groups:
+        if not members:
+            continue
+        for standing in scorer.standings(members):
+            key = standing.pair
+            assert isinstance(key, PairKey)
+            pairs.append(_pair_result(standing, key, names.get(key, ()), side or key.direction))
+    boards = tuple(
+        _board_report(scorer, board_key)
+        for board_key in sorted(scorer.boards, key=lambda k: (str(k[0] or ""), k[1]))
+    )
+    return ScoreReport(event, chosen, winners, tuple(pairs), boards)
+
+
+def _seats(event: EventFile) -> dict[PairKey, str]:
+    """The direction each pair sat most often (its own, when the key has one)."""
+    counts: dict[PairKey, Counter[str]] = {}
+    for line in event.lines:
+        for key, side in ((line.ns, "NS"), (line.ew, "EW")):
+            if key is not None:
+                counts.setdefault(key, Counter())[side] += 1
+    seats = {key: c.most_common(1)[0][0] for key, c in counts.items()}
+    for pair in event.pairs:
+        if pair.key.direction:
+            seats[pair.key] = pair.key.direction
+    return seats
+
+
+def _pair_result(
+    standing: Standing, key: PairKey, names: tuple[str, ...], side: str | None
+) -> PairResult:
+    return PairResult(
+        key=key,
+        names=names,
+        direction=side,
+        total=standing.total,
+        percentage=standing.percent,
+        place=standing.place,
+        boards=standing.boards,
+    )
+
+
+def _board_report(scorer: PairsScorer, board_key: tuple[Any, int]) -> BoardResultReport:
+    section, number = board_key
+    rows = []
+    for row in traveller(scorer.boards[board_key]):
+        ns = row.ns_pair if isinstance(row.ns_pair, PairKey) else None
+        ew = row.ew_pair if isinstance(row.ew_pair, PairKey) else None
+        rows.append(
+            RowResult(
+                ns=ns,
+                ew=ew,
+                table=row.table if isinstance(row.table, int) else None,
+                round=row.round,
+                contract=row.contract,
+                declarer=row.declarer,
+                tricks=row.tricks,
+                result=row.result,
+                lead=row.lead,
+                ns_score=row.ns_score,
+                ns_label=row.ns_label,
+                ns_value=row.ns,
+                ew_value=row.ew,
+                ns_percent=row.ns_percent,
+                ew_percent=row.ew_percent,
+            )
+        )
+    return BoardResultReport(number, section if isinstance(section, str) else None, tuple(rows))
+
+
+# --- output -----------------------------------------------------------------------------
+
+
+def decimal(value: Fraction | None, places: int = 2) -> float | None:
+    """An exact value rounded (halves away from zero) for printing."""
+    return None if value is None else float(to_decimal(value, places))
+
+
+def _plain(value: Fraction | None, places: int = 2) -> str:
+    if value is None:
+        return ""
+    number: Decimal = to_decimal(value, places)
+    return f"{number:.{places}f}"
+
+
+def to_json(report: ScoreReport) -> dict[str, Any]:
+    """The stable JSON shape: event, method, pairs (number, direction, names, total, %), boards."""
+    event = report.event
+    return {
+        "event": event.name,
+        "date": event.date,
+        "method": report.method.value,
+        "winners": report.winners,
+        "pairs": [
+            {
+                "number": p.key.number,
+                "section": p.key.section,
+                "direction": p.direction,
+                "names": list(p.names),
+                "total": decimal(p.total),
+                "percentage": decimal(p.percentage),
+                "place": p.place,
+                "boards": p.boards,
+            }
+            for p in report.pairs
+        ],
+        "boards": [
+            {
+                "board": b.board,
+                "section": b.section,
+                "results": [_row_json(row) for row in b.rows],
+            }
+            for b in report.boards
+        ],
+    }
+
+
+def _row_json(row: RowResult) -> dict[str, Any]:
+    return {
+        "ns": None if row.ns is None else str(row.ns),
+        "ew": None if row.ew is None else str(row.ew),
+        "table": row.table,
+        "round": row.round,
+        "contract": row.contract,
+        "declarer": row.declarer,
+        "tricks": row.tricks,
+        "result": row.result,
+        "lead": row.lead,
+        "ns_score": row.ns_score,
+        "score": row.ns_label,
+        "ns_points": decimal(row.ns_value),
+        "ew_points": decimal(row.ew_value),
+        "ns_percentage": decimal(row.ns_percent),
+        "ew_percentage": decimal(row.ew_percent),
+    }
+
+
+def to_text(report: ScoreReport) -> str:
+    """A printable ranking and the travellers."""
+    event = report.event
+    out = [f"{event.name or 'Event'} {event.date}".rstrip(), f"Method: {report.method.value}", ""]
+    current: str | None = "start"
+    for p in report.pairs:
+        if report.winners == 2 and p.direction != current:
+            current = p.direction
+            out.append(f"-- {current or 'other'} --")
+        pct = _plain(p.percentage)
+        out.append(
+            f"{p.place:>5} {p.key!s:>10} {_plain(p.total):>9} {pct:>7}  {' & '.join(p.names)}"
+        )
+    for b in report.boards:
+        title = f"Board {b.board}" + (f" (section {b.section})" if b.section else "")
+        out.extend(["", title])
+        for row in b.rows:
+            play = " ".join(x for x in (row.contract, row.declarer, row.result) if x)
+            out.append(
+                f"  {row.ns!s:>8} v {row.ew!s:<8} {play:<12} {row.ns_label:>7} "
+                f"{_plain(row.ns_value):>8} {_plain(row.ew_value):>8}"
+            )
+    return "\n".join(out) + "\n"

@@ -1,0 +1,284 @@
+"""USEBIO 1.2 XML (the EBU results format) import and export for pairs events."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from decimal import Decimal, InvalidOperation
+from typing import Any, NoReturn
+
+from protocol.bridge import BridgeError
+from server.scoring import Method
+
+from . import spelling
+from .assemble import Assembler, RawPair, RawRef
+from .errors import EventFileError
+from .model import EventFile, Line, PairKey
+from .scorefile import ScoreReport, decimal
+
+DOCTYPE = '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">'
+_BOARD_METHOD = {
+    Method.MATCHPOINTS: "MATCH_POINTS",
+    Method.MATCHPOINTS_AMERICAN: "MATCH_POINTS",
+    Method.IMPS_ACROSS: "IMPS",
+    Method.CROSS_IMPS: "CROSS_IMPS",
+    Method.BUTLER: "BUTLER",
+    Method.AGGREGATE: "AGGREGATE",
+}
+
+
+def _forbid(*_: Any) -> NoReturn:
+    raise EventFileError("XML entity declarations are not allowed in a USEBIO file")
+
+
+def parse_xml(data: bytes) -> ET.Element:
+    """Parse XML without entity expansion (no billion-laughs, no external entities)."""
+    parser = ET.XMLParser()
+    expat = parser.parser
+    expat.EntityDeclHandler = _forbid
+    expat.UnparsedEntityDeclHandler = _forbid
+    expat.ExternalEntityRefHandler = _forbid
+    try:
+        parser.feed(data)
+        return parser.close()
+    except ET.ParseError as exc:
+        line = exc.position[0] if exc.position else None
+        raise EventFileError(f"not well-formed XML ({exc.msg})", line=line) from None
+
+
+def _text(element: ET.Element | None, name: str) -> str:
+    if element is None:
+        return ""
+    child = element.find(name)
+    return (child.text or "").strip() if child is not None else ""
+
+
+def _walk(element: ET.Element, section: str | None) -> Iterator[tuple[ET.Element, str | None]]:
+    """Every element under `element`, with the SECTION_ID it sits in."""
+    for child in element:
+        inner = section
+        if child.tag == "SECTION":
+            inner = (child.get("SECTION_ID") or _text(child, "SECTION_ID") or section) or None
+        yield child, inner
+        yield from _walk(child, inner)
+
+
+def read_usebio(data: bytes) -> EventFile:
+    """Read a USEBIO 1.x pairs event: participants, travellers and the scoring it names."""
+    root = parse_xml(data)
+    if root.tag != "USEBIO":
+        raise EventFileError(f"the root element is <{root.tag}>, not <USEBIO>")
+    event_el = root.find("EVENT")
+    if event_el is None:
+        raise EventFileError("no <EVENT> in the USEBIO file")
+    event = EventFile(source="usebio")
+    event.name = _text(event_el, "EVENT_DESCRIPTION") or _text(root.find("CLUB"), "CLUB_NAME")
+    event.date = _text(event_el, "DATE")
+    event_type = event_el.get("EVENT_TYPE", "")
+    board_method = _text(event_el, "BOARD_SCORING_METHOD")
+    event.scoring = board_method or event_type
+    event.method = spelling.method(board_method) or spelling.method(event_type)
+    winners = _text(event_el, "WINNER_TYPE")
+    event.winners = int(winners) if winners in ("1", "2") else None
+    assembler = Assembler(event)
+    for element, section in _walk(event_el, None):
+        if element.tag == "PAIR":
+            assembler.pairs.append(_pair(element, section))
+        elif element.tag == "BOARD" and element.find("TRAVELLER_LINE") is not None:
+            _board(element, section, assembler)
+    if (
+        event.winners == 2
+        and assembler.pairs
+        and all(p.direction for p in assembler.pairs)
+    ):
+        assembler.directional = True
+    return assembler.build()
+
+
+def _pair(element: ET.Element, section: str | None) -> RawPair:
+    number_text = _text(element, "PAIR_NUMBER")
+    try:
+        own_section, number, side = spelling.pair_number(number_text)
+        direction_text = _text(element, "DIRECTION")
+        direction = spelling.direction(direction_text) if direction_text else side
+    except spelling.SpellingError as exc:
+        raise EventFileError(f"PAIR: {exc}") from None
+    names = tuple(
+        (p.findtext("PLAYER_NAME") or "").strip() for p in element.findall("PLAYER")
+    )
+    ids = tuple(
+        (p.findtext("NATIONAL_ID_NUMBER") or "").strip() for p in element.findall("PLAYER")
+    )
+    return RawPair(
+        own_section or section,
+        number,
+        direction,
+        names,
+        ids if any(ids) else (),
+        _number(_text(element, "TOTAL_SCORE")),
+        _number(_text(element, "PERCENTAGE")),
+        _text(element, "PLACE") or None,
+        explicit=side is not None,
+    )
+
+
+def _number(text: str) -> Decimal | None:
+    if not text:
+        return None
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        return None
+    return value if value.is_finite() else None
+
+
+def _board(element: ET.Element, section: str | None, assembler: Assembler) -> None:
+    number_text = _text(element, "BOARD_NUMBER")
+    try:
+        board = int(number_text)
+        if not 1 <= board <= 9999:
+            raise ValueError
+    except ValueError:
+        raise EventFileError(f"{number_text!r} is not a board number") from None
+    for traveller in element.findall("TRAVELLER_LINE"):
+        try:
+            line, ns, ew = _traveller(traveller, board, section)
+        except (spelling.SpellingError, BridgeError, ValueError) as exc:
+            raise EventFileError(str(exc), board=board) from None
+        assembler.add_line(line, ns, ew)
+
+
+def _traveller(
+    element: ET.Element, board: int, section: str | None
+) -> tuple[Line, RawRef | None, RawRef | None]:
+    refs: list[RawRef | None] = []
+    for tag, seat in (("NS_PAIR_NUMBER", "NS"), ("EW_PAIR_NUMBER", "EW")):
+        text = _text(element, tag)
+        if not text:
+            refs.append(None)
+            continue
+        own, number, side = spelling.pair_number(text)
+        refs.append(RawRef(own or section, number, seat, side))
+    line = Line(board, None, None, section=section)
+    contract = _text(element, "CONTRACT")
+    score = _text(element, "SCORE")
+    artificial = spelling.artificial(score) if score else None
+    if artificial is None and contract:
+        artificial = spelling.artificial(contract)
+    for tag in ("ROUND_NUMBER", "ROUND"):
+        if _text(element, tag).isdigit():
+            line.round = int(_text(element, tag))
+    for tag in ("TABLE_NUMBER", "TABLE"):
+        if _text(element, tag).isdigit():
+            line.table = int(_text(element, tag))
+    lead = _text(element, "LEAD")
+    line.lead = lead or None
+    if artificial is not None:
+        line.artificial = artificial
+    elif contract and not spelling.not_played(contract):
+        line.contract = spelling.contract(contract)
+        if line.contract == "PASS":
+            line.tricks = 0
+        else:
+            line.declarer = spelling.declarer(_text(element, "PLAYED_BY"))
+            tricks = _text(element, "TRICKS")
+            if not tricks:
+                raise spelling.SpellingError(f"{line.contract} has no TRICKS")
+            line.tricks = spelling.tricks(tricks, line.contract)
+        if score.lstrip("-").isdigit():
+            line.published_ns_score = int(score)
+    return line, refs[0], refs[1]
+
+
+# --- export -------------------------------------------------------------------------------
+
+
+def _add(parent: ET.Element, tag: str, text: object | None) -> ET.Element:
+    child = ET.SubElement(parent, tag)
+    if text is not None:
+        child.text = str(text)
+    return child
+
+
+def write_usebio(event: EventFile, report: ScoreReport | None = None) -> bytes:
+    """USEBIO 1.2 XML for a pairs event; with a report, places, totals and matchpoints too."""
+    method = report.method if report else event.method
+    root = ET.Element("USEBIO", {"Version": "1.2"})
+    club = _add(root, "CLUB", None)
+    _add(club, "CLUB_NAME", event.name or "Traveller")
+    event_type = "MP_PAIRS" if method is None or method.is_matchpoints else "PAIRS"
+    event_el = ET.SubElement(root, "EVENT", {"EVENT_TYPE": event_type})
+    _add(event_el, "PROGRAM_NAME", "Traveller")
+    _add(event_el, "EVENT_DESCRIPTION", event.name)
+    _add(event_el, "DATE", event.date)
+    if method is not None:
+        _add(event_el, "BOARD_SCORING_METHOD", _BOARD_METHOD[method])
+    winners = report.winners if report else event.winners
+    if winners:
+        _add(event_el, "WINNER_TYPE", winners)
+    sections = sorted({p.key.section or "" for p in event.pairs} | {ln.section or "" for ln in event.lines})
+    results = {p.key: p for p in report.pairs} if report else {}
+    values = _values(report)
+    for section in sections:
+        parent = event_el
+        if section:
+            parent = ET.SubElement(event_el, "SECTION", {"SECTION_ID": section})
+        participants = _add(parent, "PARTICIPANTS", None)
+        for entry in (p for p in event.pairs if (p.key.section or "") == section):
+            pair = _add(participants, "PAIR", None)
+            _add(pair, "PAIR_NUMBER", entry.key.number)
+            if entry.key.direction:
+                _add(pair, "DIRECTION", entry.key.direction)
+            for index, name in enumerate(entry.names):
+                player = _add(pair, "PLAYER", None)
+                _add(player, "PLAYER_NAME", name)
+                if index < len(entry.ids) and entry.ids[index]:
+                    _add(player, "NATIONAL_ID_NUMBER", entry.ids[index])
+            result = results.get(entry.key)
+            if result is not None:
+                _add(pair, "PLACE", result.place)
+                _add(pair, "TOTAL_SCORE", f"{decimal(result.total):.2f}")
+                if result.percentage is not None:
+                    _add(pair, "PERCENTAGE", f"{decimal(result.percentage):.2f}")
+        for board in sorted({ln.board for ln in event.lines if (ln.section or "") == section}):
+            board_el = _add(parent, "BOARD", None)
+            _add(board_el, "BOARD_NUMBER", board)
+            for line in event.lines:
+                if line.board == board and (line.section or "") == section:
+                    _traveller_line(board_el, line, values.get((board, line.ns, line.ew)))
+    ET.indent(root)
+    body = ET.tostring(root, encoding="unicode")
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n' + DOCTYPE + "\n" + body + "\n").encode()
+
+
+def _values(
+    report: ScoreReport | None,
+) -> dict[tuple[int, PairKey | None, PairKey | None], tuple[str, str]]:
+    if report is None or not report.method.is_matchpoints:
+        return {}
+    out = {}
+    for board in report.boards:
+        for row in board.rows:
+            ns, ew = decimal(row.ns_value), decimal(row.ew_value)
+            if ns is not None and ew is not None:
+                out[(board.board, row.ns, row.ew)] = (f"{ns:g}", f"{ew:g}")
+    return out
+
+
+def _traveller_line(board_el: ET.Element, line: Line, values: tuple[str, str] | None) -> None:
+    element = _add(board_el, "TRAVELLER_LINE", None)
+    _add(element, "NS_PAIR_NUMBER", "" if line.ns is None else line.ns.number)
+    _add(element, "EW_PAIR_NUMBER", "" if line.ew is None else line.ew.number)
+    if line.artificial is not None:
+        _add(element, "SCORE", spelling.artificial_label(*line.artificial))
+    elif line.contract is not None:
+        _add(element, "CONTRACT", line.contract)
+        if line.contract != "PASS":
+            _add(element, "PLAYED_BY", line.declarer)
+            if line.lead:
+                _add(element, "LEAD", line.lead)
+            _add(element, "TRICKS", line.tricks)
+        _add(element, "SCORE", line.ns_points())
+    if values is not None:
+        _add(element, "NS_MATCH_POINTS", values[0])
+        _add(element, "EW_MATCH_POINTS", values[1])

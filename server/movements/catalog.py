@@ -1,0 +1,93 @@
+"""Every movement offered, built by kind name with keyword options (for the API and the CLI)."""
+
+from __future__ import annotations
+
+from typing import Literal, TypeVar
+
+from server.movements.bridgescorer import bundled_names, load_bundled
+from server.movements.howell import howell, three_quarter_howell
+from server.movements.individual import IndividualMovement, individual
+from server.movements.mitchell import mitchell
+from server.movements.mitchell_variants import add_rover, hesitation_mitchell
+from server.movements.model import Movement
+from server.movements.teams import team_match
+
+KINDS = (
+    "mitchell",
+    "howell",
+    "three-quarter-howell",
+    "hesitation",
+    "rover-mitchell",
+    "individual",
+    "team-match",
+    "bundled",
+)
+T = TypeVar("T")
+
+
+def build(
+    kind: str,
+    *,
+    tables: int | None = None,
+    pairs: int | None = None,
+    rounds: int | None = None,
+    boards_per_round: int = 2,
+    even: Literal["skip", "relay"] = "skip",
+    arrow_switch_rounds: int = 0,
+    name: str | None = None,
+) -> Movement | IndividualMovement:
+    """Build a movement of one of KINDS; raises ValueError for a missing or bad option."""
+    if kind == "mitchell":
+        return mitchell(
+            _need(tables, "tables"),
+            rounds=rounds,
+            boards_per_round=boards_per_round,
+            even=even,
+            arrow_switch_rounds=arrow_switch_rounds,
+        )
+    if kind == "rover-mitchell":
+        base = mitchell(
+            _need(tables, "tables"),
+            rounds=rounds,
+            boards_per_round=boards_per_round,
+            even=even,
+            arrow_switch_rounds=arrow_switch_rounds,
+        )
+        return add_rover(base)
+    if kind == "howell":
+        return howell(
+            pairs or 2 * _need(tables, "pairs or tables"),
+            rounds=rounds,
+            boards_per_round=boards_per_round,
+            relay=even == "relay",
+        )
+    if kind == "three-quarter-howell":
+        return three_quarter_howell(
+            pairs or 2 * _need(tables, "pairs or tables"), boards_per_round=boards_per_round
+        )
+    if kind == "hesitation":
+        return hesitation_mitchell(
+            _need(tables, "tables"),
+            boards_per_round=boards_per_round,
+            arrow_switch_rounds=arrow_switch_rounds,
+        )
+    if kind == "individual":
+        return individual(
+            _need(pairs, "pairs (the number of players)"), boards_per_round=boards_per_round
+        )
+    if kind == "team-match":
+        stanzas = rounds or 1
+        return team_match(1, 2, boards=range(1, boards_per_round * stanzas + 1), rounds=stanzas)
+    if kind == "bundled":
+        wanted = _need(name, "name")
+        matches = [n for n in bundled_names() if wanted.lower() in n.lower()]
+        if len(matches) != 1:
+            raise ValueError(f"name {wanted!r} matches {matches or 'nothing'}")
+        return load_bundled(matches[0])
+    raise ValueError(f"unknown movement kind {kind!r}; offered: {', '.join(KINDS)}")
+
+
+def _need(value: T | None, what: str) -> T:
+    if value is None:
+        raise ValueError(f"this movement needs {what}")
+    return value

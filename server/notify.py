@@ -1,0 +1,229 @@
+"""PostgreSQL LISTEN/NOTIFY fan-out: a push published by any worker reaches every worker's bus.
+
+Each worker delivers its own pushes locally at once (as on SQLite) and also sends them with
+``pg_notify``; each worker listens on the channel and delivers what the *other* workers sent.
+NOTIFY is best-effort live news: what matters is already committed, and a terminal that missed a
+push re-reads its round. On SQLite (one process) nothing here runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import json
+import logging
+import os
+import uuid
+import zlib
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from pydantic import ValidationError
+from sqlalchemy import Engine
+
+from protocol.messages import parse_server_message
+from server.bus import Bus, Delivery
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "traveller_push"
+#: PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; bigger ones are compressed.
+MAX_PAYLOAD = 7900
+#: TCP keepalives so a listener notices a vanished database host within about half a minute.
+KEEPALIVES: dict[str, Any] = {
+    "keepalives": 1,
+    "keepalives_idle": 10,
+    "keepalives_interval": 5,
+    "keepalives_count": 3,
+    "connect_timeout": 5,
+}
+
+
+def conninfo(engine: Engine) -> str:
+    """The libpq URL of a SQLAlchemy PostgreSQL engine (password included)."""
+    return engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def encode(origin: str, delivery: Delivery) -> str | None:
+    """One push as a NOTIFY payload, compressed when large; None when it cannot fit."""
+    section_id, table, message = delivery
+    text = json.dumps(
+        {"o": origin, "s": section_id, "t": table, "m": message.model_dump(mode="json")},
+        separators=(",", ":"),
+    )
+    if len(text.encode()) <= MAX_PAYLOAD:
+        return text
+    packed = "z:" + base64.b64encode(zlib.compress(text.encode(), 9)).decode("ascii")
+    return packed if len(packed) <= MAX_PAYLOAD else None
+
+
+def decode(payload: str) -> tuple[str, Delivery]:
+    """The origin and push of a payload made by :func:`encode` (ValueError if it is not one)."""
+    if payload.startswith("z:"):
+        payload = zlib.decompress(base64.b64decode(payload[2:])).decode()
+    data = json.loads(payload)
+    try:
+        message = parse_server_message(json.dumps(data["m"]))
+    except ValidationError as exc:
+        raise ValueError(f"not a server message: {exc}") from exc
+    table = data["t"]
+    return str(data["o"]), (int(data["s"]), None if table is None else int(table), message)
+
+
+@dataclass
+class FanoutStats:
+    """Counters for the health endpoint and the tests."""
+
+    sent: int = 0
+    relayed: int = 0
+    dropped: int = 0
+    reconnects: int = 0
+
+
+class PgFanout:
+    """One worker's NOTIFY sender and LISTEN relay, reconnecting after a database restart."""
+
+    def __init__(self, bus: Bus, dsn: str, *, retry_max: float = 5.0) -> None:
+        self.bus = bus
+        self.dsn = dsn
+        self.origin = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.stats = FanoutStats()
+        self.listening = asyncio.Event()
+        self._retry_max = retry_max
+        self._queue: asyncio.Queue[str] = asyncio.Queue(maxsize=10_000)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._detach: Any = None
+
+    async def start(self, ready_timeout: float = 10.0) -> None:
+        """Start listening and sending; wait (bounded) until LISTEN is in place."""
+        self._loop = asyncio.get_running_loop()
+        self._tasks = [
+            asyncio.create_task(self._listen(), name="traveller-listen"),
+            asyncio.create_task(self._send(), name="traveller-notify"),
+        ]
+        self._detach = self.bus.observe(self._observe)
+        try:
+            await asyncio.wait_for(self.listening.wait(), ready_timeout)
+        except TimeoutError:
+            log.warning("fan-out: no LISTEN after %.0f s; retrying in background", ready_timeout)
+
+    async def stop(self) -> None:
+        if self._detach is not None:
+            self._detach()
+            self._detach = None
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks = []
+
+    def _observe(self, batch: list[Delivery]) -> None:
+        payloads = []
+        for delivery in batch:
+            payload = encode(self.origin, delivery)
+            if payload is None:
+                self.stats.dropped += 1
+                log.warning("fan-out: a %s is too large for NOTIFY", type(delivery[2]).__name__)
+            else:
+                payloads.append(payload)
+        loop = self._loop
+        if loop is None or not payloads:
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            self._enqueue(payloads)
+        else:
+            loop.call_soon_threadsafe(self._enqueue, payloads)
+
+    def _enqueue(self, payloads: list[str]) -> None:
+        for payload in payloads:
+            if self._queue.full():
+                self._queue.get_nowait()
+                self.stats.dropped += 1
+            self._queue.put_nowait(payload)
+
+    async def _connect(self) -> psycopg.AsyncConnection[Any]:
+        return await psycopg.AsyncConnection.connect(self.dsn, autocommit=True, **KEEPALIVES)
+
+    async def _listen(self) -> None:
+        delay = 0.2
+        while True:
+            try:
+                async with await self._connect() as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    self.listening.set()
+                    delay = 0.2
+                    async for note in conn.notifies():
+                        self._relay(note.payload)
+            except psycopg.Error as exc:
+                self.listening.clear()
+                self.stats.reconnects += 1
+                log.warning("fan-out: listener lost the database (%s); retry in %.1fs", exc, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self._retry_max)
+
+    def _relay(self, payload: str) -> None:
+        try:
+            origin, delivery = decode(payload)
+        except (ValueError, KeyError, TypeError) as exc:
+            log.warning("fan-out: ignored a bad payload: %s", exc)
+            return
+        if origin != self.origin:
+            self.bus.deliver([delivery])
+            self.stats.relayed += 1
+
+    async def _send(self) -> None:
+        conn: psycopg.AsyncConnection[Any] | None = None
+        try:
+            while True:
+                payload = await self._queue.get()
+                conn = await self._send_one(conn, payload)
+        finally:
+            if conn is not None:
+                await conn.close()
+
+    async def _send_one(
+        self, conn: psycopg.AsyncConnection[Any] | None, payload: str
+    ) -> psycopg.AsyncConnection[Any] | None:
+        """Send one payload, reconnecting for up to about 30 s; then drop it."""
+        delay = 0.2
+        for _ in range(12):
+            try:
+                if conn is None or conn.closed:
+                    conn = await self._connect()
+                await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+                self.stats.sent += 1
+                return conn
+            except psycopg.Error as exc:
+                log.warning("fan-out: NOTIFY failed (%s); retry in %.1fs", exc, delay)
+                if conn is not None:
+                    with contextlib.suppress(Exception):
+                        await conn.close()
+                conn = None
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self._retry_max)
+        self.stats.dropped += 1
+        return conn
+
+
+@asynccontextmanager
+async def fanout(bus: Bus, engine: Engine) -> AsyncIterator[PgFanout | None]:
+    """Run the fan-out for a PostgreSQL engine (yields None and does nothing on SQLite)."""
+    if engine.dialect.name != "postgresql":
+        yield None
+        return
+    relay = PgFanout(bus, conninfo(engine))
+    await relay.start()
+    try:
+        yield relay
+    finally:
+        await relay.stop()

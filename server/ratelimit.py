@@ -1,0 +1,137 @@
+"""Per-address limits against guessing and flooding: failed TD logins, failed pairing codes and
+open table websockets. In memory, per server process (with N workers each counts alone).
+
+Use from a route: ``with attempt(request, "td_login"): ...`` refuses (429 ``rate_limited``)
+while the address has too many recent failures, and counts a failure when the block raises
+UnauthorizedError or NotFoundError (a wrong password, an unknown code).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp
+
+from server.errors import NotFoundError, TravellerError, UnauthorizedError
+
+#: Failures allowed per address per window, by what is being guessed.
+WINDOWS: dict[str, tuple[int, float]] = {
+    "td_login": (10, 60.0),  # ten wrong passwords a minute
+    "pairing": (20, 60.0),  # twenty unknown codes a minute: 10^6 codes take weeks
+}
+MAX_KEYS = 10_000  # addresses remembered per window; the oldest are forgotten first
+
+
+class RateLimitedError(TravellerError):
+    status = 429
+
+
+class SlidingWindow:
+    """At most ``limit`` events per ``window`` seconds for each key."""
+
+    def __init__(
+        self, limit: int, window: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+        self._events: OrderedDict[str, deque[float]] = OrderedDict()
+
+    def _recent(self, key: str) -> deque[float]:
+        events = self._events.get(key)
+        if events is None:
+            return deque()
+        cutoff = self.clock() - self.window
+        while events and events[0] <= cutoff:
+            events.popleft()
+        return events
+
+    def wait(self, key: str) -> float:
+        """Seconds until ``key`` may try again; 0 when it may now."""
+        events = self._recent(key)
+        if len(events) < self.limit:
+            return 0.0
+        return max(0.0, events[0] + self.window - self.clock())
+
+    def hit(self, key: str) -> None:
+        events = self._recent(key)
+        events.append(self.clock())
+        self._events[key] = events
+        self._events.move_to_end(key)
+        while len(self._events) > MAX_KEYS:
+            self._events.popitem(last=False)
+
+
+class ConnectionCap:
+    """At most ``per_key`` open connections for each key (0: no cap)."""
+
+    def __init__(self, per_key: int) -> None:
+        self.per_key = per_key
+        self.open: dict[str, int] = {}
+
+    def acquire(self, key: str) -> bool:
+        if self.per_key and self.open.get(key, 0) >= self.per_key:
+            return False
+        self.open[key] = self.open.get(key, 0) + 1
+        return True
+
+    def release(self, key: str) -> None:
+        left = self.open.get(key, 0) - 1
+        if left > 0:
+            self.open[key] = left
+        else:
+            self.open.pop(key, None)
+
+
+@dataclass
+class Guards:
+    """The limits of one app (kept on app.state)."""
+
+    sockets_per_address: int = 128
+    windows: dict[str, SlidingWindow] = field(
+        default_factory=lambda: {k: SlidingWindow(*v) for k, v in WINDOWS.items()}
+    )
+    sockets: ConnectionCap = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.sockets = ConnectionCap(self.sockets_per_address)
+
+
+def guards(app: ASGIApp) -> Guards:
+    """The app's guards, created on first use (the socket cap from the app's settings)."""
+    state = app.state  # type: ignore[attr-defined]
+    found: Guards | None = getattr(state, "traveller_guards", None)
+    if found is None:
+        settings = getattr(getattr(state, "runtime", None), "settings", None)
+        found = Guards(getattr(settings, "max_sockets_per_address", 128))
+        state.traveller_guards = found
+    return found
+
+
+def address(conn: HTTPConnection) -> str:
+    """The peer's address (behind a reverse proxy, run uvicorn with --proxy-headers)."""
+    return conn.client.host if conn.client else "unknown"
+
+
+@contextmanager
+def attempt(conn: HTTPConnection, kind: str) -> Iterator[None]:
+    """Refuse while ``address`` has too many recent ``kind`` failures; count new failures."""
+    window = guards(conn.app).windows[kind]
+    key = address(conn)
+    wait = window.wait(key)
+    if wait:
+        raise RateLimitedError(
+            "rate_limited",
+            f"Too many failed attempts from this device: try again in {math.ceil(wait)} s.",
+        )
+    try:
+        yield
+    except (UnauthorizedError, NotFoundError):
+        window.hit(key)
+        raise

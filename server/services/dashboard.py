@@ -1,0 +1,758 @@
+"""Read models for the TD's dashboard: the table grid, missing entries, calls and terminals."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from protocol.messages import COMPLETE_STATES
+from server.errors import NotFoundError
+from server.models import (
+    Audit,
+    Board,
+    BridgeTable,
+    Event,
+    MovementAssignment,
+    Pair,
+    ReceivedEntry,
+    Result,
+    Section,
+    TableToken,
+    TDCall,
+    utcnow,
+)
+from server.services.setup import tables_of
+from server.services.views import pair_info, result_view
+
+#: A terminal that spoke this recently counts as online even without a live websocket.
+ONLINE_SECONDS = 90
+
+#: The grid shows at most this many round columns; earlier rounds share one column.
+MAX_ROUND_COLUMNS = 12
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One table in one round: how many boards are in each state, and its overall status."""
+
+    round: int
+    boards: int
+    missing: int = 0
+    entered: int = 0
+    confirmed: int = 0
+    conflict: int = 0
+    td_pending: int = 0
+    settled: int = 0  # adjusted or not played by the TD
+    status: str = "future"  # future | current-* | conflict | left | missing | entered | ...
+    current: bool = False
+
+    @property
+    def done(self) -> int:
+        return self.confirmed + self.td_pending + self.settled
+
+
+@dataclass(frozen=True)
+class Terminal:
+    """A paired device of a table."""
+
+    id: int
+    device: str
+    created_at: datetime
+    expires_at: datetime
+    last_seen: datetime | None
+    revoked_at: datetime | None
+    online: bool
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """A table's line on the grid: where it is, for how long, and each round's cell."""
+
+    table: int
+    round: int
+    ns: str
+    ew: str
+    since: datetime | None
+    elapsed: int | None  # seconds in the current round
+    late: bool
+    complete: bool
+    online: bool
+    devices: int
+    last_seen: datetime | None
+    calls: int
+    cells: list[Cell]  # the rounds on show
+    earlier: Cell | None = None  # the rounds before them, summed up
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The whole room at a glance."""
+
+    section_id: int
+    letter: str
+    rounds: int
+    current_round: int
+    closed_rounds: int
+    round_minutes: int | None
+    round_started_at: datetime | None
+    rows: list[TableRow]
+    now: datetime
+    totals: dict[str, int] = field(default_factory=dict)
+    shown: list[int] = field(default_factory=list)  # the round columns
+
+    @property
+    def earlier(self) -> int:
+        """How many rounds the "earlier" column sums up (0: none)."""
+        return self.shown[0] - 1 if self.shown else 0
+
+
+def round_window(rounds: int, current: int, width: int = MAX_ROUND_COLUMNS) -> list[int]:
+    """The rounds to show as columns: all of them, or a window around the current round."""
+    if rounds <= width:
+        return list(range(1, rounds + 1))
+    if current <= width - 2:
+        return list(range(1, width + 1))
+    columns = width - 1  # one column sums up the earlier rounds
+    last = min(rounds, max(current + 2, columns + 1))
+    return list(range(last - columns + 1, last + 1))
+
+
+def _sum(cells: list[Cell]) -> Cell | None:
+    """Rounds before the window as one cell: done, or how much is still out."""
+    if not cells:
+        return None
+    keys = ("boards", "missing", "entered", "confirmed", "conflict", "td_pending", "settled")
+    total = {k: sum(getattr(c, k) for c in cells) for k in keys}
+    played = [c for c in cells if c.status != "future"]
+    if not played:
+        status = "future"
+    elif total["conflict"]:
+        status = "conflict"
+    elif any(c.status in ("left", "missing", "entered") for c in played):
+        status = "left"
+    elif total["td_pending"]:
+        status = "td_pending"
+    else:
+        status = "complete"
+    return Cell(round=0, status=status, **total)
+
+
+@dataclass(frozen=True)
+class MissingEntry:
+    """A board that should have a result by now and has none (or only an unconfirmed one)."""
+
+    table: int
+    round: int
+    board: int
+    state: str
+    left: bool  # the table moved on with the board incomplete (§ 262C)
+    since: datetime | None
+
+
+@dataclass(frozen=True)
+class Call:
+    """A TD call from a table, waiting for the TD."""
+
+    id: int
+    table: int
+    round: int
+    reason: str
+    created_at: datetime
+
+
+@dataclass
+class _Section:
+    """Everything about a section the read models need, loaded with a handful of queries."""
+
+    section: Section
+    tables: list[BridgeTable]
+    assignments: dict[tuple[int, int], MovementAssignment]
+    results: dict[tuple[int, int], list[Result]]
+    pairs: dict[int, Pair]
+    tokens: dict[int, list[TableToken]]
+    calls: list[TDCall]
+
+
+def _load(session: Session, section: Section) -> _Section:
+    sid = section.id
+    tables = tables_of(session, section)
+    movement = select(MovementAssignment).where(MovementAssignment.section_id == sid)
+    assignments = {(a.table_number, a.round): a for a in session.exec(movement)}
+    results: dict[tuple[int, int], list[Result]] = defaultdict(list)
+    for r in session.exec(select(Result).where(Result.section_id == sid)):
+        results[(r.table_number, r.round)].append(r)
+    pairs = {p.id or 0: p for p in session.exec(select(Pair).where(Pair.section_id == sid))}
+    by_id = {t.id: t.number for t in tables}
+    tokens: dict[int, list[TableToken]] = defaultdict(list)
+    ids = [t.id for t in tables]
+    for tok in session.exec(
+        select(TableToken).where(col(TableToken.table_id).in_(ids)).order_by(col(TableToken.id))
+    ):
+        tokens[by_id[tok.table_id]].append(tok)
+    calls = list(
+        session.exec(
+            select(TDCall)
+            .where(TDCall.section_id == sid, TDCall.acknowledged_at == None)  # noqa: E711
+            .order_by(col(TDCall.id))
+        )
+    )
+    return _Section(section, tables, assignments, results, pairs, tokens, calls)
+
+
+def _label(pairs: Mapping[int, Pair], pair_id: int | None) -> str:
+    info = pair_info(pairs.get(pair_id)) if pair_id is not None else None
+    return info.label if info is not None else "–"
+
+
+def _cell(data: _Section, table: BridgeTable, round_: int) -> Cell:
+    row = data.assignments.get((table.number, round_))
+    boards = row.board_numbers() if row else []
+    if round_ > table.round:
+        return Cell(round=round_, boards=len(boards), missing=len(boards))
+    states = {r.board: r.state for r in data.results.get((table.number, round_), [])}
+    counts: dict[str, int] = defaultdict(int)
+    for board in boards:
+        state = states.get(board, "missing")
+        key = {"rejected": "missing", "adjusted": "settled", "not_played": "settled"}.get(
+            state, state
+        )
+        counts[key] += 1
+    current = round_ == table.round
+    if counts["conflict"]:
+        status = "conflict"
+    elif counts["missing"] or counts["entered"]:
+        status = "left" if not current else ("missing" if counts["missing"] else "entered")
+    elif counts["td_pending"]:
+        status = "td_pending"
+    else:
+        status = "complete" if boards else "future"
+    return Cell(
+        round=round_,
+        boards=len(boards),
+        missing=counts["missing"],
+        entered=counts["entered"],
+        confirmed=counts["confirmed"],
+        conflict=counts["conflict"],
+        td_pending=counts["td_pending"],
+        settled=counts["settled"],
+        status=status,
+        current=current,
+    )
+
+
+def _online(tokens: list[TableToken], connected: int, now: datetime) -> bool:
+    if connected:
+        return True
+    recent = now - timedelta(seconds=ONLINE_SECONDS)
+    return any(t.revoked_at is None and t.last_seen and t.last_seen >= recent for t in tokens)
+
+
+def _late(section: Section, since: datetime | None, elapsed: int | None, done: bool) -> bool:
+    """Whether a table has been in its round longer than the TD's round time."""
+    if done or not section.round_minutes or since is None or elapsed is None:
+        return False
+    return elapsed > section.round_minutes * 60
+
+
+def grid(
+    session: Session,
+    section: Section,
+    *,
+    connected: Mapping[int, int] | None = None,
+    now: datetime | None = None,
+) -> Grid:
+    """Every table by every round; ``connected`` counts each table's live terminal sockets."""
+    now = now or utcnow()
+    data = _load(session, section)
+    connected = connected or {}
+    calls: dict[int, int] = defaultdict(int)
+    for call in data.calls:
+        calls[call.table_number] += 1
+    rows = []
+    totals: dict[str, int] = defaultdict(int)
+    shown = round_window(section.rounds, section.current_round)
+    for table in data.tables:
+        cells = [_cell(data, table, r) for r in range(1, section.rounds + 1)]
+        here = cells[table.round - 1] if 1 <= table.round <= len(cells) else None
+        first = shown[0] if shown else 1
+        complete = here is not None and here.boards > 0 and here.done == here.boards
+        since = table.round_entered_at if table.round else None
+        elapsed = int((now - since).total_seconds()) if since else None
+        tokens = data.tokens.get(table.number, [])
+        seen = [t.last_seen for t in tokens if t.last_seen is not None]
+        assignment = data.assignments.get((table.number, table.round))
+        for cell in cells:
+            if cell.round <= table.round:
+                for key in ("missing", "entered", "confirmed", "conflict", "td_pending"):
+                    totals[key] += getattr(cell, key)
+        rows.append(
+            TableRow(
+                table=table.number,
+                round=table.round,
+                ns=_label(data.pairs, assignment.ns_pair_id if assignment else None),
+                ew=_label(data.pairs, assignment.ew_pair_id if assignment else None),
+                since=since,
+                elapsed=elapsed,
+                late=_late(section, since, elapsed, complete),
+                complete=complete,
+                online=_online(tokens, connected.get(table.number, 0), now),
+                devices=sum(1 for t in tokens if t.revoked_at is None),
+                last_seen=max(seen) if seen else None,
+                calls=calls[table.number],
+                cells=[c for c in cells if c.round in shown],
+                earlier=_sum(cells[: first - 1]) if first > 1 else None,
+            )
+        )
+    totals["late"] = sum(1 for r in rows if r.late)
+    totals["calls"] = len(data.calls)
+    return Grid(
+        section_id=section.id or 0,
+        letter=section.letter,
+        rounds=section.rounds,
+        current_round=section.current_round,
+        closed_rounds=section.closed_rounds,
+        round_minutes=section.round_minutes,
+        round_started_at=section.round_started_at,
+        rows=rows,
+        now=now,
+        totals=dict(totals),
+        shown=shown,
+    )
+
+
+def missing_entries(
+    session: Session, section: Section, *, now: datetime | None = None
+) -> list[MissingEntry]:
+    """Boards that should have a result by now, oldest first: every incomplete board of a
+    round a table has left (§ 262C), and the open boards of a table that is late or whose
+    round the TD has closed."""
+    now = now or utcnow()
+    data = _load(session, section)
+    out = []
+    for table in data.tables:
+        since = table.round_entered_at
+        elapsed = int((now - since).total_seconds()) if since else None
+        for round_ in range(1, table.round + 1):
+            row = data.assignments.get((table.number, round_))
+            if row is None:
+                continue
+            left = round_ < table.round
+            overdue = round_ <= section.closed_rounds or _late(section, since, elapsed, False)
+            if not (left or overdue):
+                continue
+            states = {r.board: r.state for r in data.results.get((table.number, round_), [])}
+            for board in row.board_numbers():
+                state = states.get(board, "missing")
+                if state in COMPLETE_STATES:
+                    continue
+                out.append(
+                    MissingEntry(
+                        table=table.number,
+                        round=round_,
+                        board=board,
+                        state="missing" if state == "rejected" else state,
+                        left=left,
+                        since=None if left else since,
+                    )
+                )
+    out.sort(key=lambda m: (m.round, m.since or now, m.table, m.board))
+    return out
+
+
+def calls(session: Session, section: Section) -> list[Call]:
+    """The open TD calls, oldest first."""
+    return [
+        Call(c.id or 0, c.table_number, c.round, c.reason or "TD call", c.created_at)
+        for c in _load(session, section).calls
+    ]
+
+
+@dataclass(frozen=True)
+class PairingRow:
+    """A table's pairing code and the terminals paired with it."""
+
+    table: int
+    code: str
+    round: int
+    online: bool
+    terminals: list[Terminal]
+
+
+def pairing(
+    session: Session,
+    section: Section,
+    *,
+    connected: Mapping[int, int] | None = None,
+    now: datetime | None = None,
+) -> list[PairingRow]:
+    """Pairing codes and terminal status, table by table."""
+    now = now or utcnow()
+    connected = connected or {}
+    data = _load(session, section)
+    recent = now - timedelta(seconds=ONLINE_SECONDS)
+    rows = []
+    for table in data.tables:
+        tokens = data.tokens.get(table.number, [])
+        terminals = [
+            Terminal(
+                id=t.id or 0,
+                device=t.device,
+                created_at=t.created_at,
+                expires_at=t.expires_at,
+                last_seen=t.last_seen,
+                revoked_at=t.revoked_at,
+                online=t.revoked_at is None
+                and t.last_seen is not None
+                and t.last_seen >= recent
+                and t.expires_at > now,
+            )
+            for t in tokens
+        ]
+        rows.append(
+            PairingRow(
+                table=table.number,
+                code=table.pairing_code,
+                round=table.round,
+                online=_online(tokens, connected.get(table.number, 0), now),
+                terminals=terminals,
+            )
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class BoardCell:
+    """A board of a table's round on the table sheet."""
+
+    board: int
+    state: str
+    contract: str | None
+    declarer: str | None
+    result: str | None
+    ns_score: int | None
+    adjusted: str | None
+
+
+@dataclass(frozen=True)
+class RoundSheet:
+    """One round of a table: the pairs and every board's state."""
+
+    round: int
+    ns: str
+    ew: str
+    boards: list[BoardCell]
+    current: bool
+
+
+def table_sheet(session: Session, section: Section, table: BridgeTable) -> list[RoundSheet]:
+    """Every round of a table with its boards, for opening any board to edit it."""
+    data = _load(session, section)
+    sheets = []
+    for round_ in range(1, section.rounds + 1):
+        row = data.assignments.get((table.number, round_))
+        if row is None:
+            continue
+        stored = {r.board: r for r in data.results.get((table.number, round_), [])}
+        boards = []
+        for number in row.board_numbers():
+            r = stored.get(number)
+            view = result_view(r) if r is not None and r.state != "rejected" else None
+            boards.append(
+                BoardCell(
+                    board=number,
+                    state=r.state if r is not None else "missing",
+                    contract=view.contract if view else None,
+                    declarer=view.declarer if view else None,
+                    result=view.result if view else None,
+                    ns_score=view.ns_score if view else None,
+                    adjusted=view.adjusted if view else None,
+                )
+            )
+        sheets.append(
+            RoundSheet(
+                round=round_,
+                ns=_label(data.pairs, row.ns_pair_id),
+                ew=_label(data.pairs, row.ew_pair_id),
+                boards=boards,
+                current=round_ == table.round,
+            )
+        )
+    return sheets
+
+
+@dataclass(frozen=True)
+class Change:
+    """One field an audited action changed."""
+
+    name: str
+    old: object
+    new: object
+
+
+@dataclass(frozen=True)
+class AuditLine:
+    """One audit row, with where it happened and what it changed."""
+
+    id: int
+    at: datetime
+    actor: str
+    action: str
+    reason: str
+    table: int | None
+    round: int | None
+    board: int | None
+    pairs: str
+    changes: list[Change]
+    details: dict[str, Any]
+
+
+def _changes(old: dict[str, Any] | None, new: dict[str, Any] | None) -> list[Change]:
+    old, new = old or {}, new or {}
+    keys = [k for k in new if k != "version"] + [k for k in old if k not in new]
+    return [Change(k, old.get(k), new.get(k)) for k in keys if old.get(k) != new.get(k)]
+
+
+def _line(row: Audit, result: Result | None, pairs: Mapping[int, Pair]) -> AuditLine:
+    old = json.loads(row.old) if row.old else None
+    new = json.loads(row.new) if row.new else None
+    who = ""
+    if result is not None:
+        who = f"{_label(pairs, result.ns_pair_id)} v {_label(pairs, result.ew_pair_id)}"
+    elif isinstance(new, dict) and "pair" in new:
+        who = str(new["pair"])
+    return AuditLine(
+        id=row.id or 0,
+        at=row.at,
+        actor=row.actor,
+        action=row.action,
+        reason=row.reason,
+        table=result.table_number if result else None,
+        round=result.round if result else None,
+        board=result.board if result else None,
+        pairs=who,
+        changes=_changes(old, new) if result is not None else [],
+        details=new if result is None and isinstance(new, dict) else {},
+    )
+
+
+def audit_log(
+    session: Session,
+    section: Section,
+    *,
+    table: int | None = None,
+    board: int | None = None,
+    pair: int | None = None,
+    limit: int = 500,
+) -> list[AuditLine]:
+    """The section's audit trail, newest first, optionally for one table, board or pair id."""
+    pairs = {p.id or 0: p for p in session.exec(select(Pair).where(Pair.section_id == section.id))}
+    results = {r.id: r for r in session.exec(select(Result).where(Result.section_id == section.id))}
+    stmt = select(Audit).where(Audit.section_id == section.id).order_by(col(Audit.id).desc())
+    pair_label = _label(pairs, pair) if pair is not None else None
+    out = []
+    for row in session.exec(stmt):
+        result = results.get(row.result_id) if row.result_id else None
+        if (table is not None or board is not None) and result is None:
+            continue
+        if table is not None and result is not None and result.table_number != table:
+            continue
+        if board is not None and result is not None and result.board != board:
+            continue
+        line = _line(row, result, pairs)
+        if pair is not None:
+            if result is not None and pair not in (result.ns_pair_id, result.ew_pair_id):
+                continue
+            if result is None and line.pairs != pair_label:
+                continue
+        out.append(line)
+        if len(out) >= limit:
+            break
+    return out
+
+
+def trail(session: Session, result: Result) -> list[AuditLine]:
+    """Every change of one result, oldest first: who, when, what was there before."""
+    pairs = {
+        p.id or 0: p for p in session.exec(select(Pair).where(Pair.section_id == result.section_id))
+    }
+    rows = session.exec(
+        select(Audit).where(Audit.result_id == result.id).order_by(col(Audit.id))
+    ).all()
+    return [_line(row, result, pairs) for row in rows]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """An entry a table sent for a board, as the TD sees it when resolving a conflict."""
+
+    entry_id: str
+    contract: str
+    declarer: str | None
+    tricks: int | str
+    lead: str | None
+    received_at: datetime
+    in_force: bool
+
+
+def entries(session: Session, result: Result) -> list[Entry]:
+    """The entries the table sent for this board (enter and correct), oldest first."""
+    rows = session.exec(
+        select(ReceivedEntry)
+        .where(
+            ReceivedEntry.result_id == result.id,
+            col(ReceivedEntry.kind).in_(("enter_result", "correct_result")),
+        )
+        .order_by(col(ReceivedEntry.id))
+    ).all()
+    out = []
+    for row in rows:
+        values = json.loads(row.request).get("values", {})
+        out.append(
+            Entry(
+                entry_id=row.entry_id,
+                contract=str(values.get("contract", "")),
+                declarer=values.get("declarer"),
+                tricks=values.get("tricks", ""),
+                lead=values.get("lead"),
+                received_at=row.received_at,
+                in_force=row.entry_id == result.entry_id,
+            )
+        )
+    return out
+
+
+def entry_values(session: Session, result: Result, entry_id: str) -> dict[str, Any]:
+    """The values of one of the entries sent for this board (to settle a conflict with)."""
+    for entry in entries(session, result):
+        if entry.entry_id == entry_id:
+            return {
+                "contract": entry.contract,
+                "declarer": entry.declarer,
+                "tricks": entry.tricks,
+                "lead": entry.lead,
+            }
+    raise NotFoundError("unknown_entry", f"Board {result.board} has no entry {entry_id}.")
+
+
+def board_info(session: Session, section: Section, board: int) -> Board | None:
+    return session.exec(
+        select(Board).where(Board.section_id == section.id, Board.number == board)
+    ).first()
+
+
+@dataclass(frozen=True)
+class SectionHead:
+    """A section as page headers and lists name it."""
+
+    id: int
+    event_id: int
+    event: str
+    letter: str
+    movement: str
+    tables: int
+    rounds: int
+    boards_per_round: int
+    current_round: int
+    closed_rounds: int
+    round_minutes: int | None
+    round_started_at: datetime | None
+    publication: str
+    published_at: datetime | None
+    corrections_until: datetime | None
+    created_at: datetime
+    scoring: str
+
+
+def head(session: Session, section: Section) -> SectionHead:
+    event = session.get(Event, section.event_id)
+    assert event is not None
+    return SectionHead(
+        id=section.id or 0,
+        event_id=event.id or 0,
+        event=event.name,
+        letter=section.letter,
+        movement=section.movement_name,
+        tables=section.tables,
+        rounds=section.rounds,
+        boards_per_round=section.boards_per_round,
+        current_round=section.current_round,
+        closed_rounds=section.closed_rounds,
+        round_minutes=section.round_minutes,
+        round_started_at=section.round_started_at,
+        publication=section.publication,
+        published_at=section.published_at,
+        corrections_until=section.corrections_until,
+        created_at=event.created_at,
+        scoring=event.scoring,
+    )
+
+
+def sections(session: Session) -> list[SectionHead]:
+    """Every section of every event, newest event first."""
+    rows = session.exec(select(Section).order_by(col(Section.id).desc())).all()
+    return [head(session, s) for s in rows]
+
+
+@dataclass(frozen=True)
+class BoardDesk:
+    """Everything the TD sees when opening one board at one table in one round."""
+
+    table: int
+    round: int
+    board: int
+    boards: list[int]  # the boards of that round at that table, for moving between them
+    dealer: str
+    vulnerability: str
+    ns: str
+    ew: str
+    state: str
+    result: Result | None
+    description: str | None
+    entries: list[Entry]
+    trail: list[AuditLine]
+    table_round: int  # the round the table is on now
+
+
+def board_desk(
+    session: Session, section: Section, table_number: int, round_: int, board: int
+) -> BoardDesk:
+    """One board of a table's round: its result, the entries sent for it and its history."""
+    data = _load(session, section)
+    row = data.assignments.get((table_number, round_))
+    if row is None or board not in row.board_numbers():
+        raise NotFoundError(
+            "board_not_in_round",
+            f"Board {board} is not played at table {table_number} in round {round_}.",
+        )
+    table = next(t for t in data.tables if t.number == table_number)
+    result = next(
+        (r for r in data.results.get((table_number, round_), []) if r.board == board), None
+    )
+    info = board_info(session, section, board)
+    view = result_view(result) if result is not None and result.state != "rejected" else None
+    return BoardDesk(
+        table=table_number,
+        round=round_,
+        board=board,
+        boards=row.board_numbers(),
+        dealer=info.dealer if info else "",
+        vulnerability=info.vulnerability if info else "",
+        ns=_label(data.pairs, row.ns_pair_id),
+        ew=_label(data.pairs, row.ew_pair_id),
+        state=result.state if result is not None and result.version > 0 else "missing",
+        result=result,
+        description=view.description if view else None,
+        entries=entries(session, result) if result is not None else [],
+        trail=trail(session, result) if result is not None else [],
+        table_round=table.round,
+    )

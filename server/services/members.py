@@ -1,0 +1,96 @@
+"""The club's member list (CSV: number, name) and naming pairs from membership numbers."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+
+from sqlmodel import Session, col, select
+
+from server.errors import InvalidError
+from server.models import Member, Pair, Section
+from server.services import setup
+
+MAX_MEMBERS = 20000
+
+
+@dataclass
+class ImportReport:
+    """What an import did, line by line where it could not."""
+
+    added: int = 0
+    updated: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def import_members(session: Session, text: str) -> ImportReport:
+    """Add or update members from CSV lines "number,name" (a header line is skipped)."""
+    report = ImportReport()
+    known = {m.number: m for m in session.exec(select(Member))}
+    first = text.lstrip("\ufeff").split("\n", 1)[0]
+    delimiter = next((d for d in (",", ";", "\t") if d in first), ",")
+    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter))
+    if len(rows) > MAX_MEMBERS:
+        raise InvalidError("too_many_members", f"At most {MAX_MEMBERS} members in one import.")
+    for line, row in enumerate(rows, start=1):
+        cells = [c.strip() for c in row]
+        if not any(cells):
+            continue
+        if len(cells) < 2 or not cells[0] or not cells[1]:
+            report.problems.append(f"line {line}: expected number,name")
+            continue
+        number, name = cells[0], " ".join(c for c in cells[1:] if c)
+        if line == 1 and not any(ch.isdigit() for ch in number):
+            continue  # a header line
+        if len(number) > 32 or len(name) > 100:
+            report.problems.append(f"line {line}: number or name too long")
+            continue
+        member = known.get(number)
+        if member is None:
+            member = Member(number=number, name=name)
+            known[number] = member
+            report.added += 1
+        elif member.name != name:
+            member.name = name
+            report.updated += 1
+        else:
+            continue
+        session.add(member)
+    return report
+
+
+def members(session: Session) -> list[Member]:
+    return list(session.exec(select(Member).order_by(col(Member.number))))
+
+
+def name_of(session: Session, number: str | None) -> str | None:
+    if not number:
+        return None
+    member = session.exec(select(Member).where(Member.number == number.strip())).first()
+    return member.name if member else None
+
+
+def set_pair(
+    session: Session,
+    section: Section,
+    pair: Pair,
+    *,
+    player1: str,
+    player2: str,
+    member1: str | None,
+    member2: str | None,
+) -> Pair:
+    """Name a pair; a blank name with a known membership number takes the member's name
+    (visitors simply get a name and no number)."""
+    first = player1.strip() or name_of(session, member1) or ""
+    second = player2.strip() or name_of(session, member2) or ""
+    return setup.set_pair_names(
+        session,
+        section=section,
+        number=pair.number,
+        direction=pair.direction,
+        names=setup.PairNames(
+            first, second, (member1 or "").strip() or None, (member2 or "").strip() or None
+        ),
+    )

@@ -1,0 +1,160 @@
+"""A section's movement in the database: read it back, and change it mid-session (audited).
+
+Rounds already started are never rewritten, so every result entered stays where it is.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from sqlmodel import Session, col, select
+
+from protocol.bridge import dealer, vulnerability
+from server.errors import ConflictError, InvalidError
+from server.models import Board, BridgeTable, MovementAssignment, Pair, Section
+from server.movements import Movement, MovementError, PairRef, RoundAssignment, validate
+from server.services import audit
+from server.services.tokens import new_pairing_code, new_pin
+
+#: A change: (the movement, the first round not yet started) -> the changed movement.
+Edit = Callable[[Movement, int], Movement]
+
+
+def shared_tables(section: Section) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(group) for group in json.loads(section.shared_tables or "[]"))
+
+
+def _pair_refs(session: Session, section: Section) -> dict[int, PairRef]:
+    pairs = session.exec(select(Pair).where(Pair.section_id == section.id)).all()
+    return {
+        p.id or 0: PairRef(p.number, p.direction)  # type: ignore[arg-type]
+        for p in pairs
+    }
+
+
+def load_movement(session: Session, section: Section) -> Movement:
+    """The section's movement as stored (after any changes made during the session)."""
+    refs = _pair_refs(session, section)
+    rows = session.exec(
+        select(MovementAssignment)
+        .where(MovementAssignment.section_id == section.id)
+        .order_by(col(MovementAssignment.round), col(MovementAssignment.table_number))
+    ).all()
+    assignments = tuple(
+        RoundAssignment(
+            table=r.table_number,
+            round=r.round,
+            ns=refs.get(r.ns_pair_id) if r.ns_pair_id else None,
+            ew=refs.get(r.ew_pair_id) if r.ew_pair_id else None,
+            boards=tuple(r.boards_listed()),
+        )
+        for r in rows
+    )
+    return Movement(
+        name=section.movement_name,
+        kind=section.movement_kind,
+        tables=section.tables,
+        rounds=section.rounds,
+        boards_per_round=section.boards_per_round,
+        assignments=assignments,
+        shared_tables=shared_tables(section),
+    )
+
+
+def change_movement(session: Session, section: Section, edit: Edit, *, what: str) -> Movement:
+    """Apply ``edit`` to the stored movement and store the result.
+
+    Refused if it would change a round that has already started: results entered there must
+    stay attached to the same tables, pairs and boards."""
+    before = load_movement(session, section)
+    try:
+        after = edit(before, section.current_round + 1)
+        validate(after)
+    except (MovementError, ValueError) as exc:
+        raise InvalidError("invalid_movement", str(exc)) from exc
+    started = section.current_round
+    old_started = {(a.round, a.table): a for a in before.assignments if a.round <= started}
+    new_started = {(a.round, a.table): a for a in after.assignments if a.round <= started}
+    if old_started != new_started:
+        raise ConflictError(
+            "round_already_started",
+            f"That change would alter rounds 1-{started}, which have started: "
+            "change only later rounds.",
+        )
+    store(session, section, after, from_round=started + 1)
+    audit.record(
+        session,
+        actor="td",
+        action="movement_changed",
+        section_id=section.id,
+        old={"name": before.name, "rounds": before.rounds, "pairs": len(before.pairs())},
+        new={"name": after.name, "rounds": after.rounds, "pairs": len(after.pairs())},
+        reason=what,
+    )
+    return after
+
+
+def store(session: Session, section: Section, m: Movement, *, from_round: int) -> None:
+    """Write the assignments of rounds >= from_round, adding the tables (with pairing codes),
+    pairs (with PINs) and boards (Law 2) that are new."""
+    have = {
+        t.number
+        for t in session.exec(select(BridgeTable).where(BridgeTable.section_id == section.id))
+    }
+    for number in range(1, m.tables + 1):
+        if number not in have:
+            code = new_pairing_code(session)
+            session.add(BridgeTable(section_id=section.id or 0, number=number, pairing_code=code))
+            session.flush()  # the next code must see this one
+    ids = {ref: pid for pid, ref in _pair_refs(session, section).items()}
+    for ref in m.pairs():
+        if ref not in ids:
+            pair = Pair(
+                section_id=section.id or 0,
+                number=ref.number,
+                direction=ref.direction,
+                pin=new_pin(),
+            )
+            session.add(pair)
+            session.flush()
+            ids[ref] = pair.id or 0
+    known = {
+        b.number for b in session.exec(select(Board).where(Board.section_id == section.id)).all()
+    }
+    for number in m.boards():
+        if number not in known:
+            session.add(
+                Board(
+                    section_id=section.id or 0,
+                    number=number,
+                    dealer=dealer(number).value,
+                    vulnerability=vulnerability(number).value,
+                )
+            )
+    for row in session.exec(
+        select(MovementAssignment).where(
+            MovementAssignment.section_id == section.id, MovementAssignment.round >= from_round
+        )
+    ).all():
+        session.delete(row)
+    session.flush()
+    for a in m.assignments:
+        if a.round >= from_round:
+            session.add(
+                MovementAssignment(
+                    section_id=section.id or 0,
+                    table_number=a.table,
+                    round=a.round,
+                    ns_pair_id=ids[a.ns] if a.ns is not None else None,
+                    ew_pair_id=ids[a.ew] if a.ew is not None else None,
+                    boards=",".join(str(b) for b in a.boards),
+                )
+            )
+    section.movement_name = m.name
+    section.rounds = m.rounds
+    section.tables = max(section.tables, m.tables)
+    section.boards_per_round = m.boards_per_round
+    section.shared_tables = json.dumps([list(g) for g in m.shared_tables])
+    session.add(section)
+    session.flush()

@@ -1,0 +1,103 @@
+"""The TD's round control beyond start and close: round time, the end-of-round gate, devices."""
+
+from __future__ import annotations
+
+from sqlmodel import Session
+
+from protocol.messages import RoundChanged
+from server.errors import ConflictError, InvalidError, NotFoundError
+from server.models import Event, Section, TableToken, utcnow
+from server.services import audit
+from server.services.setup import find_table as table_by_number
+from server.services.setup import tables_of
+from server.services.table_commands import Push
+from server.services.tokens import new_pairing_code, revoke_table_tokens
+from server.services.views import round_info
+
+MAX_ROUND_MINUTES = 240
+
+
+def set_round_time(session: Session, section: Section, minutes: int | None) -> None:
+    """Set (or clear, with None) the time a round should take; later tables show as late."""
+    if minutes is not None and not 1 <= minutes <= MAX_ROUND_MINUTES:
+        raise InvalidError(
+            "invalid_round_time", f"A round takes 1 to {MAX_ROUND_MINUTES} minutes, not {minutes}."
+        )
+    old = {"round_minutes": section.round_minutes}
+    section.round_minutes = minutes
+    session.add(section)
+    audit.record(
+        session,
+        actor="td",
+        action="round_time",
+        section_id=section.id,
+        old=old,
+        new={"round_minutes": minutes},
+    )
+
+
+def release_table(session: Session, section: Section, number: int, reason: str) -> list[Push]:
+    """Override a table's end-of-round gate (§ 262C): move it to the next started round even
+    though boards are missing. The missing boards stay on the TD's list."""
+    if not reason.strip():
+        raise InvalidError("reason_required", "Give a reason for moving the table on.")
+    table = table_by_number(session, section, number)
+    if table.round >= section.current_round:
+        raise ConflictError(
+            "next_round_not_released",
+            f"Table {number} is on round {table.round}: start round {table.round + 1} first.",
+        )
+    old = {"table": number, "round": table.round}
+    table.round += 1
+    table.round_entered_at = utcnow()
+    session.add(table)
+    audit.record(
+        session,
+        actor="td",
+        action="gate_override",
+        section_id=section.id,
+        old=old,
+        new={"table": number, "round": table.round},
+        reason=reason,
+    )
+    event = session.get(Event, section.event_id)
+    assert event is not None
+    info = round_info(session, event, section, table)
+    return [Push(section.id or 0, table.number, RoundChanged(round=info))]
+
+
+def move_to_new_device(session: Session, section: Section, number: int) -> str:
+    """Withdraw every terminal of a table and give it a fresh pairing code. Returns the code."""
+    table = table_by_number(session, section, number)
+    revoked = revoke_table_tokens(session, table)
+    table.pairing_code = new_pairing_code(session)
+    session.add(table)
+    audit.record(
+        session,
+        actor="td",
+        action="table_new_device",
+        section_id=section.id,
+        new={"table": number, "revoked": revoked},
+    )
+    return table.pairing_code
+
+
+def revoke_terminal(session: Session, section: Section, token_id: int) -> None:
+    """Withdraw one terminal's pairing (a lost or misbehaving device)."""
+    token = session.get(TableToken, token_id)
+    table = None
+    if token is not None:
+        numbers = {t.id: t.number for t in tables_of(session, section)}
+        table = numbers.get(token.table_id)
+    if token is None or table is None:
+        raise NotFoundError("unknown_terminal", f"There is no terminal {token_id} in this section.")
+    if token.revoked_at is None:
+        token.revoked_at = utcnow()
+        session.add(token)
+        audit.record(
+            session,
+            actor="td",
+            action="terminal_revoked",
+            section_id=section.id,
+            new={"table": table, "device": token.device},
+        )

@@ -1,0 +1,429 @@
+"""The live ranking, board travellers and personal score cards, scored by ``server.scoring``.
+
+The public views only use boards every table has finished (or all boards once the TD has
+published the results), so nobody sees a result before they have played the board.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from fractions import Fraction
+
+from sqlmodel import Session, select
+
+from protocol.bridge import BridgeError, Contract
+from protocol.messages import COMPLETE_STATES
+from server import scoring
+from server.errors import NotFoundError
+from server.models import Event, MovementAssignment, Pair, Result, Sanction, Section
+from server.scoring import BoardResult, Method, ScoringOptions
+
+METHODS = {
+    "mp": Method.MATCHPOINTS,
+    "mp-american": Method.MATCHPOINTS_AMERICAN,
+    "imps": Method.IMPS_ACROSS,
+    "cross-imps": Method.CROSS_IMPS,
+    "butler": Method.BUTLER,
+    "total": Method.AGGREGATE,
+}
+
+UNITS = {
+    Method.MATCHPOINTS: "MP",
+    Method.MATCHPOINTS_AMERICAN: "MP",
+    Method.IMPS_ACROSS: "IMP",
+    Method.CROSS_IMPS: "IMP",
+    Method.BUTLER: "IMP",
+    Method.AGGREGATE: "points",
+}
+
+
+@dataclass(frozen=True)
+class PairName:
+    """A pair as results pages show it."""
+
+    id: int
+    number: int
+    direction: str | None
+    label: str  # "3 NS" or "7"
+    key: str  # "3NS" or "7", for links
+    names: str
+
+
+def pair_name(pair: Pair) -> PairName:
+    direction = pair.direction
+    names = " – ".join(n for n in (pair.player1, pair.player2) if n)
+    return PairName(
+        id=pair.id or 0,
+        number=pair.number,
+        direction=direction,
+        label=f"{pair.number} {direction}" if direction else str(pair.number),
+        key=f"{pair.number}{direction or ''}",
+        names=names,
+    )
+
+
+@dataclass
+class SectionData:
+    """A section's results and movement, loaded once and scored from plain data."""
+
+    section: Section
+    event: Event
+    pairs: dict[int, Pair]
+    results: list[Result]
+    plays: dict[int, set[tuple[int, int]]]  # board -> every (table, round) that plays it
+    penalties: dict[Hashable, Fraction]  # pair id -> total deduction
+
+    @property
+    def method(self) -> Method:
+        return METHODS.get(self.event.scoring, Method.MATCHPOINTS)
+
+    @property
+    def field_size(self) -> int:
+        return max((len(v) for v in self.plays.values()), default=1)
+
+    @property
+    def published(self) -> bool:
+        return self.section.publication in ("provisional", "final")
+
+    def released(self) -> set[int]:
+        """Boards every table that plays them has finished (the public may see them)."""
+        done = {
+            (r.board, r.table_number, r.round) for r in self.results if r.state in COMPLETE_STATES
+        }
+        return {
+            board
+            for board, where in self.plays.items()
+            if all((board, t, r) in done for t, r in where)
+        }
+
+
+def load(session: Session, section: Section) -> SectionData:
+    event = session.get(Event, section.event_id)
+    assert event is not None
+    sid = section.id
+    pairs = {p.id or 0: p for p in session.exec(select(Pair).where(Pair.section_id == sid))}
+    results = list(session.exec(select(Result).where(Result.section_id == sid)))
+    plays: dict[int, set[tuple[int, int]]] = defaultdict(set)
+    for row in session.exec(select(MovementAssignment).where(MovementAssignment.section_id == sid)):
+        for board in row.board_numbers():
+            plays[board].add((row.table_number, row.round))
+    penalties: dict[Hashable, Fraction] = {}
+    for s in session.exec(select(Sanction).where(Sanction.section_id == sid)):
+        if s.withdrawn_at is None and not s.warning:
+            penalties[s.pair_id] = penalties.get(s.pair_id, Fraction(0)) + Fraction(s.amount)
+    return SectionData(section, event, pairs, results, dict(plays), penalties)
+
+
+def parse_adjusted(text: str) -> tuple[Fraction, Fraction] | None:
+    """The N/S and E/W percentages of an artificial score "A60/40", or None."""
+    if not text.startswith("A") or "/" not in text:
+        return None
+    ns, ew = text[1:].split("/", 1)
+    try:
+        return Fraction(ns), Fraction(ew)
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def board_result(result: Result) -> BoardResult | None:
+    """What the scorer sees of a stored result; None while it is not settled."""
+    ns, ew = result.ns_pair_id, result.ew_pair_id
+    table, round_, section = result.table_number, result.round, result.section_id
+    if result.state == "not_played":
+        return BoardResult(
+            result.board, ns, ew, None, None, table=table, round=round_, section=section
+        )
+    if ns is None or ew is None:
+        return None
+    if result.state == "adjusted" and result.adjusted:
+        split = parse_adjusted(result.adjusted)
+        if split is None:
+            return None
+        return BoardResult.artificial(
+            result.board, ns, ew, *split, table=table, round=round_, section=section
+        )
+    settled = result.state in ("confirmed", "td_pending")
+    if settled and result.contract and result.tricks is not None:
+        return BoardResult.from_play(
+            result.board,
+            ns,
+            ew,
+            result.contract,
+            result.declarer,
+            result.tricks,
+            lead=result.lead,
+            table=table,
+            round=round_,
+            section=section,
+        )
+    return None
+
+
+def scorer(data: SectionData, *, public: bool) -> scoring.PairsScorer:
+    """Score the section: every settled result (TD view) or only the released boards."""
+    visible = None if (not public or data.published) else data.released()
+    results: Iterable[Result] = data.results
+    if visible is not None:
+        results = [r for r in data.results if r.board in visible]
+    scored = [b for b in (board_result(r) for r in results) if b is not None]
+    options = ScoringOptions(method=data.method, field=data.field_size)
+    engine = scoring.PairsScorer(scored, options, pairs=list(data.pairs))
+    engine.set_penalties(data.penalties)
+    return engine
+
+
+@dataclass(frozen=True)
+class RankingLine:
+    """One pair's line in the ranking."""
+
+    place: str
+    pair: PairName
+    total: Decimal
+    percent: Decimal | None
+    boards: int
+    penalty: Decimal
+
+
+@dataclass(frozen=True)
+class RankingGroup:
+    """A ranked group: N/S or E/W of a Mitchell, or all pairs of a Howell."""
+
+    title: str
+    lines: list[RankingLine]
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The ranking of a section as one audience may see it."""
+
+    section_id: int
+    event: str
+    letter: str
+    method: str
+    unit: str
+    groups: list[RankingGroup]
+    boards_shown: list[int]
+    boards_total: int
+    publication: str
+    published_at: datetime | None
+    corrections_until: datetime | None
+    public: bool
+
+    @property
+    def lines(self) -> list[RankingLine]:
+        return [line for group in self.groups for line in group.lines]
+
+
+def _groups(data: SectionData) -> list[tuple[str, list[int]]]:
+    by_direction: dict[str | None, list[int]] = defaultdict(list)
+    for pair_id, pair in sorted(data.pairs.items(), key=lambda kv: kv[1].number):
+        by_direction[pair.direction].append(pair_id)
+    titles = {"NS": "North–South", "EW": "East–West", None: "All pairs"}
+    return [(titles[d], ids) for d, ids in by_direction.items() if ids]
+
+
+def ranking(session: Session, section: Section, *, public: bool = True) -> Ranking:
+    """The live ranking; ``public`` leaves out boards not every table has finished."""
+    data = load(session, section)
+    engine = scorer(data, public=public)
+    groups = []
+    for title, ids in _groups(data):
+        lines = [
+            RankingLine(
+                place=s.place,
+                pair=_known(data, s.pair),
+                total=scoring.to_decimal(s.total, 2),
+                percent=s.percent_display,
+                boards=s.boards,
+                penalty=scoring.to_decimal(s.penalty, 2),
+            )
+            for s in engine.standings(ids)
+        ]
+        groups.append(RankingGroup(title, lines))
+    shown = sorted({key[1] for key in engine.boards})
+    return Ranking(
+        section_id=section.id or 0,
+        event=data.event.name,
+        letter=section.letter,
+        method=data.method.value,
+        unit=UNITS[data.method],
+        groups=groups,
+        boards_shown=shown,
+        boards_total=len(data.plays),
+        publication=section.publication,
+        published_at=section.published_at,
+        corrections_until=section.corrections_until,
+        public=public,
+    )
+
+
+@dataclass(frozen=True)
+class TravellerLine:
+    """One table's result on a board's traveller."""
+
+    table: int | None
+    round: int | None
+    ns: PairName | None
+    ew: PairName | None
+    contract: str | None
+    declarer: str | None
+    lead: str | None
+    result: str | None
+    ns_score: str
+    ew_score: str
+    ns_value: Decimal | None
+    ew_value: Decimal | None
+    ns_percent: Decimal | None
+    ew_percent: Decimal | None
+
+
+@dataclass(frozen=True)
+class Traveller:
+    """A board's traveller, or why it is not shown yet."""
+
+    board: int
+    visible: bool
+    lines: list[TravellerLine]
+    unit: str
+
+
+def _dec(value: Fraction | None, places: int = 2) -> Decimal | None:
+    return None if value is None else scoring.to_decimal(value, places)
+
+
+def _known(data: SectionData, pair_id: object) -> PairName:
+    found = _pair(data, pair_id)
+    assert found is not None
+    return found
+
+
+def _pair(data: SectionData, pair_id: object) -> PairName | None:
+    pair = data.pairs.get(pair_id) if isinstance(pair_id, int) else None
+    return pair_name(pair) if pair is not None else None
+
+
+def symbols(contract: str | None) -> str | None:
+    """A contract with suit symbols: "4SX" -> "4♠X"."""
+    if contract is None:
+        return None
+    try:
+        return Contract.parse(contract).format(symbols=True)
+    except BridgeError:
+        return contract
+
+
+def traveller(session: Session, section: Section, board: int, *, public: bool = True) -> Traveller:
+    """A board's results at every table, scored; hidden from the public until it is released."""
+    data = load(session, section)
+    if board not in data.plays:
+        raise NotFoundError("unknown_board", f"Board {board} is not played in this section.")
+    unit = UNITS[data.method]
+    if public and not data.published and board not in data.released():
+        return Traveller(board, False, [], unit)
+    engine = scorer(data, public=public)
+    key = (section.id, board)
+    if key not in engine.boards:
+        return Traveller(board, True, [], unit)
+    rows = scoring.traveller(engine.boards[key])
+    lines = [
+        TravellerLine(
+            table=row.table if isinstance(row.table, int) else None,
+            round=row.round,
+            ns=_pair(data, row.ns_pair),
+            ew=_pair(data, row.ew_pair),
+            contract=symbols(row.contract),
+            declarer=row.declarer[0] if row.declarer else None,
+            lead=row.lead,
+            result=row.result,
+            ns_score=row.ns_label,
+            ew_score=row.ew_label,
+            ns_value=_dec(row.ns),
+            ew_value=_dec(row.ew),
+            ns_percent=_dec(row.ns_percent, 0),
+            ew_percent=_dec(row.ew_percent, 0),
+        )
+        for row in rows
+    ]
+    return Traveller(board, True, lines, unit)
+
+
+@dataclass(frozen=True)
+class CardLine:
+    """One board on a pair's personal score card."""
+
+    board: int
+    round: int | None
+    table: int | None
+    direction: str | None
+    opponents: PairName | None
+    contract: str | None
+    declarer: str | None
+    result: str | None
+    score: str
+    value: Decimal | None
+    percent: Decimal | None
+
+
+@dataclass(frozen=True)
+class ScoreCard:
+    """A pair's personal score card: its line in the ranking and every scored board."""
+
+    pair: PairName
+    line: RankingLine | None
+    lines: list[CardLine]
+    unit: str
+    boards_total: int
+
+
+def find_pair(data: SectionData, key: str) -> Pair:
+    """The pair for a key such as "3NS", "3EW" or "7"."""
+    text = key.strip().upper()
+    direction = next((d for d in ("NS", "EW") if text.endswith(d)), None)
+    number = text[: -len(direction)] if direction else text
+    for pair in data.pairs.values():
+        if str(pair.number) == number and pair.direction == direction:
+            return pair
+    raise NotFoundError("unknown_pair", f"There is no pair {key} in this section.")
+
+
+def score_card(session: Session, section: Section, key: str, *, public: bool = True) -> ScoreCard:
+    """A pair's boards so far (public: released boards only), with its place."""
+    data = load(session, section)
+    pair = find_pair(data, key)
+    engine = scorer(data, public=public)
+    rows = scoring.score_card(engine.boards.values(), pair.id)
+    lines = [
+        CardLine(
+            board=row.board,
+            round=row.round,
+            table=row.table if isinstance(row.table, int) else None,
+            direction=row.direction.value if row.direction else None,
+            opponents=_pair(data, row.opponents),
+            contract=symbols(row.contract),
+            declarer=row.declarer[0] if row.declarer else None,
+            result=row.result,
+            score=row.label,
+            value=_dec(row.value),
+            percent=_dec(row.percent, 0),
+        )
+        for row in rows
+    ]
+    placed = ranking(session, section, public=public)
+    line = next((x for x in placed.lines if x.pair.id == pair.id), None)
+    return ScoreCard(pair_name(pair), line, lines, UNITS[data.method], len(data.plays))
+
+
+def pairs(session: Session, section: Section) -> list[PairName]:
+    """Every pair of the section, by direction and number."""
+    rows = session.exec(select(Pair).where(Pair.section_id == section.id)).all()
+    return [pair_name(p) for p in sorted(rows, key=lambda p: (p.direction or "", p.number))]
+
+
+def released_boards(session: Session, section: Section) -> list[int]:
+    """The boards the public may see now."""
+    data = load(session, section)
+    return sorted(data.plays if data.published else data.released())

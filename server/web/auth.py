@@ -1,0 +1,166 @@
+"""TD sessions for the web: a server-side session behind an HttpOnly cookie, CSRF tokens for
+every form, and a limit on wrong passwords."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Annotated
+from urllib.parse import urlsplit
+
+from fastapi import Depends, Request
+from fastapi.responses import Response
+from starlette.requests import HTTPConnection
+
+from server.api.deps import Runtime
+from server.errors import ForbiddenError, TravellerError
+from server.services import tokens
+
+COOKIE = "traveller_td"
+LOGIN_COOKIE = "traveller_login"
+CSRF_FIELD = "csrf"
+CSRF_HEADER = "x-csrf-token"
+
+
+class LoginRequiredError(Exception):
+    """A TD page was asked for without a live TD session: send the browser to the login."""
+
+    def __init__(self, next_path: str) -> None:
+        super().__init__(next_path)
+        self.next_path = next_path
+
+
+def csrf_for(session_token: str) -> str:
+    """The CSRF token of a TD session: derived from its secret, so nothing more is stored."""
+    return hashlib.sha256(f"traveller-csrf:{session_token}".encode()).hexdigest()[:43]
+
+
+def new_login_nonce() -> str:
+    return secrets.token_urlsafe(24)
+
+
+@dataclass(frozen=True)
+class TD:
+    """The logged-in TD of a request."""
+
+    token: str
+
+    @property
+    def csrf(self) -> str:
+        return csrf_for(self.token)
+
+
+@dataclass
+class LoginLimiter:
+    """Wrong TD passwords: at most ``per_client`` a minute from one address and ``overall`` a
+    minute from everyone (a slow brute force from many addresses also stops)."""
+
+    per_client: int = 5
+    overall: int = 30
+    window: float = 60.0
+    _client: dict[str, deque[float]] = field(default_factory=dict)
+    _all: deque[float] = field(default_factory=deque)
+
+    def _trim(self, times: deque[float], now: float) -> None:
+        while times and times[0] <= now - self.window:
+            times.popleft()
+
+    def retry_after(self, client: str, now: float | None = None) -> int:
+        """Seconds to wait before another attempt is heard (0: go ahead)."""
+        now = time.monotonic() if now is None else now
+        mine = self._client.get(client, deque())
+        self._trim(mine, now)
+        self._trim(self._all, now)
+        waits = []
+        if len(mine) >= self.per_client:
+            waits.append(mine[0] + self.window - now)
+        if len(self._all) >= self.overall:
+            waits.append(self._all[0] + self.window - now)
+        return max(1, int(max(waits)) + 1) if waits else 0
+
+    def failed(self, client: str, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        self._client.setdefault(client, deque()).append(now)
+        self._all.append(now)
+        if len(self._client) > 10000:  # never grow without bound
+            self._client.clear()
+
+    def succeeded(self, client: str) -> None:
+        self._client.pop(client, None)
+
+
+def client_address(conn: HTTPConnection) -> str:
+    return conn.client.host if conn.client else "unknown"
+
+
+def same_origin(conn: HTTPConnection) -> bool:
+    """A browser's Origin (when it sends one) must be this server."""
+    origin = conn.headers.get("origin")
+    if origin is None or origin == "null":
+        return origin is None
+    host = conn.headers.get("host", "")
+    return urlsplit(origin).netloc == host
+
+
+async def current_td(conn: HTTPConnection) -> TD | None:
+    """The TD session of the cookie, if it is live; table tokens are never TD sessions."""
+    token = conn.cookies.get(COOKIE)
+    if not token or len(token) > 200:
+        return None
+    runtime: Runtime = conn.app.state.runtime
+    try:
+        await runtime.run(lambda s: tokens.td_check(s, token))
+    except TravellerError:
+        return None
+    return TD(token)
+
+
+async def require_td(request: Request) -> TD:
+    """Dependency of every TD page: the live session, or off to the login page."""
+    td = await current_td(request)
+    if td is None:
+        target = request.url.path if request.method == "GET" else "/td"
+        raise LoginRequiredError(target)
+    return td
+
+
+TDPage = Annotated[TD, Depends(require_td)]
+
+
+async def require_csrf(request: Request, td: TDPage) -> TD:
+    """Dependency of every TD form: same origin and the session's CSRF token."""
+    if not same_origin(request):
+        raise ForbiddenError("cross_origin", "This form must be sent from the Traveller pages.")
+    sent = request.headers.get(CSRF_HEADER)
+    if sent is None:
+        form = await request.form()
+        value = form.get(CSRF_FIELD)
+        sent = value if isinstance(value, str) else None
+    if not sent or not hmac.compare_digest(sent, td.csrf):
+        raise ForbiddenError(
+            "csrf_failed", "The form has expired or did not come from this page: reload it."
+        )
+    return td
+
+
+TDForm = Annotated[TD, Depends(require_csrf)]
+
+
+def set_session_cookie(response: Response, token: str, *, secure: bool, hours: int) -> None:
+    response.set_cookie(
+        COOKIE,
+        token,
+        max_age=hours * 3600,
+        path="/",
+        httponly=True,
+        samesite="strict",
+        secure=secure,
+    )
+
+
+def clear_session_cookie(response: Response, *, secure: bool) -> None:
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict", secure=secure)

@@ -1,0 +1,86 @@
+"""Responses the pages share: render a template with the TD's context, redirect with a notice."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import quote, unquote
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+from sqlmodel import Session
+
+from server.api.deps import Runtime
+from server.errors import TravellerError
+from server.services.table_commands import Push
+from server.web.auth import TD
+from server.web.state import WebState, get_web
+
+FLASH_COOKIE = "traveller_flash"
+
+
+def _flash(request: Request) -> dict[str, str] | None:
+    raw = request.cookies.get(FLASH_COOKIE)
+    if not raw:
+        return None
+    try:
+        data = json.loads(unquote(raw))
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    return {"kind": str(data.get("kind", "info")), "text": str(data.get("text", ""))[:400]}
+
+
+def page(
+    request: Request,
+    template: str,
+    td: TD | None = None,
+    *,
+    status_code: int = 200,
+    **context: Any,
+) -> HTMLResponse:
+    """Render a full page (with the TD's CSRF token and any notice from the last action)."""
+    web = get_web(request)
+    flash = _flash(request)
+    response = web.templates.TemplateResponse(
+        request,
+        template,
+        {"td": td, "csrf": td.csrf if td else "", "flash": flash, **context},
+        status_code=status_code,
+    )
+    if flash is not None:
+        response.delete_cookie(FLASH_COOKIE, path="/")
+    return response
+
+
+def fragment(web: WebState, template: str, **context: Any) -> str:
+    """Render a partial template to a string (for the live websocket)."""
+    return web.templates.get_template(template).render(**context)
+
+
+async def act(
+    runtime: Runtime,
+    work: Callable[[Session], object],
+    back: str,
+    done: str | Callable[[Any], str],
+) -> RedirectResponse:
+    """Run a TD action in one transaction, publish its pushes, and go back with a notice
+    (or with the refusal's plain-words message)."""
+    try:
+        outcome = await runtime.run(work)
+    except TravellerError as exc:
+        return redirect(back, exc.message, "error")
+    if isinstance(outcome, list) and all(isinstance(p, Push) for p in outcome):
+        runtime.publish(outcome)
+    return redirect(back, done(outcome) if callable(done) else done)
+
+
+def redirect(url: str, text: str | None = None, kind: str = "ok") -> RedirectResponse:
+    """See-other to ``url`` (after a form), with a one-time notice shown there."""
+    response = RedirectResponse(url, status_code=303)
+    if text:
+        value = quote(json.dumps({"kind": kind, "text": text}))
+        response.set_cookie(FLASH_COOKIE, value, max_age=60, path="/", samesite="strict")
+    return response

@@ -1,0 +1,1 @@
+"""The web routers: TD pages (login required) and public results pages."""

@@ -1,0 +1,232 @@
+"""Result editing: any board at any table, changed with a reason; conflicts; adjusted scores."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, Response
+from pydantic import ValidationError
+from sqlmodel import Session
+
+from protocol.messages import EntryValues
+from server.errors import InvalidError
+from server.services import dashboard, round_control, setup, td
+from server.services.table_commands import Push
+from server.web.auth import TDForm, TDPage
+from server.web.respond import act, page, redirect
+from server.web.state import RuntimeDep
+
+router = APIRouter(prefix="/td/s/{section_id}/tables/{table}", include_in_schema=False)
+
+Reason = Annotated[str, Form(max_length=500)]
+
+#: The TD's usual artificial scores (Law 12C2): N/S %, E/W %, label.
+ADJUSTMENTS = [
+    (60, 40, "Ave+ / Ave−"),
+    (40, 60, "Ave− / Ave+"),
+    (50, 50, "Ave / Ave"),
+    (60, 60, "Ave+ / Ave+"),
+    (40, 40, "Ave− / Ave−"),
+    (60, 50, "Ave+ / Ave"),
+    (50, 60, "Ave / Ave+"),
+]
+
+
+@router.get("", response_class=HTMLResponse)
+async def table_page(
+    request: Request, runtime: RuntimeDep, td_: TDPage, section_id: int, table: int
+) -> Response:
+    """A table's every round and board, to open any of them."""
+
+    def work(s: Session) -> dict[str, Any]:
+        section = setup.get_section(s, section_id)
+        row = setup.find_table(s, section, table)
+        pairing = [p for p in dashboard.pairing(s, section) if p.table == table]
+        return {
+            "head": dashboard.head(s, section),
+            "table": row.number,
+            "table_round": row.round,
+            "sheet": dashboard.table_sheet(s, section, row),
+            "pairing": pairing[0] if pairing else None,
+        }
+
+    ctx = await runtime.run(work)
+    return page(request, "td/table.html", td_, active="dashboard", **ctx)
+
+
+@router.post("/release")
+async def release(
+    runtime: RuntimeDep, _td: TDForm, section_id: int, table: int, reason: Reason = ""
+) -> Response:
+    """Override the end-of-round gate (§ 262C): move the table to the next round."""
+    return await act(
+        runtime,
+        lambda s: round_control.release_table(s, setup.get_section(s, section_id), table, reason),
+        f"/td/s/{section_id}/tables/{table}",
+        f"Table {table} moved on to the next round.",
+    )
+
+
+def _board_url(section_id: int, table: int, round_: int, board: int) -> str:
+    return f"/td/s/{section_id}/tables/{table}/rounds/{round_}/boards/{board}"
+
+
+@router.get("/rounds/{round_}/boards/{board}", response_class=HTMLResponse)
+async def board_page(
+    request: Request,
+    runtime: RuntimeDep,
+    td_: TDPage,
+    section_id: int,
+    table: int,
+    round_: int,
+    board: int,
+) -> Response:
+    def work(s: Session) -> dict[str, Any]:
+        section = setup.get_section(s, section_id)
+        return {
+            "head": dashboard.head(s, section),
+            "desk": dashboard.board_desk(s, section, table, round_, board),
+        }
+
+    ctx = await runtime.run(work)
+    return page(request, "td/board.html", td_, active="dashboard", adjustments=ADJUSTMENTS, **ctx)
+
+
+def _settle(section_id: int, table: int, round_: int, board: int, action: Any) -> Any:
+    def work(s: Session) -> list[Push]:
+        section = setup.get_section(s, section_id)
+        result = td.board_result(s, section, table, round_, board)
+        pushes: list[Push] = action(s, result)
+        return pushes
+
+    return work
+
+
+@router.post("/rounds/{round_}/boards/{board}/set")
+async def set_result(
+    runtime: RuntimeDep,
+    _td: TDForm,
+    section_id: int,
+    table: int,
+    round_: int,
+    board: int,
+    contract: Annotated[str, Form(max_length=16)] = "",
+    tricks: Annotated[str, Form(max_length=3)] = "",
+    reason: Reason = "",
+    declarer: Annotated[str, Form(max_length=1)] = "",
+    lead: Annotated[str, Form(max_length=3)] = "",
+) -> Response:
+    """Enter or change a result as TD (an assigned score, or a correction)."""
+    back = _board_url(section_id, table, round_, board)
+    try:
+        values = _values(contract, declarer, tricks, lead)
+    except InvalidError as exc:
+        return redirect(back, exc.message, "error")
+    return await act(
+        runtime,
+        _settle(
+            section_id,
+            table,
+            round_,
+            board,
+            lambda s, r: td.set_result(s, result=r, values=values, reason=reason),
+        ),
+        back,
+        f"Board {board} at table {table} set to {values.contract}.",
+    )
+
+
+def _values(contract: str, declarer: str, tricks: str, lead: str) -> EntryValues:
+    text = tricks.strip()
+    try:
+        return EntryValues(
+            contract=contract.strip().upper(),
+            declarer=declarer.strip().upper() or None,
+            tricks=int(text) if text.isdigit() else text,
+            lead=lead.strip().upper() or None,
+        )
+    except ValidationError as exc:
+        raise InvalidError("invalid_values", "Check the contract, declarer and tricks.") from exc
+
+
+@router.post("/rounds/{round_}/boards/{board}/adjust")
+async def adjust(
+    runtime: RuntimeDep,
+    _td: TDForm,
+    section_id: int,
+    table: int,
+    round_: int,
+    board: int,
+    ns_percent: Annotated[int, Form(ge=0, le=100)] = 60,
+    ew_percent: Annotated[int, Form(ge=0, le=100)] = 40,
+    reason: Reason = "",
+    preset: Annotated[str, Form(max_length=7)] = "",
+) -> Response:
+    """An artificial adjusted score: Ave+/Ave/Ave- (a preset button) or any split."""
+    ns_text, _, ew_text = preset.partition("/")
+    if ns_text.isdigit() and ew_text.isdigit():
+        ns_percent, ew_percent = int(ns_text), int(ew_text)
+    return await act(
+        runtime,
+        _settle(
+            section_id,
+            table,
+            round_,
+            board,
+            lambda s, r: td.adjust(
+                s, result=r, ns_percent=ns_percent, ew_percent=ew_percent, reason=reason
+            ),
+        ),
+        _board_url(section_id, table, round_, board),
+        f"Board {board} at table {table}: adjusted {ns_percent} % / {ew_percent} %.",
+    )
+
+
+@router.post("/rounds/{round_}/boards/{board}/not-played")
+async def not_played(
+    runtime: RuntimeDep,
+    _td: TDForm,
+    section_id: int,
+    table: int,
+    round_: int,
+    board: int,
+    reason: Reason = "",
+) -> Response:
+    return await act(
+        runtime,
+        _settle(
+            section_id,
+            table,
+            round_,
+            board,
+            lambda s, r: td.mark_not_played(s, result=r, reason=reason),
+        ),
+        _board_url(section_id, table, round_, board),
+        f"Board {board} at table {table} marked not played.",
+    )
+
+
+@router.post("/rounds/{round_}/boards/{board}/choose")
+async def choose(
+    runtime: RuntimeDep,
+    _td: TDForm,
+    section_id: int,
+    table: int,
+    round_: int,
+    board: int,
+    entry_id: Annotated[str, Form(max_length=64)] = "",
+    reason: Reason = "",
+) -> Response:
+    """Resolve a conflict by choosing one of the entries the table sent."""
+
+    def action(s: Session, result: Any) -> list[Push]:
+        values = EntryValues.model_validate(dashboard.entry_values(s, result, entry_id))
+        return td.set_result(s, result=result, values=values, reason=reason)
+
+    return await act(
+        runtime,
+        _settle(section_id, table, round_, board, action),
+        _board_url(section_id, table, round_, board),
+        f"Conflict on board {board} at table {table} resolved.",
+    )

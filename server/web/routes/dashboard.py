@@ -1,0 +1,153 @@
+"""The TD's home and live dashboard: the table grid, calls, missing entries, round control."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, Request, WebSocket
+from fastapi.responses import HTMLResponse, Response
+from sqlmodel import Session
+
+from server.movements import mitchell
+from server.services import dashboard, round_control, setup, standings, td
+from server.web.auth import TDForm, TDPage, current_td, same_origin
+from server.web.live import Fragments
+from server.web.respond import act, fragment, page
+from server.web.state import RuntimeDep, WebDep, WebState, get_runtime, get_web
+
+router = APIRouter(prefix="/td", include_in_schema=False)
+
+
+def dashboard_context(session: Session, section_id: int, connected: dict[int, int]) -> Any:
+    section = setup.get_section(session, section_id)
+    return {
+        "head": dashboard.head(session, section),
+        "grid": dashboard.grid(session, section, connected=connected),
+        "missing": dashboard.missing_entries(session, section),
+        "calls": dashboard.calls(session, section),
+        "section_id": section_id,
+    }
+
+
+def dashboard_fragments(web: WebState, ctx: dict[str, Any]) -> Fragments:
+    return {
+        name: fragment(web, f"td/_{name}.html", **ctx)
+        for name in ("summary", "grid", "calls", "missing")
+    }
+
+
+@router.get("", response_class=HTMLResponse)
+async def home(request: Request, runtime: RuntimeDep, td_: TDPage) -> Response:
+    sections = await runtime.run(dashboard.sections)
+    return page(request, "td/home.html", td_, sections=sections)
+
+
+@router.post("/events")
+async def create_event(
+    runtime: RuntimeDep,
+    _td: TDForm,
+    name: Annotated[str, Form(min_length=1, max_length=200)],
+    tables: Annotated[int, Form(ge=2, le=60)],
+    boards_per_round: Annotated[int, Form(ge=1, le=8)] = 3,
+    scoring: Annotated[str, Form(pattern="^(mp|imps|butler)$")] = "mp",
+) -> Response:
+    movement = mitchell(tables, boards_per_round=boards_per_round)
+
+    def work(s: Session) -> int:
+        event = setup.create_event(s, name=name.strip(), scoring=scoring)
+        section = setup.create_section(s, event=event, letter="A", movement=movement)
+        return section.id or 0
+
+    return await act(runtime, work, "/td", "Event created.")
+
+
+@router.get("/s/{section_id}", response_class=HTMLResponse)
+async def dashboard_page(
+    request: Request, runtime: RuntimeDep, web: WebDep, td_: TDPage, section_id: int
+) -> Response:
+    connected = runtime.bus.terminals(section_id)
+    ctx = await runtime.run(lambda s: dashboard_context(s, section_id, connected))
+    return page(request, "td/dashboard.html", td_, fragments=dashboard_fragments(web, ctx), **ctx)
+
+
+@router.websocket("/s/{section_id}/live")
+async def dashboard_live(websocket: WebSocket, section_id: int) -> None:
+    """The dashboard's live feed: fresh fragments within moments of any change."""
+    if not same_origin(websocket) or await current_td(websocket) is None:
+        await websocket.close(code=4401)
+        return
+    runtime, web = get_runtime(websocket), get_web(websocket)
+    await runtime.run(lambda s: setup.get_section(s, section_id))
+    await websocket.accept()
+
+    async def render() -> Fragments:
+        connected = runtime.bus.terminals(section_id)
+        ctx = await runtime.run(lambda s: dashboard_context(s, section_id, connected))
+        return dashboard_fragments(web, ctx)
+
+    await web.hub_for(runtime).serve(websocket, ("td", section_id), render)
+
+
+def _back(section_id: int) -> str:
+    return f"/td/s/{section_id}"
+
+
+@router.post("/s/{section_id}/rounds/start")
+async def start_round(
+    runtime: RuntimeDep, _td: TDForm, section_id: int, round: Annotated[int, Form(ge=1)]
+) -> Response:
+    return await act(
+        runtime,
+        lambda s: td.start_round(s, setup.get_section(s, section_id), round),
+        _back(section_id),
+        f"Round {round} started.",
+    )
+
+
+@router.post("/s/{section_id}/rounds/close")
+async def close_round(
+    runtime: RuntimeDep, _td: TDForm, section_id: int, round: Annotated[int, Form(ge=1)]
+) -> Response:
+    return await act(
+        runtime,
+        lambda s: td.close_round(s, setup.get_section(s, section_id), round),
+        _back(section_id),
+        f"Round {round} closed to table entries.",
+    )
+
+
+@router.post("/s/{section_id}/round-time")
+async def round_time(
+    runtime: RuntimeDep,
+    _td: TDForm,
+    section_id: int,
+    minutes: Annotated[str, Form(max_length=4)] = "",
+) -> Response:
+    value = int(minutes) if minutes.strip().isdigit() else None
+    return await act(
+        runtime,
+        lambda s: round_control.set_round_time(s, setup.get_section(s, section_id), value),
+        _back(section_id),
+        f"Round time set to {value} minutes." if value else "Round time cleared.",
+    )
+
+
+@router.post("/s/{section_id}/calls/{call_id}/ack")
+async def acknowledge(runtime: RuntimeDep, _td: TDForm, section_id: int, call_id: int) -> Response:
+    return await act(
+        runtime, lambda s: td.acknowledge_call(s, call_id), _back(section_id), "Call acknowledged."
+    )
+
+
+@router.get("/s/{section_id}/ranking", response_class=HTMLResponse)
+async def td_ranking(
+    request: Request, runtime: RuntimeDep, td_: TDPage, section_id: int
+) -> Response:
+    """The ranking with every settled result, also boards other tables still have to play."""
+
+    def work(s: Session) -> Any:
+        section = setup.get_section(s, section_id)
+        return dashboard.head(s, section), standings.ranking(s, section, public=False)
+
+    head, ranking = await runtime.run(work)
+    return page(request, "td/ranking.html", td_, head=head, ranking=ranking, active="ranking")

@@ -1,0 +1,104 @@
+"""The TD's login and logout pages."""
+
+from __future__ import annotations
+
+import hmac
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from server.errors import TravellerError
+from server.services import tokens
+from server.web.auth import (
+    LOGIN_COOKIE,
+    TDForm,
+    clear_session_cookie,
+    client_address,
+    current_td,
+    new_login_nonce,
+    same_origin,
+    set_session_cookie,
+)
+from server.web.respond import page, redirect
+from server.web.state import RuntimeDep, WebDep
+
+router = APIRouter(include_in_schema=False)
+
+
+def _safe_next(value: str | None) -> str:
+    """Only a local TD path; never an open redirect."""
+    if value and value.startswith("/td") and not value.startswith("//") and "\\" not in value:
+        return value
+    return "/td"
+
+
+def _login_page(request: Request, next_path: str, error: str | None, status: int) -> Response:
+    nonce = new_login_nonce()
+    response = page(
+        request, "login.html", nonce=nonce, next=next_path, error=error, status_code=status
+    )
+    response.set_cookie(
+        LOGIN_COOKIE,
+        nonce,
+        max_age=3600,
+        path="/td/login",
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+    )
+    return response
+
+
+@router.get("/td/login", response_class=HTMLResponse)
+async def login_form(request: Request, next: str | None = None) -> Response:
+    if await current_td(request) is not None:
+        return RedirectResponse(_safe_next(next), status_code=303)
+    return _login_page(request, _safe_next(next), None, 200)
+
+
+@router.post("/td/login")
+async def login(
+    request: Request,
+    runtime: RuntimeDep,
+    web: WebDep,
+    password: Annotated[str, Form(max_length=200)] = "",
+    csrf: Annotated[str, Form(max_length=100)] = "",
+    next: Annotated[str, Form(max_length=400)] = "/td",
+) -> Response:
+    target = _safe_next(next)
+    nonce = request.cookies.get(LOGIN_COOKIE, "")
+    if not same_origin(request) or not nonce or not hmac.compare_digest(nonce, csrf):
+        return _login_page(request, target, "The login form expired: please try again.", 403)
+    client = client_address(request)
+    wait = web.limiter.retry_after(client)
+    if wait:
+        response = _login_page(
+            request, target, f"Too many wrong passwords: wait {wait} seconds and try again.", 429
+        )
+        response.headers["retry-after"] = str(wait)
+        return response
+    settings = runtime.settings
+    try:
+        token = await runtime.run(
+            lambda s: tokens.td_login(
+                s, password=password, expected=settings.td_password, hours=settings.td_session_hours
+            )
+        )
+    except TravellerError:
+        web.limiter.failed(client)
+        return _login_page(request, target, "Wrong TD password.", 401)
+    web.limiter.succeeded(client)
+    response = RedirectResponse(target, status_code=303)
+    secure = request.url.scheme == "https"
+    set_session_cookie(response, token, secure=secure, hours=settings.td_session_hours)
+    response.delete_cookie(LOGIN_COOKIE, path="/td/login")
+    return response
+
+
+@router.post("/td/logout")
+async def logout(request: Request, runtime: RuntimeDep, td: TDForm) -> Response:
+    await runtime.run(lambda s: tokens.td_logout(s, td.token))
+    response = redirect("/td/login", "You are logged out.")
+    clear_session_cookie(response, secure=request.url.scheme == "https")
+    return response

@@ -1,0 +1,65 @@
+"""Publishing: live, provisional or final results, and the correction deadline (§ X79)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, Response
+from sqlmodel import Session
+
+from server.services import dashboard, publication, setup, standings
+from server.web.auth import TDForm, TDPage
+from server.web.respond import act, page
+from server.web.state import RuntimeDep
+
+router = APIRouter(prefix="/td/s/{section_id}/publish", include_in_schema=False)
+
+
+@router.get("", response_class=HTMLResponse)
+async def publish_page(
+    request: Request, runtime: RuntimeDep, td_: TDPage, section_id: int
+) -> Response:
+    def work(s: Session) -> dict[str, Any]:
+        section = setup.get_section(s, section_id)
+        ranking = standings.ranking(s, section, public=False)
+        return {
+            "head": dashboard.head(s, section),
+            "open": publication.corrections_open(section),
+            "boards_total": ranking.boards_total,
+            "boards_scored": len(ranking.boards_shown),
+            "missing": len(dashboard.missing_entries(s, section)),
+        }
+
+    ctx = await runtime.run(work)
+    return page(
+        request,
+        "td/publish.html",
+        td_,
+        active="publish",
+        default_hours=publication.DEFAULT_CORRECTION_HOURS,
+        **ctx,
+    )
+
+
+@router.post("")
+async def publish(
+    runtime: RuntimeDep,
+    _td: TDForm,
+    section_id: int,
+    status: Annotated[str, Form(max_length=12)] = "provisional",
+    period: Annotated[str, Form(max_length=8)] = "hours",
+    amount: Annotated[str, Form(max_length=4)] = "",
+) -> Response:
+    value = int(amount) if amount.strip().isdigit() else None
+    minutes = value if period == "minutes" else None
+    hours = value if period == "hours" else None
+    labels = {"live": "Results are live again.", "provisional": "Published as provisional."}
+    return await act(
+        runtime,
+        lambda s: publication.publish(
+            s, setup.get_section(s, section_id), status=status, minutes=minutes, hours=hours
+        ),
+        f"/td/s/{section_id}/publish",
+        labels.get(status, "Published as final."),
+    )

@@ -1,0 +1,62 @@
+"""mDNS/DNS-SD on loopback: a server advertises `_traveller._tcp`, a terminal finds its URL."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+from zeroconf import ServiceInfo
+
+from server.discovery import SERVICE_TYPE, advertise, find_servers, urls_of
+from tests.deploy.conftest import TD_PASSWORD, ServerProcess, free_port, start_server
+
+LOOPBACK = ["127.0.0.1"]
+
+
+def test_find_a_server_advertised_by_another_process(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    """`traveller serve --mdns` in its own process; find_servers() returns a URL that works."""
+    port = free_port()
+    serve = "import typer; from server.deploy_cli import serve; typer.run(serve)"
+    server = start_server(
+        ["-c", serve, "--host", "127.0.0.1", "--port", str(port), "--mdns"],
+        tmp_path,
+        {
+            "TRAVELLER_TD_PASSWORD": TD_PASSWORD,
+            "TRAVELLER_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}",
+        },
+        port=port,
+    )
+    servers.append(server)
+    server.wait_ready()
+    found = find_servers(2.0, interfaces=LOOPBACK)
+    mine = [u for u in found if u.endswith(f":{port}")]
+    assert mine == [f"http://127.0.0.1:{port}"], (found, server.output())
+    assert "advertised by mDNS" in server.output()
+    # The URL found is the server's: it answers its health check.
+    assert ServerProcess(mine[0], server.proc, server.log).health()["status"] == "ok"
+
+
+def test_advertise_in_process_and_withdraw() -> None:
+    port = free_port()
+    with advertise(port, host="127.0.0.1", name="Monday club", scheme="https") as ad:
+        assert ad.name == f"Monday club.{SERVICE_TYPE}"
+        found = find_servers(1.5, interfaces=LOOPBACK)
+        assert f"https://127.0.0.1:{port}" in found
+    # After the goodbye packets the service is gone for a new browser.
+    assert f"https://127.0.0.1:{port}" not in find_servers(1.0, interfaces=LOOPBACK)
+
+
+def test_urls_from_the_txt_record() -> None:
+    info = ServiceInfo(
+        SERVICE_TYPE,
+        f"x.{SERVICE_TYPE}",
+        addresses=[socket.inet_aton("192.0.2.7"), socket.inet_aton("198.51.100.3")],
+        port=8443,
+        properties={"scheme": "https", "path": "/club/"},
+    )
+    assert list(urls_of(info)) == [
+        "https://192.0.2.7:8443/club",
+        "https://198.51.100.3:8443/club",
+    ]

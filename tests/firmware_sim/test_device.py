@@ -1,0 +1,327 @@
+"""The keypad state machine, driven by key sequences against the fake server."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from firmware_sim.device import WIDTH, Device, Key, Screen, fit, lcd, result_line
+from firmware_sim.fake_gateway import FakeTables
+from firmware_sim.store import MemoryStore
+from protocol.messages import (
+    BoardResultView,
+    BoardStatus,
+    EnterResult,
+    Error,
+    PairInfo,
+    ResultChanged,
+    RoundChanged,
+    RoundInfo,
+)
+
+from .conftest import Table
+
+
+def paired(table: Table) -> Table:
+    table.press("0003", "ENT")
+    return table
+
+
+def seated(table: Table) -> Table:
+    paired(table).press("1")
+    return table
+
+
+def test_pairing_then_seat_check(table: Table) -> None:
+    assert table.lines == ("T3 Pair code:", "_")
+    assert table.press("00") == ("T3 Pair code:", "00_")
+    assert table.press("BACK") == ("T3 Pair code:", "0_")
+    assert table.press("00", "ENT") == ("T3 Pair code:", "000_")  # too short: ignored
+    assert table.device.screen is Screen.PAIR
+    assert table.press("3", "ENT") == ("T3 R1 NS3 EW6", "Seats OK? 1=yes")
+    assert table.device.store.token == "token-table-3"
+    assert table.press("1") == ("T3 R1 B5 N/S 3-6", "ENT=enter *=TD")
+
+
+def test_wrong_pairing_code_is_refused(table: Table) -> None:
+    assert table.press("9999", "ENT") == ("Pairing refused", "Unknown pairing")
+    assert table.press("ENT") == ("T3 Pair code:", "_")
+
+
+def test_north_enters_and_east_confirms(table: Table, tables: FakeTables) -> None:
+    seated(table)
+    assert table.press("ENT") == ("B5 contract", "Level 1-7 0=pass")
+    assert table.press("4") == ("B5 4", "1C 2D 3H 4S 5NT")
+    assert table.press("4") == ("B5 4S", "0=- 1=X 2=XX")
+    assert table.press("1") == ("B5 4SX", "Decl 1N 2E 3S 4W")
+    assert table.press("3") == ("B5 4SX S", "Tricks 0-13: _")
+    assert table.press("8") == ("B5 4SX S", "Tricks 0-13: 8_")
+    # Board 5: N/S vulnerable, so 4SX two down is -500 for N/S.
+    assert table.press("ENT") == ("4SX S -2 -500?", "ENT=send BK=edit")
+    assert table.press("ENT") == ("4SX S -2 -500", "EW OK? 1=yes")
+    assert tables.results[(3, 5)].state == "entered"
+    assert table.press("1") == ("T3 R1 B6 N/S 3-6", "ENT=enter *=TD")
+    assert tables.results[(3, 5)].state == "confirmed"
+    assert table.device.store.pending() == []
+    assert table.device.stored_count == 1
+
+
+def test_back_goes_back_one_step_at_a_time(table: Table) -> None:
+    seated(table)
+    table.press("ENT", "3", "5", "0", "1", "9")
+    assert table.lines == ("B5 3NT N", "Tricks 0-13: 9_")
+    assert table.press("BACK", "BACK") == ("B5 3NT", "Decl 1N 2E 3S 4W")
+    assert table.press("BACK") == ("B5 3NT", "0=- 1=X 2=XX")
+    assert table.press("2", "2", "0") == ("B5 3NTXX E", "Tricks 0-13: 0_")
+    # "3NTXX E -9 +4600?" is 17 characters: the preview drops a space to fit.
+    assert table.press("ENT") == ("3NTXX E-9 +4600?", "ENT=send BK=edit")
+
+
+def test_passed_out_board(table: Table, tables: FakeTables) -> None:
+    seated(table)
+    assert table.press("ENT", "0") == ("PASS 0?", "ENT=send BK=edit")
+    assert table.press("ENT") == ("PASS 0", "EW OK? 1=yes")
+    table.press("1")
+    assert tables.results[(3, 5)].contract == "PASS"
+
+
+def test_impossible_tricks_are_refused(table: Table) -> None:
+    seated(table)
+    table.press("ENT", "7", "5", "0", "1", "14", "ENT")
+    assert table.lines == ("B5 7NT N", "Not possible")
+    assert table.press("13", "ENT")[0] == "7NT N = +2220?"
+
+
+def test_east_rejects_and_north_enters_again(table: Table, tables: FakeTables) -> None:
+    seated(table)
+    table.press("ENT", "4", "4", "0", "3", "10", "ENT", "ENT")
+    assert table.press("2") == ("B5 contract", "EW rejected")
+    assert tables.results[(3, 5)].state == "rejected"
+    table.press("4", "4", "0", "3", "11", "ENT")
+    assert table.lines == ("4S S +1 +650?", "ENT=send BK=edit")
+    table.press("ENT", "1")
+    assert tables.results[(3, 5)].state == "confirmed"
+    assert tables.results[(3, 5)].tricks == 11
+
+
+def test_relative_tricks(tables: FakeTables) -> None:
+    table = Table(tables).boot()
+    seated(table)
+    info = table.device.round
+    assert info is not None
+    table.device.round = info.model_copy(update={"tricks_style": "relative"})
+    table.press("ENT", "3", "5", "0", "2")
+    assert table.lines == ("B5 3NT E #= *+-", "Result: _")
+    assert table.press("*", "*", "1") == ("B5 3NT E #= *+-", "Result: -1_")
+    assert table.press("ENT")[0] == "3NT E -1 +50?"
+    assert table.press("BACK") == ("B5 3NT E #= *+-", "Result: _")
+    assert table.press("#", "ENT")[0] == "3NT E = -400?"
+
+
+def test_round_summary_gates_the_next_round(table: Table, tables: FakeTables) -> None:
+    seated(table)
+    assert table.press("#") == ("R1 done 0/2", "ENT=boards ^v")
+    table.press("#")  # not complete: no NextRound
+    assert "next_round" not in table.sent
+    assert table.press("DOWN") == ("B5 missing", "missing")
+    table.press("ENT", "ENT", "1", "4", "0", "1", "10", "ENT", "ENT", "1")
+    table.press("ENT", "2", "1", "0", "2", "8", "ENT", "ENT", "1")
+    assert table.lines == ("R1 done 2/2", "#=next round")
+    assert table.press("DOWN") == ("B5 confirmed", "1S N +3 +170")
+    assert table.press("DOWN") == ("B6 confirmed", "2C E = -90")
+    assert table.press("DOWN", "#") == ("T3 R2 NS3 EW4", "Seats OK? 1=yes")
+    assert table.press("1") == ("T3 R2 B1 N/S 3-4", "ENT=enter *=TD")
+
+
+def test_call_the_td(table: Table, tables: FakeTables) -> None:
+    seated(table)
+    assert table.press("*") == ("Call the TD?", "1=yes BACK=no")
+    assert table.press("1") == ("TD is called", "ENT=continue")
+    assert tables.td_calls == [3]
+    assert table.press("ENT") == ("T3 R1 B5 N/S 3-6", "ENT=enter *=TD")
+
+
+def test_seating_wrong_calls_the_td(table: Table, tables: FakeTables) -> None:
+    paired(table).press("2", "1")
+    assert tables.td_calls == [3]
+    assert table.press("ENT") == ("T3 R1 NS3 EW6", "Seats OK? 1=yes")
+
+
+def test_east_pin_when_the_event_requires_one() -> None:
+    tables = FakeTables(confirm_pin="42")
+    table = Table(tables).boot()
+    seated(table).press("ENT", "1", "1", "0", "1", "7", "ENT", "ENT", "1")
+    assert table.lines == ("EW PIN, then ENT", "_")
+    assert table.press("4", "2") == ("EW PIN, then ENT", "**_")
+    table.press("ENT")
+    assert tables.results[(3, 5)].state == "confirmed"
+
+
+def test_wrong_pin_is_refused_and_the_board_stays_entered() -> None:
+    tables = FakeTables(confirm_pin="42")
+    table = Table(tables).boot()
+    seated(table).press("ENT", "1", "1", "0", "1", "7", "ENT", "ENT", "1", "99", "ENT")
+    assert table.lines == ("Refused: bad_pin", "Wrong PIN.")
+    assert table.press("ENT") == ("T3 R1 B5 N/S 3-6", "ENT=EW confirm")
+    assert table.press("ENT") == ("1C N = +70", "EW OK? 1=yes")
+
+
+def test_offline_entry_is_kept_and_marked(table: Table) -> None:
+    seated(table)
+    table.hold = True
+    table.device.link_status(False)
+    table.press("ENT", "4", "4", "0", "3", "10", "ENT", "ENT")
+    assert table.lines == ("4S S = +620", "Saved, no link")
+    assert table.device.busy
+    assert table.press("BACK") == ("T3 R1 B5 N/S 3-6", "Saved, sending")
+    assert [type(c) for c in table.device.store.pending()] == [EnterResult]
+    table.hold = False
+    table.flush()
+    assert table.device.store.pending() == []
+    assert table.lines == ("T3 R1 B5 N/S 3-6", "ENT=EW confirm")
+
+
+def test_round_zero_waits_and_a_pushed_round_starts_it(tables: FakeTables) -> None:
+    table = Table(tables).boot()
+    paired(table)
+    info = table.device.round
+    assert info is not None
+    table.device.receive(info.model_copy(update={"round": 0}))
+    assert table.lines == ("T3 Traveller", "Wait for round 1")
+    assert table.device.busy
+    table.device.receive(RoundChanged(round=info))
+    assert table.lines == ("T3 R1 NS3 EW6", "Seats OK? 1=yes")
+
+
+def test_pushed_result_change_updates_the_board(table: Table) -> None:
+    seated(table)
+    view = BoardResultView(
+        board=5, round=1, table=3, state="adjusted", version=3, adjusted="A60/40"
+    )
+    table.device.receive(ResultChanged(result=view))
+    assert table.lines == ("T3 R1 B5 N/S 3-6", "adjusted")
+    assert table.press("DOWN", "UP", "ENT") == ("T3 R1 B5 N/S 3-6", "adjusted")  # nothing to enter
+
+
+def test_gateway_that_forgot_us_gets_a_hello_and_the_entry_again(table: Table) -> None:
+    seated(table)
+    table.bound = None  # the gateway restarted and lost its table binding
+    table.press("ENT", "1", "1", "0", "1", "7", "ENT", "ENT")
+    assert table.sent[-3:] == ["enter_result", "hello", "enter_result"]
+    assert table.lines == ("1C N = +70", "EW OK? 1=yes")
+
+
+def test_revoked_token_asks_to_pair_again_and_keeps_entries(table: Table) -> None:
+    seated(table)
+    table.hold = True
+    table.press("ENT", "1", "1", "0", "1", "7", "ENT", "ENT")
+    table.device.receive(Error(code="invalid_token", message="Token expired"))
+    assert table.lines == ("Pair again", "Token expired")
+    assert table.device.store.token is None
+    assert len(table.device.store.pending()) == 1
+
+
+def test_restart_resends_unanswered_entries_with_the_same_id(tables: FakeTables) -> None:
+    store = MemoryStore(3)
+    first = seated(Table(tables, store=store).boot())
+    first.hold = True
+    first.press("ENT", "4", "4", "0", "3", "10", "ENT", "ENT")
+    [entry] = store.pending()
+    # Power cut. The new firmware run has the same battery-backed store.
+    second = Table(tables, store=store).boot()
+    assert second.sent == ["hello", "enter_result", "get_round"]
+    assert tables.applied[entry.entry_id] == 1
+    assert store.pending() == []
+    # Seating was kept; B5 was still unanswered when the round came, so B6 is offered first.
+    assert second.lines == ("T3 R1 B6 N/S 3-6", "ENT=enter *=TD")
+    assert second.press("UP") == ("T3 R1 B5 N/S 3-6", "ENT=EW confirm")
+
+
+def test_keys_are_ignored_while_waiting(table: Table) -> None:
+    seated(table)
+    table.hold = True
+    table.press("ENT", "1", "1", "0", "1", "7", "ENT", "ENT")
+    before = table.lines
+    assert table.press("5", "#", "*", "UP") == before
+
+
+@pytest.mark.parametrize(
+    ("token", "key"),
+    [("ent", Key.ENTER), ("Enter", Key.ENTER), ("bk", Key.BACK), ("clr", Key.BACK), ("dn", Key.DOWN)],
+)
+def test_key_names(token: str, key: Key) -> None:
+    assert Key.parse(token) is key
+
+
+def test_unknown_key_name() -> None:
+    with pytest.raises(ValueError, match="not a key"):
+        Key.parse("F1")
+
+
+def test_fit_and_lcd() -> None:
+    assert fit("a" * 17, "short") == "short"
+    assert fit("a" * 17, "b" * 18) == "b" * 16
+    assert lcd("4♠X") == "4?X" + " " * 13
+
+
+@given(
+    st.builds(
+        BoardResultView,
+        board=st.integers(1, 999),
+        round=st.integers(1, 99),
+        table=st.integers(1, 999),
+        state=st.sampled_from(["entered", "confirmed", "adjusted", "td_pending"]),
+        version=st.integers(0, 99),
+        contract=st.none() | st.sampled_from(["7NTXX", "PASS", "1C", "4SX"]),
+        declarer=st.none() | st.sampled_from(["N", "E", "S", "W"]),
+        result=st.none() | st.sampled_from(["=", "+6", "-13", "-7"]),
+        ns_score=st.none() | st.integers(-7600, 7600),
+        adjusted=st.none() | st.sampled_from(["A60/40", "A50", "A40/40 weighted"]),
+    )
+)
+def test_result_lines_fit_sixteen_characters(view: BoardResultView) -> None:
+    assert len(result_line(view)) <= WIDTH
+
+
+big_rounds = st.builds(
+    RoundInfo,
+    event=st.just("E"),
+    section=st.just("A"),
+    table=st.integers(1, 99),
+    round=st.integers(1, 99),
+    rounds=st.integers(1, 99),
+    ns=st.builds(PairInfo, number=st.integers(1, 999), label=st.just("x")),
+    ew=st.builds(PairInfo, number=st.integers(1, 999), label=st.just("y")),
+    boards=st.lists(
+        st.builds(
+            BoardStatus,
+            board=st.integers(1, 999),
+            dealer=st.just("N"),
+            vulnerability=st.sampled_from(["NONE", "NS", "EW", "BOTH"]),
+            state=st.sampled_from(["missing", "entered", "confirmed", "conflict", "not_played"]),
+        ),
+        min_size=1,
+        max_size=4,
+        unique_by=lambda b: b.board,
+    ),
+    complete=st.booleans(),
+    round_open=st.just(True),
+    next_round_released=st.booleans(),
+    tricks_style=st.sampled_from(["absolute", "relative"]),
+)
+keys = st.lists(st.sampled_from(list(Key)), max_size=60)
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(big_rounds, keys)
+def test_every_screen_fits_the_lcd_whatever_is_pressed(info: RoundInfo, presses: list[Key]) -> None:
+    device = Device(info.table, MemoryStore(info.table))
+    device.store.save_pairing("t", None)
+    device.boot()
+    device.receive(info)
+    for key in presses:
+        device.press(key)
+        for line in device.display:
+            assert len(line) == WIDTH
+            assert line.isascii() and line.isprintable()

@@ -1,0 +1,98 @@
+"""Faults during play: the server killed mid-burst, a terminal crashing with a full outbox, a
+network cut. After each, every acknowledged result is in the database exactly once."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks.outbox import AckLog, Outbox
+from benchmarks.procs import ServerProcess, repo_env
+from benchmarks.proxy import CutProxy
+from tests.reliability.conftest import (
+    acks_of,
+    assert_exactly_once,
+    open_club,
+    terminals,
+    wait_until,
+)
+
+TABLES, BOARDS = 6, 4
+COMMANDS = TABLES * BOARDS * 2  # an enter and a confirm per board
+
+
+async def test_kill_9_mid_burst_then_restart(
+    server: ServerProcess, sqlite_url: str, tmp_path: Path
+) -> None:
+    club = await open_club(server.base_url, tables=TABLES, boards_per_round=BOARDS)
+    terms = terminals(club, server.ws_url, tmp_path / "terminals", pace=0.01)
+    tasks = [asyncio.create_task(t.run()) for t in terms]
+    await wait_until(lambda: len(acks_of(terms)) >= COMMANDS // 3, 30, "a third of the acks")
+    server.kill9()  # every table is mid-round: no shutdown, no flush
+    pending = sum(len(t.outbox.items) for t in terms)
+    assert pending > 0, "the kill came too late to be mid-burst"
+    await asyncio.sleep(0.5)
+    await asyncio.to_thread(server.start)  # same port, same database file
+    await asyncio.wait_for(asyncio.gather(*tasks), 60)
+    server.stop()
+    assert_exactly_once(sqlite_url, club, acks_of(terms), COMMANDS)
+    assert sum(t.reconnects for t in terms) >= TABLES
+
+
+async def test_terminal_crash_with_pending_outbox_then_restart(
+    server: ServerProcess, sqlite_url: str, tmp_path: Path
+) -> None:
+    club = await open_club(server.base_url, tables=2, boards_per_round=BOARDS)
+
+    def launch(table: int) -> subprocess.Popen[bytes]:
+        cmd = [sys.executable, "-m", "benchmarks.outbox", "--ws", server.ws_url]
+        cmd += ["--token", club.tokens[table], "--table", str(table)]
+        cmd += ["--dir", str(tmp_path / f"table-{table}"), "--pace", "0.1"]
+        return subprocess.Popen(cmd, env=repo_env(), stderr=subprocess.PIPE)
+
+    procs = {table: launch(table) for table in club.tokens}
+    logs = {table: AckLog(tmp_path / f"table-{table}" / "acks.jsonl") for table in club.tokens}
+    await wait_until(lambda: all(len(log.read()) >= 3 for log in logs.values()), 30, "3 acks")
+    for proc in procs.values():
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    pending = [Outbox(tmp_path / f"table-{t}" / "outbox.json").items for t in club.tokens]
+    assert all(pending), "each terminal died with commands still in its outbox"
+    procs = {table: launch(table) for table in club.tokens}
+    for proc in procs.values():
+        _, err = await asyncio.to_thread(proc.communicate, timeout=60)
+        assert proc.returncode == 0, err.decode()
+    server.stop()
+    acks = [ack for log in logs.values() for ack in log.read()]
+    assert_exactly_once(sqlite_url, club, acks, 2 * BOARDS * 2)
+
+
+async def test_network_cut_then_recovery(
+    server: ServerProcess, sqlite_url: str, tmp_path: Path
+) -> None:
+    club = await open_club(server.base_url, tables=TABLES, boards_per_round=BOARDS)
+    proxy = CutProxy(server.port)
+    await proxy.start()
+    terms = terminals(club, proxy.ws_url, tmp_path / "terminals", pace=0.02)
+    tasks = [asyncio.create_task(t.run()) for t in terms]
+    try:
+        await wait_until(lambda: len(acks_of(terms)) >= COMMANDS // 4, 30, "a quarter of acks")
+        cut = asyncio.create_task(proxy.cut(3.0))
+        await asyncio.sleep(0.5)
+        during = len(acks_of(terms))
+        with pytest.raises(OSError):  # the network refuses connections while it is cut
+            await asyncio.open_connection("127.0.0.1", proxy.port)
+        await asyncio.sleep(2.0)
+        assert len(acks_of(terms)) == during, "nothing gets through a cut network"
+        await cut
+        await asyncio.wait_for(asyncio.gather(*tasks), 60)
+    finally:
+        await proxy.close()
+    server.stop()
+    assert_exactly_once(sqlite_url, club, acks_of(terms), COMMANDS)
+    assert sum(t.reconnects for t in terms) >= TABLES

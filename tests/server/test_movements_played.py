@@ -1,0 +1,201 @@
+"""Movements played through the server end to end: a 13-pair Howell with a phantom, a 9-table
+Mitchell with an arrow-switch round, and changes to a running session (late pair, pair left,
+fewer rounds), with the results checked in the database."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine
+from sqlmodel import Session, select
+
+from server.models import Audit, Pair, Result
+from tests.server.conftest import TD_PASSWORD, Club, Table
+
+
+def _club(client: TestClient, engine: Engine, movement: dict[str, Any]) -> Club:
+    headers = {
+        "Authorization": "Bearer "
+        + client.post("/api/v1/td/login", json={"password": TD_PASSWORD}).json()["token"]
+    }
+    event = client.post("/api/v1/events", json={"name": "Movement night"}, headers=headers)
+    r = client.post(
+        f"/api/v1/events/{event.json()['id']}/sections",
+        json={"letter": "A", "movement": movement},
+        headers=headers,
+    )
+    assert r.status_code == 201, r.text
+    return Club(client, engine, headers, event.json()["id"], r.json())
+
+
+def _play_round(tables: list[Table]) -> int:
+    """Every table enters and confirms every board of its round; returns boards played."""
+    played = 0
+    for t in tables:
+        info = t.round()
+        for b in info["boards"]:
+            if b["state"] != "missing":
+                continue
+            ack = t.enter(b["board"], "3NT", "N", 9 + (b["board"] + t.number) % 3)
+            assert ack.status_code == 200, ack.text
+            v = ack.json()["result"]["version"]
+            assert t.confirm(b["board"], v).json()["result"]["state"] == "confirmed"
+            played += 1
+        assert t.round()["complete"] is True
+    return played
+
+
+def _advance(club: Club, tables: list[Table], next_round: int) -> None:
+    club.start_round(next_round)
+    for t in tables:
+        r = t.send({"type": "next_round"})
+        assert r.status_code == 200, r.text
+        assert r.json()["round"] == next_round
+
+
+def _play_all(club: Club) -> tuple[list[Table], int]:
+    section = club.section
+    tables = [club.pair(n) for n in range(1, section["tables"] + 1)]
+    club.start_round(1)
+    played = 0
+    for rnd in range(1, section["rounds"] + 1):
+        played += _play_round(tables)
+        if rnd < section["rounds"]:
+            _advance(club, tables, rnd + 1)
+    return tables, played
+
+
+def _no_pair_plays_a_board_twice(engine: Engine) -> list[Result]:
+    with Session(engine) as s:
+        results = list(s.exec(select(Result)))
+    seen = Counter()
+    for r in results:
+        seen[(r.ns_pair_id, r.board)] += 1
+        seen[(r.ew_pair_id, r.board)] += 1
+    assert max(seen.values()) == 1
+    assert all(r.state == "confirmed" for r in results)
+    return results
+
+
+def test_thirteen_pair_howell_with_a_phantom_is_played_through(
+    client: TestClient, engine: Engine
+) -> None:
+    club = _club(client, engine, {"kind": "howell", "pairs": 13, "boards_per_round": 2})
+    movement = club.td("GET", f"/api/v1/sections/{club.section_id}/movement").json()
+    assert len(movement["pairs"]) == 13  # the phantom is an empty seat, not a pair
+    _tables, played = _play_all(club)
+    results = _no_pair_plays_a_board_twice(engine)
+    assert len(results) == played
+    # Each real pair sits out exactly once (the round it would meet the phantom).
+    with Session(engine) as s:
+        pairs = {p.id: p.number for p in s.exec(select(Pair))}
+    boards_per_pair = Counter()
+    for r in results:
+        boards_per_pair[pairs[r.ns_pair_id]] += 1
+        boards_per_pair[pairs[r.ew_pair_id]] += 1
+    rounds = club.section["rounds"]
+    assert len(boards_per_pair) == 13
+    assert set(boards_per_pair.values()) == {2 * (rounds - 1)}
+
+
+def test_nine_table_mitchell_with_arrow_switch_is_played_through(
+    client: TestClient, engine: Engine
+) -> None:
+    spec = {"kind": "mitchell", "tables": 9, "boards_per_round": 2, "arrow_switch_rounds": 1}
+    club = _club(client, engine, spec)
+    _tables, played = _play_all(club)
+    assert played == 9 * 9 * 2
+    results = _no_pair_plays_a_board_twice(engine)
+    with Session(engine) as s:
+        direction = {p.id: p.direction for p in s.exec(select(Pair))}
+    switched = {r.round for r in results if direction[r.ns_pair_id] == "EW"}
+    assert switched == {9}  # the last round is played the other way round
+    assert all(direction[r.ns_pair_id] == "NS" for r in results if r.round < 9)
+
+
+def test_late_pair_takes_the_phantoms_seat_from_the_next_round(
+    client: TestClient, engine: Engine
+) -> None:
+    club = _club(client, engine, {"kind": "howell", "pairs": 13, "boards_per_round": 2})
+    tables = [club.pair(n) for n in range(1, club.section["tables"] + 1)]
+    club.start_round(1)
+    _play_round(tables)
+    before = {(r.round, r.table_number, r.board) for r in _no_pair_plays_a_board_twice(engine)}
+    r = club.td(
+        "POST",
+        f"/api/v1/sections/{club.section_id}/movement/late-pair",
+        json={"pair": "14", "reason": "pair 14 arrived late"},
+    )
+    assert r.status_code == 200, r.text
+    _advance(club, tables, 2)
+    labels = {(t.round()["ns"] or {}).get("label") for t in tables} | {
+        (t.round()["ew"] or {}).get("label") for t in tables
+    }
+    assert "14" in labels  # the late pair plays from round 2
+    played = _play_round(tables)
+    assert played == 2 * len(tables)  # nobody sits out any more
+    after = {(r.round, r.table_number, r.board) for r in _no_pair_plays_a_board_twice(engine)}
+    assert before <= after  # round 1's results are untouched
+    # A change reaching back into a started round is refused.
+    r = club.td(
+        "POST",
+        f"/api/v1/sections/{club.section_id}/movement/pair-left",
+        json={"pair": "3", "from_round": 1},
+    )
+    assert (r.status_code, r.json()["code"]) == (409, "round_already_started")
+    with Session(engine) as s:
+        reasons = [
+            a.reason for a in s.exec(select(Audit).where(Audit.action == "movement_changed"))
+        ]
+    assert reasons == ["pair 14 arrived late"]
+
+
+def test_a_pair_leaves_and_its_opponents_sit_out(client: TestClient, engine: Engine) -> None:
+    club = _club(client, engine, {"kind": "mitchell", "tables": 5, "boards_per_round": 2})
+    tables = [club.pair(n) for n in range(1, 6)]
+    club.start_round(1)
+    _play_round(tables)
+    r = club.td(
+        "POST",
+        f"/api/v1/sections/{club.section_id}/movement/pair-left",
+        json={"pair": "3EW", "from_round": 2},
+    )
+    assert r.status_code == 200, r.text
+    _advance(club, tables, 2)
+    empty = [t for t in tables if t.round()["ew"] is None]
+    assert len(empty) == 1
+    info = empty[0].round()
+    assert (info["boards"], info["complete"]) == ([], True)  # the sit-out table is done
+    assert _play_round(tables) == 2 * 4
+
+
+def test_stop_after_fewer_rounds_and_preview(client: TestClient, engine: Engine) -> None:
+    club = _club(client, engine, {"kind": "mitchell", "tables": 7, "boards_per_round": 3})
+    r = club.td(
+        "POST", f"/api/v1/sections/{club.section_id}/movement/stop-after", json={"rounds": 5}
+    )
+    assert r.status_code == 200, r.text
+    assert club.td("GET", f"/api/v1/sections/{club.section_id}").json()["rounds"] == 5
+    r = club.td(
+        "POST",
+        "/api/v1/movements/preview",
+        json={"kind": "howell", "pairs": 8, "boards_per_round": 3},
+    )
+    assert r.status_code == 200, r.text
+    assert r.json()["balance"]["balance"] == 100.0
+    r = club.td("POST", "/api/v1/movements/preview", json={"kind": "mitchell"})
+    assert (r.status_code, r.json()["code"]) == (422, "invalid_movement")
+    assert "tables" in r.json()["message"]
+    csv = club.td("GET", f"/api/v1/sections/{club.section_id}/movement/export?format=round-data")
+    assert csv.status_code == 200
+    assert csv.text.splitlines()[0].startswith("Section,Table,Round,NSPair,EWPair")
+    # Imported back, the RoundData makes the same movement.
+    r = club.td(
+        "POST",
+        "/api/v1/movements/preview",
+        json={"kind": "imported", "format": "round-data", "data": csv.text},
+    )
+    assert r.status_code == 200, r.text
+    assert r.json()["rounds"] == 5

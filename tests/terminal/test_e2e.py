@@ -1,0 +1,217 @@
+"""End to end: the real server (uvicorn on loopback) and two terminals play a 2-round club night.
+
+The terminals are the real app with the real websocket client, driven by key presses; each
+terminal is stopped and started again between rounds (its token and outbox are files). The
+results are checked in the server's database at the end.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+pytest.importorskip("uvicorn")
+pytest.importorskip("server.app")
+
+import uvicorn
+from sqlalchemy import Engine
+from sqlmodel import Session, select
+
+from protocol.bridge import result_ns_score, vulnerability
+from protocol.bridge.contract import TableResult
+from server.app import create_app
+from server.config import Settings
+from server.db import make_engine
+from server.demo import Demo, create_demo
+from server.models import ReceivedEntry, Result
+from terminal.app import TravellerTerminal
+from terminal.client import SyncingClient
+from terminal.link import WebsocketClient
+from terminal.screens.notice import NoticeScreen
+from terminal.screens.seat_check import SeatCheckScreen
+from terminal.screens.summary import SummaryScreen
+from terminal.widgets.status_line import StatusLine
+
+pytestmark = pytest.mark.slow
+TD_PASSWORD = "e2e-td-password"
+SIZE = (80, 24)
+# Keys per board, in the order a table meets its boards: (keys, contract, declarer, tricks).
+PLAYS = [
+    (["4", "4", "2", "1", "0"], "4S", "S", 10),
+    (["3", "5", "8", "9"], "3NT", "N", 9),
+    (["2", "3", "*", "6", "7"], "2HX", "E", 7),
+    (["0"], "PASS", None, 0),
+]
+
+
+class Served:
+    """The server in a thread on a fixed loopback port; it can be stopped and started again."""
+
+    def __init__(self, engine: Engine, demo: Demo) -> None:
+        self.engine = engine
+        self.demo = demo
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        settings = Settings(td_password=TD_PASSWORD, database_url="unused://")
+        app = create_app(settings, engine=self.engine)
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
+        self._server = server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=server.run, daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 15
+        while not server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        if self._server is not None and self._thread is not None:
+            self._server.should_exit = True
+            self._thread.join(10)
+        self._server = self._thread = None
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    """The server on a fresh SQLite file with a 3-table demo Mitchell, round 1 started.
+
+    Terminals sit at tables 1 and 2 (a 2-table Mitchell has a single round).
+    """
+    engine = make_engine(f"sqlite:///{tmp_path / 'e2e.db'}")
+    runner = Served(engine, create_demo(engine, tables=3, boards_per_round=2))
+    runner.start()
+    yield runner
+    runner.stop()
+    engine.dispose()
+
+
+def start_round(served: Served, round_no: int) -> None:
+    """The TD starts a round over HTTP."""
+    with httpx.Client(base_url=served.url) as http:
+        token = http.post("/api/v1/td/login", json={"password": TD_PASSWORD}).json()["token"]
+        r = http.post(
+            f"/api/v1/sections/{served.demo.section_id}/rounds/{round_no}/start",
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert r.status_code == 200, r.text
+
+
+async def delivered(client: SyncingClient) -> None:
+    await client.wait_for(lambda: client.online and client.waiting == 0, timeout=10)
+
+
+async def play_round(served: Served, table: int, state_dir: Path, *, first: bool) -> None:
+    """One terminal session: pair (the first time), check seats, enter and confirm every board."""
+    client = WebsocketClient(served.url, state_dir)
+    app = TravellerTerminal(client, confirm_guard=0)
+    async with app.run_test(size=SIZE) as pilot:
+        if first:
+            await pilot.press(*served.demo.pairing_codes[table], "enter")
+        await client.wait_for(lambda: client.online and client.round is not None, timeout=10)
+        await pilot.pause()
+        info = client.round
+        assert info is not None
+        assert info.table == table
+        if info.complete:
+            # The round was finished in the last session: move on (§ 262C gate passed).
+            await pilot.press("enter")  # seats (the summary comes up)
+            assert isinstance(app.screen, SummaryScreen)
+            await pilot.press("enter")
+            await client.wait_for(lambda: client.round is not None and client.round.round == 2)
+            await pilot.pause()
+            info = client.round
+            assert info is not None
+        assert isinstance(app.screen, SeatCheckScreen)
+        await pilot.press("enter")
+        for status, (keys, *_) in zip(info.boards, PLAYS, strict=False):
+            assert getattr(app.screen, "board", None) == status.board
+            await pilot.press(*keys, "enter", "enter")
+        await delivered(client)
+        await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)
+        assert app.screen.unfinished == []
+        if info.round == 1:
+            # The TD has not started round 2 yet: the terminal says so and stays.
+            await pilot.press("enter")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert isinstance(app.screen, NoticeScreen)
+            assert client.round is not None
+            assert client.round.round == 1
+    await client.close()
+
+
+async def test_two_tables_play_two_rounds(served: Served, tmp_path: Path) -> None:
+    dirs = {t: tmp_path / f"terminal-{t}" for t in (1, 2)}
+    for table in (1, 2):
+        await play_round(served, table, dirs[table], first=True)
+    start_round(served, 2)
+    for table in (1, 2):
+        await play_round(served, table, dirs[table], first=False)
+
+    with Session(served.engine) as session:
+        rows = session.exec(select(Result)).all()
+        entries = session.exec(select(ReceivedEntry)).all()
+    assert len(rows) == 8
+    assert {r.state for r in rows} == {"confirmed"}
+    by_table_round: dict[tuple[int, int], list[Result]] = {}
+    for row in rows:
+        by_table_round.setdefault((row.table_number, row.round), []).append(row)
+    assert sorted(by_table_round) == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    for results in by_table_round.values():
+        for row, (_, contract, declarer, tricks) in zip(
+            sorted(results, key=lambda r: r.board), PLAYS, strict=False
+        ):
+            assert (row.contract, row.declarer, row.tricks) == (contract, declarer, tricks)
+            expected = result_ns_score(
+                TableResult.make(contract, declarer, tricks), vulnerability(row.board)
+            )
+            assert row.ns_score == expected
+    # Exactly once: one enter and one confirm per board, no entry id twice.
+    assert len({e.entry_id for e in entries}) == len(entries)
+    assert Counter(e.kind for e in entries) == {"enter_result": 8, "confirm_result": 8}
+
+
+async def test_results_keyed_while_the_server_is_down_arrive_once(
+    served: Served, tmp_path: Path
+) -> None:
+    client = WebsocketClient(served.url, tmp_path / "terminal")
+    app = TravellerTerminal(client, confirm_guard=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*served.demo.pairing_codes[1], "enter")
+        await client.wait_for(lambda: client.online and client.round is not None, timeout=10)
+        await pilot.pause()
+        await pilot.press("enter")
+        served.stop()
+        await client.wait_for(lambda: not client.online, timeout=10)
+        await pilot.press("4", "4", "2", "1", "0", "enter", "enter")
+        assert client.waiting == 2
+        assert "OFFLINE, 2 results waiting" in str(app.screen.query_one(StatusLine).render())
+        served.start()
+        await delivered(client)
+    await client.close()
+    with Session(served.engine) as session:
+        rows = session.exec(select(Result)).all()
+        entries = session.exec(select(ReceivedEntry)).all()
+    assert [(r.table_number, r.board, r.state, r.ns_score) for r in rows] == [
+        (1, rows[0].board, "confirmed", rows[0].ns_score)
+    ]
+    assert rows[0].contract == "4S"
+    assert Counter(e.kind for e in entries) == {"enter_result": 1, "confirm_result": 1}

@@ -1,0 +1,161 @@
+"""Snapshots of every screen at 80x24 (pytest-textual-snapshot; update with --snapshot-update)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from textual.pilot import Pilot
+
+from protocol.messages import EnterResult, EntryValues
+from terminal.fake import FakeServer
+
+from .conftest import make_app, settle
+
+SnapCompare = Callable[..., bool]
+Steps = Callable[[Pilot[Any], Any], Awaitable[None]]
+
+
+def snap(
+    snap_compare: SnapCompare, steps: Steps, server: FakeServer | None = None, **kw: Any
+) -> bool:
+    """Run ``steps`` on a fresh app (seated and online unless they say otherwise), then compare."""
+    app, client = make_app(server or FakeServer(), **kw)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await steps(pilot, client)
+        if server_online(client):
+            await client.wait_for(lambda: client.online and client.waiting == 0)
+        await pilot.pause()
+
+    return snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+def server_online(client: Any) -> bool:
+    """Whether the fake network is up (then the shot waits until nothing is queued)."""
+    return bool(client.server.online and client.config.paired)
+
+
+async def seated(pilot: Pilot[Any], client: Any) -> None:
+    await settle(pilot, client)
+    await pilot.press("enter")
+
+
+def test_pairing_screen(snap_compare: SnapCompare) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await pilot.press("0", "1")
+
+    assert snap(snap_compare, steps, table=None)
+
+
+def test_seat_check_screen(snap_compare: SnapCompare) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await settle(pilot, client)
+
+    assert snap(snap_compare, steps)
+
+
+def test_board_entry_empty(snap_compare: SnapCompare) -> None:
+    assert snap(snap_compare, seated)
+
+
+def test_board_entry_declarer_step(snap_compare: SnapCompare) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press("4", "4", "*")
+
+    assert snap(snap_compare, steps)
+
+
+def test_board_entry_with_live_score(snap_compare: SnapCompare) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press("4", "4", "*", "2", "8")
+
+    assert snap(snap_compare, steps)
+
+
+def test_board_entry_with_lead_and_relative_tricks(snap_compare: SnapCompare) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press("3", "5", "8", "4", "1", "3", "+", "1")
+
+    server = FakeServer(lead_required=True, tricks_style="relative")
+    assert snap(snap_compare, steps, server)
+
+
+def test_east_confirmation(snap_compare: SnapCompare) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press("4", "4", "*", "2", "8", "enter")
+
+    assert snap(snap_compare, steps)
+
+
+def test_east_confirmation_with_pin(snap_compare: SnapCompare) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press("3", "5", "8", "9", "enter", "1", "2")
+
+    assert snap(snap_compare, steps, FakeServer(pin="1234"))
+
+
+def test_round_summary_not_finished(snap_compare: SnapCompare) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press("4", "4", "2", "1", "0", "enter")
+        await pilot.press("escape", "/")
+
+    assert snap(snap_compare, steps, FakeServer(boards_per_round=3))
+
+
+def test_round_summary_complete(snap_compare: SnapCompare) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press("4", "4", "2", "1", "0", "enter", "enter")
+        await pilot.press("3", "5", "8", "8", "enter", "enter")
+        await settle(pilot, client)
+
+    assert snap(snap_compare, steps)
+
+
+def test_offline_with_results_waiting(snap_compare: SnapCompare) -> None:
+    server = FakeServer()
+
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        server.set_online(False)
+        await settle(pilot, client, online=False)
+        await pilot.press("4", "4", "2", "1", "0", "enter", "enter")
+
+    assert snap(snap_compare, steps, server)
+
+
+def test_conflict_notice(snap_compare: SnapCompare) -> None:
+    server = FakeServer()
+
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press("4", "4", "2", "1", "0", "enter")
+        await settle(pilot, client)
+        values = EntryValues(contract="3NT", declarer="N", tricks=9)
+        server.handle(1, EnterResult(entry_id="other-device-1", board=1, values=values))
+        await client.wait_for(lambda: client.board(1).state == "conflict")
+
+    assert snap(snap_compare, steps, server)
+
+
+def test_menu(snap_compare: SnapCompare) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press(".")
+
+    assert snap(snap_compare, steps)
+
+
+def test_help(snap_compare: SnapCompare) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press(".", "4")
+
+    assert snap(snap_compare, steps)
