@@ -113,7 +113,13 @@ class TravellerTerminal(App[None]):
             self.show_notice(f"Board {event.board}: two different results", event.message)
         elif isinstance(event, CommandRefused) and event.code != "conflict":
             where = f"Board {event.board}: " if event.board else ""
-            self.notify(where + event.message, title="Not stored", severity="warning", timeout=12)
+            self.notify(
+                where + event.message,
+                title="Not stored",
+                severity="warning",
+                timeout=12,
+                markup=False,
+            )
         elif not isinstance(event, StatusChanged):
             return
         for screen in self.screen_stack:

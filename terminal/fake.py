@@ -76,6 +76,7 @@ class FakeServer:
     table_round: dict[int, int] = field(default_factory=dict)
     received: list[TableCommand] = field(default_factory=list)
     td_calls: list[tuple[int, str]] = field(default_factory=list)
+    revoked: set[str] = field(default_factory=set)
     _seen: dict[str, tuple[str, tuple[int, int, int] | None]] = field(default_factory=dict)
     _links: list[FakeLink] = field(default_factory=list)
 
@@ -282,6 +283,10 @@ class FakeLink(Link):
         )
         if table is None:
             raise ClientError("token_invalid", "This terminal is not paired with a table.")
+        if token in self.server.revoked:
+            raise ClientError(
+                "token_revoked", "The TD has unpaired this terminal. Key the new pairing code."
+            )
         self.table, self._on_push = table, on_push
         self._closed.clear()
         self.server._links.append(self)

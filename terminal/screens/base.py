@@ -64,7 +64,7 @@ class TableScreen(Screen[None]):
         """Status line, body, message line, key hints."""
         yield StatusLine(self.client)
         yield from self.compose_body()
-        yield Static("", id="message")
+        yield Static("", id="message", markup=False)
         yield Static(self.HINTS, id="hints")
 
     def compose_body(self) -> ComposeResult:

@@ -126,7 +126,7 @@ class BoardEntryScreen(TableScreen):
             if status.state == "adjusted" and status.result and status.result.adjusted:
                 text += f" ({status.result.adjusted})"
         if self.ruling_pending:
-            text += "   [TD ruling pending]"
+            text += "   (TD ruling pending)"
         if self.board in self.client.waiting_boards():
             text += "   (not yet at the server)" if not self.client.online else ""
         return text

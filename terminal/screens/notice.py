@@ -24,7 +24,7 @@ class NoticeScreen(ModalScreen[None]):
         """The title in bold, the text, and how to close."""
         with Vertical(id="notice", classes="dialog"):
             yield Static(self.title_text, classes="dialog-title")
-            yield Static(self.text, classes="dialog-text")
+            yield Static(self.text, classes="dialog-text", markup=False)
             yield Static("Enter = OK", classes="dialog-keys")
 
     def on_key(self, event: events.Key) -> None:

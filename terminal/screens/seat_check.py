@@ -33,7 +33,7 @@ class SeatCheckScreen(TableScreen):
     def compose_body(self) -> ComposeResult:
         """Title and the round's seating."""
         yield Static("", id="seat-title", classes="title")
-        yield Static("", id="seating")
+        yield Static("", id="seating", markup=False)
         yield Static("", id="seat-question", classes="explain")
 
     def on_mount(self) -> None:

@@ -325,3 +325,32 @@ async def test_an_offline_entry_that_meets_another_device_s_entry_is_a_conflict(
         await pilot.press("enter")
         assert isinstance(app.screen, BoardEntryScreen)
         assert "the TD has been called and decides" in screen_text(app)
+
+
+async def test_a_ruling_pending_board_is_confirmed_as_td_pending() -> None:
+    server = FakeServer()
+    app, client = make_app(server)
+    async with app.run_test(size=SIZE) as pilot:
+        await seated(pilot, client)
+        await pilot.press("4", "4", "2", "1", "0", ".", "3")
+        assert "(TD ruling pending)" in screen_text(app)
+        await pilot.press("enter")
+        assert "A TD ruling is pending" in screen_text(app)
+        await pilot.press("enter")
+        await settle(pilot, client)
+        stored = server.results[(1, 1, 1)]
+        assert (stored.state, stored.ruling_pending) == ("td_pending", True)
+
+
+async def test_a_revoked_token_brings_back_the_pairing_screen() -> None:
+    server = FakeServer()
+    app, client = make_app(server)
+    async with app.run_test(size=SIZE) as pilot:
+        await seated(pilot, client)
+        server.revoked.add(server.token(1))
+        server.set_online(False)
+        server.set_online(True)
+        await client.wait_for(lambda: not client.config.paired)
+        await pilot.pause()
+        assert isinstance(app.screen, PairingScreen)
+        assert "unpaired this terminal" in screen_text(app)

@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
 from protocol.messages import EnterResult, EntryValues
 from terminal.fake import FakeServer
 
 from .conftest import make_app, settle
+
+pytest.importorskip("pytest_textual_snapshot", reason="pip install pytest-textual-snapshot")
 
 SnapCompare = Callable[..., bool]
 Steps = Callable[[Pilot[Any], Any], Awaitable[None]]
