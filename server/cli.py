@@ -121,11 +121,13 @@ def run_tests(ctx: typer.Context) -> None:
 
 def _mount() -> None:
     """Sub-commands that live with their packages (each imports only typer at load time)."""
+    from server.io.cli import score
     from server.movements.cli import app as movement_app
     from terminal.cli import app as terminal_app
 
     app.add_typer(movement_app, name="movement", help="Show, check and export movements.")
     app.add_typer(terminal_app, name="terminal")
+    app.command("score")(score)
 
 
 _mount()

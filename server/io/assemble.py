@@ -60,9 +60,7 @@ class Assembler:
         counts = Counter((p.section, p.number) for p in self.pairs)
         if any(n > 1 for n in counts.values()):
             return True
-        if self.event.winners == 2 and not self.pairs:
-            return True
-        return False
+        return self.event.winners == 2 and not self.pairs
 
     def build(self) -> EventFile:
         """The event with every pair and line keyed the same way."""
@@ -71,16 +69,14 @@ class Assembler:
         seen: dict[PairKey, PairEntry] = {}
         for raw in self.pairs:
             key = PairKey(raw.section, raw.number, raw.direction if directional else None)
-            seen[key] = PairEntry(
-                key, raw.names, raw.ids, raw.total, raw.percentage, raw.place
-            )
+            seen[key] = PairEntry(key, raw.names, raw.ids, raw.total, raw.percentage, raw.place)
         lines: list[Line] = []
         for line, ns, ew in self.refs:
             line.ns = _key(ns, directional)
             line.ew = _key(ew, directional)
-            for key in (line.ns, line.ew):
-                if key is not None and key not in seen:
-                    seen[key] = PairEntry(key)
+            for ref_key in (line.ns, line.ew):
+                if ref_key is not None and ref_key not in seen:
+                    seen[ref_key] = PairEntry(ref_key)
             lines.append(line)
         event.pairs = sorted(seen.values(), key=lambda p: _order(p.key))
         event.lines = lines

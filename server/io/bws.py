@@ -141,6 +141,7 @@ def from_tables(tables: Mapping[str, Rows]) -> BwsData:
     mitchell = any(m.ns == m.ew for m in data.movement) or _numbers_overlap(data.movement)
     assembler.directional = mitchell if data.movement else None
     data.event.winners = 2 if mitchell else 1
+    data.event = assembler.build()
     return data
 
 
@@ -148,9 +149,8 @@ def _numbers_overlap(movement: list[Movement]) -> bool:
     ns = {(m.section, m.ns) for m in movement}
     ew = {(m.section, m.ew) for m in movement}
     stays = all(
-        {(m.section, m.ns) for m in movement if m.round == r} == {
-            (m.section, m.ns) for m in movement if m.round == 1
-        }
+        {(m.section, m.ns) for m in movement if m.round == r}
+        == {(m.section, m.ns) for m in movement if m.round == 1}
         for r in {m.round for m in movement}
     )
     return bool(ns & ew) and stays
@@ -180,7 +180,9 @@ def _players(
             )
 
 
-def _result(row: Mapping[str, Any], section: Callable[[Any], str | None], assembler: Assembler) -> None:
+def _result(
+    row: Mapping[str, Any], section: Callable[[Any], str | None], assembler: Assembler
+) -> None:
     board = _int(_get(row, "Board"), "board number")
     where = section(_get(row, "Section"))
     line = Line(board, None, None, section=where)

@@ -57,6 +57,9 @@ def score(
     except EventFileError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+    except Exception as exc:  # the CLI reports, never prints a traceback
+        typer.echo(f"error: {file}: cannot score it ({type(exc).__name__}: {exc})", err=True)
+        raise typer.Exit(2) from None
     if output is OutputFormat.JSON:
         typer.echo(json.dumps(to_json(report), indent=2, ensure_ascii=False))
     elif output is OutputFormat.CSV:

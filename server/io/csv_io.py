@@ -91,9 +91,7 @@ def read_travellers_csv(text: str) -> EventFile:
     return assembler.build()
 
 
-def _row(
-    board: int, cell: Callable[[str], str]
-) -> tuple[Line, RawRef | None, RawRef | None]:
+def _row(board: int, cell: Callable[[str], str]) -> tuple[Line, RawRef | None, RawRef | None]:
     section = cell("section") or None
     refs: list[RawRef | None] = []
     for name, seat in (("ns", "NS"), ("ew", "EW")):

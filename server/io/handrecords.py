@@ -1,7 +1,7 @@
 """Hand records: deals from PBN, and double-dummy tables, makeable contracts and par via endplay.
 
 The solver is the optional `endplay` package (extra "handrecords"); without it the deal
-functions still work and the solver functions raise SolverUnavailable.
+functions still work and the solver functions raise SolverUnavailableError.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ _RANKS = "AKQJT98765432"
 _SUITS = ("S", "H", "D", "C")
 
 
-class SolverUnavailable(RuntimeError):
+class SolverUnavailableError(RuntimeError):
     """The double-dummy solver (the optional `endplay` package) is not installed."""
 
 
@@ -106,9 +106,7 @@ def dd_table(deal: str) -> dict[str, dict[str, int]]:
     out: dict[str, dict[str, int]] = {}
     for seat in SEATS:
         player = types.Player.find(seat)
-        out[seat] = {
-            strain: int(table[types.Denom.find(strain), player]) for strain in STRAINS
-        }
+        out[seat] = {strain: int(table[types.Denom.find(strain), player]) for strain in STRAINS}
     return out
 
 
@@ -136,7 +134,7 @@ def _endplay() -> tuple[Any, Any]:
         dds = importlib.import_module("endplay.dds")
         types = importlib.import_module("endplay.types")
     except ImportError:
-        raise SolverUnavailable(
+        raise SolverUnavailableError(
             "double-dummy analysis needs the optional endplay package (pip install endplay)"
         ) from None
     return dds, types

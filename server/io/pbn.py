@@ -20,7 +20,6 @@ _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|\S+')
 _COLUMN = re.compile(r"([^\\;]+)(?:\\\d+[LR]?)?")
 _UNKNOWN = frozenset({"", "?", "-", "#"})
-_TABLE_TAGS = frozenset({"ScoreTable", "TotalScoreTable", "OptimumResultTable"})
 
 
 @dataclass(slots=True)
@@ -86,13 +85,13 @@ def split_games(text: str) -> list[Game]:
             if tag is None:
                 raise EventFileError(f"malformed tag {rest[:40]!r}", line=number)
             name, value = tag.group(1), _unescape(tag.group(2))
-            if value == "#" and name in previous:
-                value = previous[name]
-            if name in game.tags and name not in _TABLE_TAGS:
-                # A tag repeated within one game starts a new game (no blank line between).
+            if name == "Board" and name in game.tags:
+                # A second [Board] within one game starts a new game (no blank line between).
                 games.append(game)
                 previous = dict(game.tags)
                 game = Game()
+            if value == "#" and name in previous:
+                value = previous[name]
             game.tags[name] = value
             game.lines[name] = number
             section = name
@@ -329,7 +328,9 @@ def _fill_play(
     line: Line, contract: str, declarer: str, result: str, score_ns: str, score_ew: str
 ) -> None:
     artificial = spelling.artificial(contract) if contract else None
-    if artificial is None and (score_ns.upper().startswith("A") or score_ew.upper().startswith("A")):
+    if artificial is None and (
+        score_ns.upper().startswith("A") or score_ew.upper().startswith("A")
+    ):
         ns = spelling.artificial(score_ns) if score_ns else None
         ew = spelling.artificial(score_ew) if score_ew else None
         if ns is not None or ew is not None:
@@ -375,6 +376,12 @@ def _read_single(
         )
     except (spelling.SpellingError, BridgeError) as exc:
         raise EventFileError(str(exc), line=game.lines.get("Contract"), board=board) from None
+    table = tags.get("Table", "").strip()
+    line.table = int(table) if table.isdigit() else None
+    score = tags.get("Score", "").split()
+    if len(score) == 2 and score[0] in ("NS", "EW") and score[1].lstrip("+-").isdigit():
+        points = int(score[1])
+        line.published_ns_score = points if score[0] == "NS" else -points
     refs = []
     for seat, (a, b) in (("NS", ("North", "South")), ("EW", ("East", "West"))):
         names = (tags.get(a, "").strip(), tags.get(b, "").strip())

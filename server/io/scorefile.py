@@ -90,7 +90,9 @@ def load(path: str | Path) -> EventFile:
             return read_bws(file)
         data = file.read_bytes()
     except OSError as exc:
-        raise EventFileError(f"cannot read the file: {exc.strerror or exc}", path=str(file)) from None
+        raise EventFileError(
+            f"cannot read the file: {exc.strerror or exc}", path=str(file)
+        ) from None
     try:
         return parse_bytes(data, suffix)
     except EventFileError as exc:

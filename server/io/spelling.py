@@ -9,7 +9,8 @@ from protocol.bridge import BridgeError, Contract, Seat, Side, parse_tricks
 from server.scoring import Method
 
 _PAIR = re.compile(
-    r"\(?\s*(?P<section>[A-Za-z]{1,2})?\s*\)?\s*[-:]?\s*(?P<number>\d{1,4})\s*[-/]?\s*(?P<dir>[^\d\s]*)"
+    r"(?:\(?\s*(?P<section>[A-Za-z]{1,2})\s*\)?\s*[-:]?\s*)?"
+    r"(?P<number>\d{1,4})\s*[-/]?\s*(?P<dir>[^\d\s]*)"
 )
 _ARTIFICIAL = re.compile(
     r"A(?:RB)?\s*(?P<ns>\d{1,3}(?:\.\d+)?)\s*[-/ ]?\s*%?\s*(?P<ew>\d{1,3}(?:\.\d+)?)?\s*%?"

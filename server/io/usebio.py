@@ -6,6 +6,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
 from typing import Any, NoReturn
+from xml.parsers import expat
 
 from protocol.bridge import BridgeError
 from server.scoring import Method
@@ -33,17 +34,24 @@ def _forbid(*_: Any) -> NoReturn:
 
 def parse_xml(data: bytes) -> ET.Element:
     """Parse XML without entity expansion (no billion-laughs, no external entities)."""
-    parser = ET.XMLParser()
-    expat = parser.parser
-    expat.EntityDeclHandler = _forbid
-    expat.UnparsedEntityDeclHandler = _forbid
-    expat.ExternalEntityRefHandler = _forbid
+    builder = ET.TreeBuilder()
+    parser = expat.ParserCreate()
+    parser.StartElementHandler = builder.start
+    parser.EndElementHandler = builder.end
+    parser.CharacterDataHandler = builder.data
+    parser.EntityDeclHandler = _forbid
+    parser.UnparsedEntityDeclHandler = _forbid
+    parser.ExternalEntityRefHandler = _forbid
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     try:
-        parser.feed(data)
-        return parser.close()
-    except ET.ParseError as exc:
-        line = exc.position[0] if exc.position else None
-        raise EventFileError(f"not well-formed XML ({exc.msg})", line=line) from None
+        parser.Parse(data, True)
+        return builder.close()
+    except expat.ExpatError as exc:
+        raise EventFileError(
+            f"not well-formed XML ({expat.errors.messages[exc.code]})", line=exc.lineno
+        ) from None
+    except AssertionError:
+        raise EventFileError("not well-formed XML (no root element)") from None
 
 
 def _text(element: ET.Element | None, name: str) -> str:
@@ -86,11 +94,7 @@ def read_usebio(data: bytes) -> EventFile:
             assembler.pairs.append(_pair(element, section))
         elif element.tag == "BOARD" and element.find("TRAVELLER_LINE") is not None:
             _board(element, section, assembler)
-    if (
-        event.winners == 2
-        and assembler.pairs
-        and all(p.direction for p in assembler.pairs)
-    ):
+    if event.winners == 2 and assembler.pairs and all(p.direction for p in assembler.pairs):
         assembler.directional = True
     return assembler.build()
 
@@ -103,12 +107,8 @@ def _pair(element: ET.Element, section: str | None) -> RawPair:
         direction = spelling.direction(direction_text) if direction_text else side
     except spelling.SpellingError as exc:
         raise EventFileError(f"PAIR: {exc}") from None
-    names = tuple(
-        (p.findtext("PLAYER_NAME") or "").strip() for p in element.findall("PLAYER")
-    )
-    ids = tuple(
-        (p.findtext("NATIONAL_ID_NUMBER") or "").strip() for p in element.findall("PLAYER")
-    )
+    names = tuple((p.findtext("PLAYER_NAME") or "").strip() for p in element.findall("PLAYER"))
+    ids = tuple((p.findtext("NATIONAL_ID_NUMBER") or "").strip() for p in element.findall("PLAYER"))
     return RawPair(
         own_section or section,
         number,
@@ -216,7 +216,9 @@ def write_usebio(event: EventFile, report: ScoreReport | None = None) -> bytes:
     winners = report.winners if report else event.winners
     if winners:
         _add(event_el, "WINNER_TYPE", winners)
-    sections = sorted({p.key.section or "" for p in event.pairs} | {ln.section or "" for ln in event.lines})
+    sections = sorted(
+        {p.key.section or "" for p in event.pairs} | {ln.section or "" for ln in event.lines}
+    )
     results = {p.key: p for p in report.pairs} if report else {}
     values = _values(report)
     for section in sections:

@@ -1,0 +1,161 @@
+"""Bridgemate .bws import: the table mapping on plain rows, and refusal of foreign files.
+
+No real .bws file was available to test against; the rows below follow the documented
+Bridgemate table layout (Section, RoundData, ReceivedData, PlayerNumbers).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.io import EventFileError
+from server.io.bws import from_tables, read_bws, rows_of
+from server.io.scorefile import score_event
+
+
+def _mitchell() -> dict[str, list[dict[str, Any]]]:
+    rounds = [
+        {
+            "Section": 1,
+            "Table": t,
+            "Round": r,
+            "NSPair": t,
+            "EWPair": (t + r - 2) % 2 + 1,
+            "LowBoard": 2 * r - 1,
+            "HighBoard": 2 * r,
+        }
+        for r in (1, 2)
+        for t in (1, 2)
+    ]
+    received = [
+        {
+            "ID": 1,
+            "Section": 1,
+            "Table": 1,
+            "Round": 1,
+            "Board": 1,
+            "PairNS": 1,
+            "PairEW": 1,
+            "Declarer": 1,
+            "NS/EW": "N",
+            "Contract": "4 S",
+            "Result": "+1",
+            "LeadCard": "HA",
+            "Erased": False,
+        },
+        {
+            "ID": 2,
+            "Section": 1,
+            "Table": 2,
+            "Round": 1,
+            "Board": 1,
+            "PairNS": 2,
+            "PairEW": 2,
+            "Declarer": 2,
+            "NS/EW": "E",
+            "Contract": "3 NT x",
+            "Result": "-2",
+            "LeadCard": "",
+            "Erased": False,
+        },
+        {
+            "ID": 3,
+            "Section": 1,
+            "Table": 2,
+            "Round": 1,
+            "Board": 1,
+            "PairNS": 2,
+            "PairEW": 2,
+            "Declarer": 2,
+            "NS/EW": "E",
+            "Contract": "7 NT",
+            "Result": "=",
+            "LeadCard": "",
+            "Erased": True,
+        },
+        {
+            "ID": 4,
+            "Section": 1,
+            "Table": 1,
+            "Round": 2,
+            "Board": 3,
+            "PairNS": 1,
+            "PairEW": 2,
+            "Declarer": 0,
+            "NS/EW": "",
+            "Contract": "PASS",
+            "Result": "",
+            "Erased": False,
+        },
+        {
+            "ID": 5,
+            "Section": 1,
+            "Table": 2,
+            "Round": 2,
+            "Board": 3,
+            "PairNS": 2,
+            "PairEW": 1,
+            "Declarer": 2,
+            "NS/EW": "S",
+            "Contract": "1 C",
+            "Result": "=",
+            "Erased": False,
+        },
+    ]
+    players = [
+        {"Section": 1, "Table": 1, "Direction": "N", "Number": "1001", "Name": "Ann North"},
+        {"Section": 1, "Table": 1, "Direction": "S", "Number": "1002", "Name": "Bob South"},
+    ]
+    return {
+        "Section": [{"ID": 1, "Letter": "A "}],
+        "RoundData": rounds,
+        "ReceivedData": received,
+        "PlayerNumbers": players,
+    }
+
+
+def test_mitchell_tables_map_to_an_event() -> None:
+    data = from_tables(_mitchell())
+    event = data.event
+    assert event.winners == 2
+    assert len(data.movement) == 4
+    assert [str(p.key) for p in event.pairs] == ["1 EW", "2 EW", "1 NS", "2 NS"]
+    assert next(p for p in event.pairs if str(p.key) == "1 NS").names == ("Ann North", "Bob South")
+    got = [
+        (ln.board, str(ln.ns), str(ln.ew), ln.contract, ln.declarer, ln.tricks)
+        for ln in event.lines
+    ]
+    assert got == [
+        (1, "1 NS", "1 EW", "4S", "N", 11),
+        (1, "2 NS", "2 EW", "3NTX", "E", 7),
+        (3, "1 NS", "2 EW", "PASS", None, 0),
+        (3, "2 NS", "1 EW", "1C", "S", 7),
+    ]
+    report = score_event(event)
+    assert {str(p.key): p.percentage for p in report.pairs}["1 NS"] == 50
+
+
+def test_rows_of_turns_columns_into_rows() -> None:
+    assert rows_of({"a": [1, 2], "b": ["x", "y"]}) == [{"a": 1, "b": "x"}, {"a": 2, "b": "y"}]
+
+
+def test_bad_result_names_the_board() -> None:
+    tables = _mitchell()
+    tables["ReceivedData"][0]["Contract"] = "9 S"
+    with pytest.raises(EventFileError, match="board 1"):
+        from_tables(tables)
+
+
+def test_reader_is_injectable(tmp_path: Path) -> None:
+    event = read_bws(tmp_path / "x.bws", reader=lambda _: _mitchell())
+    assert event.source == "bws"
+
+
+def test_a_file_that_is_not_access_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "fake.bws"
+    path.write_bytes(b"this is not an Access database at all" * 10)
+    with pytest.raises(EventFileError, match=r"fake\.bws"):
+        read_bws(path)

@@ -1,0 +1,64 @@
+"""Hand records: PBN deals, and double-dummy analysis through the optional endplay package."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from server.io.handrecords import hands, is_complete, normalise_deal, solver_available
+from server.io.scorefile import load
+
+DEAL = "N:9753.QT93.9752.8 842.A865.AK.KT53 AQT6.K.T863.A962 KJ.J742.QJ4.QJ74"
+
+
+def test_hands_by_seat_from_any_first_seat() -> None:
+    rotated = "E:842.A865.AK.KT53 AQT6.K.T863.A962 KJ.J742.QJ4.QJ74 9753.QT93.9752.8"
+    assert hands(rotated) == hands(DEAL)
+    assert hands(DEAL)["S"] == ("AQT6", "K", "T863", "A962")
+    assert normalise_deal(rotated) == DEAL
+    assert normalise_deal(DEAL.lower().replace("n:", "N:")) == DEAL
+
+
+def test_partial_deals() -> None:
+    partial = "N:AKQ.JT9.876.5432 - - -"
+    assert not is_complete(partial)
+    assert normalise_deal(partial) == partial
+
+
+@pytest.mark.parametrize(
+    ("deal", "needle"),
+    [
+        ("AKQ", "not a PBN deal"),
+        ("N:AKQ.JT9.876.5432", "four hands"),
+        ("N:AKQ.JT9.876 - - -", "four suits"),
+        ("N:AKX.JT9.876.5432 - - -", "not a card rank"),
+        ("N:AKQ.JT9.876.543 - - -", "13 cards"),
+        ("N:AKQ.JT9.876.5432 AKQ.JT9.876.5432 - -", "dealt twice"),
+    ],
+)
+def test_bad_deals(deal: str, needle: str) -> None:
+    with pytest.raises(ValueError, match=needle):
+        hands(deal)
+
+
+@pytest.mark.skipif(not solver_available(), reason="endplay (optional extra) not installed")
+def test_double_dummy_matches_the_files_optimum_table(data_dir: Path) -> None:
+    from server.io.handrecords import analyse, dd_table
+
+    event = load(data_dir / "io" / "howell_2_tables.pbn")
+    board = event.boards[1]
+    assert board.deal is not None
+    assert dd_table(board.deal) == board.optimum
+    analysis = analyse(board.deal, "N", "None")
+    assert analysis.par_score == -120
+    assert analysis.par_contracts == ("2NTE=", "2NTW=")
+    assert ("3C", "E") in analysis.makeable()
+
+
+@pytest.mark.skipif(solver_available(), reason="only meaningful without endplay")
+def test_solver_missing_is_reported() -> None:
+    from server.io.handrecords import SolverUnavailableError, dd_table
+
+    with pytest.raises(SolverUnavailableError, match="endplay"):
+        dd_table(DEAL)
