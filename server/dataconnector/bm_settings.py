@@ -64,7 +64,11 @@ def put_settings(
         for key, value in applied.items():
             setattr(event, key, value)
             seen[key] = (section.letter, value)
-        unused = {k: v for k, v in kept.items() if k not in (lead_key, method_key)}
+        unused = {
+            k: "****" if k.endswith("PINcode") else v  # the TD's PIN is not echoed
+            for k, v in kept.items()
+            if k not in (lead_key, method_key)
+        }
         audit.record(
             session,
             actor=PROGRAM,

@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from server.dataconnector import event, people, queues
+from server.dataconnector import event, people, queues, sections
 from server.dataconnector.bm_settings import put_settings
 from server.dataconnector.deals import put_handrecords
 from server.dataconnector.dto import (
@@ -130,11 +130,11 @@ def _session_command(session: Session, dcs: DcSession, req: Request) -> Outcome:
     if cmd in (Command.GET_MOVEMENT, Command.GET_ALL_MOVEMENTS):
         return Outcome(_movements(session, dcs, req))
     if cmd == Command.UPDATE_MOVEMENT:
-        report, pushes = event.update_movement(session, dcs, read(SectionUpdateDTO, data))
+        report, pushes = sections.update_movement(session, dcs, read(SectionUpdateDTO, data))
         return Outcome(ok(cmd, report, guid), pushes)
     if cmd == Command.UPDATE_SCORING_GROUPS:
         groups = read_list(ScoringGroupDTO, data)
-        return Outcome(ok(cmd, event.update_scoring_groups(session, dcs, groups), guid))
+        return Outcome(ok(cmd, sections.update_scoring_groups(session, dcs, groups), guid))
     if cmd == Command.PUT_RESULTS:
         results = read_list(ResultDTO, data)
         pushes = put_results(session, dcs, results)

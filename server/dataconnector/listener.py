@@ -19,6 +19,7 @@ class _Server(uvicorn.Server):
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
+        """Nothing to capture: the main server handles Ctrl-C and SIGTERM."""
         yield
 
 

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, cast
 
 from sqlmodel import Session, col, select
 
-from protocol.bridge import dealer, vulnerability
 from protocol.messages import RoundChanged
 from server.dataconnector.dto import RoundDTO, SectionDTO, TableDTO
 from server.dataconnector.wire import PROGRAM, DcError, ErrorType
-from server.models import Board, BridgeTable, Event, MovementAssignment, Pair, Result, Section
-from server.movements import Direction, Movement, MovementError, PairRef, RoundAssignment, validate
+from server.models import Event, MovementAssignment, Result, Section
+from server.movements import Movement, MovementError, PairRef, RoundAssignment, validate
 from server.services import audit
+from server.services.movement_admin import load_movement, store
 from server.services.setup import pairs_of, tables_of
 from server.services.table_commands import Push
-from server.services.tokens import new_pairing_code, new_pin
 from server.services.views import round_info
 
 
@@ -126,41 +124,9 @@ def section_dto(session: Session, section: Section, session_guid: str, group: in
     )
 
 
-def _ensure_rows(session: Session, section: Section, movement: Movement) -> dict[PairRef, int]:
-    """Add the pairs, tables and boards the new movement needs; the pair ids by reference."""
-    sid = section.id or 0
-    pairs = {
-        PairRef(p.number, cast(Direction | None, p.direction)): p.id or 0
-        for p in pairs_of(session, section)
-    }
-    for ref in movement.pairs():
-        if ref not in pairs:
-            pair = Pair(section_id=sid, number=ref.number, direction=ref.direction, pin=new_pin())
-            session.add(pair)
-            session.flush()
-            pairs[ref] = pair.id or 0
-    have = {t.number for t in tables_of(session, section)}
-    for number in range(1, movement.tables + 1):
-        if number not in have:
-            code = new_pairing_code(session)
-            session.add(BridgeTable(section_id=sid, number=number, pairing_code=code))
-            session.flush()
-    boards = {b.number for b in session.exec(select(Board).where(Board.section_id == sid))}
-    for number in movement.boards():
-        if number not in boards:
-            session.add(
-                Board(
-                    section_id=sid,
-                    number=number,
-                    dealer=dealer(number).value,
-                    vulnerability=vulnerability(number).value,
-                )
-            )
-    return pairs
-
-
 def update(session: Session, section: Section, movement: Movement) -> list[Push]:
-    """Change a running section's movement; rounds that have results keep their seating."""
+    """Change a running section's movement; a table and round that has results keeps its
+    seating and boards (the results stay where they were entered)."""
     try:
         validate(movement)
     except MovementError as exc:
@@ -171,57 +137,30 @@ def update(session: Session, section: Section, movement: Movement) -> list[Push]
             f"Section {section.letter} is playing round {section.current_round}: "
             f"the movement cannot end after round {movement.rounds}.",
         )
-    pairs = _ensure_rows(session, section, movement)
+    before = {(a.table, a.round): a for a in load_movement(session, section).assignments}
+    after = {(a.table, a.round): a for a in movement.assignments}
+    changed = {key for key in set(before) | set(after) if before.get(key) != after.get(key)}
     sid = section.id or 0
-    existing = {
-        (a.table_number, a.round): a
-        for a in session.exec(
-            select(MovementAssignment).where(MovementAssignment.section_id == sid)
-        )
-    }
     played = {
         (r.table_number, r.round)
         for r in session.exec(select(Result).where(Result.section_id == sid))
     }
-    wanted: dict[tuple[int, int], tuple[Any, ...]] = {
-        (a.table, a.round): (
-            pairs[a.ns] if a.ns is not None else None,
-            pairs[a.ew] if a.ew is not None else None,
-            ",".join(str(b) for b in a.boards),
+    clashes = sorted(changed & played)
+    if clashes:
+        table, round_ = clashes[0]
+        raise DcError(
+            ErrorType.MOVEMENT,
+            f"Section {section.letter}: table {table} already has results in round {round_}, "
+            "so its pairs and boards cannot change.",
         )
-        for a in movement.assignments
-    }
-    changed: set[int] = set()
-    for key in sorted(set(existing) | set(wanted)):
-        row, values = existing.get(key), wanted.get(key)
-        if row is not None and values == (row.ns_pair_id, row.ew_pair_id, row.boards):
-            continue
-        if key in played:
-            raise DcError(
-                ErrorType.MOVEMENT,
-                f"Section {section.letter}: table {key[0]} already has results in round "
-                f"{key[1]}, so its pairs and boards cannot change.",
-            )
-        changed.add(key[0])
-        if values is None:
-            session.delete(row)
-            continue
-        row = row or MovementAssignment(
-            section_id=sid, table_number=key[0], round=key[1], boards=""
-        )
-        row.ns_pair_id, row.ew_pair_id, row.boards = values
-        session.add(row)
-    section.tables = max(section.tables, movement.tables)
-    section.rounds = movement.rounds
-    section.boards_per_round = movement.boards_per_round
-    session.add(section)
-    session.flush()
+    if changed:
+        store(session, section, movement, from_round=min(r for _t, r in changed))
     audit.record(
         session,
         actor=PROGRAM,
         action="movement_updated",
         section_id=sid,
-        new={"tables": sorted(changed), "rounds": movement.rounds},
+        new={"tables": sorted({t for t, _r in changed}), "rounds": movement.rounds},
     )
     return round_pushes(session, section)
 

@@ -3,7 +3,6 @@ a two-table Howell with both tables sharing each round's boards; pair 4 arrives 
 
 from __future__ import annotations
 
-import random
 from datetime import date
 
 from bridgemate_dataconnector.dto import (
@@ -24,6 +23,8 @@ from bridgemate_dataconnector.dto import (
 from bridgemate_dataconnector.dto.bm3_lead_card_entry_option import Bm3LeadCardEntryOption
 from bridgemate_dataconnector.dto.bm3_ranking_display_option import Bm3RankingDisplayOption
 from bridgemate_dataconnector.dto.bm3_result_entry_method import Bm3ResultEntryMethod
+
+from tests.dataconnector.deals import deal
 
 #: (table, round) -> (N/S pair, E/W pair, first board); two boards a round, shared by the tables.
 FULL = {
@@ -113,18 +114,6 @@ def seats(guid: str) -> list[ParticipationDTO]:
         p.player_number = number
         out.append(p)
     return out
-
-
-def deal(board: int) -> list[list[str]]:
-    """A deterministic deal: four hands, each four suits S, H, D, C."""
-    cards = [s + r for s in "SHDC" for r in "AKQJT98765432"]
-    random.Random(board).shuffle(cards)
-    hands = [sorted(cards[i * 13 : (i + 1) * 13]) for i in range(4)]
-    order = "AKQJT98765432"
-    return [
-        ["".join(sorted((c[1] for c in h if c[0] == s), key=order.index)) for s in "SHDC"]
-        for h in hands
-    ]
 
 
 def handrecord(guid: str, board: int) -> HandrecordDTO:
