@@ -126,11 +126,7 @@ if [ "$start" -eq 1 ]; then
     [ "$gateway" -eq 1 ] && systemctl enable --now traveller-gateway.service
     [ -n "$postgres" ] && systemctl enable --now traveller-pgdump.timer
     sleep 3
-    set -a
-    # shellcheck disable=SC1091  # written above
-    . "$etc/traveller.env"
-    set +a
-    traveller doctor --server "http://127.0.0.1:$port" || true
+    traveller doctor --env-file "$etc/traveller.env" || true
 fi
 
 addresses=$(hostname -I 2>/dev/null || true)

@@ -8,9 +8,11 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import UTC, datetime
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from sqlalchemy import Engine
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from protocol.messages import PROTOCOL_VERSION, Error
 from server import dataconnector
@@ -67,6 +69,15 @@ def create_app(settings: Settings, *, engine: Engine | None = None) -> FastAPI:
     async def traveller_error(_request: Request, exc: TravellerError) -> JSONResponse:
         body = Error(code=exc.code, message=exc.message).model_dump(mode="json")
         return JSONResponse(body, status_code=exc.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        """Unknown paths and methods under /api/ answer in the API's error format too."""
+        if not request.url.path.startswith("/api/"):
+            return await http_exception_handler(request, exc)
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        body = Error(code=code, message=str(exc.detail)).model_dump(mode="json")
+        return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:

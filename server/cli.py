@@ -39,28 +39,6 @@ def calc(
 
 
 @app.command()
-def serve(
-    host: str = typer.Option(None, help="Bind address (TRAVELLER_HOST, default 127.0.0.1)."),
-    port: int = typer.Option(None, help="Port (TRAVELLER_PORT, default 8000)."),
-    database_url: str = typer.Option(None, help="TRAVELLER_DATABASE_URL, default SQLite."),
-) -> None:
-    """Run the server (needs TRAVELLER_TD_PASSWORD)."""
-    import uvicorn
-
-    from server.app import create_app
-    from server.config import ConfigError, Settings
-
-    overrides = {"host": host, "port": port, "database_url": database_url}
-    settings = Settings.model_validate({k: v for k, v in overrides.items() if v})
-    try:
-        application = create_app(settings)
-    except ConfigError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from exc
-    uvicorn.run(application, host=settings.host, port=settings.port, log_level="info")
-
-
-@app.command()
 def demo(
     port: int = typer.Option(8000, help="Port to serve on (127.0.0.1 only)."),
     data_dir: Path = typer.Option(Path(".traveller"), help="Where the demo database lives."),
@@ -121,6 +99,8 @@ def run_tests(ctx: typer.Context) -> None:
 
 def _mount() -> None:
     """Sub-commands that live with their packages (each imports only typer at load time)."""
+    from server.deploy_cli import app as deploy_app
+    from server.deploy_cli import serve
     from server.io.cli import score
     from server.movements.cli import app as movement_app
     from terminal.cli import app as terminal_app
@@ -128,6 +108,8 @@ def _mount() -> None:
     app.add_typer(movement_app, name="movement", help="Show, check and export movements.")
     app.add_typer(terminal_app, name="terminal")
     app.command("score")(score)
+    app.command(name="serve")(serve)
+    app.add_typer(deploy_app)  # backup, restore, doctor, discover
 
 
 _mount()

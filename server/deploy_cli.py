@@ -74,6 +74,20 @@ def restore(
     typer.echo("start the server again (systemctl start traveller)")
 
 
+ENV_FILE = Path("/etc/traveller/traveller.env")
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    """KEY=VALUE lines of a systemd environment file (comments and blanks skipped)."""
+    values: dict[str, str] = {}
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#") and "=" in line:
+            key, _, value = line.partition("=")
+            values[key.strip()] = value.strip().strip("\"'")
+    return values
+
+
 @app.command()
 def doctor(
     server: str = typer.Option(
@@ -85,10 +99,15 @@ def doctor(
     ),
     expect_ports: int = typer.Option(None, help="Serial keypads that must be plugged in."),
     timeout: float = typer.Option(5.0, help="Seconds to wait for the server."),
+    env_file: Path = typer.Option(
+        ENV_FILE, help="The service's settings, read when readable (sudo) for what is not given."
+    ),
 ) -> None:
     """Check this site: server, database, disk, clocks, serial ports. Exit 1 on a problem."""
     from server.doctor import healthy, report, run_checks
 
+    site = {**(read_env_file(env_file) if os.access(env_file, os.R_OK) else {}), **os.environ}
+    cafile = site.get("TRAVELLER_SSL_CERTFILE") or None
     url: str | None = server
     if url == "auto":
         from server.discovery import find_servers
@@ -97,15 +116,36 @@ def doctor(
         typer.echo(f"mDNS: {', '.join(found) if found else 'no Traveller server answered'}")
         url = found[0] if found else None
     elif url is None:
-        url = f"http://127.0.0.1:{os.environ.get('TRAVELLER_PORT', '8000')}"
-    db = database_url or os.environ.get(DB_ENV)
+        scheme = "https" if cafile else "http"
+        url = f"{scheme}://127.0.0.1:{site.get('TRAVELLER_PORT', '8000')}"
+    db = database_url or site.get(DB_ENV)
     if data_dir is None:
         sqlite_file = db.split("///", 1)[1] if db and db.startswith("sqlite") else None
         data_dir = Path(sqlite_file).resolve().parent if sqlite_file else Path.cwd()
-    checks = run_checks(url, db, data_dir, expect_ports=expect_ports, timeout=timeout)
+    checks = run_checks(
+        url, db, data_dir, expect_ports=expect_ports, timeout=timeout, cafile=cafile
+    )
     typer.echo(report(checks))
     if not healthy(checks):
         raise typer.Exit(1)
+
+
+@app.command()
+def discover(
+    timeout: float = typer.Option(3.0, help="Seconds to listen."),
+    first: bool = typer.Option(False, "--first", help="Print only the first URL."),
+    interface: list[str] = typer.Option(
+        None, "--interface", help="Browse only from this local address (repeatable)."
+    ),
+) -> None:
+    """Find Traveller servers on the LAN (mDNS); print their URLs, exit 1 when none answers."""
+    from server.discovery import find_servers
+
+    found = find_servers(timeout, interfaces=interface or None)
+    if not found:
+        typer.echo("no Traveller server answered on the LAN", err=True)
+        raise typer.Exit(1)
+    typer.echo("\n".join(found[:1] if first else found))
 
 
 def serve(

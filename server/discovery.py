@@ -1,7 +1,7 @@
 """mDNS/DNS-SD: the server advertises ``_traveller._tcp`` and terminals find it by browsing.
 
-Only zeroconf and the standard library are imported, so the module can move to a package the
-terminal may import without changing.
+Browsing (``find_servers``, ``urls_of``, ``SERVICE_TYPE``) lives in ``protocol.discovery``, which
+the terminal may import; it is re-exported here.
 """
 
 from __future__ import annotations
@@ -9,20 +9,15 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import socket
-import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from zeroconf import (
-    InterfaceChoice,
-    IPVersion,
-    ServiceBrowser,
-    ServiceInfo,
-    ServiceListener,
-    Zeroconf,
-)
+from zeroconf import InterfaceChoice, IPVersion, ServiceInfo, Zeroconf
 
-SERVICE_TYPE = "_traveller._tcp.local."
+from protocol.discovery import SERVICE_TYPE, find_servers, urls_of
+
+__all__ = ["SERVICE_TYPE", "Advertisement", "advertise", "find_servers", "lan_addresses", "urls_of"]
+
 WILDCARDS = ("", "0.0.0.0", "::")
 
 
@@ -98,51 +93,3 @@ def advertise(
         zc.close()
         raise
     return Advertisement(zc, info)
-
-
-class _Collector(ServiceListener):
-    def __init__(self) -> None:
-        self.names: list[str] = []
-
-    def add_service(self, zc: Zeroconf, type_: str, name: str) -> None:
-        if name not in self.names:
-            self.names.append(name)
-
-    def update_service(self, zc: Zeroconf, type_: str, name: str) -> None:
-        self.add_service(zc, type_, name)
-
-    def remove_service(self, zc: Zeroconf, type_: str, name: str) -> None:
-        if name in self.names:
-            self.names.remove(name)
-
-
-def _text(info: ServiceInfo, key: bytes, default: str) -> str:
-    value = info.properties.get(key)
-    return value.decode("utf-8", "replace") if value else default
-
-
-def urls_of(info: ServiceInfo) -> Iterator[str]:
-    """The base URLs (one per address) of a resolved service."""
-    scheme = _text(info, b"scheme", "http")
-    path = _text(info, b"path", "/").rstrip("/")
-    for address in info.parsed_addresses(IPVersion.V4Only):
-        yield f"{scheme}://{address}:{info.port}{path}"
-
-
-def find_servers(timeout: float = 3.0, *, interfaces: Sequence[str] | None = None) -> list[str]:
-    """Browse the LAN for ``timeout`` seconds; the base URLs of the Traveller servers found
-    (e.g. ``["http://192.168.1.10:8000"]``), each server's addresses together, by name."""
-    zc = Zeroconf(interfaces=_interfaces(interfaces), ip_version=IPVersion.V4Only)
-    collector = _Collector()
-    browser = ServiceBrowser(zc, SERVICE_TYPE, collector)
-    try:
-        time.sleep(timeout)
-        urls: list[str] = []
-        for name in sorted(collector.names):
-            info = zc.get_service_info(SERVICE_TYPE, name, timeout=1000)
-            if info is not None:
-                urls += [u for u in urls_of(info) if u not in urls]
-        return urls
-    finally:
-        browser.cancel()
-        zc.close()

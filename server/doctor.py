@@ -11,6 +11,7 @@ import glob
 import json
 import os
 import shutil
+import ssl
 import time
 import urllib.error
 import urllib.request
@@ -56,19 +57,24 @@ class Probe:
         return self.received - self.sent
 
 
-def probe(url: str, timeout: float = 5.0) -> Probe:
-    """GET ``url``/api/v1/health (raises OSError or ValueError when that fails)."""
+def probe(url: str, timeout: float = 5.0, cafile: str | None = None) -> Probe:
+    """GET ``url``/api/v1/health (raises OSError or ValueError when that fails); ``cafile``
+    trusts a self-signed certificate."""
+    context = ssl.create_default_context(cafile=cafile) if cafile else None
     sent = time.time()
-    with urllib.request.urlopen(f"{url.rstrip('/')}/api/v1/health", timeout=timeout) as reply:
+    health = f"{url.rstrip('/')}/api/v1/health"
+    with urllib.request.urlopen(health, timeout=timeout, context=context) as reply:
         body = json.loads(reply.read().decode())
         date = reply.headers.get("Date")
     return Probe(body, sent, time.time(), date)
 
 
-def check_server(url: str, timeout: float = 5.0) -> tuple[Check, Probe | None]:
+def check_server(
+    url: str, timeout: float = 5.0, cafile: str | None = None
+) -> tuple[Check, Probe | None]:
     name = "server reachable"
     try:
-        p = probe(url, timeout)
+        p = probe(url, timeout, cafile)
     except (OSError, ValueError) as exc:
         reason = exc.reason if isinstance(exc, urllib.error.URLError) else exc
         return Check(name, "fail", f"{url}: {reason}"), None
@@ -319,12 +325,13 @@ def run_checks(
     expect_ports: int | None = None,
     serial_patterns: Sequence[str] = SERIAL_PATTERNS,
     timeout: float = 5.0,
+    cafile: str | None = None,
 ) -> list[Check]:
     """Every check, in report order."""
     checks: list[Check] = []
     p: Probe | None = None
     if server_url:
-        server, p = check_server(server_url, timeout)
+        server, p = check_server(server_url, timeout, cafile)
         checks.append(server)
     else:
         checks.append(Check("server reachable", "fail", "no server found (give --server URL)"))

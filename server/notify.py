@@ -43,9 +43,12 @@ KEEPALIVES: dict[str, Any] = {
 }
 
 
-def conninfo(engine: Engine) -> str:
-    """The libpq URL of a SQLAlchemy PostgreSQL engine (password included)."""
-    return engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+def connect_params(engine: Engine) -> dict[str, Any]:
+    """psycopg.connect() keywords for the engine's database, as SQLAlchemy itself builds them
+    (so a multi-host URL, ``?host=db1:5432&host=db2:5432&target_session_attrs=read-write``,
+    follows a failover here too)."""
+    _args, params = engine.dialect.create_connect_args(engine.url)
+    return {k: v for k, v in params.items() if k != "context"}
 
 
 def encode(origin: str, delivery: Delivery) -> str | None:
@@ -87,9 +90,9 @@ class FanoutStats:
 class PgFanout:
     """One worker's NOTIFY sender and LISTEN relay, reconnecting after a database restart."""
 
-    def __init__(self, bus: Bus, dsn: str, *, retry_max: float = 5.0) -> None:
+    def __init__(self, bus: Bus, params: dict[str, Any], *, retry_max: float = 5.0) -> None:
         self.bus = bus
-        self.dsn = dsn
+        self.params = {**params, **KEEPALIVES}
         self.origin = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self.stats = FanoutStats()
         self.listening = asyncio.Event()
@@ -152,7 +155,7 @@ class PgFanout:
             self._queue.put_nowait(payload)
 
     async def _connect(self) -> psycopg.AsyncConnection[Any]:
-        return await psycopg.AsyncConnection.connect(self.dsn, autocommit=True, **KEEPALIVES)
+        return await psycopg.AsyncConnection.connect(autocommit=True, **self.params)
 
     async def _listen(self) -> None:
         delay = 0.2
@@ -164,7 +167,7 @@ class PgFanout:
                     delay = 0.2
                     async for note in conn.notifies():
                         self._relay(note.payload)
-            except psycopg.Error as exc:
+            except Exception as exc:  # psycopg.Error mostly; the listener must not die
                 self.listening.clear()
                 self.stats.reconnects += 1
                 log.warning("fan-out: listener lost the database (%s); retry in %.1fs", exc, delay)
@@ -221,7 +224,7 @@ async def fanout(bus: Bus, engine: Engine) -> AsyncIterator[PgFanout | None]:
     if engine.dialect.name != "postgresql":
         yield None
         return
-    relay = PgFanout(bus, conninfo(engine))
+    relay = PgFanout(bus, connect_params(engine))
     await relay.start()
     try:
         yield relay

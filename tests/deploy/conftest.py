@@ -51,7 +51,8 @@ class ServerProcess:
         return self.log.read_text(errors="replace")
 
     def health(self, client: httpx.Client | None = None) -> dict[str, Any]:
-        r = (client or httpx).get(f"{self.base}/api/v1/health", timeout=5)  # type: ignore[attr-defined]
+        url = f"{self.base}/api/v1/health"
+        r = client.get(url, timeout=5) if client else httpx.get(url, timeout=5)
         r.raise_for_status()
         data: dict[str, Any] = r.json()
         return data
@@ -78,14 +79,15 @@ class ServerProcess:
                 self.proc.wait(5)
 
 
-def start_server(
-    args: list[str], tmp: Path, env: dict[str, str], *, port: int, name: str = "server"
+def start_process(
+    command: list[str], tmp: Path, env: dict[str, str], *, port: int, name: str = "server"
 ) -> ServerProcess:
+    """Start ``command`` in its own process group, its output in ``tmp/name.log``."""
     log = tmp / f"{name}.log"
     full_env = {**os.environ, "PYTHONUNBUFFERED": "1", **env}
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, *args],
+            command,
             cwd=ROOT,
             env=full_env,
             stdout=out,
@@ -93,6 +95,13 @@ def start_server(
             start_new_session=True,
         )
     return ServerProcess(f"http://127.0.0.1:{port}", proc, log)
+
+
+def start_server(
+    args: list[str], tmp: Path, env: dict[str, str], *, port: int, name: str = "server"
+) -> ServerProcess:
+    """This project's Python with ``args`` (a server module or ``-c`` code)."""
+    return start_process([sys.executable, *args], tmp, env, port=port, name=name)
 
 
 @pytest.fixture

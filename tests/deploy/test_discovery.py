@@ -5,8 +5,10 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
+from typer.testing import CliRunner
 from zeroconf import ServiceInfo
 
+from server.deploy_cli import app as deploy_app
 from server.discovery import SERVICE_TYPE, advertise, find_servers, urls_of
 from tests.deploy.conftest import TD_PASSWORD, ServerProcess, free_port, start_server
 
@@ -60,3 +62,14 @@ def test_urls_from_the_txt_record() -> None:
         "https://192.0.2.7:8443/club",
         "https://198.51.100.3:8443/club",
     ]
+
+
+def test_discover_command_prints_the_url() -> None:
+    port = free_port()
+    runner = CliRunner()
+    with advertise(port, host="127.0.0.1", name="Discover me"):
+        out = runner.invoke(
+            deploy_app, ["discover", "--timeout", "1.5", "--interface", "127.0.0.1"]
+        )
+    assert out.exit_code == 0, out.output
+    assert f"http://127.0.0.1:{port}" in out.output.splitlines()

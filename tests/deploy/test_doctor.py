@@ -177,3 +177,20 @@ def test_root_checks_a_sqlite_database_as_the_user_that_owns_it(shared_dir: Path
     refused = check_database(f"sqlite:///{db}")
     assert refused.status == "fail"
     assert "readonly" in refused.detail
+
+
+def test_sudo_doctor_reads_the_service_settings(demo: ServerProcess, tmp_path: Path) -> None:
+    """`sudo traveller doctor` alone: port and database come from the 0600 environment file."""
+    env = tmp_path / "traveller.env"
+    port = demo.base.rsplit(":", 1)[1]
+    env.write_text(
+        "# the service's settings\n"
+        f"TRAVELLER_PORT={port}\n"
+        f'TRAVELLER_DATABASE_URL="{demo.extra["database_url"]}"\n'
+        "TRAVELLER_TD_PASSWORD=not-needed-here\n"
+    )
+    env.chmod(0o600)
+    out = CliRunner().invoke(deploy_app, ["doctor", "--env-file", str(env)])
+    assert out.exit_code == 0, out.output
+    assert f"http://127.0.0.1:{port}" in out.output
+    assert "OK    database writable" in out.output

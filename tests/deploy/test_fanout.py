@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import ssl
 import time
 import uuid
 from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
@@ -24,7 +26,8 @@ from protocol.messages import (
 )
 from server.bus import Bus
 from server.db import make_engine, migrate
-from server.notify import MAX_PAYLOAD, PgFanout, conninfo, decode, encode
+from server.notify import MAX_PAYLOAD, PgFanout, connect_params, decode, encode
+from tests.conftest import PG_ADMIN_URL as ADMIN_URL
 from tests.deploy.conftest import TD_PASSWORD, ServerProcess, free_port, start_server
 
 pytestmark = pytest.mark.postgres
@@ -60,9 +63,9 @@ def test_payloads_round_trip_and_big_ones_are_compressed() -> None:
 
 async def test_two_buses_share_pushes_through_postgres(pg_url: str) -> None:
     engine = make_engine(pg_url)
-    dsn = conninfo(engine)
+    params = connect_params(engine)
     one, two = Bus(), Bus()
-    a, b = PgFanout(one, dsn), PgFanout(two, dsn)
+    a, b = PgFanout(one, params), PgFanout(two, params)
     await a.start()
     await b.start()
     try:
@@ -79,6 +82,36 @@ async def test_two_buses_share_pushes_through_postgres(pg_url: str) -> None:
         assert on_one.queue.qsize() == 1
         assert other_table.queue.empty()
         assert (a.stats.sent, b.stats.relayed, a.stats.relayed) == (1, 1, 0)
+    finally:
+        await a.stop()
+        await b.stop()
+        engine.dispose()
+
+
+async def test_listeners_come_back_after_their_connections_are_killed(pg_url: str) -> None:
+    engine = make_engine(pg_url)
+    one, two = Bus(), Bus()
+    a, b = PgFanout(one, connect_params(engine)), PgFanout(two, connect_params(engine))
+    await a.start()
+    await b.start()
+    try:
+        database = pg_url.rsplit("/", 1)[1]
+        async with await psycopg.AsyncConnection.connect(ADMIN_URL, autocommit=True) as admin:
+            cur = await admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = %s AND query LIKE 'LISTEN%%'",
+                (database,),
+            )
+            assert len(await cur.fetchall()) == 2
+        for _ in range(100):
+            if b.stats.reconnects and b.listening.is_set():
+                break
+            await asyncio.sleep(0.1)
+        assert b.stats.reconnects >= 1
+        assert b.listening.is_set()
+        on_two = two.subscribe(1, None)
+        one.publish([(1, 2, ResultChanged(result=_view(4)))])
+        assert await asyncio.wait_for(on_two.queue.get(), 5) == ResultChanged(result=_view(4))
     finally:
         await a.stop()
         await b.stop()
@@ -160,10 +193,13 @@ def pair(http: httpx.Client, code: str) -> str:
 
 
 def table_socket(
-    stack: contextlib.ExitStack, server: ServerProcess, token: str
+    stack: contextlib.ExitStack,
+    server: ServerProcess,
+    token: str,
+    ssl_context: ssl.SSLContext | None = None,
 ) -> ClientConnection:
     url = server.base.replace("http", "ws", 1) + "/api/v1/table/ws"
-    ws = stack.enter_context(connect(url, open_timeout=10))
+    ws = stack.enter_context(connect(url, open_timeout=10, ssl=ssl_context))
     ws.send(json.dumps({"type": "hello", "token": token}))
     assert parse_server_message(ws.recv(timeout=10)).type == "round_info"
     return ws
