@@ -1,0 +1,1 @@
+"""A simulated serial keypad: firmware state machine, battery-backed store, runner, line faults."""

@@ -41,7 +41,6 @@ from protocol.messages import (
     Hello,
     NextRound,
     Paired,
-    PairInfo,
     PairTerminal,
     RejectResult,
     ResultAck,
@@ -50,9 +49,9 @@ from protocol.messages import (
     RoundInfo,
 )
 
+from .lcd import WIDTH, fit, lcd, pair_label, result_line, signed
 from .store import Outbox, StoredCommand
 
-WIDTH: Final = 16
 #: Error codes meaning "the gateway does not know this keypad's token": pair again, keep entries.
 AUTH_ERRORS: Final = frozenset({"not_paired", "invalid_token", "token_expired", "unauthorized"})
 
@@ -140,45 +139,6 @@ WAITING: Final = frozenset(
 _STRAINS: Final = (Strain.C, Strain.D, Strain.H, Strain.S, Strain.NT)
 _DOUBLINGS: Final = (Doubling.NONE, Doubling.X, Doubling.XX)
 _SEATS: Final = (Seat.N, Seat.E, Seat.S, Seat.W)
-
-
-def fit(*candidates: str) -> str:
-    """The first candidate that fits the 16-character line (the last one cut, if none does)."""
-    for text in candidates:
-        if len(text) <= WIDTH:
-            return text
-    return candidates[-1][:WIDTH]
-
-
-def lcd(text: str) -> str:
-    """Text as the LCD shows it: printable ASCII (others as ?), padded to exactly 16 chars."""
-    ascii_text = "".join(c if " " <= c <= "~" else "?" for c in text)
-    return fit(ascii_text).ljust(WIDTH)
-
-
-def _label(pair: PairInfo | None) -> str:
-    return "-" if pair is None else str(pair.number)
-
-
-def _signed(points: int) -> str:
-    return f"{points:+d}" if points else "0"
-
-
-def result_line(view: BoardResultView) -> str:
-    """A stored result in 16 characters: "4SX S -2 -500", "PASS 0", "A60/40"."""
-    if view.adjusted:
-        return fit(f"B{view.board} adj {view.adjusted}", view.adjusted)
-    if view.contract is None:
-        return fit(f"B{view.board} {view.state}", view.state)
-    score = "" if view.ns_score is None else _signed(view.ns_score)
-    if view.declarer is None:
-        return fit(f"{view.contract} {score}".strip())
-    res = view.result or ""
-    return fit(
-        f"{view.contract} {view.declarer} {res} {score}".strip(),
-        f"{view.contract} {view.declarer}{res} {score}".strip(),
-        f"{view.contract}{view.declarer}{res} {score}".strip(),
-    )
 
 
 @dataclass(slots=True)
@@ -648,7 +608,7 @@ class Device:
         info = self.round
         if info is None:
             return f"T{self.table}"
-        t, r, ns, ew = self.table, info.round, _label(info.ns), _label(info.ew)
+        t, r, ns, ew = self.table, info.round, pair_label(info.ns), pair_label(info.ew)
         if board is None:
             return fit(f"T{t} R{r} N/S {ns}-{ew}", f"T{t} R{r} {ns}-{ew}")
         return fit(
@@ -673,7 +633,7 @@ class Device:
     def _show_seats(self) -> tuple[str, str]:
         info = self.round
         assert info is not None
-        t, r, ns, ew = self.table, info.round, _label(info.ns), _label(info.ew)
+        t, r, ns, ew = self.table, info.round, pair_label(info.ns), pair_label(info.ew)
         return fit(f"T{t} R{r} NS{ns} EW{ew}", f"R{r} NS{ns} EW{ew}"), "Seats OK? 1=yes"
 
     def _show_board(self) -> tuple[str, str]:
@@ -739,7 +699,7 @@ class Device:
         result = TableResult(contract, draft.declarer, tricks)
         status = self._status(draft.board)
         vul = Vulnerability(status.vulnerability) if status else Vulnerability.NONE
-        score = _signed(result_ns_score(result, vul))
+        score = signed(result_ns_score(result, vul))
         c, d, res = str(contract), draft.declarer.value, result.result
         return fit(f"{c} {d} {res} {score}?", f"{c} {d}{res} {score}?", f"{c}{d}{res} {score}?")
 
@@ -792,4 +752,14 @@ class Device:
         return self._message
 
 
-__all__ = ["WIDTH", "Device", "Draft", "Key", "Screen", "StoredCommand", "fit", "lcd"]
+__all__ = [
+    "WIDTH",
+    "Device",
+    "Draft",
+    "Key",
+    "Screen",
+    "StoredCommand",
+    "fit",
+    "lcd",
+    "result_line",
+]

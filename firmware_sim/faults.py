@@ -50,7 +50,7 @@ class FaultInjector:
     baud: int | None = None
     stats: FaultStats = field(default_factory=FaultStats)
     _rng: random.Random = field(init=False)
-    _heap: list[tuple[float, int, int]] = field(init=False, default_factory=list)
+    _chunks: list[tuple[float, int, bytes, float]] = field(init=False, default_factory=list)
     _order: int = field(init=False, default=0)
     _busy_until: float = field(init=False, default=0.0)
     _pulls: list[tuple[float, float]] = field(init=False, default_factory=list)
@@ -91,29 +91,50 @@ class FaultInjector:
             extra = self._rng.uniform(0.0, self.faults.delay_max)
         char = 10 / self.baud if self.baud else 0.0
         start = max(now, self._busy_until)
+        run = bytearray()
+        run_start = 0.0
         for i, byte in enumerate(unit):
             sent = start + i * char
             if self.unplugged(sent):
                 self.stats.pulled += 1
+                self._queue(run, run_start, char)
+                run = bytearray()
                 continue
             if self._rng.random() < self.faults.corrupt:
                 self.stats.corrupted += 1
                 byte ^= self._rng.randrange(1, 256)
-            heapq.heappush(self._heap, (sent + char + extra, self._order, byte))
-            self._order += 1
+            if not run:
+                run_start = sent + char + extra
+            run.append(byte)
+        self._queue(run, run_start, char)
         self._busy_until = start + len(unit) * char
 
+    def _queue(self, run: bytearray, first_arrival: float, char: float) -> None:
+        if run:
+            heapq.heappush(self._chunks, (first_arrival, self._order, bytes(run), char))
+            self._order += 1
+
     def read(self, now: float) -> bytes:
-        """The bytes that have arrived by ``now``, in arrival order."""
+        """The bytes that have arrived by ``now`` (a frame held back by a delay comes whole)."""
         out = bytearray()
-        while self._heap and self._heap[0][0] <= now:
-            out.append(heapq.heappop(self._heap)[2])
+        while self._chunks and self._chunks[0][0] <= now:
+            first, order, data, char = heapq.heappop(self._chunks)
+            count = len(data) if char == 0 else min(len(data), int((now - first) / char + 1e-6) + 1)
+            out += data[:count]
+            if count < len(data):
+                rest = (first + count * char, order, data[count:], char)
+                heapq.heappush(self._chunks, rest)
         self.stats.bytes_out += len(out)
         return bytes(out)
 
     def next_arrival(self) -> float | None:
-        """When the next byte arrives; None if nothing is in flight."""
-        return self._heap[0][0] if self._heap else None
+        """When the next whole run of bytes (a frame, or what is left of one) has arrived.
+
+        Bytes arrive one by one in between: ``read`` at any earlier time returns those so far.
+        """
+        if not self._chunks:
+            return None
+        return min(first + (len(data) - 1) * char for first, _, data, char in self._chunks)
 
     @property
     def idle_at(self) -> float:

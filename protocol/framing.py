@@ -166,6 +166,18 @@ class Decoder:
                 self._append(byte, results)
         return results
 
+    @property
+    def in_frame(self) -> bool:
+        """Whether part of a frame has been received (the link may time it out)."""
+        return self._in_frame and bool(self._body)
+
+    def abandon(self) -> CorruptFrame | None:
+        """Give up the frame in progress (the line went quiet mid-frame): report it truncated."""
+        if not self.in_frame:
+            return None
+        self._in_frame = False
+        return self._error("truncated")
+
     def _start(self) -> None:
         self._body.clear()
         self._in_frame = True

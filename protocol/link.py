@@ -89,19 +89,23 @@ class LinkConfig:
     ack_timeout: float = 0.15  # first wait for an ACK, on top of the frames' wire time
     backoff: float = 2.0  # each further wait is this many times longer...
     max_timeout: float = 2.0  # ...up to this
-    retry_limit: int = 6  # sends without an answer before the link is reported down
+    retry_limit: int = 6  # timeouts in a row before the link is reported down
     baud: int | None = 9600  # to add wire time to timeouts; None ignores it
     reply_timeout: float = 0.03  # bus: a keypad must start its answer within this
     dead_poll_interval: float = 1.0  # bus: how often a keypad reported down is still polled
     silence_timeout: float = 3.0  # bus keypad: down when not addressed for this long
+    # Point to point: a quiet line this long ends a half-received frame. Above the 16 ms latency
+    # timer of common USB-serial adapters, which can pause a frame that long.
+    frame_gap: float = 0.05
+    fast_resends: int = 3  # point to point: resends a NAK may prompt before the next timeout
 
     def wire_time(self, nbytes: int) -> float:
         """Seconds that ``nbytes`` take on the wire (10 bits per byte: start, 8 data, stop)."""
         return nbytes * 10 / self.baud if self.baud else 0.0
 
-    def timeout(self, attempts: int) -> float:
-        """The wait after the ``attempts``-th send of a frame (1 for the first send)."""
-        return min(self.ack_timeout * self.backoff ** max(attempts - 1, 0), self.max_timeout)
+    def timeout(self, attempt: int) -> float:
+        """The wait for an answer to the ``attempt``-th timed send (1: the first send)."""
+        return min(self.ack_timeout * self.backoff ** max(attempt - 1, 0), self.max_timeout)
 
 
 def _new_session() -> int:
@@ -120,8 +124,12 @@ class _Outgoing:
     seq: int
     type: int
     payload: bytes
-    attempts: int = 0
-    due: float = 0.0
+    attempts: int = 0  # sends so far
+    due: float = 0.0  # when to send it (again)
+    timeouts: int = 0  # waits that ran out; NAK-prompted resends do not count (no backoff)
+    hurry: bool = False  # the next send was prompted by a NAK or a damaged frame
+    hurried: int = 0  # prompted resends during this wait (capped: no resend storms)
+    on_wire_until: float = 0.0  # when its last copy has left our UART
 
 
 class _Sender:
@@ -338,14 +346,34 @@ class Link(_Endpoint):
         super().__init__(address, now, from_device=role == "device", config=config, session=session)
         self._control: list[bytes] = []
         self._nak = False
+        self._last_rx = 0.0
+        self._garbage = 0
 
     def receive_bytes(self, data: bytes) -> None:
         """Feed bytes read from the wire (any chunking)."""
+        if data:
+            self._last_rx = self._now()
         for item in self._decoder.feed(data):
             if isinstance(item, CorruptFrame):
-                self._nak = True
+                self._damaged()
             elif self._mine(item):
                 self._on_frame(item)
+
+    def _damaged(self) -> None:
+        """Something from the peer was damaged: NAK it, and resend ours at once.
+
+        The damaged frame may have been the ACK of our frame in flight; resending is cheaper
+        than waiting for the timeout, and the peer drops a duplicate.
+        """
+        self._nak = True
+        self._hurry()
+
+    def _hurry(self) -> None:
+        cur = self._sender.current
+        if cur is not None and cur.attempts and cur.hurried < self.config.fast_resends:
+            cur.due = max(self._now(), cur.on_wire_until)
+            cur.hurry = True
+            cur.hurried += 1
 
     def _on_frame(self, frame: Frame) -> None:
         self._set_up(True)
@@ -353,9 +381,7 @@ class Link(_Endpoint):
         if kind == FrameType.ACK:
             self._on_ack(frame)
         elif kind == FrameType.NAK:
-            cur = self._sender.current
-            if cur is not None and cur.attempts:
-                cur.due = self._now()
+            self._hurry()
         elif kind == FrameType.SYNC:
             if self._on_sync(frame):
                 self._control.append(self._reply(frame.seq, FrameType.SYNC_ACK, frame.payload))
@@ -369,34 +395,49 @@ class Link(_Endpoint):
         now = self._now() if now is None else now
         out = bytearray(b"".join(self._control))
         self._control.clear()
+        if now >= self._last_rx + self.config.frame_gap:
+            # A quiet line after a partial frame or stray bytes: something was lost, say so now
+            # rather than let the sender wait for its timeout.
+            garbage = self._decoder.garbage_bytes
+            if self._decoder.abandon() is not None or garbage != self._garbage:
+                self._damaged()
+            self._garbage = garbage
         if self._nak and self.address is not None:
             out += self._reply(self._receiver.expected or 0, FrameType.NAK)
         self._nak = False
         if self.address is None:
             return bytes(out)
         cur = self._sender.current
-        if cur is not None and cur.attempts >= self.config.retry_limit and now >= cur.due:
-            self._set_up(False)
+        if cur is not None and cur.attempts and now >= cur.due and not cur.hurry:
+            cur.hurried = 0
+            cur.timeouts += 1
+            if cur.timeouts >= self.config.retry_limit:
+                self._set_up(False)
         cur = self._sender.take(now)
         if cur is not None and now >= cur.due:
             out += self._reply(cur.seq, cur.type, cur.payload)
             cur.attempts += 1
-            wait = (
-                self.config.max_timeout if self._up is False else self.config.timeout(cur.attempts)
-            )
-            cur.due = now + wait + self.config.wire_time(len(out) + CONTROL_FRAME_LEN)
+            cur.hurry = False
+            cur.on_wire_until = now + self.config.wire_time(len(out))
+            config = self.config
+            wait = config.max_timeout if self._up is False else config.timeout(cur.timeouts + 1)
+            cur.due = now + wait + config.wire_time(len(out) + CONTROL_FRAME_LEN)
         return bytes(out)
 
     def next_deadline(self) -> float | None:
         """When ``poll`` next has something to write, if nothing arrives before; None: idle."""
         if self._control or self._nak:
             return self._now()
+        gap = None
+        if self._decoder.in_frame or self._decoder.garbage_bytes != self._garbage:
+            gap = self._last_rx + self.config.frame_gap
         if self.address is None:
-            return None
+            return gap
         cur = self._sender.current
-        if cur is not None:
-            return cur.due
-        return self._now() if self._sender.busy else None
+        due = cur.due if cur is not None else self._now() if self._sender.busy else None
+        if gap is None or due is None:
+            return due if gap is None else gap
+        return min(gap, due)
 
 
 class BusDevice(_Endpoint):
@@ -473,17 +514,18 @@ class _Peer:
     sender: _Sender
     receiver: _Receiver
     up: bool | None = None
-    failures: int = 0
+    silent: int = 0  # turns in a row it did not answer at all
+    retries: int = 0  # immediate retries in a row (a damaged or missing answer)
     next_probe: float = 0.0
-    nak_next: bool = False
-    last_was_data: bool = False
+    retry: bool = False  # its last turn failed: it gets the next one
+    last_grant: int = 0  # the frame type that granted its last turn
 
 
 @dataclass(slots=True)
 class _Turn:
     peer: _Peer
     deadline: float
-    damaged: bool = False
+    heard: bool = False  # some answer arrived, if only a damaged one
 
 
 class BusMaster:
@@ -572,12 +614,11 @@ class BusMaster:
         if turn is not None and data:
             # The answer is still arriving: the reply timeout counts from its latest byte.
             turn.deadline = max(turn.deadline, self._now() + self.config.reply_timeout)
+            turn.heard = True
         for item in self._decoder.feed(data):
             if isinstance(item, CorruptFrame):
-                if self._turn is not None:
-                    # Wait out the line (the damaged answer may still be arriving), then NAK.
-                    self._turn.damaged = True
-            elif item.from_device:
+                continue  # a damaged answer: wait out the line, then retry the turn at once
+            if item.from_device:
                 self._on_frame(item)
 
     def _on_frame(self, frame: Frame) -> None:
@@ -609,21 +650,26 @@ class BusMaster:
                 self._control.append(_frame(peer.address, frame.seq, FrameType.ACK, b"", False))
         self._end_turn(answered=True)
 
-    def _end_turn(self, *, answered: bool, damaged: bool = False) -> None:
+    def _end_turn(self, *, answered: bool) -> None:
         turn = self._turn
         assert turn is not None
         self._turn = None
         peer = turn.peer
         now = self._now()
+        limit = self.config.retry_limit
         if answered:
-            peer.failures = 0
+            peer.silent = peer.retries = 0
             self._set_up(peer, True)
             return
-        peer.failures += 1
-        peer.nak_next = damaged and peer.failures < self.config.retry_limit
-        if peer.failures >= self.config.retry_limit:
+        # A damaged answer shows the keypad is there: only silence counts towards "down".
+        peer.silent = 0 if turn.heard else peer.silent + 1
+        if peer.silent >= limit:
+            peer.retry = False
             self._set_up(peer, False)
             peer.next_probe = now + self.config.dead_poll_interval
+        else:
+            peer.retry = peer.retries < limit  # then it waits for its turn in the rotation
+            peer.retries = peer.retries + 1 if peer.retry else 0
 
     def _rotation(self) -> list[_Peer]:
         order = sorted(self._peers)
@@ -635,7 +681,7 @@ class BusMaster:
     def _choose(self, now: float) -> tuple[_Peer, bool] | None:
         """The next keypad to get a turn, and whether it is a priority turn."""
         for peer in self._peers.values():
-            if peer.nak_next:
+            if peer.retry:
                 return peer, True
         rotation = self._rotation()
         if not self._priority_used:
@@ -655,7 +701,7 @@ class BusMaster:
         if self._turn is not None:
             if now < self._turn.deadline:
                 return bytes(out)
-            self._end_turn(answered=False, damaged=self._turn.damaged)
+            self._end_turn(answered=False)
         choice = self._choose(now)
         if choice is None:
             return bytes(out)
@@ -670,18 +716,22 @@ class BusMaster:
         return bytes(out)
 
     def _grant(self, peer: _Peer, now: float) -> bytes:
-        """The turn-granting frame for ``peer``: NAK, SYNC or data in flight, new data, or POLL."""
+        """The turn-granting frame for ``peer``: a retry, SYNC or data in flight, new data, POLL.
+
+        After a failed turn the same frame goes again if it was ours (SYNC or data: the keypad
+        missed it, or its ACK was lost), else a NAK asks the keypad to repeat its answer.
+        """
         cur = peer.sender.current
         kind: int
-        if peer.nak_next:
-            peer.nak_next = False
-            kind = FrameType.NAK
-        elif cur is None and peer.last_was_data and peer.sender.synced:
+        if peer.retry:
+            peer.retry = False
+            kind = cur.type if cur is not None and peer.last_grant == cur.type else FrameType.NAK
+        elif cur is None and peer.last_grant >= FIRST_MESSAGE_TYPE and peer.sender.synced:
             kind = FrameType.POLL  # the keypad answered our data last time: let it talk
         else:
             cur = peer.sender.take(now)
             kind = FrameType.POLL if cur is None else cur.type
-        peer.last_was_data = kind >= FIRST_MESSAGE_TYPE
+        peer.last_grant = kind
         if kind in (FrameType.POLL, FrameType.NAK):
             return _frame(peer.address, 0, kind, b"", False)
         assert cur is not None

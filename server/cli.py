@@ -99,6 +99,7 @@ def run_tests(ctx: typer.Context) -> None:
 
 def _mount() -> None:
     """Sub-commands that live with their packages (each imports only typer at load time)."""
+    from firmware_sim.cli import keypad_sim
     from server.deploy_cli import app as deploy_app
     from server.deploy_cli import serve
     from server.io.cli import score
@@ -110,6 +111,7 @@ def _mount() -> None:
     app.command("score")(score)
     app.command(name="serve")(serve)
     app.add_typer(deploy_app)  # backup, restore, doctor, discover
+    app.command("keypad-sim")(keypad_sim)
 
 
 _mount()

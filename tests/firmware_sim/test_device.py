@@ -9,12 +9,19 @@ from hypothesis import strategies as st
 from firmware_sim.device import WIDTH, Device, Key, Screen, fit, lcd, result_line
 from firmware_sim.fake_gateway import FakeTables
 from firmware_sim.store import MemoryStore
+from protocol.keypad_codec import KeypadReply
 from protocol.messages import (
+    Ack,
     BoardResultView,
     BoardStatus,
+    CallTD,
+    ConfirmResult,
     EnterResult,
     Error,
+    NextRound,
     PairInfo,
+    RejectResult,
+    ResultAck,
     ResultChanged,
     RoundChanged,
     RoundInfo,
@@ -248,7 +255,13 @@ def test_keys_are_ignored_while_waiting(table: Table) -> None:
 
 @pytest.mark.parametrize(
     ("token", "key"),
-    [("ent", Key.ENTER), ("Enter", Key.ENTER), ("bk", Key.BACK), ("clr", Key.BACK), ("dn", Key.DOWN)],
+    [
+        ("ent", Key.ENTER),
+        ("Enter", Key.ENTER),
+        ("bk", Key.BACK),
+        ("clr", Key.BACK),
+        ("dn", Key.DOWN),
+    ],
 )
 def test_key_names(token: str, key: Key) -> None:
     assert Key.parse(token) is key
@@ -313,15 +326,71 @@ big_rounds = st.builds(
 keys = st.lists(st.sampled_from(list(Key)), max_size=60)
 
 
+def server_replies(info: RoundInfo, command: object, score: int) -> list[KeypadReply]:
+    """What a server would say, with extreme numbers, so every screen gets drawn."""
+    if isinstance(command, EnterResult):
+        values = command.values
+        view = BoardResultView(
+            board=command.board, round=info.round, table=info.table, state="entered",
+            version=1, contract=values.contract, declarer=values.declarer,
+            tricks=values.tricks if isinstance(values.tricks, int) else None,
+            result="-13", ns_score=score,
+        )  # fmt: skip
+        return [ResultAck(entry_id=command.entry_id, result=view)]
+    if isinstance(command, ConfirmResult | RejectResult):
+        state = "confirmed" if isinstance(command, ConfirmResult) else "rejected"
+        view = BoardResultView(
+            board=command.board, round=info.round, table=info.table, state=state,
+            version=command.version + 1, contract="7NTXX", declarer="W", result="+6",
+            ns_score=-score,
+        )  # fmt: skip
+        return [ResultAck(entry_id=command.entry_id, result=view)]
+    if isinstance(command, CallTD):
+        return [Ack(entry_id=command.entry_id)]
+    if isinstance(command, NextRound):
+        return [Ack()]
+    return [info]
+
+
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
-@given(big_rounds, keys)
-def test_every_screen_fits_the_lcd_whatever_is_pressed(info: RoundInfo, presses: list[Key]) -> None:
+@given(big_rounds, keys, st.integers(-7600, 7600))
+def test_every_screen_fits_the_lcd_whatever_is_pressed(
+    info: RoundInfo, presses: list[Key], score: int
+) -> None:
     device = Device(info.table, MemoryStore(info.table))
     device.store.save_pairing("t", None)
     device.boot()
     device.receive(info)
     for key in presses:
         device.press(key)
+        for command in device.outgoing():
+            for reply in server_replies(info, command, score):
+                device.receive(reply)
         for line in device.display:
             assert len(line) == WIDTH
-            assert line.isascii() and line.isprintable()
+            assert line.isascii()
+            assert line.isprintable()
+
+
+def test_the_random_walk_reaches_the_deep_screens() -> None:
+    """The property above is only worth something if key mashing gets past the first screens."""
+    info = RoundInfo(
+        event="E", section="A", table=99, round=99, rounds=99,
+        ns=PairInfo(number=999, label="x"), ew=PairInfo(number=998, label="y"),
+        boards=[BoardStatus(board=999, dealer="N", vulnerability="BOTH", state="missing")],
+        complete=False, round_open=True, next_round_released=False,
+    )  # fmt: skip
+    device = Device(99, MemoryStore(99))
+    device.store.save_pairing("t", None)
+    device.boot()
+    device.receive(info)
+    screens = []
+    for key in ["1", "ENT", "7", "5", "2", "4", "0", "ENT", "ENT", "1", "#"]:
+        device.press(key)
+        for command in device.outgoing():
+            for reply in server_replies(info, command, -7600):
+                device.receive(reply)
+        screens.append((device.screen, device.display))
+    assert screens[7] == (Screen.PREVIEW, ("7NTXXW-13 +7600?", "ENT=send BK=edit"))
+    assert screens[8][0] is Screen.EW_CONFIRM
+    assert all(len(line) == WIDTH for _, lines in screens for line in lines)

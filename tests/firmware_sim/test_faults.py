@@ -64,9 +64,12 @@ def test_wire_time_at_9600_baud() -> None:
     frame = FRAMES[0]
     line.write(frame, 0.0)
     line.write(frame, 0.0)  # queued behind the first
-    assert line.next_arrival() == 10 / 9600
-    assert line.idle_at == 2 * len(frame) * 10 / 9600
-    assert line.read(len(frame) * 10 / 9600) == frame
+    char = 10 / 9600
+    assert line.next_arrival() == len(frame) * char  # the whole first frame is in
+    assert line.idle_at == 2 * len(frame) * char
+    assert line.read(3 * char) == frame[:3]  # bytes arrive one by one in between
+    assert line.read(len(frame) * char) == frame[3:]
+    assert line.next_arrival() == 2 * len(frame) * char
 
 
 def test_cable_pull_loses_what_is_sent_meanwhile() -> None:
@@ -74,4 +77,5 @@ def test_cable_pull_loses_what_is_sent_meanwhile() -> None:
     line.pull_cable(5.0, 10.0)
     seqs = received(line)  # frame i is sent at 0.1 * i seconds
     assert seqs == list(range(50)) + list(range(150, 200))
-    assert line.unplugged(5.0) and not line.unplugged(15.0)
+    assert line.unplugged(5.0)
+    assert not line.unplugged(15.0)

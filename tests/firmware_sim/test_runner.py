@@ -44,7 +44,14 @@ def test_runner_plays_a_board_over_a_pty_pair() -> None:
     path = os.ttyname(slave_fd)
     tables = FakeTables(tables=3, rounds=3, boards_per_round=2)  # table 3 plays boards 5, 6
     gateway = FakeGateway(tables, Link(None, time.monotonic, role="gateway"))
-    script = ["0003 ENT", "1", "ENT 4 4 1 3 8 ENT ENT", "1", "; board 6 passed out", "ENT 0 ENT ENT 1"]
+    script = [
+        "0003 ENT",
+        "1",
+        "ENT 4 4 1 3 8 ENT ENT",
+        "1",
+        "; board 6 passed out",
+        "ENT 0 ENT ENT 1",
+    ]
     screens: list[str] = []
     finished: list[Device] = []
 
@@ -75,7 +82,12 @@ def test_runner_plays_a_board_over_a_pty_pair() -> None:
     assert set(tables.confirmed) == {(3, 5), (3, 6)}
     assert tables.confirmed[(3, 5)].ns_score == -500
     text = "\n".join(screens)
-    for line in ("|T3 R1 NS3 EW6   |", "|T3 R1 B5 N/S 3-6|", "|4SX S -2 -500?  |", "|EW OK? 1=yes    |"):
+    for line in (
+        "|T3 R1 NS3 EW6   |",
+        "|T3 R1 B5 N/S 3-6|",
+        "|4SX S -2 -500?  |",
+        "|EW OK? 1=yes    |",
+    ):
         assert line in text
 
 
@@ -114,8 +126,6 @@ def test_cli_mounts_as_a_subcommand() -> None:
 def test_cli_refuses_a_bad_script(tmp_path: Path) -> None:
     script = tmp_path / "keys.txt"
     script.write_text("F1\n")
-    result = CliRunner().invoke(
-        app, ["--port", "loop://", "--table", "3", "--script", str(script)]
-    )
+    result = CliRunner().invoke(app, ["--port", "loop://", "--table", "3", "--script", str(script)])
     assert result.exit_code != 0
     assert "not a key" in result.output

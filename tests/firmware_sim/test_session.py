@@ -103,7 +103,8 @@ def test_every_entry_exactly_once_through_noise_and_a_cable_pull() -> None:
     # The link never handed the gateway a command twice, despite duplicated frames and resends.
     assert set(rig.received().values()) == {1}
     stats = rig.lines[1].a_to_b.stats
-    assert stats.corrupted and stats.pulled
+    assert stats.corrupted
+    assert stats.pulled
 
 
 def test_gateway_restart_mid_round_loses_and_duplicates_nothing() -> None:
@@ -157,7 +158,9 @@ def test_ten_keypads_on_one_rs485_bus_with_noise() -> None:
     clock = VirtualClock()
     master = BusMaster(range(1, 11), clock, session=77)
     gateway = FakeGateway(tables, master)
-    keypads = [Keypad(Device(t, MemoryStore(t)), BusDevice(t, clock, session=t)) for t in range(1, 11)]
+    keypads = [
+        Keypad(Device(t, MemoryStore(t)), BusDevice(t, clock, session=t)) for t in range(1, 11)
+    ]
     players = [Player(k, clock, code=f"{k.device.table:04d}", seed=k.device.table) for k in keypads]
     faults = Faults(corrupt=0.005, drop=0.01)
     lines = [FaultInjector(faults, seed=i, baud=9600) for i in range(11)]

@@ -54,6 +54,12 @@ def test_readme_worked_example_bytes() -> None:
     assert encode(get_round).hex(" ") == "7e 00 7d 5e 83 12 3b 71"
     ack = Frame(address=3, seq=0x7E, type=FrameType.ACK)
     assert encode(ack).hex(" ") == "7e 00 7d 5e 03 01 02 bb"
+    payload = bytes.fromhex("096b7030332d3030303100050003345358030000 08ff".replace(" ", ""))
+    enter = Frame(address=3, seq=5, type=0x13, payload=payload, from_device=True)
+    assert crc16(bytes.fromhex("16058313") + payload) == 0x5ADA
+    assert encode(enter).hex(" ") == (
+        "7e 16 05 83 13 09 6b 70 30 33 2d 30 30 30 31 00 05 00 03 34 53 58 03 00 00 08 ff 5a da"
+    )
 
 
 def test_start_and_escape_bytes_never_appear_inside_a_frame() -> None:
@@ -89,7 +95,13 @@ def test_encode_refuses_fields_out_of_range(frame: Frame) -> None:
 
 
 FRAMES = [
-    Frame(address=3, seq=i, type=0x10 + i % 3, payload=bytes(range(i * 7 % 40)), from_device=bool(i % 2))
+    Frame(
+        address=3,
+        seq=i,
+        type=0x10 + i % 3,
+        payload=bytes(range(i * 7 % 40)),
+        from_device=bool(i % 2),
+    )
     for i in range(12)
 ]
 STREAM = b"".join(encode(f) for f in FRAMES)

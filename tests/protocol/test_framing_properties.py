@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,7 +30,7 @@ frames = st.builds(
 def _chunked(data: bytes, cuts: list[int]) -> list[bytes]:
     points = sorted({c % (len(data) + 1) for c in cuts})
     edges = [0, *points, len(data)]
-    return [data[a:b] for a, b in zip(edges, edges[1:], strict=False)]
+    return [data[a:b] for a, b in itertools.pairwise(edges)]
 
 
 @given(st.lists(frames, max_size=8), st.lists(st.integers(0, 10_000), max_size=30))

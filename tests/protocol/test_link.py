@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from firmware_sim.faults import FaultInjector
@@ -56,7 +58,10 @@ def test_session_starts_with_sync_then_data_is_delivered_and_acked(clock: Virtua
     gateway.receive_bytes(encode(first[0]))
     keypad.receive_bytes(gateway.poll())  # SYNC_ACK, then the gateway's own SYNC
     data = frames(keypad.poll())
-    assert [(f.type, f.seq, f.payload) for f in data] == [(FrameType.SYNC_ACK, 0, b"\0\0\xbb\xbb"), (0x12, 0, b"hello")]
+    assert [(f.type, f.seq, f.payload) for f in data] == [
+        (FrameType.SYNC_ACK, 0, b"\0\0\xbb\xbb"),
+        (0x12, 0, b"hello"),
+    ]
     gateway.receive_bytes(encode(data[1]))
     assert gateway.events() == [LinkUp(), Delivered(0x12, b"hello")]
     keypad.receive_bytes(gateway.poll())
@@ -74,7 +79,7 @@ def test_retransmission_backs_off_exponentially_then_reports_link_down(
         if keypad.poll():
             sent_at.append(round(clock.t - 100.0, 3))
         clock.t += 0.01
-    gaps = [round(b - a, 2) for a, b in zip(sent_at, sent_at[1:], strict=False)]
+    gaps = [round(b - a, 2) for a, b in itertools.pairwise(sent_at)]
     # 0.1, 0.2, 0.4 then capped at 0.8; after 5 unanswered sends the link is down, and a keypad
     # keeps probing every max_timeout (its entries are never dropped).
     assert gaps[:6] == [0.1, 0.2, 0.4, 0.8, 0.8, 0.8]
@@ -222,4 +227,46 @@ def test_cable_pull_reports_down_then_up_and_loses_nothing(clock: VirtualClock) 
 
 
 def test_corrupt_frame_from_the_decoder_is_what_triggers_the_nak() -> None:
-    assert Decoder().feed(bytes([0x7E, 0, 0, 3, 0x13, 0, 0])) == [CorruptFrame("crc", bytes([0, 0, 3, 0x13, 0, 0]))]
+    assert Decoder().feed(bytes([0x7E, 0, 0, 3, 0x13, 0, 0])) == [
+        CorruptFrame("crc", bytes([0, 0, 3, 0x13, 0, 0]))
+    ]
+
+
+def test_nak_prompted_resends_do_not_back_off_and_are_capped(clock: VirtualClock) -> None:
+    keypad, gateway = pair(clock)
+    pump(keypad, gateway)
+    keypad.send(0x13, b"entry")
+    assert frames(keypad.poll())
+    nak = encode(Frame(3, 0, FrameType.NAK))
+    resent = 0
+    for _ in range(6):  # a burst of NAKs: only fast_resends (3) of them resend at once
+        clock.t += 0.001
+        keypad.receive_bytes(nak)
+        resent += len(frames(keypad.poll()))
+    assert resent == CONFIG.fast_resends
+    # The wait after them is still the first one (0.1 s): a NAK proves the line is alive.
+    assert keypad.next_deadline() == pytest.approx(clock.t - 0.003 + 0.1, abs=0.002)
+
+
+def test_a_frame_cut_off_by_a_quiet_line_is_nakked_after_the_gap(clock: VirtualClock) -> None:
+    keypad, gateway = pair(clock)
+    pump(keypad, gateway)
+    gateway.send(0x22, b"stored")
+    data = gateway.poll()
+    keypad.receive_bytes(data[:-4])  # the rest is lost: nothing else comes
+    assert keypad.poll() == b""
+    assert keypad.next_deadline() == pytest.approx(clock.t + CONFIG.frame_gap)
+    clock.t += CONFIG.frame_gap
+    assert [f.type for f in frames(keypad.poll())] == [FrameType.NAK]
+    gateway.receive_bytes(encode(Frame(3, 0, FrameType.NAK, from_device=True)))
+    assert [f.payload for f in frames(gateway.poll())] == [b"stored"]  # resent at once
+
+
+def test_stray_bytes_on_a_quiet_line_are_nakked_once(clock: VirtualClock) -> None:
+    keypad, gateway = pair(clock)
+    pump(keypad, gateway)
+    keypad.receive_bytes(b"\x01\x02noise")
+    clock.t += CONFIG.frame_gap
+    assert [f.type for f in frames(keypad.poll())] == [FrameType.NAK]
+    clock.t += CONFIG.frame_gap
+    assert keypad.poll() == b""

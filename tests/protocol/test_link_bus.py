@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -64,19 +66,75 @@ class Rig:
         return None
 
 
+class Tap(FaultInjector):
+    """A clean line that remembers every frame written to it."""
+
+    def __init__(self) -> None:
+        super().__init__(baud=9600)
+        self.sent: list[Frame] = []
+
+    def write(self, data: bytes, now: float) -> None:
+        self.sent += frames(data)
+        super().write(data, now)
+
+
 def test_idle_master_polls_every_address_in_rotation() -> None:
     clock = VirtualClock()
     master = BusMaster([5, 2, 9], clock, session=1)
+    devices = [BusDevice(a, clock, session=a) for a in (5, 2, 9)]
+    tap = Tap()
+    bus = SharedBus([master, *devices], clock, lines=[tap, *(FaultInjector() for _ in devices)])
+    bus.advance(1.0)
+    grants = [
+        (f.address, FrameType(f.type).name)
+        for f in tap.sent
+        if f.type in (FrameType.POLL, FrameType.SYNC)
+    ]
+    assert grants[:3] == [(2, "SYNC"), (5, "SYNC"), (9, "SYNC")]  # each session starts with SYNC
+    polls = [a for a, kind in grants[-12:] if kind == "POLL"]
+    following = {2: 5, 5: 9, 9: 2}
+    assert len(polls) == 12
+    assert all(following[a] == b for a, b in itertools.pairwise(polls))
+    assert bus.collisions == 0
+
+
+def test_silent_keypad_gets_retries_then_is_down_and_probed_slowly() -> None:
+    clock = VirtualClock()
+    config = LinkConfig(retry_limit=3, dead_poll_interval=1.0, reply_timeout=0.05)
+    master = BusMaster([2, 5], clock, config=config, session=1)
     granted = []
-    for _ in range(9):
+    for _ in range(40):
         out = frames(master.poll())
-        granted.append((out[-1].address, FrameType(out[-1].type).name))
-        clock.t += 1.0  # no answer: each turn times out
-    assert granted == [
-        (2, "SYNC"), (5, "SYNC"), (9, "SYNC"),
-        (2, "SYNC"), (5, "SYNC"), (9, "SYNC"),
-        (2, "SYNC"), (5, "SYNC"), (9, "SYNC"),
-    ]  # fmt: skip
+        if out:
+            granted.append((round(clock.t, 2), out[-1].address))
+        clock.t += 0.1  # nobody ever answers
+    # Each keypad: its turn and 2 immediate retries (3 silent turns), then down.
+    assert [a for _, a in granted[:6]] == [2, 2, 2, 5, 5, 5]
+    assert [e.event for e in master.events()] == [LinkDown(), LinkDown()]
+    # Then each is probed about once a second, not on every free turn.
+    later = [t for t, a in granted[6:] if a == 2]
+    assert all(b - a >= 1.0 for a, b in itertools.pairwise(later))
+
+
+def test_damaged_answer_gets_an_immediate_nak_and_never_counts_as_down() -> None:
+    clock = VirtualClock()
+    master = BusMaster([3, 4], clock, config=LinkConfig(retry_limit=2), session=1)
+    device = BusDevice(3, clock, session=9)
+    device.send(0x13, b"entry")
+    answers = 0
+    for _ in range(10):
+        out = frames(master.poll())
+        if not out or out[-1].address != 3:
+            clock.t += 1.0  # keypad 4 is absent
+            continue
+        device.receive_bytes(b"".join(encode(f) for f in out))
+        answer = bytearray(device.poll())
+        answer[-2] ^= 0x55  # every answer from keypad 3 is damaged on the way
+        master.receive_bytes(bytes(answer))
+        answers += 1
+        clock.t += 1.0
+    assert answers >= 4
+    assert not any(e.address == 3 and isinstance(e.event, LinkDown) for e in master.events())
 
 
 def test_master_waits_for_the_answer_before_the_next_turn() -> None:
@@ -87,7 +145,7 @@ def test_master_waits_for_the_answer_before_the_next_turn() -> None:
     clock.t += len(first) * 10 / 9600 + 0.049
     assert master.poll() == b""
     clock.t += 0.002
-    assert frames(master.poll())[-1].address == 2
+    assert frames(master.poll())[-1].address == 1  # no answer: keypad 1 is tried again at once
 
 
 def test_keypad_speaks_only_when_addressed_by_a_valid_frame() -> None:

@@ -65,7 +65,10 @@ def test_heavy_faults_over_a_long_run_wrap_the_sequence_numbers() -> None:
     assert up == [b"up%d" % i for i in range(600)]
     assert down == [b"down%d" % i for i in range(600)]
     stats = line.a_to_b.stats
-    assert stats.corrupted and stats.dropped and stats.duplicated and stats.delayed
+    assert stats.corrupted
+    assert stats.dropped
+    assert stats.duplicated
+    assert stats.delayed
 
 
 def test_instant_wire_with_reordering() -> None:
