@@ -53,6 +53,10 @@ def create_app(settings: Settings, *, engine: Engine | None = None) -> FastAPI:
                 # PostgreSQL: share pushes between workers; SQLite: timed and round-end backups.
                 app.state.fanout = await stack.enter_async_context(fanout(runtime.bus, eng))
                 await stack.enter_async_context(scheduled_backups(runtime.bus, eng))
+                if settings.gateway_ports:  # serial keypads (server/gateway)
+                    from server.gateway.runner import in_server
+
+                    app.state.gateway = await stack.enter_async_context(in_server(runtime))
                 yield
         finally:
             if own:

@@ -48,9 +48,15 @@ def make_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        # Writers take the write lock up front; readers (see read()) never need it in WAL mode.
+        readonly = conn.get_execution_options().get(READONLY, False)
+        conn.exec_driver_sql("BEGIN" if readonly else "BEGIN IMMEDIATE")
 
     return engine
+
+
+#: Execution option marking a read-only transaction (SQLite: a deferred BEGIN, no write lock).
+READONLY = "traveller_readonly"
 
 
 def alembic_config(engine: Engine) -> Config:
@@ -117,6 +123,21 @@ def transact(engine: Engine, work: Callable[[Session], T], *, attempts: int = 3)
                     ) from exc
                 raise
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def read(engine: Engine, work: Callable[[Session], T]) -> T:
+    """Run read-only ``work`` on a consistent snapshot. On SQLite it neither takes nor waits
+    for the write lock, so dashboards and round look-ups never delay a result being stored."""
+    snapshot = engine.execution_options(**{READONLY: True})
+    # Closing the session (not rolling it back) ends the transaction and keeps the loaded
+    # objects usable, as transact() does after its commit.
+    with Session(snapshot, expire_on_commit=False) as session:
+        try:
+            return work(session)
+        except OperationalError as exc:
+            raise UnavailableError(
+                "database_unavailable", "The database did not answer; try again."
+            ) from exc
 
 
 _WRITERS: weakref.WeakKeyDictionary[Engine, threading.RLock] = weakref.WeakKeyDictionary()

@@ -12,7 +12,7 @@ from sqlmodel import Session
 
 from server.bus import Bus
 from server.config import Settings
-from server.db import transact
+from server.db import read, transact
 from server.errors import UnauthorizedError
 from server.services import tokens
 from server.services.table_commands import Push
@@ -31,6 +31,10 @@ class Runtime:
     async def run(self, work: Callable[[Session], T]) -> T:
         """Run a use case in a worker thread, in one transaction, committed on return."""
         return await run_in_threadpool(transact, self.engine, work)
+
+    async def read(self, work: Callable[[Session], T]) -> T:
+        """Run a read-only query in a worker thread, on a snapshot that never blocks writers."""
+        return await run_in_threadpool(read, self.engine, work)
 
     def publish(self, pushes: list[Push]) -> None:
         self.bus.publish((p.section_id, p.table, p.message) for p in pushes)

@@ -137,7 +137,7 @@ async def preview_movement(spec: MovementSpec) -> MovementPreview:
 @router.get("/sections/{section_id}/movement", response_model=MovementPreview)
 async def section_movement(runtime: RuntimeDep, section_id: int) -> MovementPreview:
     """The section's movement as it stands now (after any changes)."""
-    m = await runtime.run(
+    m = await runtime.read(
         lambda s: movement_admin.load_movement(s, setup.get_section(s, section_id))
     )
     return preview(m)
@@ -155,7 +155,7 @@ async def export_movement(
         section = setup.get_section(s, section_id)
         return section.letter, movement_admin.load_movement(s, section)
 
-    letter, m = await runtime.run(work)
+    letter, m = await runtime.read(work)
     if format == "json":
         return write_json({letter: m})
     if format == "csv":
@@ -167,7 +167,7 @@ async def export_movement(
 @router.get("/sections/{section_id}/guide/table/{table}")
 async def table_guide(runtime: RuntimeDep, section_id: int, table: int) -> dict[str, object]:
     """A table's guide card: round, N/S, E/W, boards and where everyone goes next."""
-    m = await runtime.run(
+    m = await runtime.read(
         lambda s: movement_admin.load_movement(s, setup.get_section(s, section_id))
     )
     if not 1 <= table <= m.tables:
@@ -191,7 +191,7 @@ async def table_guide(runtime: RuntimeDep, section_id: int, table: int) -> dict[
 async def pair_guide(runtime: RuntimeDep, section_id: int, pair: str) -> dict[str, object]:
     """A pair's guide card: each round's table, seat, opponents, boards and next table."""
     ref = _pair(pair)
-    m = await runtime.run(
+    m = await runtime.read(
         lambda s: movement_admin.load_movement(s, setup.get_section(s, section_id))
     )
     if ref not in m.pairs():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from contextlib import nullcontext
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request, WebSocket, WebSocketDisconnect
@@ -11,6 +12,7 @@ from pydantic import ValidationError
 from sqlmodel import Session
 
 from protocol.messages import (
+    ConfirmResult,
     Error,
     Hello,
     Message,
@@ -72,7 +74,7 @@ async def current_round(runtime: RuntimeDep, token: TableTokenDep) -> RoundInfo:
         ident = tokens.table_identity(session, token)
         return round_info(session, ident.event, ident.section, ident.table)
 
-    return await runtime.run(work)
+    return await runtime.read(work)
 
 
 async def execute(runtime: Runtime, token: str, command: TableCommand) -> Message:
@@ -81,7 +83,9 @@ async def execute(runtime: Runtime, token: str, command: TableCommand) -> Messag
     def work(session: Session) -> Outcome:
         return outcome_for(session, tokens.table_identity(session, token), command)
 
-    outcome = await runtime.run(work)
+    guard = ratelimit.pin_guesses(token) if isinstance(command, ConfirmResult) else nullcontext()
+    with guard:
+        outcome = await runtime.run(work)
     runtime.publish(outcome.pushes)
     return outcome.reply
 

@@ -14,7 +14,7 @@ from server.api import schemas
 from server.api.deps import Runtime, RuntimeDep, require_td
 from server.api.movements import build_movement
 from server.models import Result, Section
-from server.services import audit, setup, td, tokens
+from server.services import audit, event_settings, setup, td, tokens
 from server.services.table_commands import Push
 from server.services.views import result_view
 
@@ -54,7 +54,22 @@ async def create_event(runtime: RuntimeDep, body: schemas.EventCreate) -> schema
 
 @guarded.get("/events/{event_id}", response_model=schemas.EventPublic)
 async def get_event(runtime: RuntimeDep, event_id: int) -> schemas.EventPublic:
-    return _event_public(await runtime.run(lambda s: setup.get_event(s, event_id)))
+    return _event_public(await runtime.read(lambda s: setup.get_event(s, event_id)))
+
+
+@guarded.patch("/events/{event_id}", response_model=schemas.EventPublic)
+async def patch_event(
+    runtime: RuntimeDep, event_id: int, body: schemas.EventPatch
+) -> schemas.EventPublic:
+    """Change an event's settings; the terminals hear of it at once. Audited."""
+    changes = body.model_dump(exclude_none=True)
+
+    def work(s: Session) -> tuple[setup.Event, list[Push]]:
+        return event_settings.update_event(s, setup.get_event(s, event_id), changes)
+
+    event, pushes = await runtime.run(work)
+    runtime.publish(pushes)
+    return _event_public(event)
 
 
 def _section_public(session: Session, section: Section) -> schemas.SectionPublic:
@@ -70,6 +85,7 @@ def _section_public(session: Session, section: Section) -> schemas.SectionPublic
                 "boards_per_round",
                 "current_round",
                 "closed_rounds",
+                "td_code",
             }
         ),
         pairing_codes=td.pairing_codes(session, section),
@@ -93,7 +109,7 @@ async def create_section(
 
 @guarded.get("/sections/{section_id}", response_model=schemas.SectionPublic)
 async def get_section(runtime: RuntimeDep, section_id: int) -> schemas.SectionPublic:
-    return await runtime.run(lambda s: _section_public(s, setup.get_section(s, section_id)))
+    return await runtime.read(lambda s: _section_public(s, setup.get_section(s, section_id)))
 
 
 @guarded.put("/sections/{section_id}/pairs/{pair}", response_model=schemas.PairPublic)
@@ -119,7 +135,7 @@ async def set_pair_names(
 @guarded.get("/sections/{section_id}/pairs", response_model=list[schemas.PairPublic])
 async def pairs(runtime: RuntimeDep, section_id: int) -> list[schemas.PairPublic]:
     """The section's pairs with names, membership numbers and PINs."""
-    rows = await runtime.run(lambda s: setup.pairs_of(s, setup.get_section(s, section_id)))
+    rows = await runtime.read(lambda s: setup.pairs_of(s, setup.get_section(s, section_id)))
     return [schemas.PairPublic.model_validate(p, from_attributes=True) for p in rows]
 
 
@@ -161,13 +177,13 @@ async def close_round(runtime: RuntimeDep, section_id: int, round_: int) -> sche
 @guarded.get("/sections/{section_id}/tables", response_model=list[schemas.TableStatePublic])
 async def table_states(runtime: RuntimeDep, section_id: int) -> list[schemas.TableStatePublic]:
     """Every table at a glance: round, boards missing / entered / confirmed / in conflict."""
-    states = await runtime.run(lambda s: td.section_state(s, setup.get_section(s, section_id)))
+    states = await runtime.read(lambda s: td.section_state(s, setup.get_section(s, section_id)))
     return [schemas.TableStatePublic.model_validate(x, from_attributes=True) for x in states]
 
 
 @guarded.get("/sections/{section_id}/calls", response_model=list[schemas.TDCallPublic])
 async def calls(runtime: RuntimeDep, section_id: int) -> list[schemas.TDCallPublic]:
-    rows = await runtime.run(lambda s: td.open_calls(s, setup.get_section(s, section_id)))
+    rows = await runtime.read(lambda s: td.open_calls(s, setup.get_section(s, section_id)))
     return [
         schemas.TDCallPublic(
             id=c.id or 0,
@@ -252,7 +268,7 @@ async def td_not_played(
 @guarded.get("/sections/{section_id}/results", response_model=list[BoardResultView])
 async def results(runtime: RuntimeDep, section_id: int) -> list[BoardResultView]:
     """Every stored result of the section."""
-    return await runtime.run(
+    return await runtime.read(
         lambda s: [result_view(r) for r in td.all_results(s, setup.get_section(s, section_id))]
     )
 
@@ -260,7 +276,7 @@ async def results(runtime: RuntimeDep, section_id: int) -> list[BoardResultView]
 @guarded.get("/results/{result_id}/audit", response_model=list[schemas.AuditPublic])
 async def result_audit(runtime: RuntimeDep, result_id: int) -> list[schemas.AuditPublic]:
     """Who changed this result, when, from what to what, and why."""
-    rows = await runtime.run(lambda s: audit.trail(s, result_id))
+    rows = await runtime.read(lambda s: audit.trail(s, result_id))
     return [
         schemas.AuditPublic(
             at=a.at,

@@ -28,7 +28,7 @@ from server.models import (
     utcnow,
 )
 from server.services.setup import tables_of
-from server.services.views import pair_info, result_view
+from server.services.views import pair_info, result_view, results_at
 
 #: A terminal that spoke this recently counts as online even without a live websocket.
 ONLINE_SECONDS = 90
@@ -170,14 +170,26 @@ class Call:
     created_at: datetime
 
 
+@dataclass(frozen=True)
+class Seating:
+    """One line of the movement, as plain values (reading them as ORM rows is slow)."""
+
+    ns_pair_id: int | None
+    ew_pair_id: int | None
+    boards: tuple[int, ...]
+
+    def board_numbers(self) -> list[int]:
+        return list(self.boards)
+
+
 @dataclass
 class _Section:
     """Everything about a section the read models need, loaded with a handful of queries."""
 
     section: Section
     tables: list[BridgeTable]
-    assignments: dict[tuple[int, int], MovementAssignment]
-    results: dict[tuple[int, int], list[Result]]
+    assignments: dict[tuple[int, int], Seating]
+    states: dict[tuple[int, int], dict[int, str]]  # (table, round) -> board -> state
     pairs: dict[int, Pair]
     tokens: dict[int, list[TableToken]]
     calls: list[TDCall]
@@ -186,11 +198,28 @@ class _Section:
 def _load(session: Session, section: Section) -> _Section:
     sid = section.id
     tables = tables_of(session, section)
-    movement = select(MovementAssignment).where(MovementAssignment.section_id == sid)
-    assignments = {(a.table_number, a.round): a for a in session.exec(movement)}
-    results: dict[tuple[int, int], list[Result]] = defaultdict(list)
-    for r in session.exec(select(Result).where(Result.section_id == sid)):
-        results[(r.table_number, r.round)].append(r)
+    where = MovementAssignment.section_id == sid
+    m = MovementAssignment
+    pairs_at = {
+        (table, round_): (ns, ew)
+        for table, round_, ns, ew in session.exec(
+            select(m.table_number, m.round, m.ns_pair_id, m.ew_pair_id).where(where)
+        )
+    }
+    assignments = {
+        (table, round_): Seating(
+            *pairs_at[(table, round_)], tuple(int(b) for b in boards.split(",") if b)
+        )
+        for table, round_, boards in session.exec(
+            select(m.table_number, m.round, m.boards).where(where)
+        )
+    }
+    states: dict[tuple[int, int], dict[int, str]] = defaultdict(dict)
+    stored = select(Result.table_number, Result.round, Result.board, Result.state).where(
+        Result.section_id == sid
+    )
+    for table, round_, board, state in session.exec(stored):
+        states[(table, round_)][board] = state
     pairs = {p.id or 0: p for p in session.exec(select(Pair).where(Pair.section_id == sid))}
     by_id = {t.id: t.number for t in tables}
     tokens: dict[int, list[TableToken]] = defaultdict(list)
@@ -206,7 +235,7 @@ def _load(session: Session, section: Section) -> _Section:
             .order_by(col(TDCall.id))
         )
     )
-    return _Section(section, tables, assignments, results, pairs, tokens, calls)
+    return _Section(section, tables, assignments, states, pairs, tokens, calls)
 
 
 def _label(pairs: Mapping[int, Pair], pair_id: int | None) -> str:
@@ -219,7 +248,7 @@ def _cell(data: _Section, table: BridgeTable, round_: int) -> Cell:
     boards = row.board_numbers() if row else []
     if round_ > table.round:
         return Cell(round=round_, boards=len(boards), missing=len(boards))
-    states = {r.board: r.state for r in data.results.get((table.number, round_), [])}
+    states = data.states.get((table.number, round_), {})
     counts: dict[str, int] = defaultdict(int)
     for board in boards:
         state = states.get(board, "missing")
@@ -272,9 +301,11 @@ def grid(
     now: datetime | None = None,
 ) -> Grid:
     """Every table by every round; ``connected`` counts each table's live terminal sockets."""
-    now = now or utcnow()
-    data = _load(session, section)
-    connected = connected or {}
+    return _grid(_load(session, section), connected or {}, now or utcnow())
+
+
+def _grid(data: _Section, connected: Mapping[int, int], now: datetime) -> Grid:
+    section = data.section
     calls: dict[int, int] = defaultdict(int)
     for call in data.calls:
         calls[call.table_number] += 1
@@ -336,8 +367,11 @@ def missing_entries(
     """Boards that should have a result by now, oldest first: every incomplete board of a
     round a table has left (§ 262C), and the open boards of a table that is late or whose
     round the TD has closed."""
-    now = now or utcnow()
-    data = _load(session, section)
+    return _missing(_load(session, section), now or utcnow())
+
+
+def _missing(data: _Section, now: datetime) -> list[MissingEntry]:
+    section = data.section
     out = []
     for table in data.tables:
         since = table.round_entered_at
@@ -350,7 +384,7 @@ def missing_entries(
             overdue = round_ <= section.closed_rounds or _late(section, since, elapsed, False)
             if not (left or overdue):
                 continue
-            states = {r.board: r.state for r in data.results.get((table.number, round_), [])}
+            states = data.states.get((table.number, round_), {})
             for board in row.board_numbers():
                 state = states.get(board, "missing")
                 if state in COMPLETE_STATES:
@@ -371,10 +405,35 @@ def missing_entries(
 
 def calls(session: Session, section: Section) -> list[Call]:
     """The open TD calls, oldest first."""
+    return _calls(_load(session, section))
+
+
+def _calls(data: _Section) -> list[Call]:
     return [
         Call(c.id or 0, c.table_number, c.round, c.reason or "TD call", c.created_at)
-        for c in _load(session, section).calls
+        for c in data.calls
     ]
+
+
+@dataclass(frozen=True)
+class Overview:
+    """The dashboard in one read: grid, missing entries and calls from the same snapshot."""
+
+    grid: Grid
+    missing: list[MissingEntry]
+    calls: list[Call]
+
+
+def overview(
+    session: Session,
+    section: Section,
+    *,
+    connected: Mapping[int, int] | None = None,
+    now: datetime | None = None,
+) -> Overview:
+    data = _load(session, section)
+    now = now or utcnow()
+    return Overview(_grid(data, connected or {}, now), _missing(data, now), _calls(data))
 
 
 @dataclass(frozen=True)
@@ -462,7 +521,7 @@ def table_sheet(session: Session, section: Section, table: BridgeTable) -> list[
         row = data.assignments.get((table.number, round_))
         if row is None:
             continue
-        stored = {r.board: r for r in data.results.get((table.number, round_), [])}
+        stored = {r.board: r for r in results_at(session, section, table.number, round_)}
         boards = []
         for number in row.board_numbers():
             r = stored.get(number)
@@ -540,9 +599,21 @@ def _line(row: Audit, result: Result | None, pairs: Mapping[int, Pair]) -> Audit
         round=result.round if result else None,
         board=result.board if result else None,
         pairs=who,
-        changes=_changes(old, new) if result is not None else [],
-        details=new if result is None and isinstance(new, dict) else {},
+        changes=_changes(old, new) if result is not None and old is not None else [],
+        details=_details(new, result is not None),
     )
+
+
+#: What a first entry shows (its state, version and "no ruling" go without saying).
+_ENTRY_FIELDS = ("contract", "declarer", "tricks", "lead", "ns_score", "adjusted")
+
+
+def _details(new: object, of_result: bool) -> dict[str, Any]:
+    if not isinstance(new, dict):
+        return {}
+    if not of_result:
+        return new
+    return {k: new[k] for k in _ENTRY_FIELDS if new.get(k) not in (None, "")}
 
 
 def audit_log(
@@ -735,9 +806,8 @@ def board_desk(
             f"Board {board} is not played at table {table_number} in round {round_}.",
         )
     table = next(t for t in data.tables if t.number == table_number)
-    result = next(
-        (r for r in data.results.get((table_number, round_), []) if r.board == board), None
-    )
+    here = results_at(session, section, table_number, round_)
+    result = next((r for r in here if r.board == board), None)
     info = board_info(session, section, board)
     view = result_view(result) if result is not None and result.state != "rejected" else None
     return BoardDesk(

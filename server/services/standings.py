@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any, cast
 
-from sqlmodel import Session, select
+import sqlalchemy as sa
+from sqlmodel import Session, col, select
 
 from protocol.bridge import BridgeError, Contract
 from protocol.messages import COMPLETE_STATES
@@ -66,14 +68,49 @@ def pair_name(pair: Pair) -> PairName:
     )
 
 
+@dataclass(frozen=True)
+class Played:
+    """A stored result as plain values (loading them as ORM rows costs more than scoring)."""
+
+    table_number: int
+    round: int
+    board: int
+    ns_pair_id: int | None
+    ew_pair_id: int | None
+    state: str
+    contract: str | None
+    declarer: str | None
+    tricks: int | None
+    lead: str | None
+    adjusted: str | None
+    section_id: int
+
+
+_PLAYED = [
+    col(Result.table_number),
+    col(Result.round),
+    col(Result.board),
+    col(Result.ns_pair_id),
+    col(Result.ew_pair_id),
+    col(Result.state),
+    col(Result.contract),
+    col(Result.declarer),
+    col(Result.tricks),
+    col(Result.lead),
+    col(Result.adjusted),
+    col(Result.section_id),
+]
+
+
 @dataclass
 class SectionData:
-    """A section's results and movement, loaded once and scored from plain data."""
+    """A section's results and movement, loaded once (in a short transaction) and then scored
+    from plain data outside it."""
 
     section: Section
     event: Event
     pairs: dict[int, Pair]
-    results: list[Result]
+    results: list[Played]
     plays: dict[int, set[tuple[int, int]]]  # board -> every (table, round) that plays it
     penalties: dict[Hashable, Fraction]  # pair id -> total deduction
 
@@ -106,11 +143,15 @@ def load(session: Session, section: Section) -> SectionData:
     assert event is not None
     sid = section.id
     pairs = {p.id or 0: p for p in session.exec(select(Pair).where(Pair.section_id == sid))}
-    results = list(session.exec(select(Result).where(Result.section_id == sid)))
+    rows = session.connection().execute(sa.select(*_PLAYED).where(col(Result.section_id) == sid))
+    results = [Played(*cast(Any, row)) for row in rows]
     plays: dict[int, set[tuple[int, int]]] = defaultdict(set)
-    for row in session.exec(select(MovementAssignment).where(MovementAssignment.section_id == sid)):
-        for board in row.board_numbers():
-            plays[board].add((row.table_number, row.round))
+    m = MovementAssignment
+    movement = select(m.table_number, m.round, m.boards).where(m.section_id == sid)
+    for table, round_, boards in session.exec(movement):
+        for board in boards.split(","):
+            if board:
+                plays[int(board)].add((table, round_))
     penalties: dict[Hashable, Fraction] = {}
     for s in session.exec(select(Sanction).where(Sanction.section_id == sid)):
         if s.withdrawn_at is None and not s.warning:
@@ -129,7 +170,7 @@ def parse_adjusted(text: str) -> tuple[Fraction, Fraction] | None:
         return None
 
 
-def board_result(result: Result) -> BoardResult | None:
+def board_result(result: Played) -> BoardResult | None:
     """What the scorer sees of a stored result; None while it is not settled."""
     ns, ew = result.ns_pair_id, result.ew_pair_id
     table, round_, section = result.table_number, result.round, result.section_id
@@ -166,7 +207,7 @@ def board_result(result: Result) -> BoardResult | None:
 def scorer(data: SectionData, *, public: bool) -> scoring.PairsScorer:
     """Score the section: every settled result (TD view) or only the released boards."""
     visible = None if (not public or data.published) else data.released()
-    results: Iterable[Result] = data.results
+    results: Iterable[Played] = data.results
     if visible is not None:
         results = [r for r in data.results if r.board in visible]
     scored = [b for b in (board_result(r) for r in results) if b is not None]
@@ -228,7 +269,12 @@ def _groups(data: SectionData) -> list[tuple[str, list[int]]]:
 
 def ranking(session: Session, section: Section, *, public: bool = True) -> Ranking:
     """The live ranking; ``public`` leaves out boards not every table has finished."""
-    data = load(session, section)
+    return rank(load(session, section), public=public)
+
+
+def rank(data: SectionData, *, public: bool = True) -> Ranking:
+    """The ranking of loaded data (pure: run it outside the database transaction)."""
+    section = data.section
     engine = scorer(data, public=public)
     groups = []
     for title, ids in _groups(data):
@@ -318,7 +364,12 @@ def symbols(contract: str | None) -> str | None:
 
 def traveller(session: Session, section: Section, board: int, *, public: bool = True) -> Traveller:
     """A board's results at every table, scored; hidden from the public until it is released."""
-    data = load(session, section)
+    return travel(load(session, section), board, public=public)
+
+
+def travel(data: SectionData, board: int, *, public: bool = True) -> Traveller:
+    """The traveller of loaded data (pure)."""
+    section = data.section
     if board not in data.plays:
         raise NotFoundError("unknown_board", f"Board {board} is not played in this section.")
     unit = UNITS[data.method]
@@ -392,7 +443,11 @@ def find_pair(data: SectionData, key: str) -> Pair:
 
 def score_card(session: Session, section: Section, key: str, *, public: bool = True) -> ScoreCard:
     """A pair's boards so far (public: released boards only), with its place."""
-    data = load(session, section)
+    return card(load(session, section), key, public=public)
+
+
+def card(data: SectionData, key: str, *, public: bool = True) -> ScoreCard:
+    """The score card of loaded data (pure)."""
     pair = find_pair(data, key)
     engine = scorer(data, public=public)
     rows = scoring.score_card(engine.boards.values(), pair.id)
@@ -412,7 +467,7 @@ def score_card(session: Session, section: Section, key: str, *, public: bool = T
         )
         for row in rows
     ]
-    placed = ranking(session, section, public=public)
+    placed = rank(data, public=public)
     line = next((x for x in placed.lines if x.pair.id == pair.id), None)
     return ScoreCard(pair_name(pair), line, lines, UNITS[data.method], len(data.plays))
 
@@ -425,5 +480,8 @@ def pairs(session: Session, section: Section) -> list[PairName]:
 
 def released_boards(session: Session, section: Section) -> list[int]:
     """The boards the public may see now."""
-    data = load(session, section)
+    return visible_boards(load(session, section))
+
+
+def visible_boards(data: SectionData) -> list[int]:
     return sorted(data.plays if data.published else data.released())

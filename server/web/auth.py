@@ -102,8 +102,9 @@ def same_origin(conn: HTTPConnection) -> bool:
     origin = conn.headers.get("origin")
     if origin is None or origin == "null":
         return origin is None
-    host = conn.headers.get("host", "")
-    return urlsplit(origin).netloc == host
+    # Hosts, not ports: a reverse proxy may pass Host without the port the browser used.
+    host = urlsplit("//" + conn.headers.get("host", "")).hostname
+    return host is not None and urlsplit(origin).hostname == host
 
 
 async def current_td(conn: HTTPConnection) -> TD | None:

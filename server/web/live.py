@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -18,9 +19,12 @@ log = logging.getLogger(__name__)
 
 Fragments = dict[str, str]
 Render = Callable[[], Awaitable[Fragments]]
+Allowed = Callable[[], Awaitable[bool]]
 
 #: Re-render this often even without pushes: TD calls, terminals going quiet, late tables.
 POLL_SECONDS = 3.0
+#: How often a watcher's right to watch is checked again (a TD session can end).
+RECHECK_SECONDS = 30.0
 
 
 @dataclass(eq=False)
@@ -74,8 +78,15 @@ class Hub:
         self.bus = bus
         self.channels: dict[tuple[str, int], Channel] = {}
 
-    async def serve(self, websocket: WebSocket, key: tuple[str, int], render: Render) -> None:
-        """Stream a channel's fragments to an accepted websocket until it goes away."""
+    async def serve(
+        self,
+        websocket: WebSocket,
+        key: tuple[str, int],
+        render: Render,
+        allowed: Allowed | None = None,
+    ) -> None:
+        """Stream a channel's fragments to an accepted websocket until it goes away, or until
+        ``allowed`` (asked every RECHECK_SECONDS) says no (e.g. the TD logged out)."""
         channel = self.channels.get(key)
         if channel is None:
             channel = Channel(key, render, self.bus)
@@ -87,13 +98,24 @@ class Hub:
         try:
             await channel.ready.wait()
             await websocket.send_text(json.dumps({"type": "fragments", "fragments": channel.last}))
+            checked = time.monotonic()
             while True:
                 getter = asyncio.create_task(queue.get())
-                done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
+                done, _ = await asyncio.wait(
+                    {getter, reader}, timeout=RECHECK_SECONDS, return_when=asyncio.FIRST_COMPLETED
+                )
                 if reader in done:
                     getter.cancel()
                     break
-                await websocket.send_text(getter.result())
+                if getter.done():
+                    await websocket.send_text(getter.result())
+                else:
+                    getter.cancel()
+                if allowed is not None and time.monotonic() - checked >= RECHECK_SECONDS:
+                    checked = time.monotonic()
+                    if not await allowed():
+                        await websocket.close(code=4401)
+                        break
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -105,12 +127,6 @@ class Hub:
                     channel.task.cancel()
                     with contextlib.suppress(asyncio.CancelledError, Exception):
                         await channel.task
-
-    async def close(self) -> None:
-        for channel in list(self.channels.values()):
-            if channel.task is not None:
-                channel.task.cancel()
-        self.channels.clear()
 
 
 async def _drain(websocket: WebSocket) -> None:

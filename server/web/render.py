@@ -53,6 +53,16 @@ ACTIONS = {
     "event_created": "Event created",
 }
 RED_SUITS = ("♥", "♦")
+FIELDS = {
+    "state": "State",
+    "contract": "Contract",
+    "declarer": "Declarer",
+    "tricks": "Tricks",
+    "lead": "Lead",
+    "ns_score": "N/S score",
+    "ruling_pending": "Ruling pending",
+    "adjusted": "Adjusted",
+}
 
 
 def clock(value: datetime | None) -> str:
@@ -105,9 +115,12 @@ def static_url(name: str) -> str:
     return f"/static/{name}?v={digest}"
 
 
-def change_value(value: object) -> str:
+def change_value(value: object, name: str = "") -> str:
+    """An audited value in words ("–" for nothing, states by their names)."""
     if value is None or value == "":
         return "–"
+    if name == "state" and isinstance(value, str):
+        return STATES.get(value, value)
     if value is True:
         return "yes"
     if value is False:
@@ -131,6 +144,7 @@ def make_templates() -> Jinja2Templates:
         state=lambda s: STATES.get(s, s),
         action=lambda a: ACTIONS.get(a, a.replace("_", " ")),
         change=change_value,
+        field=lambda name: FIELDS.get(name, name.replace("_", " ")),
         iso=lambda v: v.isoformat() if v else "",
     )
     env.globals.update(static=static_url, STATES=STATES)

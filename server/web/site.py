@@ -51,7 +51,7 @@ def _wrap_errors(app: FastAPI) -> None:
             if api_error is not None:
                 return await api_error(request, exc)
             raise exc
-        if request.method == "POST":
+        if request.method == "POST" and exc.status != 403:
             return redirect(_referer(request), exc.message, "error")
         return page(request, "error.html", status_code=exc.status, message=exc.message)
 

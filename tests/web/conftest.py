@@ -15,9 +15,14 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine
 
 from server.app import create_app
 from server.config import Settings
+from server.db import make_engine
+from tests.server.conftest import TD_PASSWORD as API_TD_PASSWORD
+from tests.server.conftest import Club, open_club
 
 TD_PASSWORD = "web-td-password"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -181,6 +186,14 @@ class Room:
             ("Karen Petersen", "Lars Madsen"),
             ("Mette Kristensen", "Niels Olsen"),
             ("Ole Thomsen", "Pia Poulsen"),
+            ("Rikke Johansen", "Søren Møller"),
+            ("Tove Mortensen", "Ulrik Knudsen"),
+            ("Vibeke Holm", "Anders Dahl"),
+            ("Birgit Lund", "Claus Vestergaard"),
+            ("Dorthe Winther", "Esben Krog"),
+            ("Freja Bach", "Gunnar Friis"),
+            ("Helle Skov", "Ib Lauridsen"),
+            ("Jette Bruun", "Kim Bertelsen"),
         ]
         section = self.td("GET", f"/api/v1/sections/{self.section_id}")
         index = 0
@@ -234,6 +247,50 @@ def room(live_server: LiveServer) -> Iterator[Room]:
     made.http.close()
 
 
+# ------------------------------------------------------------------ in-process app (no browser)
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Iterator[Engine]:
+    """SQLite for the page tests; the read models also run on PostgreSQL (``db_engine``)."""
+    eng = make_engine(f"sqlite:///{tmp_path / 'web.db'}")
+    yield eng
+    eng.dispose()
+
+
+@pytest.fixture
+def db_engine(db_url: str) -> Iterator[Engine]:
+    """The same test on SQLite and PostgreSQL."""
+    eng = make_engine(db_url)
+    yield eng
+    eng.dispose()
+
+
+@pytest.fixture
+def client(engine: Engine) -> Iterator[TestClient]:
+    app = create_app(Settings(td_password=API_TD_PASSWORD, database_url="unused://"), engine=engine)
+    with TestClient(app) as c:
+        yield c
+
+
+@pytest.fixture
+def club(client: TestClient, engine: Engine) -> Club:
+    """A 5-table Mitchell, 3 boards a round, round 1 started (TD API and table API)."""
+    made = open_club(client, engine)
+    made.start_round(1)
+    return made
+
+
+def web_login(client: TestClient, password: str = API_TD_PASSWORD) -> str:
+    """Log in through the login form as a browser would; returns the session's CSRF token."""
+    form = client.get("/td/login")
+    nonce = form.text.split('name="csrf" value="', 1)[1].split('"', 1)[0]
+    r = client.post("/td/login", data={"password": password, "csrf": nonce}, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    page = client.get("/td")
+    return page.text.split('name="csrf" value="', 1)[1].split('"', 1)[0]
+
+
 # ------------------------------------------------------------------------------- the browser
 
 
@@ -275,9 +332,7 @@ def _is_error(msg: Any) -> bool:
 
 @pytest.fixture
 def page(browser: Any, live_server: LiveServer) -> Iterator[Any]:
-    context = browser.new_context(
-        base_url=live_server.url, viewport={"width": 1366, "height": 768}
-    )
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1366, "height": 768})
     context.set_default_timeout(8000)
     tab = context.new_page()
     errors: list[str] = []

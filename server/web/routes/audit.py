@@ -49,5 +49,5 @@ async def audit_page(
             "filters": {"table": table, "board": board, "pair": pair},
         }
 
-    ctx = await runtime.run(work)
+    ctx = await runtime.read(work)
     return page(request, "td/audit.html", td_, active="audit", **ctx)

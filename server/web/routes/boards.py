@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
@@ -11,6 +12,7 @@ from sqlmodel import Session
 
 from protocol.messages import EntryValues
 from server.errors import InvalidError
+from server.models import Result
 from server.services import dashboard, round_control, setup, td
 from server.services.table_commands import Push
 from server.web.auth import TDForm, TDPage
@@ -20,6 +22,7 @@ from server.web.state import RuntimeDep
 router = APIRouter(prefix="/td/s/{section_id}/tables/{table}", include_in_schema=False)
 
 Reason = Annotated[str, Form(max_length=500)]
+Settle = Callable[[Session, Result], list[Push]]
 
 #: The TD's usual artificial scores (Law 12C2): N/S %, E/W %, label.
 ADJUSTMENTS = [
@@ -51,7 +54,7 @@ async def table_page(
             "pairing": pairing[0] if pairing else None,
         }
 
-    ctx = await runtime.run(work)
+    ctx = await runtime.read(work)
     return page(request, "td/table.html", td_, active="dashboard", **ctx)
 
 
@@ -89,16 +92,18 @@ async def board_page(
             "desk": dashboard.board_desk(s, section, table, round_, board),
         }
 
-    ctx = await runtime.run(work)
+    ctx = await runtime.read(work)
     return page(request, "td/board.html", td_, active="dashboard", adjustments=ADJUSTMENTS, **ctx)
 
 
-def _settle(section_id: int, table: int, round_: int, board: int, action: Any) -> Any:
+def _settle(
+    section_id: int, table: int, round_: int, board: int, action: Settle
+) -> Callable[[Session], list[Push]]:
+    """The TD's action on one board (its result row made if the board has none yet)."""
+
     def work(s: Session) -> list[Push]:
         section = setup.get_section(s, section_id)
-        result = td.board_result(s, section, table, round_, board)
-        pushes: list[Push] = action(s, result)
-        return pushes
+        return action(s, td.board_result(s, section, table, round_, board))
 
     return work
 
@@ -220,7 +225,7 @@ async def choose(
 ) -> Response:
     """Resolve a conflict by choosing one of the entries the table sent."""
 
-    def action(s: Session, result: Any) -> list[Push]:
+    def action(s: Session, result: Result) -> list[Push]:
         values = EntryValues.model_validate(dashboard.entry_values(s, result, entry_id))
         return td.set_result(s, result=result, values=values, reason=reason)
 

@@ -18,13 +18,17 @@ from server.web.state import RuntimeDep, WebDep, WebState, get_runtime, get_web
 router = APIRouter(prefix="/td", include_in_schema=False)
 
 
-def dashboard_context(session: Session, section_id: int, connected: dict[int, int]) -> Any:
+def dashboard_context(
+    session: Session, section_id: int, connected: dict[int, int]
+) -> dict[str, Any]:
+    """Everything the dashboard shows, read in one snapshot."""
     section = setup.get_section(session, section_id)
+    room = dashboard.overview(session, section, connected=connected)
     return {
         "head": dashboard.head(session, section),
-        "grid": dashboard.grid(session, section, connected=connected),
-        "missing": dashboard.missing_entries(session, section),
-        "calls": dashboard.calls(session, section),
+        "grid": room.grid,
+        "missing": room.missing,
+        "calls": room.calls,
         "section_id": section_id,
     }
 
@@ -38,7 +42,7 @@ def dashboard_fragments(web: WebState, ctx: dict[str, Any]) -> Fragments:
 
 @router.get("", response_class=HTMLResponse)
 async def home(request: Request, runtime: RuntimeDep, td_: TDPage) -> Response:
-    sections = await runtime.run(dashboard.sections)
+    sections = await runtime.read(dashboard.sections)
     return page(request, "td/home.html", td_, sections=sections)
 
 
@@ -66,7 +70,7 @@ async def dashboard_page(
     request: Request, runtime: RuntimeDep, web: WebDep, td_: TDPage, section_id: int
 ) -> Response:
     connected = runtime.bus.terminals(section_id)
-    ctx = await runtime.run(lambda s: dashboard_context(s, section_id, connected))
+    ctx = await runtime.read(lambda s: dashboard_context(s, section_id, connected))
     return page(request, "td/dashboard.html", td_, fragments=dashboard_fragments(web, ctx), **ctx)
 
 
@@ -85,7 +89,10 @@ async def dashboard_live(websocket: WebSocket, section_id: int) -> None:
         ctx = await runtime.run(lambda s: dashboard_context(s, section_id, connected))
         return dashboard_fragments(web, ctx)
 
-    await web.hub_for(runtime).serve(websocket, ("td", section_id), render)
+    async def still_logged_in() -> bool:
+        return await current_td(websocket) is not None
+
+    await web.hub_for(runtime).serve(websocket, ("td", section_id), render, still_logged_in)
 
 
 def _back(section_id: int) -> str:
@@ -149,5 +156,5 @@ async def td_ranking(
         section = setup.get_section(s, section_id)
         return dashboard.head(s, section), standings.ranking(s, section, public=False)
 
-    head, ranking = await runtime.run(work)
+    head, ranking = await runtime.read(work)
     return page(request, "td/ranking.html", td_, head=head, ranking=ranking, active="ranking")

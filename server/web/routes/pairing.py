@@ -29,7 +29,7 @@ async def pairing_page(
             "rows": dashboard.pairing(s, section, connected=connected),
         }
 
-    ctx = await runtime.run(work)
+    ctx = await runtime.read(work)
     return page(request, "td/pairing.html", td_, active="pairing", **ctx)
 
 

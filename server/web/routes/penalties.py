@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
@@ -37,12 +38,14 @@ async def penalties_page(
             "chosen": pair,
         }
 
-    ctx = await runtime.run(work)
+    ctx = await runtime.read(work)
     return page(request, "td/penalties.html", td_, active="penalties", **ctx)
 
 
 def _said(row: Sanction) -> str:
-    return "Warning recorded." if row.warning else f"Deduction of {row.amount} recorded."
+    if row.warning:
+        return "Warning recorded."
+    return f"Deduction of {scoring.to_decimal(Fraction(row.amount), 2)} recorded."
 
 
 @router.post("/offence")

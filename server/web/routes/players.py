@@ -29,12 +29,14 @@ async def players_page(
         section = setup.get_section(s, section_id)
         return {
             "head": dashboard.head(s, section),
-            "pairs": setup.pairs_of(s, section),
+            "pairs": sorted(
+                setup.pairs_of(s, section), key=lambda p: (p.direction != "NS", p.number)
+            ),
             "labels": {p.id: p for p in standings.pairs(s, section)},
             "members": members.members(s),
         }
 
-    ctx = await runtime.run(work)
+    ctx = await runtime.read(work)
     return page(request, "td/players.html", td_, active="players", **ctx)
 
 

@@ -8,9 +8,11 @@ from typing import Any
 
 import segno
 from fastapi import APIRouter, Request, WebSocket
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlmodel import Session
 
+from server.api.deps import Runtime
 from server.services import dashboard, setup, standings
 from server.web.live import Fragments
 from server.web.respond import fragment, page
@@ -26,13 +28,14 @@ async def root() -> Response:
 
 @router.get("/results", response_class=HTMLResponse)
 async def results_home(request: Request, runtime: RuntimeDep) -> Response:
-    sections = await runtime.run(dashboard.sections)
+    sections = await runtime.read(dashboard.sections)
     return page(request, "public/home.html", sections=sections)
 
 
-def ranking_context(session: Session, section_id: int) -> dict[str, Any]:
-    section = setup.get_section(session, section_id)
-    ranking = standings.ranking(session, section, public=True)
+async def ranking_context(runtime: Runtime, section_id: int) -> dict[str, Any]:
+    """Load in a short transaction, score outside it (scoring never holds up an entry)."""
+    data = await runtime.read(lambda s: standings.load(s, setup.get_section(s, section_id)))
+    ranking = await run_in_threadpool(standings.rank, data, public=True)
     return {"ranking": ranking, "section_id": section_id}
 
 
@@ -47,7 +50,7 @@ def ranking_fragments(web: WebState, ctx: dict[str, Any]) -> Fragments:
 async def ranking_page(
     request: Request, runtime: RuntimeDep, web: WebDep, section_id: int
 ) -> Response:
-    ctx = await runtime.run(lambda s: ranking_context(s, section_id))
+    ctx = await ranking_context(runtime, section_id)
     return page(request, "public/ranking.html", fragments=ranking_fragments(web, ctx), **ctx)
 
 
@@ -55,7 +58,7 @@ async def ranking_page(
 async def projector(
     request: Request, runtime: RuntimeDep, web: WebDep, section_id: int
 ) -> Response:
-    ctx = await runtime.run(lambda s: ranking_context(s, section_id))
+    ctx = await ranking_context(runtime, section_id)
     return page(request, "public/projector.html", fragments=ranking_fragments(web, ctx), **ctx)
 
 
@@ -67,8 +70,7 @@ async def ranking_live(websocket: WebSocket, section_id: int) -> None:
     await websocket.accept()
 
     async def render() -> Fragments:
-        ctx = await runtime.run(lambda s: ranking_context(s, section_id))
-        return ranking_fragments(web, ctx)
+        return ranking_fragments(web, await ranking_context(runtime, section_id))
 
     await web.hub_for(runtime).serve(websocket, ("public", section_id), render)
 
@@ -79,31 +81,30 @@ async def traveller_page(
 ) -> Response:
     def work(s: Session) -> dict[str, Any]:
         section = setup.get_section(s, section_id)
-        released = standings.released_boards(s, section)
         return {
             "head": dashboard.head(s, section),
-            "traveller": standings.traveller(s, section, board, public=True),
-            "released": released,
+            "data": standings.load(s, section),
             "info": dashboard.board_info(s, section, board),
         }
 
-    ctx = await runtime.run(work)
-    return page(request, "public/traveller.html", **ctx)
+    ctx = await runtime.read(work)
+    data = ctx.pop("data")
+    shown = await run_in_threadpool(standings.travel, data, board, public=True)
+    released = standings.visible_boards(data)
+    return page(request, "public/traveller.html", traveller=shown, released=released, **ctx)
 
 
 @router.get("/results/{section_id}/pairs/{key}", response_class=HTMLResponse)
 async def score_card_page(
     request: Request, runtime: RuntimeDep, section_id: int, key: str
 ) -> Response:
-    def work(s: Session) -> dict[str, Any]:
+    def work(s: Session) -> tuple[Any, standings.SectionData]:
         section = setup.get_section(s, section_id)
-        return {
-            "head": dashboard.head(s, section),
-            "card": standings.score_card(s, section, key, public=True),
-        }
+        return dashboard.head(s, section), standings.load(s, section)
 
-    ctx = await runtime.run(work)
-    return page(request, "public/card.html", **ctx)
+    head, data = await runtime.read(work)
+    card = await run_in_threadpool(standings.card, data, key, public=True)
+    return page(request, "public/card.html", head=head, card=card)
 
 
 @router.get("/results/{section_id}/pairs/{key}/qr.svg")

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
-from server.services import dashboard, publication, setup, standings
+from server.services import dashboard, exports, publication, setup, standings
 from server.web.auth import TDForm, TDPage
 from server.web.respond import act, page
 from server.web.state import RuntimeDep
@@ -31,7 +32,7 @@ async def publish_page(
             "missing": len(dashboard.missing_entries(s, section)),
         }
 
-    ctx = await runtime.run(work)
+    ctx = await runtime.read(work)
     return page(
         request,
         "td/publish.html",
@@ -62,4 +63,16 @@ async def publish(
         ),
         f"/td/s/{section_id}/publish",
         labels.get(status, "Published as final."),
+    )
+
+
+@router.get("/export/{kind}")
+async def export(runtime: RuntimeDep, _td: TDPage, section_id: int, kind: str) -> Response:
+    """Download the section's results: USEBIO, PBN, or CSV travellers and ranking."""
+    data = await runtime.read(lambda s: standings.load(s, setup.get_section(s, section_id)))
+    made = await run_in_threadpool(exports.export, data, kind)
+    return Response(
+        made.content,
+        media_type=made.media_type,
+        headers={"content-disposition": f'attachment; filename="{made.name}"'},
     )

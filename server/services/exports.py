@@ -1,0 +1,90 @@
+"""A section's results as files (USEBIO, PBN, CSV) through the writers of ``server.io``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from server.errors import NotFoundError
+from server.io.csv_io import write_ranking_csv, write_travellers_csv
+from server.io.model import EventFile, Line, PairEntry, PairKey
+from server.io.pbn import write_pbn
+from server.io.scorefile import score_event
+from server.io.usebio import write_usebio
+from server.services.standings import SectionData, parse_adjusted
+
+#: Kind -> (file suffix, media type).
+FORMATS = {
+    "usebio": (".xml", "application/xml"),
+    "pbn": (".pbn", "text/plain; charset=utf-8"),
+    "travellers": ("-travellers.csv", "text/csv; charset=utf-8"),
+    "ranking": ("-ranking.csv", "text/csv; charset=utf-8"),
+}
+
+
+@dataclass(frozen=True)
+class ExportFile:
+    """A file to download."""
+
+    name: str
+    media_type: str
+    content: bytes
+
+
+def _key(data: SectionData, pair_id: int | None) -> PairKey | None:
+    pair = data.pairs.get(pair_id) if pair_id is not None else None
+    return PairKey(None, pair.number, pair.direction) if pair is not None else None
+
+
+def event_file(data: SectionData) -> EventFile:
+    """The section as the file writers see it: its pairs and every settled result."""
+    event = EventFile(
+        name=f"{data.event.name} {data.section.letter}".strip(),
+        date=data.event.created_at.date().isoformat(),
+        method=data.method,
+        winners=2 if any(p.direction for p in data.pairs.values()) else 1,
+        source="traveller",
+    )
+    for pair in sorted(data.pairs.values(), key=lambda p: (p.direction or "", p.number)):
+        names = tuple(n for n in (pair.player1, pair.player2) if n)
+        ids = tuple(m for m in (pair.member1, pair.member2) if m)
+        event.pairs.append(PairEntry(PairKey(None, pair.number, pair.direction), names, ids))
+    for result in sorted(data.results, key=lambda r: (r.board, r.round, r.table_number)):
+        line = Line(
+            board=result.board,
+            ns=_key(data, result.ns_pair_id),
+            ew=_key(data, result.ew_pair_id),
+            round=result.round,
+            table=result.table_number,
+        )
+        if result.state in ("confirmed", "td_pending") and result.contract:
+            line.contract, line.declarer = result.contract, result.declarer
+            line.tricks, line.lead = result.tricks, result.lead
+        elif result.state == "adjusted" and result.adjusted:
+            split = parse_adjusted(result.adjusted)
+            if split is None:
+                continue
+            line.artificial = (Fraction(split[0]), Fraction(split[1]))
+        else:
+            continue
+        event.lines.append(line)
+    return event
+
+
+def export(data: SectionData, kind: str) -> ExportFile:
+    """One export of the section, scored (penalties are not part of these formats)."""
+    if kind not in FORMATS:
+        raise NotFoundError("unknown_export", f"There is no {kind!r} export.")
+    suffix, media_type = FORMATS[kind]
+    event = event_file(data)
+    report = score_event(event, data.method)
+    if kind == "usebio":
+        content = write_usebio(event, report)
+    elif kind == "pbn":
+        content = write_pbn(event, report).encode()
+    elif kind == "travellers":
+        content = write_travellers_csv(event, report).encode()
+    else:
+        content = write_ranking_csv(report).encode()
+    stem = "".join(c if c.isalnum() else "-" for c in event.name.lower()).strip("-") or "event"
+    return ExportFile(f"{stem}{suffix}", media_type, content)
