@@ -9,6 +9,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import settings
+
+# Shared machines are slow at times: no per-example deadline. CI replays fixed examples, so a
+# red run can be reproduced; a developer's run explores new ones.
+settings.register_profile("traveller", deadline=None)
+settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
 
 PG_ADMIN_URL = os.environ.get("TRAVELLER_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -28,6 +34,7 @@ def _pg_available() -> str | None:
 
 
 _PG_REASON = _pg_available()
+settings.load_profile("ci" if IN_CI else "traveller")
 
 
 @pytest.fixture
