@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 from pathlib import Path
 
 import typer
@@ -38,6 +39,9 @@ def load(
     rounds: int = typer.Option(3, min=1, help="Rounds of the Mitchell."),
     boards_per_round: int = typer.Option(3, min=2, max=8, help="Boards a round."),
     baseline: bool = typer.Option(True, help="Also run the echo+SQLite baseline."),
+    pg_pool: str = typer.Option(
+        "", help='What-if: PostgreSQL pool per worker as "size,overflow" (shipped: 10,20).'
+    ),
     deadline: float = typer.Option(1800, help="Stop a run after this many seconds."),
     json_out: Path | None = typer.Option(None, "--json", help="Also write the figures here."),
 ) -> None:
@@ -47,6 +51,7 @@ def load(
     if database not in ("sqlite", "postgres"):
         raise typer.BadParameter("--database is sqlite or postgres")
     reports = []
+    failed: list[str] = []
     for count in _ints(tables):
         for worker_count in _ints(workers):
             cfg = LoadConfig(
@@ -59,18 +64,56 @@ def load(
                 public=public,
                 spread=spread,
                 baseline=baseline,
+                pg_pool=pg_pool or None,
                 deadline=deadline,
             )
             typer.echo(f"running {count} tables on {database}, {worker_count} worker(s)...")
-            reports.append(run(cfg))
-            typer.echo(render(reports[-1:]))
-    typer.echo(render(reports))
-    if json_out is not None:
-        json_out.write_text(to_json(reports))
-    if any(r.errors for r in reports):
-        for r in reports:
-            for line in r.error_samples:
+            try:
+                report = run(cfg)
+            except Exception as exc:  # one failed size does not stop the others
+                failed.append(f"{count} tables, {worker_count} worker(s): {exc}")
+                typer.echo(f"failed: {failed[-1]}", err=True)
+                continue
+            reports.append(report)
+            typer.echo(render([report]))
+            for line in report.error_samples[:5]:
                 typer.echo(f"error: {line}", err=True)
+            if report.server_log:
+                typer.echo(f"server log kept: {report.server_log}", err=True)
+            if json_out is not None:
+                json_out.write_text(to_json(reports))
+    typer.echo(render(reports))
+    for line in failed:
+        typer.echo(f"failed: {line}", err=True)
+    if failed or any(r.errors for r in reports):
+        raise typer.Exit(1)
+
+
+@app.command()
+def chaos(
+    tables: int = typer.Option(20, min=2, max=50, help="Tables (one Mitchell section)."),
+    rounds: int = typer.Option(3, min=1, help="Rounds."),
+    boards_per_round: int = typer.Option(4, min=2, max=8, help="Boards a round."),
+    duration: float = typer.Option(180, min=20, help="Roughly how long the session lasts (s)."),
+    cut: float = typer.Option(30, min=1, help="Length of the network cut (s)."),
+    database: str = typer.Option("sqlite", help="sqlite or postgres (TRAVELLER_TEST_PG)."),
+    disk_full: bool = typer.Option(False, help="Also fill the disk for 10 s (root: tmpfs)."),
+) -> None:
+    """A session under faults: kill -9, terminal crashes, a network cut; then the DB check."""
+    from benchmarks.chaos import ChaosConfig, render, run
+
+    cfg = ChaosConfig(
+        tables=tables,
+        rounds=rounds,
+        boards_per_round=boards_per_round,
+        duration=duration,
+        cut_seconds=cut,
+        database=database,
+        disk_full=disk_full,
+    )
+    report = run(cfg)
+    typer.echo(render(report))
+    if not report.ok:
         raise typer.Exit(1)
 
 
@@ -81,12 +124,7 @@ def _wrap(module: str, name: str) -> None:
 
     def command() -> None:
         runner = importlib.import_module(f"benchmarks.{module}").run
-        result = runner()
-        if isinstance(result, dict):
-            for key, value in result.items():
-                typer.echo(f"{key}: {value}")
-        elif result is not None:
-            typer.echo(str(result))
+        typer.echo(json.dumps(runner(), indent=2, default=str))
 
     command.__doc__ = f"The {name} benchmark (benchmarks/{module}.py)."
     app.command(name=name)(command)

@@ -14,6 +14,7 @@ import contextlib
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,13 +26,14 @@ from pathlib import Path
 
 import httpx
 
-from protocol.messages import GetRound, NextRound, RoundInfo
-
 from benchmarks import tdapi
 from benchmarks.procs import ServerProcess, TreeSampler, free_port, repo_env
+from benchmarks.serverapp import POOL_ENV
 from benchmarks.session import Player, Samples, Table
 from benchmarks.stats import Latency, fmt, markdown
+from benchmarks.watchers import Watchers
 from benchmarks.wsclient import TableLink
+from protocol.messages import GetRound, NextRound, RoundInfo
 
 PG_ADMIN_URL = os.environ.get("TRAVELLER_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -49,6 +51,7 @@ class LoadConfig:
     public: int = 20
     spread: float = 1.0  # the burst: every table sends within this many seconds
     baseline: bool = True
+    pg_pool: str | None = None  # "5,5": a what-if pool per worker instead of the shipped one
     deadline: float = 1800.0  # the whole run stops by itself after this many seconds
     work_dir: Path | None = None
 
@@ -62,8 +65,12 @@ class LoadReport:
     tables: int
     ack_all: Latency
     ack_burst: Latency
-    push_all: Latency
+    push_all: Latency  # to the table's own websocket (result_changed)
     push_burst: Latency
+    dash_all: Latency  # to a TD dashboard watching the section
+    dash_burst: Latency
+    dash_missing: int
+    public_updates: int
     confirmed: int
     play_seconds: float
     results_per_s: float
@@ -75,8 +82,7 @@ class LoadReport:
     peak_rss_mb: float
     errors: int
     error_samples: list[str] = field(default_factory=list)
-    watch_polls: int = 0
-    watch_latency: Latency | None = None
+    server_log: str | None = None  # kept when anything went wrong
     baseline_ack_all: Latency | None = None
     baseline_ack_burst: Latency | None = None
 
@@ -127,57 +133,6 @@ def premigrate(url: str) -> None:
         engine.dispose()
 
 
-# ------------------------------------------------------------------------------ watchers
-
-
-async def _poll(
-    http: httpx.AsyncClient,
-    url: str,
-    headers: dict[str, str],
-    interval: float,
-    stop: asyncio.Event,
-    latencies: list[float],
-    samples: Samples,
-) -> None:
-    """One TD dashboard or public ranking page: GET every ``interval`` seconds."""
-    while not stop.is_set():
-        sent = time.perf_counter()
-        try:
-            response = await http.get(url, headers=headers)
-            latencies.append(time.perf_counter() - sent)
-            if response.status_code != 200:
-                samples.error(f"GET {url}: {response.status_code} {response.text[:200]}")
-        except httpx.HTTPError as exc:
-            samples.error(f"GET {url}: {type(exc).__name__}: {exc}")
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), interval)
-
-
-def _watchers(
-    http: httpx.AsyncClient,
-    plan: tdapi.EventPlan,
-    cfg: LoadConfig,
-    stop: asyncio.Event,
-    latencies: list[float],
-    samples: Samples,
-) -> list[asyncio.Task[None]]:
-    """Stand-ins until server/web/ has the TD live websocket and public pages: dashboards poll
-    GET /sections/{id}/tables every 2 s, ranking pages GET /sections/{id}/results every 5 s."""
-    tasks = []
-    ids = [s["id"] for s in plan.sections]
-    for i in range(cfg.dashboards):
-        url = f"{plan.base_url}/api/v1/sections/{ids[i % len(ids)]}/tables"
-        tasks.append(
-            asyncio.create_task(_poll(http, url, plan.headers, 2.0, stop, latencies, samples))
-        )
-    for i in range(cfg.public):
-        url = f"{plan.base_url}/api/v1/sections/{ids[i % len(ids)]}/results"
-        tasks.append(
-            asyncio.create_task(_poll(http, url, plan.headers, 5.0, stop, latencies, samples))
-        )
-    return tasks
-
-
 # ------------------------------------------------------------------------------ our server
 
 
@@ -195,7 +150,8 @@ async def _connect(
         if not isinstance(info, RoundInfo) or info.round != 1:
             samples.error(f"table {key}: get_round answered {info!r}"[:300])
             return Table(link, [], f"{key}")
-        return Table(link, [b.board for b in info.boards], f"section {key[0]} table {key[1]}")
+        label = f"section {key[0]} table {key[1]}"
+        return Table(link, [b.board for b in info.boards], label, section=key[0])
 
     return list(await asyncio.gather(*(one(k, t) for k, t in sorted(tokens.items()))))
 
@@ -203,7 +159,15 @@ async def _connect(
 async def _run_ours(cfg: LoadConfig, work: Path) -> LoadReport:
     with database(cfg.database, work) as url:
         premigrate(url)
-        server = ServerProcess(url, workers=cfg.workers, log_path=work / "server.log")
+        server = ServerProcess(
+            url,
+            workers=cfg.workers,
+            log_path=work / "server.log",
+            env={
+                "TRAVELLER_MAX_SOCKETS_PER_ADDRESS": "0",  # every table is on 127.0.0.1
+                **({POOL_ENV: cfg.pg_pool} if cfg.pg_pool else {}),
+            },
+        )
         await asyncio.to_thread(server.start)
         sampler = TreeSampler(server.pid).start()
         samples = Samples()
@@ -235,42 +199,78 @@ async def _run_ours(cfg: LoadConfig, work: Path) -> LoadReport:
 
                     await asyncio.gather(*(move(t) for t in tables))
 
-                stop = asyncio.Event()
-                watch: list[float] = []
-                watchers = _watchers(http, plan, cfg, stop, watch, samples)
+                watchers = Watchers(
+                    server.base_url, plan.td_token, [s["id"] for s in plan.sections], samples
+                )
+                await watchers.start(cfg.dashboards, cfg.public, http)
                 cpu0 = time.process_time()
                 player = Player(
                     tables, rounds=cfg.rounds, spread=cfg.spread, samples=samples, advance=advance
                 )
                 await player.play()
                 client_cpu = time.process_time() - cpu0
-                stop.set()
-                await asyncio.gather(*watchers)
+                await asyncio.sleep(1.0)  # the last dashboard updates
+                await watchers.stop()
+        except Exception as exc:
+            raise RuntimeError(f"{exc} (server log: {_keep_log(cfg, server)})") from exc
         finally:
             for table in tables:
                 samples.errors.extend(table.link.errors)
             await asyncio.gather(*(t.link.close() for t in tables))
             sampler.stop()
             server.stop()
-        return _report(cfg, samples, sampler, client_cpu, watch)
+        report = _report(cfg, samples, sampler, client_cpu, watchers)
+        if report.errors:
+            report.server_log = _keep_log(cfg, server)
+        return report
+
+
+def _keep_log(cfg: LoadConfig, server: ServerProcess) -> str | None:
+    """Copy the server's log out of the temporary directory, for the post-mortem."""
+    if server.log_path is None or not server.log_path.exists():
+        return None
+    name = f"traveller-load-{cfg.database}-{cfg.workers}w-{cfg.tables}t-{int(time.time())}.log"
+    kept = Path(tempfile.gettempdir()) / name
+    shutil.copyfile(server.log_path, kept)
+    return str(kept)
+
+
+def _dashboard(samples: Samples, watchers: Watchers, watched: set[int]) -> dict[str, list[float]]:
+    """Entry -> dashboard latencies by phase, for commands in sections a dashboard watched."""
+    out: dict[str, list[float]] = {"steady": [], "burst": [], "missing": []}
+    for section, phase, sent, acked in samples.commands:
+        if section in watched:
+            latency = watchers.latency(section, sent, acked)
+            out[phase if latency is not None else "missing"].append(latency or 0.0)
+    return out
 
 
 def _report(
-    cfg: LoadConfig, samples: Samples, sampler: TreeSampler, client_cpu: float, watch: list[float]
+    cfg: LoadConfig, samples: Samples, sampler: TreeSampler, client_cpu: float, watchers: Watchers
 ) -> LoadReport:
     play = max(1e-9, samples.ended - samples.started)
     burst_time = sum(end - start for start, end in samples.bursts) or 1e-9
     cpu = sampler.cpu_between(samples.started, samples.ended)
     burst_cpu = sum(sampler.cpu_between(s, e) for s, e in samples.bursts)
     confirmed = samples.confirmed["steady"] + samples.confirmed["burst"]
+    watched = set(watchers.sections[: cfg.dashboards])
+    dash = _dashboard(samples, watchers, watched)
     return LoadReport(
-        database="SQLite" if cfg.database == "sqlite" else "PostgreSQL",
+        database=(
+            "SQLite"
+            if cfg.database == "sqlite"
+            else f"PostgreSQL{f' (pool {cfg.pg_pool})' if cfg.pg_pool else ''}"
+        ),
         workers=cfg.workers,
         tables=cfg.tables,
         ack_all=Latency.of(samples.ack["steady"] + samples.ack["burst"]),
         ack_burst=Latency.of(samples.ack["burst"]),
         push_all=Latency.of(samples.push["steady"] + samples.push["burst"]),
         push_burst=Latency.of(samples.push["burst"]),
+        dash_all=Latency.of(dash["steady"] + dash["burst"]),
+        dash_burst=Latency.of(dash["burst"]),
+        dash_missing=len(dash["missing"]),
+        public_updates=watchers.public_updates,
         confirmed=confirmed,
         play_seconds=play,
         results_per_s=confirmed / play,
@@ -282,8 +282,6 @@ def _report(
         peak_rss_mb=sampler.peak_hwm_kb / 1024,
         errors=len(samples.errors),
         error_samples=samples.errors[:10],
-        watch_polls=len(watch),
-        watch_latency=Latency.of(watch),
     )
 
 
@@ -364,26 +362,22 @@ def render(reports: list[LoadReport]) -> str:
             "burst ack p50",
             "burst ack p99",
             "burst ack max",
-            "push p50",
-            "push p99",
-            "burst push p50",
-            "burst push p99",
+            "dashboard p50",
+            "dashboard p99",
+            "burst dashboard p50",
+            "burst dashboard p99",
+            "terminal push p50 / p99 (burst)",
         ],
         [
             [
                 r.database,
                 r.workers,
                 r.tables,
-                fmt(r.ack_all.p50),
-                fmt(r.ack_all.p99),
-                fmt(r.ack_all.max),
-                fmt(r.ack_burst.p50),
-                fmt(r.ack_burst.p99),
-                fmt(r.ack_burst.max),
-                fmt(r.push_all.p50),
-                fmt(r.push_all.p99),
-                fmt(r.push_burst.p50),
-                fmt(r.push_burst.p99),
+                *(fmt(x) for x in (r.ack_all.p50, r.ack_all.p99, r.ack_all.max)),
+                *(fmt(x) for x in (r.ack_burst.p50, r.ack_burst.p99, r.ack_burst.max)),
+                *(fmt(x) for x in (r.dash_all.p50, r.dash_all.p99)),
+                *(fmt(x) for x in (r.dash_burst.p50, r.dash_burst.p99)),
+                f"{fmt(r.push_burst.p50)} / {fmt(r.push_burst.p99)}",
             ]
             for r in reports
         ],
@@ -400,9 +394,9 @@ def render(reports: list[LoadReport]) -> str:
             "burst CPU %",
             "client CPU s",
             "peak RSS MB",
-            "watch polls (p99 ms)",
+            "dashboard misses / public updates",
             "errors",
-            "baseline p50 (burst)",
+            "baseline p50 (burst) ms",
             "ours / baseline p50 (burst)",
         ],
         [
@@ -417,7 +411,7 @@ def render(reports: list[LoadReport]) -> str:
                 fmt(r.burst_cpu_pct, 0),
                 fmt(r.client_cpu_s),
                 fmt(r.peak_rss_mb, 0),
-                f"{r.watch_polls} ({fmt(r.watch_latency.p99) if r.watch_latency else '-'})",
+                f"{r.dash_missing} / {r.public_updates}",
                 r.errors,
                 (
                     f"{fmt(r.baseline_ack_all.p50, 2)} ({fmt(r.baseline_ack_burst.p50, 2)})"

@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import random
+import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,7 +50,7 @@ CONTRACTS = [("4S", "N", 10), ("3NT", "S", 9), ("2H", "E", 8), ("4H", "W", 9), (
 def values_for(table: int, board: int) -> EntryValues:
     """The result every run enters for this table and board (so the checks know it)."""
     contract, declarer, tricks = CONTRACTS[(table * 7 + board) % len(CONTRACTS)]
-    return EntryValues(contract=contract, declarer=declarer, tricks=tricks)  # type: ignore[arg-type]
+    return EntryValues(contract=contract, declarer=declarer, tricks=tricks)
 
 
 def _durable_write(path: Path, text: str) -> None:
@@ -113,6 +114,8 @@ class Terminal:
         self.acks = AckLog(self.state_dir / "acks.jsonl")
         self.retries = 0
         self.reconnects = 0
+        self.acked = 0  # acknowledgements in this run (duplicates included)
+        self.last_ack = 0.0  # time.monotonic() of the latest
         self.refused: list[str] = []
 
     async def run(self) -> None:
@@ -218,6 +221,8 @@ class Terminal:
                 }
             )
             self.outbox.pop()
+            self.acked += 1
+            self.last_ack = time.monotonic()
         elif isinstance(reply, Error):
             if self._refusal(reply, f"{item['kind']} board {item['board']}"):
                 await asyncio.sleep(0.5)

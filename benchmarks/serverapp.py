@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
+import os
+
 from fastapi import FastAPI
+from sqlmodel import create_engine
 
 from server.app import create_app
 from server.config import Settings
+from server.db import is_sqlite
+
+#: "size,overflow": a what-if PostgreSQL pool per worker (the shipped one is 10 + 20).
+POOL_ENV = "TRAVELLER_BENCH_PG_POOL"
 
 
 def make() -> FastAPI:
     """An app configured from the TRAVELLER_* environment, as `traveller serve` would build."""
-    return create_app(Settings())
+    settings = Settings()
+    pool = os.environ.get(POOL_ENV)
+    if not pool or is_sqlite(settings.database_url):
+        return create_app(settings)
+    size, overflow = (int(x) for x in pool.split(","))
+    engine = create_engine(
+        settings.database_url, pool_pre_ping=True, pool_size=size, max_overflow=overflow
+    )
+    return create_app(settings, engine=engine)

@@ -11,9 +11,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from protocol.messages import ConfirmResult, EnterResult, EntryValues, Error, ResultAck
-
 from benchmarks.wsclient import TableLink
+from protocol.messages import ConfirmResult, EnterResult, EntryValues, Error, ResultAck
 
 # Plausible results (contract, declarer, tricks): part scores, games, a slam, a pass-out.
 RESULTS = [
@@ -38,6 +37,8 @@ class Samples:
     push: dict[str, list[float]] = field(default_factory=lambda: {"steady": [], "burst": []})
     confirmed: dict[str, int] = field(default_factory=lambda: {"steady": 0, "burst": 0})
     bursts: list[tuple[float, float]] = field(default_factory=list)
+    commands: list[tuple[int, str, float, float]] = field(default_factory=list)  # section,
+    # phase, sent, acknowledged: for the dashboard latency
     errors: list[str] = field(default_factory=list)
     started: float = 0.0
     ended: float = 0.0
@@ -54,6 +55,7 @@ class Table:
     link: TableLink
     boards: list[int]
     label: str
+    section: int = 0
 
 
 def entry_id() -> str:
@@ -109,7 +111,7 @@ class Player:
 
     async def _board(self, table: Table, board: int, phase: str) -> None:
         contract, declarer, tricks = self.rng.choice(RESULTS)
-        values = EntryValues(contract=contract, declarer=declarer, tricks=tricks)  # type: ignore[arg-type]
+        values = EntryValues(contract=contract, declarer=declarer, tricks=tricks)
         try:
             enter = EnterResult(entry_id=entry_id(), board=board, values=values)
             reply = await self._send(table, enter, phase)
@@ -124,6 +126,7 @@ class Player:
         sent = time.perf_counter()
         reply, latency = await table.link.call(command)
         self.samples.ack[phase].append(latency)
+        self.samples.commands.append((table.section, phase, sent, sent + latency))
         if isinstance(reply, Error):
             raise RuntimeError(f"{reply.code}: {reply.message}")
         if isinstance(reply, ResultAck) and self.measure_push:

@@ -8,10 +8,9 @@ from typing import Any
 
 from sqlmodel import Session, select
 
+from benchmarks.outbox import values_for
 from server.db import make_engine
 from server.models import Audit, BridgeTable, ReceivedEntry, Result
-
-from benchmarks.outbox import values_for
 
 
 @dataclass
@@ -64,7 +63,7 @@ def verify(
                 if table is None:
                     verdict.problems.append(f"ack for unknown table {ack['table']}")
                     continue
-                seen = received[(table.id, ack["entry_id"])]
+                seen = received[(table.id or 0, ack["entry_id"])]
                 if seen != 1:
                     verdict.problems.append(
                         f"table {ack['table']} {ack['kind']} {ack['entry_id']}: stored {seen} times"

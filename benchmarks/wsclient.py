@@ -82,9 +82,9 @@ class TableLink:
         if isinstance(message, ResultChanged):
             key = (message.result.board, message.result.version)
             self.pushes[key] = now
-            waiter = self._push_waiters.pop(key, None)
-            if waiter is not None and not waiter.done():
-                waiter.set_result(now)
+            pushed = self._push_waiters.pop(key, None)
+            if pushed is not None and not pushed.done():
+                pushed.set_result(now)
         elif isinstance(message, ResultAck | Ack | Error) and message.entry_id in self._pending:
             self._resolve(message.entry_id, message, now)
         elif isinstance(message, RoundInfo | Error) and self._round_waiters:
@@ -106,7 +106,7 @@ class TableLink:
         self._pending.clear()
         self._round_waiters.clear()
 
-    async def call(self, command: Message, timeout: float = 60.0) -> tuple[Any, float]:
+    async def call(self, command: Message, timeout: float = 600.0) -> tuple[Any, float]:
         """Send a command with an entry id; returns (reply, latency in seconds)."""
         assert self.ws is not None
         entry_id: str = getattr(command, "entry_id")  # noqa: B009
@@ -117,7 +117,7 @@ class TableLink:
         reply, arrived = await asyncio.wait_for(future, timeout)
         return reply, arrived - sent
 
-    async def ask(self, command: Message, timeout: float = 60.0) -> Any:
+    async def ask(self, command: Message, timeout: float = 600.0) -> Any:
         """Send get_round / next_round; returns the round_info or error that answers it."""
         assert self.ws is not None
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()

@@ -49,6 +49,7 @@ from protocol.messages import (
     RoundInfo,
 )
 
+from . import i18n
 from .lcd import WIDTH, fit, lcd, pair_label, result_line, signed
 from .store import Outbox, StoredCommand
 
@@ -162,8 +163,11 @@ class Draft:
 class Device:
     """The keypad: ``press`` keys, ``receive`` messages, read ``display`` and ``outgoing``."""
 
-    def __init__(self, table: int, store: Outbox, *, name: str | None = None) -> None:
+    def __init__(
+        self, table: int, store: Outbox, *, name: str | None = None, language: str = "en"
+    ) -> None:
         self.table = table
+        self.language = language if language in i18n.LANGUAGES else i18n.SOURCE
         self.store = store
         self.name = name or f"keypad-t{table}"
         self.screen = Screen.PAIR
@@ -385,7 +389,7 @@ class Device:
                 result = TableResult.make(self._draft.contract, self._draft.declarer, buf)
             except BridgeError:
                 self._buffer = ""
-                self._note = "Not possible"
+                self._note = self._t("Not possible")
                 return
             self._draft.tricks = str(result.tricks)
             self._go(Screen.PREVIEW)
@@ -511,7 +515,11 @@ class Device:
         elif isinstance(message, ConflictRaised):
             self._update(message.result)
             if self.screen not in WAITING:
-                self._show(f"B{message.result.board} conflict", "TD is called", Screen.BOARD)
+                self._show(
+                    self._t("B{board} conflict", board=message.result.board),
+                    self._t("TD is called"),
+                    Screen.BOARD,
+                )
         elif isinstance(message, Ack):
             self._on_ack(message)
         elif isinstance(message, Error):
@@ -554,14 +562,18 @@ class Device:
                 self._pending_view = view
                 self._go(Screen.EW_CONFIRM)
             elif view.state == "conflict":
-                self._show(f"B{view.board} conflict", "TD is called", Screen.BOARD)
+                self._show(
+                    self._t("B{board} conflict", board=view.board),
+                    self._t("TD is called"),
+                    Screen.BOARD,
+                )
             else:
                 self._continue()
         elif self.screen is Screen.CONFIRMING:
             if view.state == "rejected":
                 self._draft = Draft(view.board)
                 self._go(Screen.LEVEL)
-                self._note = "EW rejected"
+                self._note = self._t("EW rejected")
             else:
                 self._continue()
 
@@ -570,7 +582,7 @@ class Device:
             self.store.remove(ack.entry_id)
         if self.screen is Screen.TD_WAIT and ack.entry_id == self._awaiting:
             self._awaiting = None
-            self._show("TD is called", "ENT=continue", self._before_td)
+            self._show(self._t("TD is called"), self._t("ENT=continue"), self._before_td)
         elif self.screen is Screen.NEXT_WAIT:
             self._send(GetRound())
 
@@ -584,17 +596,18 @@ class Device:
             # No token, or the token was refused (expired, revoked): pair again, keep entries.
             self.store.save_pairing(None, None)
             self._awaiting = None
-            self._show("Pair again", error.message, Screen.PAIR)
+            self._show(self._t("Pair again"), error.message, Screen.PAIR)
             return
         if error.entry_id is not None:
             self.store.remove(error.entry_id)
         if self.screen is Screen.PAIRING:
-            self._show("Pairing refused", error.message, Screen.PAIR)
+            self._show(self._t("Pairing refused"), error.message, Screen.PAIR)
         elif error.entry_id is not None and error.entry_id == self._awaiting:
             self._awaiting = None
-            self._show(fit(f"Refused: {error.code}", "Refused"), error.message, Screen.BOARD)
+            refused = fit(self._t("Refused: {code}", code=error.code), self._t("Refused"))
+            self._show(refused, error.message, Screen.BOARD)
         elif self.screen is Screen.NEXT_WAIT:
-            self._show("Round not done", error.message, Screen.SUMMARY)
+            self._show(self._t("Round not done"), error.message, Screen.SUMMARY)
 
     # ------------------------------------------------------------------------------ display
 
@@ -606,59 +619,65 @@ class Device:
 
     def _header(self, board: int | None) -> str:
         info = self.round
+        t = self._t("T{table}", table=self.table)
         if info is None:
-            return f"T{self.table}"
-        t, r, ns, ew = self.table, info.round, pair_label(info.ns), pair_label(info.ew)
+            return t
+        r, ns_word = self._t("R{round}", round=info.round), self._t("N/S")
+        ns, ew = pair_label(info.ns), pair_label(info.ew)
         if board is None:
-            return fit(f"T{t} R{r} N/S {ns}-{ew}", f"T{t} R{r} {ns}-{ew}")
+            return fit(f"{t} {r} {ns_word} {ns}-{ew}", f"{t} {r} {ns}-{ew}")
+        b = self._t("B{board}", board=board)
         return fit(
-            f"T{t} R{r} B{board} N/S {ns}-{ew}",
-            f"T{t} R{r} B{board} {ns}-{ew}",
-            f"T{t}R{r}B{board} {ns}-{ew}",
-            f"T{t} R{r} B{board}",
+            f"{t} {r} {b} {ns_word} {ns}-{ew}",
+            f"{t} {r} {b} {ns}-{ew}",
+            f"{t}{r}{b} {ns}-{ew}",
+            f"{t} {r} {b}",
         )
 
     def _show_pair(self) -> tuple[str, str]:
-        return f"T{self.table} Pair code:", self._buffer + "_"
+        return self._t("T{table} Pair code:", table=self.table), self._buffer + "_"
 
     def _show_pairing(self) -> tuple[str, str]:
-        return f"T{self.table} Pairing...", self._buffer
+        return self._t("T{table} Pairing...", table=self.table), self._buffer
 
     def _show_loading(self) -> tuple[str, str]:
-        return f"T{self.table} Traveller", "Connecting..." if self.link_up else "No link yet"
+        line2 = self._t("Connecting...") if self.link_up else self._t("No link yet")
+        return self._t("T{table}", table=self.table) + " Traveller", line2
 
     def _show_wait_round(self) -> tuple[str, str]:
-        return f"T{self.table} Traveller", "Wait for round 1"
+        return self._t("T{table}", table=self.table) + " Traveller", self._t("Wait for round 1")
 
     def _show_seats(self) -> tuple[str, str]:
         info = self.round
         assert info is not None
-        t, r, ns, ew = self.table, info.round, pair_label(info.ns), pair_label(info.ew)
-        return fit(f"T{t} R{r} NS{ns} EW{ew}", f"R{r} NS{ns} EW{ew}"), "Seats OK? 1=yes"
+        t, r = self._t("T{table}", table=self.table), self._t("R{round}", round=info.round)
+        ns = self._t("NS") + pair_label(info.ns)
+        ew = self._t("EW") + pair_label(info.ew)
+        return fit(f"{t} {r} {ns} {ew}", f"{r} {ns} {ew}"), self._t("Seats OK? 1=yes")
 
     def _show_board(self) -> tuple[str, str]:
         status = self.selected
         if status is None:
-            return self._header(None), "No boards"
+            return self._header(None), self._t("No boards")
         state = status.state
         if status.board in self.saved_boards():
-            hint = "Saved, sending"
+            hint = self._t("Saved, sending")
         elif state in ("missing", "rejected"):
-            hint = "ENT=enter *=TD" if state == "missing" else "Rejected ENT=new"
+            hint = self._t("ENT=enter *=TD" if state == "missing" else "Rejected ENT=new")
         elif state == "entered":
-            hint = "ENT=EW confirm"
+            hint = self._t("ENT=EW confirm")
         elif state == "conflict":
-            hint = "Conflict: TD"
+            hint = self._t("Conflict: TD")
         elif status.result is not None and status.result.contract is not None:
-            hint = result_line(status.result)
+            hint = result_line(status.result, self.language)
         else:
-            hint = state.replace("_", " ")
+            hint = self._t(state.replace("_", " "))
         return self._header(status.board), hint
 
     def _draft_text(self) -> str:
         draft = self._draft
         assert draft is not None
-        text = f"B{draft.board}"
+        text = self._t("B{board}", board=draft.board)
         if draft.level:
             text += f" {draft.level}"
             if draft.strain is not None:
@@ -666,12 +685,12 @@ class Device:
                 if self.screen is Screen.DOUBLING:
                     text = text[: len(text) - len(draft.doubling.suffix)]
             if draft.declarer is not None and self.screen is Screen.TRICKS:
-                text += f" {draft.declarer.value}"
+                text += f" {i18n.seat(self.language, draft.declarer.value)}"
         return text
 
     def _show_level(self) -> tuple[str, str]:
         assert self._draft is not None
-        return f"B{self._draft.board} contract", "Level 1-7 0=pass"
+        return self._t("B{board} contract", board=self._draft.board), self._t("Level 1-7 0=pass")
 
     def _show_strain(self) -> tuple[str, str]:
         return self._draft_text(), "1C 2D 3H 4S 5NT"
@@ -680,14 +699,14 @@ class Device:
         return self._draft_text(), "0=- 1=X 2=XX"
 
     def _show_declarer(self) -> tuple[str, str]:
-        return self._draft_text(), "Decl 1N 2E 3S 4W"
+        return self._draft_text(), self._t("Decl 1N 2E 3S 4W")
 
     def _show_tricks(self) -> tuple[str, str]:
         if self._relative():
             return fit(self._draft_text() + " #= *+-", self._draft_text()), (
-                f"Result: {self._buffer}_"
+                self._t("Result: {entry}_", entry=self._buffer)
             )
-        return self._draft_text(), f"Tricks 0-13: {self._buffer}_"
+        return self._draft_text(), self._t("Tricks 0-13: {entry}_", entry=self._buffer)
 
     def _preview_line(self) -> str:
         draft = self._draft
@@ -700,26 +719,25 @@ class Device:
         status = self._status(draft.board)
         vul = Vulnerability(status.vulnerability) if status else Vulnerability.NONE
         score = signed(result_ns_score(result, vul))
-        c, d, res = str(contract), draft.declarer.value, result.result
+        c, d, res = str(contract), i18n.seat(self.language, draft.declarer.value), result.result
         return fit(f"{c} {d} {res} {score}?", f"{c} {d}{res} {score}?", f"{c}{d}{res} {score}?")
 
     def _show_preview(self) -> tuple[str, str]:
-        return self._preview_line(), "ENT=send BK=edit"
+        return self._preview_line(), self._t("ENT=send BK=edit")
 
     def _show_sending(self) -> tuple[str, str]:
-        line1 = self._preview_line().rstrip("?")
-        return line1, "Sending..." if self.link_up else "Saved, no link"
+        return self._preview_line().rstrip("?"), self._sending()
 
     def _show_ew_confirm(self) -> tuple[str, str]:
         assert self._pending_view is not None
-        return result_line(self._pending_view), "EW OK? 1=yes"
+        return result_line(self._pending_view, self.language), self._t("EW OK? 1=yes")
 
     def _show_pin(self) -> tuple[str, str]:
-        return "EW PIN, then ENT", "*" * len(self._buffer) + "_"
+        return self._t("EW PIN, then ENT"), "*" * len(self._buffer) + "_"
 
     def _show_confirming(self) -> tuple[str, str]:
         assert self._pending_view is not None
-        return result_line(self._pending_view), "Sending..." if self.link_up else "Saved, no link"
+        return result_line(self._pending_view, self.language), self._sending()
 
     def _show_summary(self) -> tuple[str, str]:
         info = self.round
@@ -727,29 +745,46 @@ class Device:
         boards = info.boards
         done = sum(b.state in COMPLETE_STATES for b in boards)
         if self._summary_index < 0 or not boards:
-            line1 = fit(f"R{info.round} done {done}/{len(boards)}")
-            return line1, "#=next round" if info.complete else "ENT=boards ^v"
+            line1 = fit(
+                self._t(
+                    "R{round} done {done}/{total}", round=info.round, done=done, total=len(boards)
+                )
+            )
+            return line1, self._t("#=next round" if info.complete else "ENT=boards ^v")
         status = boards[self._summary_index % len(boards)]
         if status.result is not None and status.result.contract is not None:
-            line2 = result_line(status.result)
+            line2 = result_line(status.result, self.language)
         else:
-            line2 = status.state.replace("_", " ")
-        return fit(f"B{status.board} {status.state}"), line2
+            line2 = self._t(status.state.replace("_", " "))
+        board = self._t("B{board}", board=status.board)
+        return fit(f"{board} {self._t(status.state.replace('_', ' '))}"), line2
 
     def _show_next_wait(self) -> tuple[str, str]:
         info = self.round
         assert info is not None
-        moves = " ".join(f"{p.seat or p.pair}>T{p.table}" for p in info.next if p.table is not None)
-        return fit(f"R{info.round} done, wait"), fit(moves or "for the TD", "for the TD")
+        moves = " ".join(
+            f"{p.seat or p.pair}>{self._t('T{table}', table=p.table)}"
+            for p in info.next
+            if p.table is not None
+        )
+        waiting = self._t("for the TD")
+        return fit(self._t("R{round} done, wait", round=info.round)), fit(moves or waiting, waiting)
 
     def _show_call_td(self) -> tuple[str, str]:
-        return "Call the TD?", "1=yes BACK=no"
+        return self._t("Call the TD?"), self._t("1=yes BACK=no")
 
     def _show_td_wait(self) -> tuple[str, str]:
-        return "Calling the TD", "Sending..." if self.link_up else "Saved, no link"
+        return self._t("Calling the TD"), self._sending()
 
     def _show_message(self) -> tuple[str, str]:
         return self._message
+
+    def _sending(self) -> str:
+        return self._t("Sending...") if self.link_up else self._t("Saved, no link")
+
+    def _t(self, message: str, **fields: object) -> str:
+        """A text in the keypad's language."""
+        return i18n.text(self.language, message, **fields)
 
 
 __all__ = [

@@ -1,10 +1,12 @@
-"""The 2x16 LCD's text: fitting lines into 16 ASCII characters, and a result in one line."""
+"""The 2x16 LCD's text: fitting lines into 16 characters, and a result in one line."""
 
 from __future__ import annotations
 
 from typing import Final
 
 from protocol.messages import BoardResultView, PairInfo
+
+from . import i18n
 
 WIDTH: Final = 16
 
@@ -18,9 +20,10 @@ def fit(*candidates: str) -> str:
 
 
 def lcd(text: str) -> str:
-    """Text as the LCD shows it: printable ASCII (others as ?), padded to exactly 16 chars."""
-    ascii_text = "".join(c if " " <= c <= "~" else "?" for c in text)
-    return fit(ascii_text).ljust(WIDTH)
+    """Text as the LCD shows it: printable ASCII and the character ROM's letters (others as ?),
+    padded to exactly 16 chars."""
+    shown = "".join(c if " " <= c <= "~" or c in i18n.CHARSET else "?" for c in text)
+    return fit(shown).ljust(WIDTH)
 
 
 def pair_label(pair: PairInfo | None) -> str:
@@ -33,18 +36,21 @@ def signed(points: int) -> str:
     return f"{points:+d}" if points else "0"
 
 
-def result_line(view: BoardResultView) -> str:
+def result_line(view: BoardResultView, lang: str = i18n.SOURCE) -> str:
     """A stored result in 16 characters: "4SX S -2 -500", "PASS 0", "A60/40"."""
+    board = i18n.text(lang, "B{board}", board=view.board)
     if view.adjusted:
-        return fit(f"B{view.board} adj {view.adjusted}", view.adjusted)
+        return fit(f"{board} adj {view.adjusted}", view.adjusted)
     if view.contract is None:
-        return fit(f"B{view.board} {view.state}", view.state)
+        state = i18n.text(lang, view.state.replace("_", " "))
+        return fit(f"{board} {state}", state)
     score = "" if view.ns_score is None else signed(view.ns_score)
     if view.declarer is None:
         return fit(f"{view.contract} {score}".strip())
     res = view.result or ""
+    decl = i18n.seat(lang, view.declarer)
     return fit(
-        f"{view.contract} {view.declarer} {res} {score}".strip(),
-        f"{view.contract} {view.declarer}{res} {score}".strip(),
-        f"{view.contract}{view.declarer}{res} {score}".strip(),
+        f"{view.contract} {decl} {res} {score}".strip(),
+        f"{view.contract} {decl}{res} {score}".strip(),
+        f"{view.contract}{decl}{res} {score}".strip(),
     )

@@ -494,7 +494,8 @@ class BusDevice(_Endpoint):
         """The answer to write now, if a turn was granted; also notices a silent gateway."""
         now = self._now() if now is None else now
         last = self._last_addressed
-        if self._up and last is not None and now - last >= self.config.silence_timeout:
+        # The same sum as next_deadline: a difference could round below it and never fire.
+        if self._up and last is not None and now >= last + self.config.silence_timeout:
             self._set_up(False)
         answer, self._answer = self._answer, None
         return answer or b""

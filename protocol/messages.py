@@ -186,8 +186,82 @@ class CallTD(Message):
     reason: str = Field(default="", max_length=200, examples=["we are pair 7, not 5"])
 
 
+class GetTableSettings(Message):
+    """Ask which extras the event shows at the table (answered by TableSettings)."""
+
+    type: Literal["get_table_settings"] = "get_table_settings"
+
+
+class LookupMember(Message):
+    """A player keyed a membership number: the server answers with the member's name."""
+
+    type: Literal["lookup_member"] = "lookup_member"
+    number: str = Field(min_length=1, max_length=32, examples=["10234"])
+
+
+class PlayerEntry(BaseModel):
+    """One player of a pair: a membership number, or a visitor's name (neither: unchanged)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    member: str | None = Field(default=None, max_length=32, examples=["10234"])
+    name: str | None = Field(default=None, max_length=100, examples=["Visitor Vera"])
+
+
+class SetPlayers(Message):
+    """The players of the pair sitting N/S or E/W at this table (North or East first)."""
+
+    type: Literal["set_players"] = "set_players"
+    entry_id: str = Field(min_length=8, max_length=64)
+    seat: Literal["NS", "EW"]
+    players: list[PlayerEntry] = Field(min_length=2, max_length=2)
+
+
+class CheckEntry(Message):
+    """Before sending: is the lead in the leader's hand, and do the tricks look possible?"""
+
+    type: Literal["check_entry"] = "check_entry"
+    board: int = Field(ge=1)
+    values: EntryValues
+
+
+class GetBoardReport(Message):
+    """After confirmation: the table's score, the traveller or the deal, as the event allows."""
+
+    type: Literal["get_board_report"] = "get_board_report"
+    board: int = Field(ge=1)
+
+
+class GetRanking(Message):
+    """At the end of the session: the ranking, if the event shows it at the tables."""
+
+    type: Literal["get_ranking"] = "get_ranking"
+
+
+class MarkNotPlayed(Message):
+    """The TD, at the table, marks a board not played; only the section's TD code allows it."""
+
+    type: Literal["mark_not_played"] = "mark_not_played"
+    entry_id: str = Field(min_length=8, max_length=64)
+    board: int = Field(ge=1)
+    td_code: str = Field(min_length=1, max_length=12)
+    reason: str = Field(default="", max_length=200)
+
+
 TableCommand = Annotated[
-    GetRound | EnterResult | CorrectResult | ConfirmResult | RejectResult | NextRound | CallTD,
+    GetRound
+    | EnterResult
+    | CorrectResult
+    | ConfirmResult
+    | RejectResult
+    | NextRound
+    | CallTD
+    | GetTableSettings
+    | LookupMember
+    | SetPlayers
+    | CheckEntry
+    | GetBoardReport
+    | GetRanking
+    | MarkNotPlayed,
     Field(discriminator="type"),
 ]
 
@@ -274,8 +348,134 @@ class ConflictRaised(Message):
     message: str
 
 
+AfterConfirm = Literal["nothing", "score", "traveller"]
+PlayerNumbers = Literal["off", "first_round", "every_round"]
+
+
+class TableSettings(Message):
+    """What the event shows at the table beyond § 262 entry (answer to GetTableSettings)."""
+
+    type: Literal["table_settings"] = "table_settings"
+    after_confirm: AfterConfirm = Field(
+        default="nothing", description="After East confirms: nothing, the score, the traveller."
+    )
+    show_ranking: bool = Field(default=False, description="The ranking at the session's end.")
+    player_numbers: PlayerNumbers = Field(
+        default="off", description="Players key membership numbers: round 1, or every round."
+    )
+    hand_records: bool = Field(default=False, description="The section's boards have deals.")
+
+
+class SettingsChanged(Message):
+    """Pushed: the TD changed the event's table settings."""
+
+    type: Literal["settings_changed"] = "settings_changed"
+    settings: TableSettings
+
+
+class MemberFound(Message):
+    """Answer to LookupMember: the member's name, for the player to confirm."""
+
+    type: Literal["member_found"] = "member_found"
+    number: str
+    name: str
+
+
+class EntryChecked(Message):
+    """Answer to CheckEntry: the lead is possible; ``warning`` asks "are you sure?"."""
+
+    type: Literal["entry_checked"] = "entry_checked"
+    board: int
+    warning: str | None = Field(
+        default=None, description="Set when the tricks are far from the double-dummy result."
+    )
+
+
+class TravellerRow(BaseModel):
+    """One table's result on a board's traveller (``ours``: the asking table's)."""
+
+    model_config = ConfigDict(frozen=True)
+    table: int | None = None
+    ns: str | None = None
+    ew: str | None = None
+    contract: str | None = None
+    declarer: Literal["N", "E", "S", "W"] | None = None
+    lead: str | None = None
+    result: str | None = None
+    ns_score: str = ""
+    ew_score: str = ""
+    ns_percent: float | None = None
+    ew_percent: float | None = None
+    ours: bool = False
+
+
+class BoardReport(Message):
+    """Answer to GetBoardReport, only for a board this table has played and confirmed."""
+
+    type: Literal["board_report"] = "board_report"
+    board: int
+    show: AfterConfirm
+    unit: str = Field(default="MP", examples=["MP", "IMP"])
+    results: int = Field(default=0, description="How many tables' results are scored so far.")
+    ns_percent: float | None = None
+    ew_percent: float | None = None
+    ns_value: str | None = Field(default=None, description="N/S's score on the board, e.g. 3.5")
+    ew_value: str | None = None
+    rows: list[TravellerRow] = Field(default_factory=list)
+    deal: str | None = Field(default=None, description='PBN "N:AKQ.. ..." when known.')
+    dd_tricks: dict[str, dict[str, int]] | None = Field(
+        default=None, description="Double-dummy tricks: declarer -> strain -> tricks."
+    )
+
+
+class RankingRow(BaseModel):
+    """One pair's line in the ranking (``ours``: a pair of the asking table)."""
+
+    model_config = ConfigDict(frozen=True)
+    place: str
+    pair: str
+    names: str = ""
+    total: str = ""
+    percent: float | None = None
+    ours: bool = False
+
+
+class RankingGroupView(BaseModel):
+    """A ranked group: N/S, E/W, or all pairs."""
+
+    model_config = ConfigDict(frozen=True)
+    title: str
+    rows: list[RankingRow]
+
+
+class RankingReport(Message):
+    """Answer to GetRanking: the ranking on the boards every table has finished."""
+
+    type: Literal["ranking_report"] = "ranking_report"
+    event: str
+    section: str
+    unit: str
+    boards_shown: int
+    boards_total: int
+    final: bool = Field(description="Every board is in (else the ranking is provisional).")
+    groups: list[RankingGroupView]
+
+
 ServerMessage = Annotated[
-    Paired | RoundInfo | ResultAck | Ack | Error | ResultChanged | RoundChanged | ConflictRaised,
+    Paired
+    | RoundInfo
+    | ResultAck
+    | Ack
+    | Error
+    | ResultChanged
+    | RoundChanged
+    | ConflictRaised
+    | TableSettings
+    | SettingsChanged
+    | MemberFound
+    | EntryChecked
+    | BoardReport
+    | RankingReport,
     Field(discriminator="type"),
 ]
 

@@ -42,6 +42,12 @@ class Settings(BaseSettings):
     dc_port: int = Field(
         default=5079, description="Data Connector's own port (0: only the /dc path of the server)."
     )
+    gateway_ports: str | None = Field(
+        default=None,
+        description="Serial keypads: the ports the server's gateway opens, separated by spaces "
+        "or ';': /dev/ttyUSB0, /dev/ttyUSB1#1-8 (an RS-485 bus polling keypads 1 to 8), "
+        "tcp-listen://0.0.0.0:7001. Unset: no gateway (or run `traveller gateway`).",
+    )
 
 
 class ConfigError(RuntimeError):

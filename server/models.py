@@ -6,6 +6,7 @@ here is updated directly by route handlers.
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,6 +18,11 @@ from sqlmodel import Field, SQLModel
 def utcnow() -> datetime:
     """Timezone-aware now, the one clock every timestamp uses."""
     return datetime.now(UTC)
+
+
+def new_td_code() -> str:
+    """A section's four-digit TD code: keyed at a terminal, it lets the TD mark a board."""
+    return f"{secrets.randbelow(10**4):04d}"
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -51,6 +57,10 @@ class Event(SQLModel, table=True):
     tricks_style: str = Field(default="absolute", max_length=16)  # absolute | relative
     confirm_pin_required: bool = False
     token_ttl_hours: int = 24
+    after_confirm: str = Field(default="nothing", max_length=12)  # nothing | score | traveller
+    show_ranking: bool = False  # the ranking on the terminals at the end of the session
+    player_numbers: str = Field(default="off", max_length=12)  # off | first_round | every_round
+    language: str | None = Field(default=None, max_length=8)  # the club's: en|da|nb|de|ru
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
 
 
@@ -85,6 +95,7 @@ class Section(SQLModel, table=True):
     publication: str = Field(default="live", max_length=12)  # live | provisional | final
     published_at: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
     corrections_until: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
+    td_code: str = Field(default_factory=new_td_code, max_length=8)  # "not played"
 
 
 class BridgeTable(SQLModel, table=True):
@@ -312,3 +323,21 @@ class DcDelivery(SQLModel, table=True):
     kind: str = Field(max_length=16)  # results | player_data | participations | ...
     item_id: int
     accepted: bool = False
+
+
+class KeypadBinding(SQLModel, table=True):
+    """A serial keypad's pairing as the gateway keeps it: (port, bus address) -> table token.
+
+    Kept in the database so a restarted gateway still knows every keypad's table.
+    ``next_round_from`` is the round a keypad asked to leave before the TD had started the next:
+    the gateway moves it on once the TD does.
+    """
+
+    __tablename__ = "keypad_binding"
+    __table_args__ = (UniqueConstraint("port", "address"),)
+    id: int | None = Field(default=None, primary_key=True)
+    port: str = Field(max_length=200)
+    address: int
+    token_id: int = Field(foreign_key="table_token.id", index=True)
+    next_round_from: int | None = None
+    bound_at: datetime = Field(default_factory=utcnow, sa_column=_ts())

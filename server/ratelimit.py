@@ -1,5 +1,6 @@
-"""Per-address limits against guessing and flooding: failed TD logins, failed pairing codes and
-open table websockets. In memory, per server process (with N workers each counts alone).
+"""Limits against guessing and flooding: failed TD logins and pairing codes per address, wrong
+E/W PINs per terminal, open table websockets per address. In memory, per server process (with N
+workers each counts alone).
 
 Use from a route: ``with attempt(request, "td_login"): ...`` refuses (429 ``rate_limited``)
 while the address has too many recent failures, and counts a failure when the block raises
@@ -8,6 +9,7 @@ UnauthorizedError or NotFoundError (a wrong password, an unknown code).
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 from collections import OrderedDict, deque
@@ -18,7 +20,7 @@ from dataclasses import dataclass, field
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp
 
-from server.errors import NotFoundError, TravellerError, UnauthorizedError
+from server.errors import ForbiddenError, NotFoundError, TravellerError, UnauthorizedError
 
 #: Failures allowed per address per window, by what is being guessed.
 WINDOWS: dict[str, tuple[int, float]] = {
@@ -117,6 +119,29 @@ def guards(app: ASGIApp) -> Guards:
 def address(conn: HTTPConnection) -> str:
     """The peer's address (behind a reverse proxy, run uvicorn with --proxy-headers)."""
     return conn.client.host if conn.client else "unknown"
+
+
+#: Wrong E/W PINs per table token: five in five minutes, then the table calls the TD.
+PIN_GUESSES = SlidingWindow(5, 300.0)
+
+
+@contextmanager
+def pin_guesses(token: str) -> Iterator[None]:
+    """Refuse confirmations from a terminal that keyed too many wrong PINs (a four-digit PIN
+    would otherwise fall to a script in minutes); count each new wrong PIN."""
+    key = hashlib.sha256(token.encode()).hexdigest()
+    wait = PIN_GUESSES.wait(key)
+    if wait:
+        raise RateLimitedError(
+            "pin_locked",
+            f"Too many wrong PINs at this table: call the TD (or wait {math.ceil(wait)} s).",
+        )
+    try:
+        yield
+    except ForbiddenError as exc:
+        if exc.code == "pin_wrong":
+            PIN_GUESSES.hit(key)
+        raise
 
 
 @contextmanager

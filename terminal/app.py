@@ -13,6 +13,7 @@ from .events import (
     CommandRefused,
     ConflictReported,
     RoundUpdated,
+    SettingsUpdated,
     StatusChanged,
     Unpaired,
 )
@@ -120,7 +121,7 @@ class TravellerTerminal(App[None]):
                 timeout=12,
                 markup=False,
             )
-        elif not isinstance(event, StatusChanged):
+        elif not isinstance(event, StatusChanged | SettingsUpdated):
             return
         for screen in self.screen_stack:
             if isinstance(screen, TableScreen):

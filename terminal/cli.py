@@ -11,6 +11,23 @@ import typer
 app = typer.Typer(add_completion=False, help="The table terminal (Textual).")
 
 
+def find_server(server: str, folder: Path, timeout: float) -> str:
+    """The server to use: the one given, else the one remembered, else one found by mDNS."""
+    if server:
+        return server
+    from .config import ConfigStore
+
+    if ConfigStore(folder).load().server or timeout <= 0:
+        return ""
+    from .discovery import discover
+
+    typer.echo("Looking for a Traveller server on the LAN…", err=True)
+    found = discover(timeout)
+    if found:
+        typer.echo(f"Found {found}", err=True)
+    return found or ""
+
+
 @app.callback(invoke_without_command=True)
 def run(
     server: str = typer.Option(
@@ -26,6 +43,18 @@ def run(
     ),
     device: str = typer.Option("", "--device", help="Name shown to the TD (default: host name)."),
     log_file: Path | None = typer.Option(None, "--log-file", help="Write a debug log here."),
+    discover_timeout: float = typer.Option(
+        3.0,
+        "--discover-timeout",
+        help="Seconds to look for a server on the LAN (mDNS) when none is given; 0 = do not.",
+    ),
+    serve: bool = typer.Option(
+        False,
+        "--serve",
+        help="Serve the terminal to phone and tablet browsers on the LAN (textual-serve).",
+    ),
+    host: str = typer.Option("0.0.0.0", "--host", help="With --serve: the address to listen on."),
+    port: int = typer.Option(8080, "--port", help="With --serve: the port to listen on."),
 ) -> None:
     """Start the table terminal: pair once with the TD's code, then enter and confirm results."""
     from .config import default_state_dir
@@ -33,14 +62,21 @@ def run(
     if log_file is not None:
         logging.basicConfig(filename=log_file, level=logging.INFO)
     folder = state_dir or default_state_dir()
+    if not demo:
+        server = find_server(server, folder, discover_timeout)
+    if serve:
+        serve_browsers(server, folder, demo=demo, host=host, port=port)
+        return
     from .app import TravellerTerminal
-    from .client import ClientError, TableClient
+    from .client import TableClient
+    from .errors import ClientError
 
     client: TableClient
     if demo:
+        from .demo import demo_server
         from .fake import FakeClient
 
-        client = FakeClient()
+        client = FakeClient(demo_server())
     else:
         from .link import WebsocketClient
 
@@ -50,3 +86,22 @@ def run(
             typer.echo(error.message, err=True)
             raise typer.Exit(2) from None
     TravellerTerminal(client, device=device or socket.gethostname()).run()
+
+
+def serve_browsers(server: str, folder: Path, *, demo: bool, host: str, port: int) -> None:
+    """Run textual-serve: every browser session gets its own terminal and state folder."""
+    if not demo:
+        from .config import ConfigStore
+
+        server = server or ConfigStore(folder).load().server
+        if not server:
+            typer.echo("No server address: start with --server URL.", err=True)
+            raise typer.Exit(2)
+    try:
+        from .serve import serve as serve_app
+    except ImportError:
+        typer.echo("Serving to browsers needs textual-serve: pip install textual-serve", err=True)
+        raise typer.Exit(2) from None
+    arguments = ["--demo"] if demo else ["--server", server, "--discover-timeout", "0"]
+    typer.echo(f"Serving the table terminal on http://{host}:{port}/  (Ctrl-C stops)", err=True)
+    serve_app(arguments, folder, host=host, port=port)

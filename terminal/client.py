@@ -30,6 +30,7 @@ from protocol.messages import (
     EntryValues,
     Error,
     GetRound,
+    GetTableSettings,
     NextRound,
     Paired,
     RejectResult,
@@ -38,19 +39,24 @@ from protocol.messages import (
     RoundChanged,
     RoundInfo,
     ServerMessage,
+    SettingsChanged,
     TableCommand,
+    TableSettings,
 )
 
 from .config import ConfigStore, TerminalConfig
+from .errors import OFFLINE_TEXT, ClientError, LinkDownError
 from .events import (
     ClientEvent,
     CommandRefused,
     ConflictReported,
     RoundUpdated,
+    SettingsUpdated,
     StatusChanged,
     Unpaired,
 )
 from .outbox import Outbox
+from .queries import TableQueries
 from .rules import BoardCommand, RuleError, apply_command, same_result
 
 log = logging.getLogger(__name__)
@@ -59,25 +65,11 @@ QueuedCommand = EnterResult | CorrectResult | ConfirmResult | RejectResult | Cal
 Listener = Callable[[ClientEvent], None]
 PushHandler = Callable[[ServerMessage], None]
 TOKEN_ERRORS = frozenset({"token_invalid", "token_revoked", "token_expired"})
-OFFLINE_TEXT = "The server cannot be reached right now. Results are kept and sent later."
 
 
 def new_entry_id() -> str:
     """A fresh client entry id (uuid4)."""
     return str(uuid.uuid4())
-
-
-class ClientError(Exception):
-    """A request the server (or the link) refused; ``message`` is a sentence for players."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-class LinkDownError(Exception):
-    """The server cannot be reached, or the connection dropped."""
 
 
 class Link(ABC):
@@ -104,13 +96,18 @@ class Link(ABC):
         """Close the connection (no error if it is already closed)."""
 
 
-class TableClient(ABC):
+class TableClient(TableQueries, ABC):
     """What the terminal's screens need: the round, the link status, and commands to send."""
 
     @property
     @abstractmethod
     def config(self) -> TerminalConfig:
         """Server URL and table token as remembered."""
+
+    @property
+    @abstractmethod
+    def settings(self) -> TableSettings:
+        """What the event shows at the table (after confirmation, ranking, player numbers)."""
 
     @property
     @abstractmethod
@@ -236,6 +233,8 @@ class SyncingClient(TableClient):
         self._config = config or (store.load() if store else TerminalConfig())
         self._backoff_min, self._backoff_max = backoff
         self._server_round: RoundInfo | None = outbox.load_round()
+        self._settings: TableSettings = outbox.load_settings() or TableSettings()
+        self._next_asked: int | None = None  # the round whose "where next" was fetched
         self._view: RoundInfo | None = None
         self._waiting_boards: frozenset[int] = frozenset()
         self._waiting = 0
@@ -258,6 +257,11 @@ class SyncingClient(TableClient):
     def round(self) -> RoundInfo | None:
         """The server's round with the queued commands applied."""
         return self._view
+
+    @property
+    def settings(self) -> TableSettings:
+        """The event's table settings, as the server last sent them."""
+        return self._settings
 
     @property
     def online(self) -> bool:
@@ -360,6 +364,15 @@ class SyncingClient(TableClient):
         self._set_server_round(reply)
         return reply
 
+    async def ask(self, command: TableCommand) -> ServerMessage:
+        """One question now (ClientError when refused or offline); results it returns are shown."""
+        reply = await self._request(command)
+        if isinstance(reply, ResultAck):
+            self._apply_result(reply.result)
+        elif isinstance(reply, RoundInfo):
+            self._set_server_round(reply)
+        return reply
+
     async def _request(self, command: TableCommand) -> ServerMessage:
         if not self._online:
             raise ClientError("offline", OFFLINE_TEXT)
@@ -413,9 +426,11 @@ class SyncingClient(TableClient):
     async def _serve(self) -> None:
         closed = asyncio.ensure_future(self._link.wait_closed())
         try:
+            await self._fetch_settings()
             while True:
                 self._wake.clear()
                 await self._flush()
+                await self._fetch_next()
                 wake = asyncio.ensure_future(self._wake.wait())
                 done, _ = await asyncio.wait({closed, wake}, return_when=asyncio.FIRST_COMPLETED)
                 wake.cancel()
@@ -423,6 +438,24 @@ class SyncingClient(TableClient):
                     raise LinkDownError
         finally:
             closed.cancel()
+
+    async def _fetch_settings(self) -> None:
+        """Ask for the event's table settings (an older server refuses: keep the defaults)."""
+        reply = await self._link.request(GetTableSettings())
+        if isinstance(reply, TableSettings):
+            self._set_settings(reply)
+
+    async def _fetch_next(self) -> None:
+        """Once the round is complete, fetch it again: the server adds where the pairs go next."""
+        info = self._server_round
+        if info is None or not info.complete or info.next or info.round >= info.rounds:
+            return
+        if self._next_asked == info.round:
+            return
+        self._next_asked = info.round
+        reply = await self._link.request(GetRound())
+        if isinstance(reply, RoundInfo):
+            self._set_server_round(reply)
 
     async def _flush(self) -> None:
         for entry in self._outbox.pending():
@@ -462,6 +495,8 @@ class SyncingClient(TableClient):
             self._emit(ConflictReported(message.result.board, message.message))
         elif isinstance(message, RoundInfo):
             self._set_server_round(message)
+        elif isinstance(message, SettingsChanged):
+            self._set_settings(message.settings)
         elif isinstance(message, Error):
             if message.code in TOKEN_ERRORS:
                 self._unpair(message.code, message.message)
@@ -488,10 +523,18 @@ class SyncingClient(TableClient):
             self._emit(StatusChanged(online, self._waiting))
             self._changed_now()
 
+    def _set_settings(self, settings: TableSettings) -> None:
+        if settings != self._settings:
+            self._settings = settings
+            self._outbox.save_settings(settings)
+            self._emit(SettingsUpdated(settings))
+
     def _set_server_round(self, info: RoundInfo) -> None:
         self._server_round = info
         self._outbox.save_round(info)
         self._recompute()
+        if info.complete and not info.next and self._next_asked != info.round:
+            self._wake.set()  # the sender fetches where the pairs go next
 
     def _server_board_state(self, board: int) -> str | None:
         info = self._server_round

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from protocol.messages import RoundInfo
+from protocol.messages import RoundInfo, TableSettings
 
 
 @dataclass(frozen=True)
@@ -46,4 +46,13 @@ class Unpaired:
     message: str
 
 
-ClientEvent = StatusChanged | RoundUpdated | CommandRefused | ConflictReported | Unpaired
+@dataclass(frozen=True)
+class SettingsUpdated:
+    """The event's table settings changed (what is shown after confirmation, ranking...)."""
+
+    settings: TableSettings
+
+
+ClientEvent = (
+    StatusChanged | RoundUpdated | CommandRefused | ConflictReported | Unpaired | SettingsUpdated
+)

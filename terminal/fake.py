@@ -16,6 +16,7 @@ from protocol.bridge import dealer, vulnerability
 from protocol.messages import (
     COMPLETE_STATES,
     Ack,
+    AfterConfirm,
     BoardResultView,
     BoardStatus,
     CallTD,
@@ -25,20 +26,27 @@ from protocol.messages import (
     EnterResult,
     Error,
     GetRound,
+    MarkNotPlayed,
     NextPosition,
     NextRound,
     Paired,
     PairInfo,
+    PlayerNumbers,
     RejectResult,
     ResultAck,
     ResultChanged,
+    RoundChanged,
     RoundInfo,
     ServerMessage,
+    SetPlayers,
+    SettingsChanged,
     TableCommand,
 )
 
-from .client import ClientError, Link, LinkDownError, PushHandler, SyncingClient
+from . import fake_extras
+from .client import Link, PushHandler, SyncingClient
 from .config import OUTBOX_NAME, ConfigStore, TerminalConfig
+from .errors import ClientError, LinkDownError
 from .outbox import Outbox
 from .rules import RuleError, apply_command
 
@@ -69,6 +77,14 @@ class FakeServer:
     lead_required: bool = False
     tricks_style: Literal["absolute", "relative"] = "absolute"
     pin: str | None = None
+    after_confirm: AfterConfirm = "nothing"
+    show_ranking: bool = False
+    player_numbers: PlayerNumbers = "off"
+    td_code: str = "4321"
+    members: dict[str, str] = field(default_factory=dict)
+    deals: dict[int, str] = field(default_factory=dict)
+    dd: dict[int, dict[str, dict[str, int]]] = field(default_factory=dict)
+    names: dict[int, tuple[str, str]] = field(default_factory=dict)
     started_round: int | None = None  # None: the TD has started every round
     online: bool = True
     drop_after_store: int = 0
@@ -98,9 +114,13 @@ class FakeServer:
         """The token a paired table receives."""
         return f"token-table-{table}"
 
+    def names_of(self, number: int) -> tuple[str, str]:
+        """The players of a pair (as keyed at a table, else the demo's names)."""
+        return self.names.get(number) or NAMES[(number - 1) % len(NAMES)]
+
     def _pair_info(self, number: int, direction: Literal["NS", "EW"]) -> PairInfo:
-        names = NAMES[(number - 1) % len(NAMES)]
-        return PairInfo(number=number, direction=direction, names=list(names), label=str(number))
+        names = [n for n in self.names_of(number) if n]
+        return PairInfo(number=number, direction=direction, names=names, label=str(number))
 
     @property
     def started(self) -> int:
@@ -126,8 +146,9 @@ class FakeServer:
             )
         seat = self.seating(table, round_no)
         boards = [self._status(table, round_no, b) for b in seat.boards]
+        complete = all(b.state in COMPLETE_STATES for b in boards)
         nxt = []
-        if round_no < self.rounds:
+        if round_no < self.rounds and complete:  # as the server: only once the round is done
             for pair, direction in ((seat.ns, "NS"), (seat.ew, "EW")):
                 for t in range(1, self.tables + 1):
                     later = self.seating(t, round_no + 1)
@@ -149,7 +170,7 @@ class FakeServer:
             ns=self._pair_info(seat.ns, "NS"),
             ew=self._pair_info(seat.ew, "EW"),
             boards=boards,
-            complete=all(b.state in COMPLETE_STATES for b in boards),
+            complete=complete,
             round_open=True,
             next_round_released=self.started > round_no,
             next=nxt,
@@ -170,6 +191,14 @@ class FakeServer:
 
     # ------------------------------------------------------------------ the link switch
 
+    def change_settings(self, **changes: object) -> None:
+        """The TD changes the event's table settings: every open link hears of it."""
+        for name, value in changes.items():
+            setattr(self, name, value)
+        settings = fake_extras.settings(self)
+        for link in list(self._links):
+            link.push(SettingsChanged(settings=settings))
+
     def set_online(self, online: bool) -> None:
         """Bring the network up or down; going down drops every open link."""
         self.online = online
@@ -186,6 +215,11 @@ class FakeServer:
             return self.round_info(table)
         if isinstance(command, NextRound):
             return self._next_round(table)
+        if isinstance(command, fake_extras.QUERIES):
+            try:
+                return fake_extras.query(self, table, command)
+            except RuleError as error:
+                return Error(code=error.code, message=error.message)
         entry_id = command.entry_id
         fingerprint = command.model_dump_json()
         if entry_id in self._seen:
@@ -204,23 +238,41 @@ class FakeServer:
             self.td_calls.append((table, command.reason))
             return Ack(entry_id=entry_id, detail="The TD has been called.")
         try:
-            reply = self._board_command(table, command)
+            if isinstance(command, SetPlayers):
+                info = fake_extras.set_players(self, table, command)
+                self._seen[entry_id] = (fingerprint, None)
+                self._push(table, RoundChanged(round=info))
+                return info
+            if isinstance(command, MarkNotPlayed):
+                result = fake_extras.mark_not_played(self, table, command)
+                self._push(table, ResultChanged(result=result))
+                reply: ServerMessage = ResultAck(entry_id=entry_id, result=result)
+            else:
+                reply = self._board_command(table, command)
         except RuleError as error:
             return Error(code=error.code, message=error.message, entry_id=entry_id)
         self._seen[entry_id] = (fingerprint, (table, self.table_round[table], command.board))
         return reply
 
+    def board_status(self, table: int, board: int) -> BoardStatus:
+        """A board of the table's current round, or RuleError board_not_in_round."""
+        round_no = self.table_round.get(table, 0)
+        info = self.round_info(table)
+        status = next((b for b in info.boards if b.board == board), None)
+        if status is None:
+            raise RuleError(
+                "board_not_in_round",
+                f"Board {board} is not played at table {table} in round {round_no}.",
+            )
+        return status
+
     def _board_command(
         self, table: int, command: EnterResult | CorrectResult | ConfirmResult | RejectResult
     ) -> ServerMessage:
         round_no = self.table_round.get(table, 0)
-        info = self.round_info(table)
-        status = next((b for b in info.boards if b.board == command.board), None)
-        if status is None:
-            raise RuleError(
-                "board_not_in_round",
-                f"Board {command.board} is not played at table {table} in round {round_no}.",
-            )
+        status = self.board_status(table, command.board)
+        if isinstance(command, EnterResult | CorrectResult):
+            fake_extras.check_lead(self, command.board, command.values)
         result = apply_command(status, command, table=table, round_no=round_no, pin=self.pin)
         self.results[(table, round_no, command.board)] = result
         if result.state == "conflict" and status.state != "conflict":
@@ -298,7 +350,7 @@ class FakeLink(Link):
         if self._closed.is_set() or self.table is None or not self.server.online:
             raise LinkDownError
         reply = self.server.handle(self.table, command)
-        if self.server.drop_after_store > 0:
+        if self.server.drop_after_store > 0 and hasattr(command, "entry_id"):
             self.server.drop_after_store -= 1
             self.drop()
             raise LinkDownError

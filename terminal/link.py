@@ -22,19 +22,21 @@ from protocol.messages import (
     RoundChanged,
     RoundInfo,
     ServerMessage,
+    SettingsChanged,
     TableCommand,
     parse_server_message,
 )
 
-from .client import ClientError, Link, LinkDownError, PushHandler, SyncingClient
+from .client import Link, PushHandler, SyncingClient
 from .config import OUTBOX_NAME, ConfigStore
+from .errors import ClientError, LinkDownError
 from .outbox import Outbox
 
 log = logging.getLogger(__name__)
 
 PAIR_PATH = "/api/v1/table/pair"
 WS_PATH = "/api/v1/table/ws"
-PUSHES = (ResultChanged, RoundChanged, ConflictRaised)
+PUSHES = (ResultChanged, RoundChanged, ConflictRaised, SettingsChanged)
 
 
 def websocket_url(server: str) -> str:

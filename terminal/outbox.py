@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from protocol.messages import RoundInfo, TableCommand, parse_command
+from protocol.messages import RoundInfo, TableCommand, TableSettings, parse_command
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
@@ -113,6 +113,24 @@ class Outbox:
             return None
         try:
             return RoundInfo.model_validate_json(row[0])
+        except ValueError:
+            return None
+
+    def save_settings(self, settings: TableSettings) -> None:
+        """Remember the event's table settings, for a restart while the server is away."""
+        with self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO cache (key, value) VALUES ('settings', ?)",
+                (settings.model_dump_json(),),
+            )
+
+    def load_settings(self) -> TableSettings | None:
+        """The last table settings the server sent, if any."""
+        row = self._db.execute("SELECT value FROM cache WHERE key = 'settings'").fetchone()
+        if row is None:
+            return None
+        try:
+            return TableSettings.model_validate_json(row[0])
         except ValueError:
             return None
 

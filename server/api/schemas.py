@@ -7,7 +7,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from protocol.messages import EntryValues
+from protocol.messages import AfterConfirm, EntryValues, PlayerNumbers
+
+#: The languages of the pages (server/i18n.py LANGUAGES).
+Language = Literal["en", "da", "nb", "de", "ru"]
 
 
 class TDLogin(BaseModel):
@@ -28,6 +31,38 @@ class EventCreate(BaseModel):
     confirm_pin_required: bool = Field(
         default=False, description="E/W must key their pair's PIN to confirm a result."
     )
+    after_confirm: AfterConfirm = Field(
+        default="nothing",
+        description="What a terminal shows after East confirms: nothing, the table's score "
+        "on the board, or the board's traveller (only boards the table has played).",
+    )
+    show_ranking: bool = Field(
+        default=False, description="Terminals show the ranking at the end of the session."
+    )
+    player_numbers: PlayerNumbers = Field(
+        default="off",
+        description="Players key their membership numbers at the terminal: off, in round 1, "
+        "or every round.",
+    )
+    language: Language | None = Field(
+        default=None,
+        description="The club's language for the pages (browsers may still choose another).",
+    )
+
+
+class EventPatch(BaseModel):
+    """Change an event's settings; fields left out keep their value."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str | None = Field(default=None, min_length=1, max_length=200)
+    scoring: Literal["mp", "mp-american", "imps", "butler", "total"] | None = None
+    lead_required: bool | None = None
+    tricks_style: Literal["absolute", "relative"] | None = None
+    confirm_pin_required: bool | None = None
+    after_confirm: AfterConfirm | None = None
+    show_ranking: bool | None = None
+    player_numbers: PlayerNumbers | None = None
+    language: Language | None = None
 
 
 class EventPublic(BaseModel):
@@ -37,6 +72,10 @@ class EventPublic(BaseModel):
     lead_required: bool
     tricks_style: str
     confirm_pin_required: bool
+    after_confirm: str
+    show_ranking: bool
+    player_numbers: str
+    language: str | None = None
     created_at: datetime
 
 
@@ -88,6 +127,7 @@ class SectionPublic(BaseModel):
     current_round: int
     closed_rounds: int
     pairing_codes: dict[int, str]
+    td_code: str = Field(description="Keyed at a terminal, it lets the TD mark a board not played.")
 
 
 class PairNamesIn(BaseModel):

@@ -25,6 +25,10 @@ def create_event(
     lead_required: bool = False,
     tricks_style: str = "absolute",
     confirm_pin_required: bool = False,
+    after_confirm: str = "nothing",
+    show_ranking: bool = False,
+    player_numbers: str = "off",
+    language: str | None = None,
 ) -> Event:
     event = Event(
         name=name,
@@ -32,6 +36,10 @@ def create_event(
         lead_required=lead_required,
         tricks_style=tricks_style,
         confirm_pin_required=confirm_pin_required,
+        after_confirm=after_confirm,
+        show_ranking=show_ranking,
+        player_numbers=player_numbers,
+        language=language,
     )
     session.add(event)
     session.flush()
@@ -112,24 +120,35 @@ def find_pair(session: Session, section: Section, number: int, direction: str | 
 
 
 def set_pair_names(
-    session: Session, *, section: Section, number: int, direction: str | None, names: PairNames
+    session: Session,
+    *,
+    section: Section,
+    number: int,
+    direction: str | None,
+    names: PairNames,
+    actor: str = "td",
 ) -> Pair:
     pair = find_pair(session, section, number, direction)
-    old = {"player1": pair.player1, "player2": pair.player2}
+    old: dict[str, object] = {"player1": pair.player1, "player2": pair.player2}
+    if pair.member1 or pair.member2 or names.member1 or names.member2:
+        old |= {"member1": pair.member1, "member2": pair.member2}
     pair.player1, pair.player2 = names.player1.strip(), names.player2.strip()
     pair.member1, pair.member2 = names.member1, names.member2
     session.add(pair)
+    new: dict[str, object] = {
+        "pair": f"{number}{direction or ''}",
+        "player1": pair.player1,
+        "player2": pair.player2,
+    }
+    if "member1" in old:
+        new |= {"member1": pair.member1, "member2": pair.member2}
     audit.record(
         session,
-        actor="td",
+        actor=actor,
         action="pair_names",
         section_id=section.id,
         old=old,
-        new={
-            "pair": f"{number}{direction or ''}",
-            "player1": pair.player1,
-            "player2": pair.player2,
-        },
+        new=new,
     )
     return pair
 

@@ -16,12 +16,18 @@ from protocol.bridge import BridgeError, TableResult, ns_score, parse_card
 from protocol.messages import (
     Ack,
     CallTD,
+    CheckEntry,
     ConfirmResult,
     ConflictRaised,
     CorrectResult,
     EnterResult,
     EntryValues,
+    GetBoardReport,
+    GetRanking,
     GetRound,
+    GetTableSettings,
+    LookupMember,
+    MarkNotPlayed,
     Message,
     NextRound,
     RejectResult,
@@ -29,6 +35,7 @@ from protocol.messages import (
     ResultChanged,
     RoundChanged,
     RoundInfo,
+    SetPlayers,
     TableCommand,
 )
 from server.errors import ConflictError, ForbiddenError, InvalidError, NotFoundError
@@ -47,6 +54,10 @@ from server.services.views import assignment, missing_boards, result_view, resul
 
 #: States that only the TD may change (the table gets a clear refusal).
 TD_STATES = frozenset({"conflict", "adjusted", "not_played"})
+
+Query = GetTableSettings | LookupMember | CheckEntry | GetBoardReport | GetRanking
+#: Commands that only read: no entry id, nothing stored.
+QUERIES = (GetTableSettings, LookupMember, CheckEntry, GetBoardReport, GetRanking)
 
 
 @dataclass
@@ -242,6 +253,8 @@ class TableCommands:
             return Outcome(self.round_info())
         if isinstance(command, NextRound):
             return self.next_round()
+        if isinstance(command, QUERIES):
+            return Outcome(self.query(command))
         seen = self._seen(command.entry_id, command)
         if seen is not None:
             return self._duplicate(command.entry_id, seen)
@@ -253,14 +266,52 @@ class TableCommands:
             return self.reject(command)
         if isinstance(command, CorrectResult):
             return self.correct(command)
+        if isinstance(command, SetPlayers):
+            return self.set_players(command)
+        if isinstance(command, MarkNotPlayed):
+            return self.mark_not_played(command)
         return self.call_td(command)
 
     def round_info(self) -> RoundInfo:
         return round_info(self.s, self.event, self.section, self.table)
 
+    # ------------------------------------------------------------------ the terminal's extras
+
+    def query(self, command: Query) -> Message:
+        """Answer a question that changes nothing (settings, member, entry check, reports)."""
+        from server.services import table_extras as extras
+
+        if isinstance(command, GetTableSettings):
+            return extras.settings(self)
+        if isinstance(command, LookupMember):
+            return extras.lookup_member(self, command.number)
+        if isinstance(command, CheckEntry):
+            return extras.check_entry(self, command)
+        if isinstance(command, GetBoardReport):
+            return extras.board_report(self, command.board)
+        return extras.ranking(self)
+
+    def set_players(self, cmd: SetPlayers) -> Outcome:
+        """Players keyed membership numbers or visitors' names for the pair at a seat."""
+        from server.services import table_extras
+
+        return table_extras.set_players(self, cmd)
+
+    def mark_not_played(self, cmd: MarkNotPlayed) -> Outcome:
+        """The TD, with the section's code, marks a board of this round not played."""
+        from server.services import table_extras
+
+        return table_extras.mark_not_played(self, cmd)
+
+    def _check_lead(self, board: int, values: CheckedValues) -> None:
+        from server.services import table_extras
+
+        table_extras.check_lead(self, board, values.declarer, values.lead)
+
     def enter(self, cmd: EnterResult) -> Outcome:
         row = self._check_board(cmd.board)
         values = check_values(cmd.board, cmd.values, self.event.lead_required)
+        self._check_lead(cmd.board, values)
         result = self._result(cmd.board)
         actor = f"{self.label} N/S"
         if result is None:
@@ -411,6 +462,7 @@ class TableCommands:
     def correct(self, cmd: CorrectResult) -> Outcome:
         self._check_board(cmd.board)
         values = check_values(cmd.board, cmd.values, self.event.lead_required)
+        self._check_lead(cmd.board, values)
         result = self._result(cmd.board)
         if result is None:
             raise ConflictError("not_entered", f"Board {cmd.board} has no result to correct.")

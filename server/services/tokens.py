@@ -85,6 +85,12 @@ def table_identity(session: Session, token: str) -> TableIdentity:
         raise UnauthorizedError(
             "token_invalid", "This terminal is not paired: enter the pairing code."
         )
+    return token_identity(session, row)
+
+
+def token_identity(session: Session, row: TableToken) -> TableIdentity:
+    """The table of a stored token row (the keypad gateway keeps the row, not the token), or
+    UnauthorizedError if it was revoked or has expired."""
     if row.revoked_at is not None:
         raise UnauthorizedError("token_revoked", "The TD has withdrawn this terminal's pairing.")
     if row.expires_at <= utcnow():

@@ -7,10 +7,11 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote, unquote
 
-from fastapi import Request
+from fastapi import Request, WebSocket
 from fastapi.responses import HTMLResponse, RedirectResponse
 from sqlmodel import Session
 
+from server import i18n
 from server.api.deps import Runtime
 from server.errors import TravellerError
 from server.services.table_commands import Push
@@ -18,6 +19,22 @@ from server.web.auth import TD
 from server.web.state import WebState, get_web
 
 FLASH_COOKIE = "traveller_flash"
+LANG_COOKIE = "traveller_lang"
+#: The query parameter of the language switcher (``?lang=da``; remembered in a cookie).
+LANG_PARAM = "lang"
+#: The templates translated so far (the public results and the error page).
+TRANSLATED = ("public/", "error.html")
+
+
+def language(request: Request | WebSocket, default: str | None = None) -> str:
+    """The language to show a page in: the switcher's choice, the remembered one, the
+    browser's (Accept-Language), ``default`` (the event's), else English."""
+    return i18n.choose(
+        request.query_params.get(LANG_PARAM),
+        request.cookies.get(LANG_COOKIE),
+        request.headers.get("accept-language"),
+        default,
+    )
 
 
 def _flash(request: Request) -> dict[str, str] | None:
@@ -44,14 +61,29 @@ def page(
     """Render a full page (with the TD's CSRF token and any notice from the last action)."""
     web = get_web(request)
     flash = _flash(request)
+    translated = template.startswith(TRANSLATED)
+    # The TD's pages are English until their templates are translated (their live fragments
+    # are shared by every TD watching, and would switch back to English otherwise).
+    lang = (context.pop("lang", None) or language(request)) if translated else i18n.SOURCE
     response = web.templates.TemplateResponse(
         request,
         template,
-        {"td": td, "csrf": td.csrf if td else "", "flash": flash, **context},
+        {
+            "td": td,
+            "csrf": td.csrf if td else "",
+            "flash": flash,
+            "lang": lang,
+            "switcher": translated,
+            **context,
+        },
         status_code=status_code,
     )
     if flash is not None:
         response.delete_cookie(FLASH_COOKIE, path="/")
+    if translated and i18n.normalise(request.query_params.get(LANG_PARAM)):
+        response.set_cookie(
+            LANG_COOKIE, lang, max_age=365 * 24 * 3600, path="/", samesite="lax", httponly=True
+        )
     return response
 
 

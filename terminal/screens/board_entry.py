@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from protocol.messages import COMPLETE_STATES, BoardResultView, BoardStatus
+from protocol.messages import COMPLETE_STATES, BoardResultView, BoardStatus, EntryValues
 
+from ..errors import ClientError
 from ..keypad import Draft, keys_for
 from ..rules import CORRECTABLE
 from ..widgets.contract_input import ContractInput
@@ -14,6 +17,15 @@ from ..widgets.score_preview import ScorePreview
 from .base import TableScreen
 from .confirm import ConfirmScreen, EastAnswer, board_line
 from .notice import HelpScreen, MenuScreen
+from .questions import QuestionScreen, TdCodeScreen
+from .report import BoardReportScreen
+
+#: Seconds to wait for the server's check of an entry before sending it unchecked.
+CHECK_WAIT = 3.0
+#: Refusals that mean "could not check", not "wrong": the entry is sent all the same.
+UNCHECKED = frozenset({"offline", "unexpected_reply"})
+#: States of a board the table has played and agreed.
+PLAYED = frozenset({"confirmed", "td_pending"})
 
 EDIT_HINTS = "Enter = send   Backspace = undo   ←→ board   / summary   . menu"
 VIEW_HINTS = "Enter = {enter}   Backspace = correct   ←→ board   / summary   . menu"
@@ -47,6 +59,7 @@ class BoardEntryScreen(TableScreen):
         self.editing = False
         self.correcting: BoardResultView | None = None
         self.ruling_pending = False
+        self.checking = False
 
     def compose_body(self) -> ComposeResult:
         """Board line, state line, the contract input and the live score."""
@@ -114,7 +127,19 @@ class BoardEntryScreen(TableScreen):
             self.set_hints(EDIT_HINTS)
         else:
             enter = "East confirms" if status.state == "entered" else "next board"
-            self.set_hints(VIEW_HINTS.format(enter=enter))
+            more = "   * " + self._more_word() if self._has_more(status) else ""
+            self.set_hints(VIEW_HINTS.format(enter=enter) + more)
+
+    def _has_more(self, status: BoardStatus) -> bool:
+        """A confirmed board may show its score, traveller or deal (as the event allows)."""
+        settings = self.client.settings
+        if status.state not in PLAYED:
+            return False
+        return settings.after_confirm != "nothing" or settings.hand_records
+
+    def _more_word(self) -> str:
+        after = self.client.settings.after_confirm
+        return {"score": "score", "traveller": "traveller"}.get(after, "deal")
 
     def _state_text(self, status: BoardStatus) -> str:
         if self.correcting is not None:
@@ -163,6 +188,9 @@ class BoardEntryScreen(TableScreen):
 
     def take_key(self, key: str) -> bool:
         """The entry keys; see terminal/keypad.py for the grammar."""
+        if self.checking:
+            self.say("Checking the entry with the server…")
+            return True
         if key in ("left", "up", "right", "down"):
             self._step_board(-1 if key in ("left", "up") else 1)
         elif key == "/":
@@ -179,6 +207,8 @@ class BoardEntryScreen(TableScreen):
             return False
         elif self.editing:
             self.input.press(key)
+        elif key == "*" and self.status is not None and self._has_more(self.status):
+            self.terminal.goto(BoardReportScreen(self.board, after_confirm=False))
         else:
             self.say(f"Board {self.board} has a result. Backspace = correct it.")
         return True
@@ -227,6 +257,48 @@ class BoardEntryScreen(TableScreen):
             step = draft.step
             self.say(f"Still to key: {STEP_NAMES.get(step, 'the tricks')}.")
             return
+        if self.client.settings.hand_records and self.client.online:
+            self.checking = True
+            self.say("Checking the entry with the server…")
+            self.run_worker(self._check_then_send(values), exclusive=True)
+            return
+        self._send(values)
+
+    async def _check_then_send(self, values: EntryValues) -> None:
+        """The server checks the lead against the hand record and the tricks against double
+        dummy; a refusal stops the entry, a warning asks "are you sure?"."""
+        warning: str | None = None
+        try:
+            checked = await asyncio.wait_for(
+                self.client.check_entry(self.board, values), CHECK_WAIT
+            )
+            warning = checked.warning
+        except ClientError as error:
+            if error.code not in UNCHECKED:
+                self.checking = False
+                self.say(error.message)
+                return
+        except TimeoutError:
+            pass  # the server is slow: send; it checks the lead again when the entry arrives
+        self.checking = False
+        self.say("")
+        if warning is None:
+            self._send(values)
+            return
+
+        def answered(sure: bool | None) -> None:
+            if sure:
+                self._send(values)
+            else:
+                self.say("Change the result, then Enter sends it.")
+
+        question = QuestionScreen(
+            "Are you sure?", warning, "yes, it is right: send it", "no, change it"
+        )
+        self.app.push_screen(question, answered)
+
+    def _send(self, values: EntryValues) -> None:
+        """Queue the entry (or the correction) and hand over to East."""
         if self.correcting is not None:
             self.client.correct(
                 self.board, self.correcting.version, values, ruling_pending=self.ruling_pending
@@ -259,7 +331,10 @@ class BoardEntryScreen(TableScreen):
         self.client.confirm(view, answer.pin)
         status = self.status
         if status is not None and status.state in COMPLETE_STATES:
-            self.terminal.goto_next_board(after=self.board)
+            if self.client.settings.after_confirm != "nothing" and self.client.online:
+                self.terminal.goto(BoardReportScreen(self.board, after_confirm=True))
+            else:
+                self.terminal.goto_next_board(after=self.board)
         else:
             self.load_board(self.board)
 
@@ -281,3 +356,13 @@ class BoardEntryScreen(TableScreen):
                 self.say("Mark a ruling while keying the result (Backspace = correct).")
         elif choice == "help":
             self.app.push_screen(HelpScreen())
+        elif choice == "not_played":
+            if not self.client.online:
+                self.say("Marking a board not played needs the server. Call the TD.")
+                return
+
+            def marked(done: bool | None) -> None:
+                if done:
+                    self.terminal.goto_next_board(after=self.board)
+
+            self.app.push_screen(TdCodeScreen(self.client, self.board), marked)

@@ -39,6 +39,7 @@ MENU = (
     ("2", "call_td", "Call the TD"),
     ("3", "ruling", "TD ruling pending on this board (on/off)"),
     ("4", "help", "Keys: how to enter a board"),
+    ("5", "not_played", "Board not played (TD only: needs the TD's code)"),
 )
 
 

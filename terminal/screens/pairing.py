@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from ..client import ClientError
+from ..errors import ClientError
 from .base import TableScreen
 
 MAX_CODE = 12

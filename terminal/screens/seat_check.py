@@ -7,7 +7,8 @@ from textual.widgets import Static
 
 from protocol.messages import PairInfo, RoundInfo
 
-from ..client import ClientError
+from ..client import TableClient
+from ..errors import ClientError
 from .base import TableScreen
 
 
@@ -25,10 +26,21 @@ def boards_text(info: RoundInfo) -> str:
     return ("Boards " if len(numbers) != 1 else "Board ") + ", ".join(numbers)
 
 
+def numbers_wanted(client: TableClient, info: RoundInfo) -> bool:
+    """Whether the event takes membership numbers at the table in this round."""
+    mode = client.settings.player_numbers
+    return info.round > 0 and (mode == "every_round" or (mode == "first_round" and info.round == 1))
+
+
 class SeatCheckScreen(TableScreen):
     """Players check table, direction, pair numbers and boards, or call the TD."""
 
     HINTS = "Enter = we sit right      . = wrong seat: call the TD"
+    NUMBER_HINTS = "Enter = we sit right   * = player numbers   . = wrong seat: call the TD"
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__()
+        self.message = message
 
     def compose_body(self) -> ComposeResult:
         """Title and the round's seating."""
@@ -39,6 +51,8 @@ class SeatCheckScreen(TableScreen):
     def on_mount(self) -> None:
         """Draw the round (or say what is awaited)."""
         self.refresh_body()
+        if self.message:
+            self.say(self.message)
 
     def refresh_body(self) -> None:
         """Redraw from the client's round."""
@@ -71,6 +85,12 @@ class SeatCheckScreen(TableScreen):
         )
         question.update("Do you sit at the right table, in the right direction?")
         self.set_hints(self.HINTS)
+        if numbers_wanted(self.client, info):
+            question.update(
+                "Do you sit at the right table, in the right direction?\n"
+                "Players: press * to key your membership numbers."
+            )
+            self.set_hints(self.NUMBER_HINTS)
 
     def take_key(self, key: str) -> bool:
         """Enter confirms the seats; . calls the TD."""
@@ -80,6 +100,11 @@ class SeatCheckScreen(TableScreen):
                 self.terminal.seats_confirmed()
             else:
                 self.run_worker(self._look_again(), exclusive=True)
+            return True
+        if key == "*" and info is not None and numbers_wanted(self.client, info):
+            from .players import PlayersScreen
+
+            self.terminal.goto(PlayersScreen())
             return True
         if key == ".":
             self.client.call_td("Wrong seat: the players do not sit as the terminal says.")

@@ -8,7 +8,7 @@ from textual.widgets import Digits, Static
 
 from protocol.messages import COMPLETE_STATES, BoardStatus, RoundInfo
 
-from ..client import ClientError
+from ..errors import ClientError
 from ..keypad import SEAT_NAMES, SYMBOLS
 from .base import TableScreen
 
@@ -133,7 +133,10 @@ class SummaryScreen(TableScreen):
             gate.update("ALL BOARDS DONE ✓  This was the last round. Thank you!")
             digits.display = False
             detail.update("")
-            self.set_hints("/ = boards   . = call the TD")
+            if self.client.settings.show_ranking:
+                self.set_hints("Enter = the ranking   / = boards   . = call the TD")
+            else:
+                self.set_hints("/ = boards   . = call the TD")
         else:
             gate.update("ALL BOARDS DONE ✓  You may move to the next round.")
             digits.display = False
@@ -154,6 +157,10 @@ class SummaryScreen(TableScreen):
                 self.busy = True
                 self.say("Asking the server for the next round…")
                 self.run_worker(self._next_round(), exclusive=True)
+            elif info.round >= info.rounds and self.client.settings.show_ranking:
+                from .ranking import RankingScreen
+
+                self.terminal.goto(RankingScreen())
             return True
         if key == "/":
             from .board_entry import BoardEntryScreen

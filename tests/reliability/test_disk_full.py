@@ -68,7 +68,7 @@ async def test_disk_full_gives_clear_errors_and_recovers(small_disk: Path, tmp_p
         club = await open_club(server.base_url, tables=4, boards_per_round=3)
         filler = small_disk / "filler"
         assert fill(filler) > 0
-        with pytest.raises(OSError) as full:
+        with pytest.raises(OSError, match="No space left") as full:
             (small_disk / "probe").write_bytes(b"x" * 65536)
         assert full.value.errno == errno.ENOSPC
 

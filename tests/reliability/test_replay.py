@@ -97,10 +97,12 @@ async def test_duplicates_out_of_order_and_replays(server: ServerProcess, sqlite
     await a1.send(json.dumps(enter))
     early, entered = await _replies(a1, 2)
     assert (early.type, early.code) == ("error", "not_entered")
-    assert entered.type == "result_ack" and not entered.duplicate
+    assert entered.type == "result_ack"
+    assert not entered.duplicate
     await a1.send(json.dumps(confirm))
     (late,) = await _replies(a1, 1)
-    assert late.type == "result_ack" and late.result.state == "confirmed"
+    assert late.type == "result_ack"
+    assert late.result.state == "confirmed"
     sent += [enter, confirm]
     acked(enter)
     acked(confirm)
@@ -121,7 +123,8 @@ async def test_duplicates_out_of_order_and_replays(server: ServerProcess, sqlite
         command = _confirm(board, 1)
         await a1.send(json.dumps(command))
         (reply,) = await _replies(a1, 1)
-        assert reply.type == "result_ack" and reply.result.state == "confirmed"
+        assert reply.type == "result_ack"
+        assert reply.result.state == "confirmed"
         sent.append(command)
         acked(command)
 

@@ -13,7 +13,7 @@ from terminal.cli import app
 def test_help_lists_the_options() -> None:
     result = CliRunner().invoke(app, ["--help"])
     assert result.exit_code == 0
-    for option in ("--server", "--state-dir", "--demo"):
+    for option in ("--server", "--state-dir", "--demo", "--serve", "--port"):
         assert option in result.output
 
 
@@ -24,7 +24,7 @@ def test_importing_the_cli_does_not_import_textual() -> None:
 
 
 def test_no_server_is_a_plain_message(tmp_path: object) -> None:
-    result = CliRunner().invoke(app, ["--state-dir", str(tmp_path)])
+    result = CliRunner().invoke(app, ["--state-dir", str(tmp_path), "--discover-timeout", "0"])
     assert result.exit_code == 2
     assert "No server address" in result.output
     assert "Traceback" not in result.output

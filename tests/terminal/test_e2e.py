@@ -30,11 +30,14 @@ from server.app import create_app
 from server.config import Settings
 from server.db import make_engine
 from server.demo import Demo, create_demo
-from server.models import ReceivedEntry, Result
+from server.models import Board, Event, Pair, ReceivedEntry, Result
+from server.services.members import import_members
 from terminal.app import TravellerTerminal
 from terminal.client import SyncingClient
 from terminal.link import WebsocketClient
+from terminal.screens.confirm import ConfirmScreen
 from terminal.screens.notice import NoticeScreen
+from terminal.screens.report import BoardReportScreen
 from terminal.screens.seat_check import SeatCheckScreen
 from terminal.screens.summary import SummaryScreen
 from terminal.widgets.status_line import StatusLine
@@ -49,6 +52,7 @@ PLAYS = [
     (["2", "3", "*", "6", "7"], "2HX", "E", 7),
     (["0"], "PASS", None, 0),
 ]
+DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 
 
 class Served:
@@ -215,3 +219,55 @@ async def test_results_keyed_while_the_server_is_down_arrive_once(
     ]
     assert rows[0].contract == "4S"
     assert Counter(e.kind for e in entries) == {"enter_result": 1, "confirm_result": 1}
+
+
+async def test_the_extras_against_the_real_server(served: Served, tmp_path: Path) -> None:
+    """Player numbers, the server's entry check on a board with a deal, and the traveller after
+    confirmation, through the real websocket link."""
+    with Session(served.engine) as session:
+        event = session.get(Event, served.demo.event_id)
+        assert event is not None
+        event.after_confirm, event.player_numbers = "traveller", "first_round"
+        session.add(event)
+        import_members(session, "1001,Anna Lind\n")
+        for board in session.exec(select(Board)).all():
+            board.deal = DEAL
+            session.add(board)
+        session.commit()
+    client = WebsocketClient(served.url, tmp_path / "terminal")
+    app = TravellerTerminal(client, confirm_guard=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*served.demo.pairing_codes[1], "enter")
+        await client.wait_for(lambda: client.online and client.round is not None, timeout=10)
+        await client.wait_for(lambda: client.settings.hand_records, timeout=10)
+        await pilot.pause()
+        await pilot.press("*", "1", "0", "0", "1", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.press("enter", "enter", "enter", "enter")  # the others keep their names
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, SeatCheckScreen)
+        assert client.round is not None
+        assert client.round.ns is not None
+        assert client.round.ns.names[0] == "Anna Lind"
+        await pilot.press("enter")
+        board = client.round.boards[0].board
+        await pilot.press("4", "4", "2", "1", "0", "enter")  # checked by the server first
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("enter")
+        await delivered(client)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, BoardReportScreen)
+        report = app.screen.report
+        assert report is not None
+        assert [(row.table, row.ours) for row in report.rows] == [(1, True)]
+        assert report.deal == DEAL
+    await client.close()
+    with Session(served.engine) as session:
+        pair = session.exec(select(Pair).where(Pair.member1 == "1001")).one()
+        result = session.exec(select(Result).where(Result.board == board)).one()
+    assert (pair.number, pair.direction, pair.player1) == (1, "NS", "Anna Lind")
+    assert result.state == "confirmed"

@@ -21,8 +21,8 @@ FOUR_SPADES_BY_SOUTH_MADE = ["4", "4", "2", "1", "0", "enter", "enter"]
 
 
 def entered_kinds(server: FakeServer) -> list[str]:
-    """The result commands the server received, by type."""
-    return [c.type for c in server.received if c.type not in ("get_round", "next_round")]
+    """The commands with an entry id the server received (no questions), by type."""
+    return [c.type for c in server.received if hasattr(c, "entry_id")]
 
 
 async def test_pairing_then_seat_check() -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from protocol.messages import EnterResult, EntryValues
+from protocol.messages import BoardResultView, EnterResult, EntryValues
 from terminal.fake import FakeServer
 
 from .conftest import make_app, settle
@@ -162,3 +162,128 @@ def test_help(snap_compare: SnapCompare) -> None:
         await pilot.press(".", "4")
 
     assert snap(snap_compare, steps)
+
+
+# ---------------------------------------------------------------- the extras (issue 4)
+
+DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+NS_TRICKS = {"C": 5, "D": 7, "H": 5, "S": 7, "NT": 5}
+EW_TRICKS = {"C": 7, "D": 5, "H": 7, "S": 5, "NT": 5}
+DD = {"N": NS_TRICKS, "S": NS_TRICKS, "E": EW_TRICKS, "W": EW_TRICKS}
+FOUR_SPADES = ("4", "4", "2", "1", "0", "enter", "enter")
+
+
+def played_elsewhere(server: FakeServer) -> FakeServer:
+    """Table 2 has played board 1 already: 4♠ by South, one down."""
+    server.results[(2, 0, 1)] = BoardResultView(
+        board=1,
+        round=0,
+        table=2,
+        state="confirmed",
+        version=2,
+        contract="4S",
+        declarer="S",
+        tricks=9,
+        result="-1",
+        ns_score=-50,
+        lead="HA",
+    )
+    return server
+
+
+async def done(pilot: Pilot[Any]) -> None:
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def test_report_score(snap_compare: SnapCompare) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press(*FOUR_SPADES)
+        await settle(pilot, client)
+        await done(pilot)
+
+    assert snap(snap_compare, steps, played_elsewhere(FakeServer(after_confirm="score")))
+
+
+def test_report_traveller(snap_compare: SnapCompare) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press(*FOUR_SPADES)
+        await settle(pilot, client)
+        await done(pilot)
+
+    server = played_elsewhere(FakeServer(after_confirm="traveller", deals={1: DEAL}))
+    assert snap(snap_compare, steps, server)
+
+
+def test_report_deal(snap_compare: SnapCompare) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press(*FOUR_SPADES)
+        await settle(pilot, client)
+        await pilot.press("left", "*")
+        await done(pilot)
+
+    assert snap(snap_compare, steps, FakeServer(deals={1: DEAL}, dd={1: DD}))
+
+
+def test_are_you_sure(snap_compare: SnapCompare) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await settle(pilot, client)
+        await pilot.press("4", "4", "2", "1", "3", "enter")
+        await done(pilot)
+
+    assert snap(snap_compare, steps, FakeServer(deals={1: DEAL}, dd={1: DD}))
+
+
+def test_td_code(snap_compare: SnapCompare) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await settle(pilot, client)
+        await pilot.press(".", "5", "1", "1", "1", "1", "enter")
+        await done(pilot)
+
+    assert snap(snap_compare, steps)
+
+
+def test_seat_check_with_player_numbers(snap_compare: SnapCompare) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await settle(pilot, client)
+
+    assert snap(snap_compare, steps, FakeServer(player_numbers="first_round"))
+
+
+def test_players_confirm(snap_compare: SnapCompare) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await settle(pilot, client)
+        await pilot.press("*", "1", "0", "0", "1", "enter")
+        await done(pilot)
+        await pilot.press("enter", "v", "e", "r", "a", "enter", "1", "0", "0", "2", "enter")
+        await done(pilot)
+
+    members = {"1001": "Anna Lind", "1002": "Bo Ek"}
+    assert snap(snap_compare, steps, FakeServer(player_numbers="first_round", members=members))
+
+
+def test_players_keying(snap_compare: SnapCompare) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await settle(pilot, client)
+        await pilot.press("*", "1", "0", "0", "1", "enter")
+        await done(pilot)
+        await pilot.press("1", "0")
+
+    members = {"1001": "Anna Lind", "1002": "Bo Ek"}
+    assert snap(snap_compare, steps, FakeServer(player_numbers="first_round", members=members))
+
+
+def test_ranking(snap_compare: SnapCompare) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press(*FOUR_SPADES, "3", "5", "8", "9", "enter", "enter")
+        await settle(pilot, client)
+        await pilot.press("enter")
+        await done(pilot)
+
+    assert snap(snap_compare, steps, FakeServer(rounds=1, show_ranking=True))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -312,3 +313,24 @@ def _set_round_time(server: LiveServer, section_id: int, late_tables: tuple[int,
             session.add(table)
         session.commit()
     engine.dispose()
+
+
+def test_public_ranking_in_danish_live(page: Any, room: Room) -> None:
+    """The switcher picks Danish; the live updates keep it (the websocket sends the cookie)."""
+    for round_ in (1, 2):
+        play_round(room, round_, winner_tricks)
+        move_on(room, round_ + 1)
+    page.goto(f"/results/{room.section_id}?lang=da")
+    expect(page.locator("html")).to_have_attribute("lang", "da")
+    expect(page.locator("#boards-shown")).to_have_text("efter 0 af 6 spil")
+    expect(page.locator(".ranking thead").first).to_contain_text("Spillere")
+    expect(page.locator("#live-status")).to_have_class("live-dot on")
+    mark_page(page)
+    table1 = room.table(1)
+    for board in table1.boards():
+        table1.play(board, "3NT", "N", winner_tricks(1, board))
+    expect(page.locator("#boards-shown")).to_have_text("efter 2 af 6 spil")
+    expect(page.locator(".ranking td.pct").first).to_have_text(re.compile(r"^\d{1,3},\d\d\s%$"))
+    assert same_page(page)
+    page.goto(f"/results/{room.section_id}/pairs/1NS")
+    expect(page.locator("h1")).to_have_text("Par 1 NS")

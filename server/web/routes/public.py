@@ -13,9 +13,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlmodel import Session
 
 from server.api.deps import Runtime
+from server.models import Section
 from server.services import dashboard, setup, standings
 from server.web.live import Fragments
-from server.web.respond import fragment, page
+from server.web.respond import fragment, language, page
 from server.web.state import RuntimeDep, WebDep, WebState, get_runtime, get_web
 
 router = APIRouter(include_in_schema=False)
@@ -32,11 +33,23 @@ async def results_home(request: Request, runtime: RuntimeDep) -> Response:
     return page(request, "public/home.html", sections=sections)
 
 
-async def ranking_context(runtime: Runtime, section_id: int) -> dict[str, Any]:
+def event_language(session: Session, section: Section) -> str | None:
+    """The language the event's club set for its pages, if any."""
+    return setup.get_event(session, section.event_id).language
+
+
+async def ranking_context(
+    runtime: Runtime, section_id: int, conn: Request | WebSocket
+) -> dict[str, Any]:
     """Load in a short transaction, score outside it (scoring never holds up an entry)."""
-    data = await runtime.read(lambda s: standings.load(s, setup.get_section(s, section_id)))
+
+    def work(s: Session) -> tuple[standings.SectionData, str | None]:
+        section = setup.get_section(s, section_id)
+        return standings.load(s, section), event_language(s, section)
+
+    data, club_language = await runtime.read(work)
     ranking = await run_in_threadpool(standings.rank, data, public=True)
-    return {"ranking": ranking, "section_id": section_id}
+    return {"ranking": ranking, "section_id": section_id, "lang": language(conn, club_language)}
 
 
 def ranking_fragments(web: WebState, ctx: dict[str, Any]) -> Fragments:
@@ -50,7 +63,7 @@ def ranking_fragments(web: WebState, ctx: dict[str, Any]) -> Fragments:
 async def ranking_page(
     request: Request, runtime: RuntimeDep, web: WebDep, section_id: int
 ) -> Response:
-    ctx = await ranking_context(runtime, section_id)
+    ctx = await ranking_context(runtime, section_id, request)
     return page(request, "public/ranking.html", fragments=ranking_fragments(web, ctx), **ctx)
 
 
@@ -58,7 +71,7 @@ async def ranking_page(
 async def projector(
     request: Request, runtime: RuntimeDep, web: WebDep, section_id: int
 ) -> Response:
-    ctx = await ranking_context(runtime, section_id)
+    ctx = await ranking_context(runtime, section_id, request)
     return page(request, "public/projector.html", fragments=ranking_fragments(web, ctx), **ctx)
 
 
@@ -66,13 +79,15 @@ async def projector(
 async def ranking_live(websocket: WebSocket, section_id: int) -> None:
     """The public ranking's live feed (it only ever carries what the page may show)."""
     runtime, web = get_runtime(websocket), get_web(websocket)
-    await runtime.run(lambda s: setup.get_section(s, section_id))
+    club_language = await runtime.run(lambda s: event_language(s, setup.get_section(s, section_id)))
     await websocket.accept()
+    lang = language(websocket, club_language)
 
     async def render() -> Fragments:
-        return ranking_fragments(web, await ranking_context(runtime, section_id))
+        return ranking_fragments(web, await ranking_context(runtime, section_id, websocket))
 
-    await web.hub_for(runtime).serve(websocket, ("public", section_id), render)
+    # One channel per language: watchers of a channel share its rendered fragments.
+    await web.hub_for(runtime).serve(websocket, (f"public:{lang}", section_id), render)
 
 
 @router.get("/results/{section_id}/boards/{board}", response_class=HTMLResponse)
@@ -85,6 +100,7 @@ async def traveller_page(
             "head": dashboard.head(s, section),
             "data": standings.load(s, section),
             "info": dashboard.board_info(s, section, board),
+            "lang": language(request, event_language(s, section)),
         }
 
     ctx = await runtime.read(work)
@@ -98,13 +114,14 @@ async def traveller_page(
 async def score_card_page(
     request: Request, runtime: RuntimeDep, section_id: int, key: str
 ) -> Response:
-    def work(s: Session) -> tuple[Any, standings.SectionData]:
+    def work(s: Session) -> tuple[Any, standings.SectionData, str]:
         section = setup.get_section(s, section_id)
-        return dashboard.head(s, section), standings.load(s, section)
+        lang = language(request, event_language(s, section))
+        return dashboard.head(s, section), standings.load(s, section), lang
 
-    head, data = await runtime.read(work)
+    head, data, lang = await runtime.read(work)
     card = await run_in_threadpool(standings.card, data, key, public=True)
-    return page(request, "public/card.html", head=head, card=card)
+    return page(request, "public/card.html", head=head, card=card, lang=lang)
 
 
 @router.get("/results/{section_id}/pairs/{key}/qr.svg")

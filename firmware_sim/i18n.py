@@ -1,0 +1,174 @@
+"""The keypad's 2x16 texts in English, Danish, Norwegian, German and Russian.
+
+The keypad has no gettext: its texts are hand-abbreviated per language to fit 16 characters, so
+they live in this table (stdlib only; the keypad extra needs no Babel). Message ids are the
+English texts, with ``{name}`` fields filled in after translation. Keys stay where they are;
+the screens show the local seat letters (Danish/Norwegian Ø and V, German O, Russian С В Ю З).
+Strains keep the international letters C D H S NT (contracts stay unambiguous).
+
+The display is assumed to have a Western European + Cyrillic character ROM (e.g. an HD44780
+clone with the European/Cyrillic font table): ``CHARSET`` lists what it may show.
+
+Every translation here needs a native bridge player's review; see ``REVIEW``.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+LANGUAGES: Final = ("en", "da", "nb", "de", "ru")
+SOURCE: Final = "en"
+#: Characters the LCD shows besides printable ASCII.
+CHARSET: Final = frozenset(
+    "ÆØÅæøåÄÖÜäöüßАБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯабвгдеёжзийклмнопрстуфхцчшщъыьэюя"
+)
+
+#: Seat letters as clubs write them (the keys stay 1=N 2=E 3=S 4=W).
+SEATS: Final[dict[str, dict[str, str]]] = {
+    "en": {"N": "N", "E": "E", "S": "S", "W": "W"},
+    "da": {"N": "N", "E": "Ø", "S": "S", "W": "V"},
+    "nb": {"N": "N", "E": "Ø", "S": "S", "W": "V"},
+    "de": {"N": "N", "E": "O", "S": "S", "W": "W"},
+    "ru": {"N": "С", "E": "В", "S": "Ю", "W": "З"},
+}
+
+#: English id -> (da, nb, de, ru). Each must fit 16 characters with its fields filled in.
+TEXTS: Final[dict[str, tuple[str, str, str, str]]] = {
+    "Not possible": ("Ikke muligt", "Ikke mulig", "Nicht möglich", "Невозможно"),
+    "B{board} conflict": (
+        "S{board} konflikt",
+        "S{board} konflikt",
+        "B{board} Konflikt",
+        "С{board} конфликт",
+    ),
+    "TD is called": ("TL er tilkaldt", "TL er tilkalt", "TL ist gerufen", "Судья вызван"),
+    "EW rejected": ("ØV afviste", "ØV avviste", "OW lehnt ab", "ВЗ отклонили"),
+    "ENT=continue": ("ENT=fortsæt", "ENT=fortsett", "ENT=weiter", "ENT=далее"),
+    "Pair again": ("Par igen", "Koble til igjen", "Neu koppeln", "Подключить снова"),
+    "Pairing refused": ("Parring afvist", "Kobling avvist", "Code abgelehnt", "Отказ связи"),
+    "Refused: {code}": ("Afvist: {code}", "Avvist: {code}", "Abgelehnt: {code}", "Отказ: {code}"),
+    "Refused": ("Afvist", "Avvist", "Abgelehnt", "Отказ"),
+    "Round not done": ("Runde ikke slut", "Runden uferdig", "Runde läuft noch", "Раунд не окончен"),
+    "T{table} Pair code:": (
+        "B{table} Parkode:",
+        "B{table} Kode:",
+        "T{table} Code:",
+        "С{table} Код:",
+    ),
+    "T{table} Pairing...": (
+        "B{table} Parrer...",
+        "B{table} Kobler...",
+        "T{table} Koppeln...",
+        "С{table} Связь...",
+    ),
+    "Connecting...": ("Forbinder...", "Kobler til...", "Verbinde...", "Соединение..."),
+    "No link yet": ("Ikke forbundet", "Ikke tilkoblet", "Keine Verbindung", "Нет связи"),
+    "Wait for round 1": ("Vent på runde 1", "Vent på runde 1", "Warten: Runde 1", "Ждите раунд 1"),
+    "Seats OK? 1=yes": (
+        "Pladser OK? 1=ja",
+        "Plasser OK? 1=ja",
+        "Plätze OK? 1=ja",
+        "Места ОК? 1=да",
+    ),
+    "No boards": ("Ingen spil", "Ingen spill", "Keine Boards", "Нет сдач"),
+    "Saved, sending": ("Gemt, sender", "Lagret, sender", "Gesp., sende", "Сохр., отправка"),
+    "ENT=enter *=TD": ("ENT=indtast *=TL", "ENT=inn *=TL", "ENT=Eingabe *=TL", "ENT=ввод *=судья"),
+    "Rejected ENT=new": (
+        "Afvist ENT=igen",
+        "Avvist ENT=igjen",
+        "Abgel. ENT=neu",
+        "Откл. ENT=заново",
+    ),
+    "ENT=EW confirm": ("ENT=ØV bekræft", "ENT=ØV bekreft", "ENT=OW bestätigt", "ENT=ВЗ подтв."),
+    "Conflict: TD": ("Konflikt: TL", "Konflikt: TL", "Konflikt: TL", "Конфликт: судья"),
+    "B{board} contract": (
+        "S{board} kontrakt",
+        "S{board} kontrakt",
+        "B{board} Kontrakt",
+        "С{board} контракт",
+    ),
+    "Level 1-7 0=pass": ("Trin 1-7 0=pas", "Trinn 1-7 0=pass", "Höhe 1-7 0=Passe", "Ур. 1-7 0=пас"),
+    "Decl 1N 2E 3S 4W": ("Spf 1N 2Ø 3S 4V", "Spf 1N 2Ø 3S 4V", "AS 1N 2O 3S 4W", "Раз 1С 2В 3Ю 4З"),
+    "Result: {entry}_": (
+        "Resultat: {entry}_",
+        "Resultat: {entry}_",
+        "Ergebnis: {entry}_",
+        "Итог: {entry}_",
+    ),
+    "Tricks 0-13: {entry}_": (
+        "Stik 0-13: {entry}_",
+        "Stikk 0-13: {entry}_",
+        "Stiche 0-13: {entry}_",
+        "Взятки 0-13: {entry}_",
+    ),
+    "ENT=send BK=edit": (
+        "ENT=send BK=ret",
+        "ENT=send BK=rett",
+        "ENT=send BK=korr",
+        "ENT=отпр BK=испр",
+    ),
+    "Sending...": ("Sender...", "Sender...", "Sende...", "Отправка..."),
+    "Saved, no link": (
+        "Gemt, ingen net",
+        "Lagret, offline",
+        "Gesp., kein Netz",
+        "Сохр., нет связи",
+    ),
+    "EW OK? 1=yes": ("ØV OK? 1=ja", "ØV OK? 1=ja", "OW OK? 1=ja", "ВЗ ОК? 1=да"),
+    "EW PIN, then ENT": ("ØV PIN, så ENT", "ØV PIN, så ENT", "OW PIN, dann ENT", "ВЗ: PIN и ENT"),
+    "R{round} done {done}/{total}": (
+        "R{round} færdig {done}/{total}",
+        "R{round} ferdig {done}/{total}",
+        "R{round} fertig {done}/{total}",
+        "Р{round} готово {done}/{total}",
+    ),
+    "#=next round": ("#=næste runde", "#=neste runde", "#=nächste Runde", "#=след. раунд"),
+    "ENT=boards ^v": ("ENT=spil ^v", "ENT=spill ^v", "ENT=Boards ^v", "ENT=сдачи ^v"),
+    "R{round} done, wait": (
+        "R{round} færdig, vent",
+        "R{round} ferdig, vent",
+        "R{round} Ende, warte",
+        "Р{round} конец, ждите",
+    ),
+    "for the TD": ("på TL", "på TL", "auf den TL", "судью"),
+    "Call the TD?": ("Tilkald TL?", "Tilkall TL?", "TL rufen?", "Вызвать судью?"),
+    "1=yes BACK=no": ("1=ja BACK=nej", "1=ja BACK=nei", "1=ja BACK=nein", "1=да BACK=нет"),
+    "Calling the TD": ("Tilkalder TL", "Tilkaller TL", "Rufe den TL", "Вызов судьи"),
+    "N/S": ("N-S", "N/S", "N/S", "С/Ю"),
+    "NS": ("NS", "NS", "NS", "СЮ"),
+    "EW": ("ØV", "ØV", "OW", "ВЗ"),
+    "T{table}": ("B{table}", "B{table}", "T{table}", "С{table}"),
+    "B{board}": ("S{board}", "S{board}", "B{board}", "С{board}"),
+    "R{round}": ("R{round}", "R{round}", "R{round}", "Р{round}"),
+    "missing": ("mangler", "mangler", "fehlt", "нет"),
+    "entered": ("indtastet", "lagt inn", "eingegeben", "введено"),
+    "rejected": ("afvist", "avvist", "abgelehnt", "отклонено"),
+    "confirmed": ("bekræftet", "bekreftet", "bestätigt", "подтверждено"),
+    "td pending": ("venter på TL", "venter på TL", "wartet auf TL", "ждёт судью"),
+    "not played": ("ikke spillet", "ikke spilt", "nicht gespielt", "не сыграна"),
+    "adjusted": ("justeret", "justert", "berichtigt", "присуждено"),
+    "conflict": ("konflikt", "konflikt", "Konflikt", "конфликт"),
+}
+
+#: Texts we are least sure of (abbreviations and wording): for the native speakers' review.
+REVIEW: Final = (
+    "da/nb 'S{board}' for board (spil/spill) and 'B{table}' for table (bord): clash with "
+    "S = Syd/Sør only in the seat column",
+    "ru 'С{board}' (сдача) and 'С{table}' (стол) share a letter with С = Север",
+    "de 'AS' (Alleinspieler) for declarer, 'Höhe' for the level, 'Abgel.' for rejected",
+    "ru 'Ур.' for the level, 'Сохр.' for saved, 'Раз' for declarer",
+    "ru 'Итог' for the relative result entry",
+)
+
+
+def text(lang: str, message: str, **fields: object) -> str:
+    """``message`` in ``lang`` (English for an unknown language or text), fields filled in."""
+    index = LANGUAGES.index(lang) - 1 if lang in LANGUAGES else -1
+    entry = TEXTS.get(message)
+    shown = entry[index] if entry is not None and index >= 0 else message
+    return shown.format(**fields) if fields else shown
+
+
+def seat(lang: str, letter: str) -> str:
+    """A seat's local letter ("E" is "Ø" in Danish)."""
+    return SEATS.get(lang, SEATS[SOURCE]).get(letter, letter)

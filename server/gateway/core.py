@@ -1,0 +1,306 @@
+"""The gateway's core, sans I/O: link events in, jobs for the database out, replies and pushes
+routed to the right keypad. The drivers (inline.py in virtual time, runner.py for real ports)
+move the bytes, run the jobs and hand back what they did."""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from protocol.keypad_codec import CodecError, KeypadCommand, decode, encode
+from protocol.link import Clock, Delivered, LinkConfig, LinkDown, LinkUp, PeerRestarted
+from protocol.messages import (
+    ConflictRaised,
+    Error,
+    GetRound,
+    Message,
+    NextRound,
+    ResultAck,
+    ResultChanged,
+    RoundChanged,
+    RoundInfo,
+)
+from server.bus import Delivery
+
+from .jobs import KEEP, Binding, Handled, Job, Station
+from .line import Line
+
+log = logging.getLogger(__name__)
+
+#: Pushes a keypad understands; the others (settings for the Textual terminal) are not sent.
+PUSHED = (RoundChanged, ResultChanged, ConflictRaised)
+
+
+@dataclass(slots=True)
+class _Keypad:
+    """What the gateway knows of one keypad."""
+
+    station: Station
+    binding: Binding | None = None
+    up: bool | None = None
+    queue: deque[Job] = field(default_factory=deque)
+    busy: bool = False  # a job of this keypad is running: its commands run one at a time
+    retry_at: float = 0.0  # the database was away: not before this
+    round_sent: tuple[object, ...] | None = None  # what it shows of the last round it got
+    views_sent: dict[tuple[int, int], tuple[int, str]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class CoreStats:
+    """Counters for logs, tests and benchmarks."""
+
+    commands: int = 0
+    bad_frames: int = 0
+    replies: int = 0
+    pushes_sent: int = 0
+    pushes_skipped: int = 0
+    postponed: int = 0
+
+
+class GatewayCore:
+    """Keypads on ports: decodes their commands into jobs, and encodes replies and pushes."""
+
+    def __init__(self, now: Clock, *, config: LinkConfig | None = None) -> None:
+        self.now = now
+        self.config = config or LinkConfig()
+        self.lines: dict[str, Line] = {}
+        self.keypads: dict[Station, _Keypad] = {}
+        self.stats = CoreStats()
+        self._jobs = 0
+
+    # ------------------------------------------------------------------ set-up
+
+    def attach(self, name: str, *, bus: Sequence[int] | None = None) -> Line:
+        """Open the link of a port (call ``bind`` for the stored bindings first)."""
+        known = [k.address for k in self.keypads if k.port == name]
+        address = known[0] if bus is None and len(known) == 1 else None
+        line = Line(name, self.now, bus=bus, address=address, config=self.config)
+        self.lines[name] = line
+        return line
+
+    def bind(self, station: Station, binding: Binding) -> None:
+        """A stored binding (at start): route pushes to it, and resume a wait for the next round."""
+        keypad = self._keypad(station)
+        keypad.binding = binding
+        if binding.next_round_from is not None:
+            self._enqueue(keypad, NextRound(), news=True, retry=True)
+
+    def _keypad(self, station: Station) -> _Keypad:
+        keypad = self.keypads.get(station)
+        if keypad is None:
+            keypad = self.keypads[station] = _Keypad(station)
+        return keypad
+
+    def _enqueue(
+        self, keypad: _Keypad, command: KeypadCommand, *, news: bool = False, retry: bool = False
+    ) -> None:
+        self._jobs += 1
+        keypad.queue.append(Job(keypad.station, command, self._jobs, news=news, retry=retry))
+
+    # ------------------------------------------------------------------ link events -> jobs
+
+    def take_jobs(self) -> list[Job]:
+        """Read the links' events; the next job of each keypad that has none running."""
+        for name, line in self.lines.items():
+            for address, event in line.events():
+                self._on_event(self._keypad(Station(name, address)), event)
+        now = self.now()
+        jobs = []
+        for keypad in self.keypads.values():
+            if keypad.queue and not keypad.busy and now >= keypad.retry_at:
+                keypad.busy = True
+                jobs.append(keypad.queue.popleft())
+        return jobs
+
+    def _on_event(self, keypad: _Keypad, event: object) -> None:
+        if isinstance(event, Delivered):
+            try:
+                command = decode(event.msg_type, event.payload)
+            except CodecError as exc:
+                self.stats.bad_frames += 1
+                log.warning("%s: undecodable message: %s", keypad.station, exc)
+                return
+            if not isinstance(command, KeypadCommand):
+                self.stats.bad_frames += 1
+                log.warning("%s: sent a %s, not a command", keypad.station, command.type)
+                return
+            self.stats.commands += 1
+            self._enqueue(keypad, command)
+        elif isinstance(event, LinkUp):
+            if keypad.up is False and keypad.binding is not None:
+                # Back after a silence: whatever it missed, the round as it is now.
+                self._enqueue(keypad, GetRound(), news=True)
+            if keypad.up is not None:
+                log.info("%s: link up again", keypad.station)
+            keypad.up = True
+        elif isinstance(event, LinkDown):
+            log.warning("%s: link down (keypad not answering)", keypad.station)
+            keypad.up = False
+        elif isinstance(event, PeerRestarted):
+            log.info("%s: keypad restarted", keypad.station)
+
+    # ------------------------------------------------------------------ outcomes -> frames
+
+    def finish(self, job: Job, handled: Handled) -> None:
+        """A job is done and committed: queue its reply, note the keypad's binding."""
+        keypad = self._keypad(job.station)
+        keypad.busy = False
+        if handled.binding != KEEP:
+            keypad.binding = handled.binding
+        if handled.reply is None:
+            return
+        if job.news:
+            self._offer(keypad, handled.reply)
+        else:
+            self.stats.replies += 1
+            self._send(keypad, handled.reply)
+
+    def postpone(self, job: Job, delay: float) -> None:
+        """The database could not take the job: run it again (first of its keypad) later."""
+        keypad = self._keypad(job.station)
+        keypad.busy = False
+        keypad.queue.appendleft(job)
+        keypad.retry_at = self.now() + delay
+        self.stats.postponed += 1
+
+    def push(self, delivery: Delivery) -> None:
+        """A server push for a table (from the bus or the database watcher)."""
+        section_id, table, message = delivery
+        if not isinstance(message, PUSHED):
+            return
+        table = table or _table_of(message)
+        for keypad in self.keypads.values():
+            binding = keypad.binding
+            if binding is None or (binding.section_id, binding.table) != (section_id, table):
+                continue
+            self._offer(keypad, message)
+            if (
+                isinstance(message, RoundChanged)
+                and message.round.next_round_released
+                and binding.next_round_from == message.round.round
+                and not any(j.retry for j in keypad.queue)
+            ):
+                self._enqueue(keypad, NextRound(), news=True, retry=True)
+
+    def _offer(self, keypad: _Keypad, message: Message) -> None:
+        """Send news unless the keypad already has it (its own change coming back, a round
+        that changed only where a keypad does not look): a bus at 9600 baud has no bytes to
+        spare."""
+        if isinstance(message, RoundInfo | RoundChanged):
+            info = message if isinstance(message, RoundInfo) else message.round
+            if not self._is_news(keypad, info):
+                self.stats.pushes_skipped += 1
+                return
+            message = RoundChanged(round=info)
+        elif isinstance(message, ResultChanged):
+            view = message.result
+            if keypad.views_sent.get((view.round, view.board)) == (view.version, view.state):
+                self.stats.pushes_skipped += 1
+                return
+        self.stats.pushes_sent += 1
+        self._send(keypad, message)
+
+    def _is_news(self, keypad: _Keypad, info: RoundInfo) -> bool:
+        if _shown(info) != keypad.round_sent:
+            return True
+        for status in info.boards:
+            view = status.result
+            known = keypad.views_sent.get((info.round, status.board))
+            if (None if view is None else (view.version, view.state)) != known:
+                return True
+        return False
+
+    def _send(self, keypad: _Keypad, message: Message) -> None:
+        station = keypad.station
+        try:
+            msg_type, payload = encode(message)
+        except CodecError as exc:
+            log.error("%s: cannot send %s: %s", station, type(message).__name__, exc)
+            entry_id = getattr(message, "entry_id", None)
+            fallback = Error(code="too_large", message="Reply too large", entry_id=entry_id)
+            msg_type, payload = encode(fallback)
+        line = self.lines.get(station.port)
+        if line is None or not line.send(station.address, msg_type, payload):
+            log.warning("%s: not on its port any more; %s dropped", station, type(message).__name__)
+            return
+        self._remember(keypad, message)
+
+    def _remember(self, keypad: _Keypad, message: Message) -> None:
+        info = None
+        if isinstance(message, RoundInfo):
+            info = message
+        elif isinstance(message, RoundChanged):
+            info = message.round
+        if info is not None:
+            keypad.round_sent = _shown(info)
+            for status in info.boards:
+                key = (info.round, status.board)
+                view = status.result
+                if view is None:
+                    keypad.views_sent.pop(key, None)
+                else:
+                    keypad.views_sent[key] = (view.version, view.state)
+        elif isinstance(message, ResultAck | ResultChanged | ConflictRaised):
+            view = message.result
+            keypad.views_sent[(view.round, view.board)] = (view.version, view.state)
+
+    # ------------------------------------------------------------------ for the drivers
+
+    def next_deadline(self) -> float | None:
+        """When the core next has something to do (a link timer, a postponed job)."""
+        times = [line.next_deadline() for line in self.lines.values()]
+        times += [k.retry_at for k in self.keypads.values() if k.queue and not k.busy]
+        known = [t for t in times if t is not None]
+        return min(known) if known else None
+
+    def watched(self) -> set[tuple[int, int]]:
+        """(section id, table) of every bound keypad whose link is up: the tables to watch."""
+        return {
+            (k.binding.section_id, k.binding.table)
+            for k in self.keypads.values()
+            if k.binding is not None and k.up
+        }
+
+    def status(self) -> list[dict[str, object]]:
+        """One line per keypad: where, which table, link state, queued work."""
+        out: list[dict[str, object]] = []
+        for station, keypad in sorted(self.keypads.items()):
+            binding = keypad.binding
+            line = self.lines.get(station.port)
+            out.append(
+                {
+                    "port": station.port,
+                    "address": station.address,
+                    "table": None if binding is None else binding.table,
+                    "up": bool(keypad.up),
+                    "queued": len(keypad.queue) + keypad.busy,
+                    "unacked": 0 if line is None else line.pending(station.address),
+                }
+            )
+        return out
+
+
+def _shown(info: RoundInfo) -> tuple[object, ...]:
+    """What a keypad shows of a round, besides its boards' results (firmware_sim/device.py):
+    not ``round_open`` or ``next_round_released``, which only the TD's start of a round flips."""
+    return (
+        info.round,
+        info.rounds,
+        info.ns,
+        info.ew,
+        tuple((b.board, b.dealer, b.vulnerability) for b in info.boards),
+        tuple(info.next),
+        info.complete,
+        info.lead_required,
+        info.tricks_style,
+        info.confirm_pin_required,
+    )
+
+
+def _table_of(message: Message) -> int:
+    if isinstance(message, RoundChanged):
+        return message.round.table
+    assert isinstance(message, ResultChanged | ConflictRaised)
+    return message.result.table

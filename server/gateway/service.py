@@ -1,0 +1,208 @@
+"""The gateway's database side: one keypad command, run through the same services as the
+websocket's (tokens.pair_terminal / table_identity, table_commands.outcome_for), in one
+transaction committed before the reply goes back. The keypad's binding is read and written in
+that same transaction, so a restarted gateway carries on where the last one stopped."""
+
+from __future__ import annotations
+
+from sqlalchemy import Engine
+from sqlmodel import Session, select
+
+from protocol.keypad_codec import KeypadCommand
+from protocol.messages import ConfirmResult, Error, Hello, NextRound, Paired, PairTerminal
+from server.db import transact
+from server.errors import (
+    ConflictError,
+    ForbiddenError,
+    NotFoundError,
+    TravellerError,
+    UnauthorizedError,
+    UnavailableError,
+)
+from server.models import BridgeTable, KeypadBinding, TableToken, utcnow
+from server.ratelimit import PIN_GUESSES, WINDOWS, RateLimitedError, SlidingWindow
+from server.services import tokens
+from server.services.table_commands import Outcome, outcome_for
+from server.services.views import round_info
+
+from .jobs import Binding, Handled, Station
+
+#: Unknown pairing codes per keypad, as the HTTP pairing endpoint allows per address.
+PAIRING_FAILURES = SlidingWindow(*WINDOWS["pairing"])
+#: The server's token errors, as the keypad firmware knows them (protocol/README.md section 6).
+KEYPAD_CODES = {"token_invalid": "invalid_token", "token_expired": "token_expired"}
+
+
+class NotPairedError(UnauthorizedError):
+    """A command from a keypad the gateway has no token for: it says Hello and resends."""
+
+    def __init__(self) -> None:
+        super().__init__("not_paired", "Say hello first.")
+
+
+def handle(
+    engine: Engine, station: Station, command: KeypadCommand, *, retry: bool = False
+) -> Handled:
+    """Run one keypad command in one committed transaction; what to reply, and the binding.
+
+    ``retry``: a NextRound the gateway repeats for a keypad that is waiting for the TD. Raises
+    UnavailableError when the database stored nothing (the caller tries again later).
+    """
+    call = _Call(station, retry)
+    entry_id: str | None = getattr(command, "entry_id", None)
+    try:
+        return transact(engine, lambda s: call.run(s, command))
+    except UnavailableError:
+        raise
+    except UnauthorizedError as exc:
+        if exc.code != "not_paired":
+            transact(engine, lambda s: forget(s, station))
+        code = exc.code if exc.code == "not_paired" else KEYPAD_CODES.get(exc.code, "unauthorized")
+        return Handled(Error(code=code, message=exc.message, entry_id=entry_id), None)
+    except TravellerError as exc:
+        if isinstance(command, PairTerminal) and isinstance(exc, NotFoundError):
+            PAIRING_FAILURES.hit(str(station))
+        if isinstance(exc, ForbiddenError) and exc.code == "pin_wrong" and call.pin_key:
+            PIN_GUESSES.hit(call.pin_key)
+        return Handled(Error(code=exc.code, message=exc.message, entry_id=entry_id))
+
+
+def forget(session: Session, station: Station) -> None:
+    """Drop a keypad's binding (its token was refused)."""
+    row = _row(session, station)
+    if row is not None:
+        session.delete(row)
+
+
+def load_bindings(engine: Engine) -> dict[Station, Binding]:
+    """Every stored binding, for a gateway that is starting."""
+
+    def work(session: Session) -> dict[Station, Binding]:
+        rows = session.exec(
+            select(KeypadBinding, BridgeTable)
+            .join(TableToken, TableToken.id == KeypadBinding.token_id)  # type: ignore[arg-type]
+            .join(BridgeTable, BridgeTable.id == TableToken.table_id)  # type: ignore[arg-type]
+        ).all()
+        return {
+            Station(row.port, row.address): Binding(
+                table.section_id, table.number, row.next_round_from
+            )
+            for row, table in rows
+        }
+
+    return transact(engine, work)
+
+
+def _row(session: Session, station: Station) -> KeypadBinding | None:
+    return session.exec(
+        select(KeypadBinding).where(
+            KeypadBinding.port == station.port, KeypadBinding.address == station.address
+        )
+    ).first()
+
+
+class _Call:
+    """One command's work inside its transaction (``transact`` may run it again on a race)."""
+
+    def __init__(self, station: Station, retry: bool) -> None:
+        self.station = station
+        self.retry = retry
+        self.pin_key = ""
+
+    def run(self, session: Session, command: KeypadCommand) -> Handled:
+        if isinstance(command, PairTerminal):
+            return self.pair(session, command)
+        if isinstance(command, Hello):
+            return self.hello(session, command)
+        row = _row(session, self.station)
+        if row is None:
+            raise NotPairedError
+        token = session.get(TableToken, row.token_id)
+        assert token is not None
+        ident = tokens.token_identity(session, token)
+        if isinstance(command, NextRound):
+            return self.next_round(session, row, ident)
+        if isinstance(command, ConfirmResult):
+            self.pin_key = token.token_hash  # the websocket's PIN limit counts per token too
+            wait = PIN_GUESSES.wait(self.pin_key)
+            if wait:
+                raise RateLimitedError("pin_locked", "Too many wrong PINs: call the TD.")
+        outcome = outcome_for(session, ident, command)
+        return _handled(outcome, row, ident.table)
+
+    def pair(self, session: Session, command: PairTerminal) -> Handled:
+        if PAIRING_FAILURES.wait(str(self.station)):
+            raise RateLimitedError("rate_limited", "Too many wrong codes: wait a minute.")
+        token, ident = tokens.pair_terminal(session, code=command.code, device=command.device)
+        row = self.bind(session, ident.token)
+        reply = Paired(
+            token=token,
+            event=ident.event.name,
+            section=ident.section.letter,
+            table=ident.table.number,
+            expires_at=ident.token.expires_at,
+        )
+        return Handled(reply, _binding(row, ident.table))
+
+    def hello(self, session: Session, command: Hello) -> Handled:
+        ident = tokens.table_identity(session, command.token)
+        ident.token.last_seen = utcnow()
+        session.add(ident.token)
+        row = self.bind(session, ident.token)
+        info = round_info(session, ident.event, ident.section, ident.table)
+        return Handled(info, _binding(row, ident.table))
+
+    def bind(self, session: Session, token: TableToken) -> KeypadBinding:
+        row = _row(session, self.station)
+        if row is None:
+            row = KeypadBinding(
+                port=self.station.port, address=self.station.address, token_id=token.id or 0
+            )
+        elif row.token_id != token.id:
+            row.token_id, row.next_round_from = token.id or 0, None
+        else:
+            return row
+        session.add(row)
+        session.flush()
+        return row
+
+    def next_round(
+        self, session: Session, row: KeypadBinding, ident: tokens.TableIdentity
+    ) -> Handled:
+        """NextRound as the keypad expects it (protocol/README.md section 6): when the TD has not
+        started the next round yet, the keypad waits; the gateway asks again on its behalf when
+        the round is released (``retry``), so the keypad moves on by itself."""
+        here = ident.table.round
+        if self.retry and row.next_round_from != here:
+            row.next_round_from = None  # moved on meanwhile (the TD, another device)
+            session.add(row)
+            return Handled(None, _binding(row, ident.table))
+        try:
+            with session.begin_nested():
+                outcome = outcome_for(session, ident, NextRound())
+        except ConflictError as exc:
+            if exc.code == "next_round_not_released":
+                row.next_round_from = here
+            elif exc.code == "last_round" or self.retry:
+                row.next_round_from = None
+            else:
+                raise
+            session.add(row)
+            # The round as it stands: the keypad, still on it, waits "for the TD" (the same as
+            # Ack followed by its GetRound, one exchange less on the line).
+            info = (
+                None if self.retry else round_info(session, ident.event, ident.section, ident.table)
+            )
+            return Handled(info, _binding(row, ident.table))
+        row.next_round_from = None
+        session.add(row)
+        return _handled(outcome, row, ident.table)
+
+
+def _binding(row: KeypadBinding, table: BridgeTable) -> Binding:
+    return Binding(table.section_id, table.number, row.next_round_from)
+
+
+def _handled(outcome: Outcome, row: KeypadBinding, table: BridgeTable) -> Handled:
+    pushes = [(p.section_id, p.table, p.message) for p in outcome.pushes]
+    return Handled(outcome.reply, _binding(row, table), pushes)

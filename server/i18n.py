@@ -1,0 +1,168 @@
+"""Languages of the web pages: gettext catalogues (compiled at run time), locale choice, formats.
+
+Catalogues live in ``server/locales/<lang>/LC_MESSAGES/messages.po``, English is the source
+(message ids). ``.po`` files are compiled in memory when first used, so no ``.mo`` files are
+built or committed. To refresh them after changing strings::
+
+    .venv/bin/pybabel extract -F server/locales/babel.cfg -o server/locales/messages.pot server/web
+    .venv/bin/pybabel update -i server/locales/messages.pot -d server/locales
+
+Bridge words follow ``docs/glossary.md``. Every translation needs a native bridge player's review
+before a release; the ones we are least sure of are marked in ``server/locales/README.md``.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+from datetime import datetime
+from decimal import Decimal
+from functools import cache
+from pathlib import Path
+from typing import Final
+
+from babel import Locale
+from babel.dates import format_datetime, format_time
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, format_percent
+
+LOCALES: Final = Path(__file__).resolve().parent / "locales"
+DOMAIN: Final = "messages"
+SOURCE: Final = "en"
+#: The languages offered, with their own names (for the switcher).
+LANGUAGES: Final = {
+    "en": "English",
+    "da": "Dansk",
+    "nb": "Norsk",
+    "de": "Deutsch",
+    "ru": "Русский",
+}
+#: Other codes browsers send for the same language.
+ALIASES: Final = {"no": "nb", "nn": "nb"}
+#: Seat letters as clubs write them (keys and stored data keep N/E/S/W).
+SEAT_LETTERS: Final = {
+    "en": {"N": "N", "E": "E", "S": "S", "W": "W"},
+    "da": {"N": "N", "E": "Ø", "S": "S", "W": "V"},
+    "nb": {"N": "N", "E": "Ø", "S": "S", "W": "V"},
+    "de": {"N": "N", "E": "O", "S": "S", "W": "W"},
+    "ru": {"N": "С", "E": "В", "S": "Ю", "W": "З"},
+}
+
+
+def N_(message: str) -> str:  # noqa: N802
+    """Mark a string for extraction; it is translated where it is shown."""
+    return message
+
+
+def po_path(lang: str) -> Path:
+    """The catalogue of a language."""
+    return LOCALES / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def compile_catalogue(lang: str) -> bytes:
+    """A language's ``.po`` compiled to ``.mo`` bytes (fuzzy entries left out)."""
+    with po_path(lang).open("rb") as handle:
+        catalogue = read_po(handle, locale=lang, domain=DOMAIN)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalogue, use_fuzzy=False)
+    return buffer.getvalue()
+
+
+@cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """The translations of a language (English, or an unknown code: the message ids)."""
+    if lang == SOURCE or lang not in LANGUAGES:
+        return gettext.NullTranslations()
+    return gettext.GNUTranslations(io.BytesIO(compile_catalogue(lang)))
+
+
+def normalise(code: str | None) -> str | None:
+    """A language code we offer ("da-DK" -> "da", "no" -> "nb"), or None."""
+    if not code:
+        return None
+    base = code.strip().replace("_", "-").split("-")[0].lower()
+    base = ALIASES.get(base, base)
+    return base if base in LANGUAGES else None
+
+
+def from_accept_language(header: str | None) -> str | None:
+    """The best offered language of an Accept-Language header, or None."""
+    if not header:
+        return None
+    ranked: list[tuple[float, int, str]] = []
+    for index, part in enumerate(header.split(",")):
+        code, _, params = part.strip().partition(";")
+        quality = 1.0
+        if params.strip().startswith("q="):
+            try:
+                quality = float(params.strip()[2:])
+            except ValueError:
+                quality = 0.0
+        lang = normalise(code)
+        if lang and quality > 0:
+            ranked.append((-quality, index, lang))
+    return min(ranked)[2] if ranked else None
+
+
+def choose(
+    asked: str | None, cookie: str | None, accept: str | None, default: str | None = None
+) -> str:
+    """The language of a page: asked for (the switcher), remembered (cookie), the browser's,
+    the event's, else English."""
+    return (
+        normalise(asked)
+        or normalise(cookie)
+        or from_accept_language(accept)
+        or normalise(default)
+        or SOURCE
+    )
+
+
+def gettext_for(lang: str, message: str) -> str:
+    """``message`` in ``lang``."""
+    return translations(lang).gettext(message)
+
+
+def ngettext_for(lang: str, singular: str, plural: str, n: int) -> str:
+    """The singular or plural of a message in ``lang``, for ``n``."""
+    return translations(lang).ngettext(singular, plural, n)
+
+
+def number(value: Decimal | int | float, lang: str, places: int | None = None) -> str:
+    """A number as the language writes it ("1.234,5" in da), minus as a real minus sign."""
+    pattern = None if places is None else "#,##0." + "0" * places if places else "#,##0"
+    text = format_decimal(value, format=pattern, locale=_locale(lang))
+    return text.replace("-", "−")
+
+
+def percent(value: Decimal | int | float, lang: str, places: int = 2) -> str:
+    """A percentage given as 0-100, as the language writes it: "56,23 %" (da), "56.23%" (en)."""
+    locale = _locale(lang)
+    pattern = locale.percent_formats[None].pattern
+    digits = "0." + "0" * places if places else "0"
+    pattern = pattern.replace("#,##0", "#,##" + digits, 1)
+    text = format_percent(Decimal(str(value)) / 100, format=pattern, locale=locale)
+    return text.replace("-", "−")
+
+
+def clock(value: datetime, lang: str) -> str:
+    """A wall-clock time as the language writes it (local time zone)."""
+    return format_time(value.astimezone(), format="short", locale=_locale(lang))
+
+
+def date_time(value: datetime, lang: str) -> str:
+    """A date and time, medium length, as the language writes it (local time zone)."""
+    return format_datetime(value.astimezone(), format="medium", locale=_locale(lang))
+
+
+def seat_letter(letter: str | None, lang: str) -> str:
+    """A seat's local letter: E is Ø in Danish and Norwegian, O in German."""
+    if not letter:
+        return ""
+    return SEAT_LETTERS.get(lang, SEAT_LETTERS[SOURCE]).get(letter, letter)
+
+
+@cache
+def _locale(lang: str) -> Locale:
+    return Locale.parse(lang if lang in LANGUAGES else SOURCE)

@@ -1,0 +1,293 @@
+"""The fake server's answers beyond § 262 entry, following the real server's rules: settings,
+member look-up, players, the lead and double-dummy checks, board reports, ranking, TD code."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from protocol.bridge import BridgeError
+from protocol.messages import (
+    BoardReport,
+    BoardResultView,
+    CheckEntry,
+    EntryChecked,
+    EntryValues,
+    GetBoardReport,
+    GetRanking,
+    GetTableSettings,
+    LookupMember,
+    MarkNotPlayed,
+    MemberFound,
+    RankingGroupView,
+    RankingReport,
+    RankingRow,
+    RoundInfo,
+    ServerMessage,
+    SetPlayers,
+    TableSettings,
+    TravellerRow,
+)
+
+from .hands import LEADER, SYMBOLS, holds
+from .rules import RuleError
+from .scoring import ScoredEntry, score_entry
+
+if TYPE_CHECKING:
+    from .fake import FakeServer
+
+SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+PLAYED = frozenset({"confirmed", "td_pending"})
+FakeQuery = GetTableSettings | LookupMember | CheckEntry | GetBoardReport | GetRanking
+QUERIES = (GetTableSettings, LookupMember, CheckEntry, GetBoardReport, GetRanking)
+
+
+def query(server: FakeServer, table: int, command: FakeQuery) -> ServerMessage:
+    """Answer a question that changes nothing (RuleError when refused)."""
+    if isinstance(command, GetTableSettings):
+        return settings(server)
+    if isinstance(command, LookupMember):
+        return lookup(server, table, command.number)
+    if isinstance(command, CheckEntry):
+        return check_entry(server, table, command.board, command.values)
+    if isinstance(command, GetBoardReport):
+        return board_report(server, table, command.board)
+    return ranking(server, table)
+
+
+def settings(server: FakeServer) -> TableSettings:
+    """The fake event's table settings."""
+    return TableSettings(
+        after_confirm=server.after_confirm,
+        show_ranking=server.show_ranking,
+        player_numbers=server.player_numbers,
+        hand_records=bool(server.deals),
+    )
+
+
+# ---------------------------------------------------------------- players
+
+
+def _players_allowed(server: FakeServer, table: int) -> None:
+    if server.player_numbers == "off":
+        raise RuleError(
+            "player_numbers_off", "This event does not take membership numbers at the table."
+        )
+    if server.player_numbers == "first_round" and server.table_round.get(table) != 1:
+        raise RuleError(
+            "player_numbers_round_one",
+            "Membership numbers are keyed in round 1 only: ask the TD to change a name.",
+        )
+
+
+def lookup(server: FakeServer, table: int, number: str) -> MemberFound:
+    """The member's name, or RuleError unknown_member."""
+    _players_allowed(server, table)
+    name = server.members.get(number.strip())
+    if name is None:
+        raise RuleError(
+            "unknown_member",
+            f"No member has the number {number.strip()}. Key it again, or key a visitor's name.",
+        )
+    return MemberFound(number=number.strip(), name=name)
+
+
+def set_players(server: FakeServer, table: int, command: SetPlayers) -> RoundInfo:
+    """Rename the pair at a seat; the round with the new names."""
+    _players_allowed(server, table)
+    seat = server.seating(table, server.table_round[table])
+    number = seat.ns if command.seat == "NS" else seat.ew
+    names = list(server.names_of(number))
+    for index, player in enumerate(command.players):
+        if player.member and player.member.strip():
+            names[index] = lookup(server, table, player.member).name
+        elif player.name and player.name.strip():
+            names[index] = player.name.strip()
+    server.names[number] = (names[0], names[1])
+    return server.round_info(table)
+
+
+# ---------------------------------------------------------------- hand records
+
+
+def check_lead(server: FakeServer, board: int, values: EntryValues) -> None:
+    """RuleError lead_not_in_hand when the lead is not in the opening leader's hand."""
+    if not values.declarer or not values.lead:
+        return
+    leader = LEADER[values.declarer]
+    lead = values.lead.upper().replace("10", "T")
+    if holds(server.deals.get(board), leader, lead) is False:
+        card = SYMBOLS.get(lead[0], lead[0]) + ("10" if lead[1] == "T" else lead[1])
+        raise RuleError(
+            "lead_not_in_hand",
+            f"{card} is not in {SEAT_NAMES[leader]}'s hand on board {board}: "
+            f"{SEAT_NAMES[leader]} leads against {SEAT_NAMES[values.declarer]}. Check the lead "
+            "and the declarer.",
+        )
+
+
+def check_entry(server: FakeServer, table: int, board: int, values: EntryValues) -> EntryChecked:
+    """The lead check, then the double-dummy "are you sure?" (never saying the number)."""
+    server.board_status(table, board)
+    scored = _scored(board, values)
+    check_lead(server, board, values)
+    dd = server.dd.get(board)
+    if dd is None or scored.declarer is None:
+        return EntryChecked(board=board)
+    expected = dd[scored.declarer][scored.contract[1:].rstrip("X")]
+    if abs(expected - scored.tricks) < 4:
+        return EntryChecked(board=board)
+    return EntryChecked(
+        board=board,
+        warning=(
+            f"Board {board}: {scored.tricks} tricks for {SEAT_NAMES[scored.declarer]} is far "
+            "from what the cards allow (double dummy). Check the declarer and the tricks."
+        ),
+    )
+
+
+def _scored(board: int, values: EntryValues) -> ScoredEntry:
+    try:
+        return score_entry(board, values)
+    except BridgeError as error:
+        raise RuleError(error.code, error.message) from None
+
+
+# ---------------------------------------------------------------- after confirmation
+
+
+def _percent(mine: int, others: list[int]) -> float:
+    """Matchpoint percentage of one N/S score against the others (50 when alone)."""
+    if not others:
+        return 50.0
+    points = sum(2 if mine > o else 1 if mine == o else 0 for o in others)
+    return round(100 * points / (2 * len(others)))
+
+
+def _agreed(server: FakeServer, board: int) -> list[BoardResultView]:
+    found = [r for (_, _, b), r in server.results.items() if b == board and r.state in PLAYED]
+    return sorted(found, key=lambda r: (r.round, r.table))
+
+
+def board_report(server: FakeServer, table: int, board: int) -> BoardReport:
+    """The score or traveller, only for a board this table has played and confirmed."""
+    current = server.table_round.get(table, 0)
+    played = [r for r in _agreed(server, board) if r.table == table and r.round <= current]
+    if not played:
+        raise RuleError(
+            "board_not_played_here",
+            f"Board {board} has not been played and confirmed at table {table}: "
+            "nothing about it is shown here.",
+        )
+    own = played[-1]
+    report = BoardReport(
+        board=board,
+        show=server.after_confirm,
+        deal=server.deals.get(board),
+        dd_tricks=server.dd.get(board),
+    )
+    if server.after_confirm == "nothing":
+        return report
+    agreed = _agreed(server, board)
+    scores = [r.ns_score or 0 for r in agreed]
+    rows = []
+    for index, result in enumerate(agreed):
+        others = scores[:index] + scores[index + 1 :]
+        ns = _percent(result.ns_score or 0, others)
+        seat = server.seating(result.table, result.round)
+        score = result.ns_score or 0
+        rows.append(
+            TravellerRow(
+                table=result.table,
+                ns=str(seat.ns),
+                ew=str(seat.ew),
+                contract=result.contract,
+                declarer=result.declarer,
+                lead=result.lead,
+                result=result.result,
+                ns_score=str(score) if score > 0 else "",
+                ew_score=str(-score) if score < 0 else "",
+                ns_percent=ns,
+                ew_percent=100 - ns,
+                ours=(result.table, result.round) == (own.table, own.round),
+            )
+        )
+    mine = next(row for row in rows if row.ours)
+    return report.model_copy(
+        update={
+            "results": len(rows),
+            "ns_percent": mine.ns_percent,
+            "ew_percent": mine.ew_percent,
+            "rows": rows if server.after_confirm == "traveller" else [],
+        }
+    )
+
+
+def ranking(server: FakeServer, table: int) -> RankingReport:
+    """Average percentages per pair, once this table's last round is done."""
+    if not server.show_ranking:
+        raise RuleError("ranking_not_shown", "This event does not show the ranking at the tables.")
+    info = server.round_info(table)
+    if info.round < server.rounds or not info.complete:
+        raise RuleError(
+            "session_not_over", "The ranking is shown when your last round is finished."
+        )
+    scores: dict[int, list[float]] = {}
+    boards = {b for (_, _, b), r in server.results.items() if r.state in PLAYED}
+    for board in boards:
+        agreed = _agreed(server, board)
+        for index, result in enumerate(agreed):
+            values = [r.ns_score or 0 for i, r in enumerate(agreed) if i != index]
+            ns = _percent(result.ns_score or 0, values)
+            seat = server.seating(result.table, result.round)
+            scores.setdefault(seat.ns, []).append(ns)
+            scores.setdefault(seat.ew, []).append(100 - ns)
+    ours = {info.ns.number if info.ns else 0, info.ew.number if info.ew else 0}
+    groups = []
+    for title, numbers in (
+        ("North–South", range(1, server.tables + 1)),
+        ("East–West", range(server.tables + 1, 2 * server.tables + 1)),
+    ):
+        average = {n: sum(scores.get(n, [0])) / max(1, len(scores.get(n, []))) for n in numbers}
+        ordered = sorted(numbers, key=lambda n: -average[n])
+        rows = [
+            RankingRow(
+                place=str(place),
+                pair=str(n),
+                names=" – ".join(server.names_of(n)),
+                total=f"{sum(scores.get(n, [])) / 50:.1f}",
+                percent=round(average[n], 2),
+                ours=n in ours,
+            )
+            for place, n in enumerate(ordered, start=1)
+        ]
+        groups.append(RankingGroupView(title=title, rows=rows))
+    total = server.tables * server.boards_per_round
+    return RankingReport(
+        event="Club night",
+        section="A",
+        unit="MP",
+        boards_shown=len(boards),
+        boards_total=total,
+        final=len(boards) >= total,
+        groups=groups,
+    )
+
+
+# ---------------------------------------------------------------- "not played" with the TD code
+
+
+def mark_not_played(server: FakeServer, table: int, command: MarkNotPlayed) -> BoardResultView:
+    """The TD's code marks a board of the round not played."""
+    status = server.board_status(table, command.board)
+    if command.td_code.strip() != server.td_code:
+        raise RuleError("td_code_wrong", "That is not the TD's code. Only the TD may do this.")
+    version = status.result.version if status.result else 0
+    result = BoardResultView(
+        board=command.board,
+        round=server.table_round[table],
+        table=table,
+        state="not_played",
+        version=version + 1,
+    )
+    server.results[(table, result.round, command.board)] = result
+    return result

@@ -1,0 +1,91 @@
+"""Session end: the ranking, when the event shows it at the tables (this table's pairs marked)."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from protocol.messages import RankingGroupView, RankingReport
+
+from ..errors import ClientError
+from .base import TableScreen
+
+
+def ranking_title(report: RankingReport) -> str:
+    """ "Ranking  ·  final" or "Ranking after 22 of 24 boards  ·  provisional" """
+    if report.final:
+        return f"Ranking  ·  {report.event}  ·  section {report.section}  ·  all boards"
+    return (
+        f"Ranking after {report.boards_shown} of {report.boards_total} boards  ·  provisional: "
+        "some tables are still playing"
+    )
+
+
+def group_table(group: RankingGroupView, unit: str) -> Table:
+    """One ranked group; this table's pairs in reverse."""
+    table = Table(title=group.title, title_justify="left", box=None, pad_edge=False, padding=(0, 1))
+    for column in ("Place", "Pair", "Players", "%", unit):
+        table.add_column(column, justify="left" if column in ("Pair", "Players") else "right")
+    for row in group.rows:
+        percent = "" if row.percent is None else f"{row.percent:.2f}"
+        style = "bold reverse" if row.ours else ""
+        table.add_row(row.place, row.pair, row.names, percent, row.total, style=style)
+    return table
+
+
+class RankingScreen(TableScreen):
+    """The ranking at the end of the session; arrows scroll; Enter goes back to the summary."""
+
+    HINTS = "↑↓ = scroll      Enter = back to the round summary"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.report: RankingReport | None = None
+
+    def compose_body(self) -> ComposeResult:
+        """Title and the groups, scrollable."""
+        yield Static("Ranking", id="ranking-title", classes="title")
+        with VerticalScroll(id="ranking-scroll"):
+            yield Static("Asking the server…", id="ranking-body")
+
+    def on_mount(self) -> None:
+        """Fetch the ranking."""
+        self.run_worker(self._fetch(), exclusive=True)
+
+    async def _fetch(self) -> None:
+        try:
+            self.report = await self.client.ranking()
+        except ClientError as error:
+            self.query_one("#ranking-body", Static).update(error.message)
+            return
+        self.refresh_body()
+
+    def refresh_body(self) -> None:
+        """Draw the ranked groups."""
+        report = self.report
+        if report is None:
+            return
+        self.query_one("#ranking-title", Static).update(ranking_title(report))
+        parts: list[Table | Text] = []
+        for group in report.groups:
+            if parts:
+                parts.append(Text(""))
+            parts.append(group_table(group, report.unit))
+        self.query_one("#ranking-body", Static).update(Group(*parts))
+
+    def take_key(self, key: str) -> bool:
+        """Arrows scroll; Enter (or Backspace) goes back to the round summary."""
+        if key in ("up", "down", "8", "2"):
+            scroll = self.query_one("#ranking-scroll", VerticalScroll)
+            scroll.scroll_relative(y=-3 if key in ("up", "8") else 3, animate=False)
+            return True
+        if key in ("enter", "backspace", "/"):
+            from .summary import SummaryScreen
+
+            self.terminal.goto(SummaryScreen())
+            return True
+        return False

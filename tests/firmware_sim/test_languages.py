@@ -1,0 +1,80 @@
+"""The keypad in every language: each text translated, every screen within 16 characters."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from firmware_sim import i18n
+from firmware_sim.device import WIDTH, Device, Key
+from firmware_sim.fake_gateway import FakeTables
+from firmware_sim.store import MemoryStore
+from protocol.messages import RoundInfo
+from tests.firmware_sim.conftest import Table
+from tests.firmware_sim.test_device import big_rounds, keys, server_replies
+
+#: The widest values the fields take on the screens that use them.
+WIDEST = {"table": 99, "board": 99, "round": 99, "done": 99, "total": 99, "code": ""}
+SHOWABLE = set(string.printable) - set("\t\n\r\x0b\x0c") | i18n.CHARSET
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_every_text_is_translated_and_fits(lang: str) -> None:
+    for message, translations in i18n.TEXTS.items():
+        assert len(translations) == len(i18n.LANGUAGES) - 1, message
+        entry = "13" if message.startswith("Tricks") else "+13"
+        shown = i18n.text(lang, message, **WIDEST, entry=entry)
+        assert shown.strip(), (lang, message)
+        assert len(shown) <= WIDTH, (lang, shown)
+        assert set(shown) <= SHOWABLE, (lang, shown)
+
+
+def test_fields_survive_translation() -> None:
+    for message, translations in i18n.TEXTS.items():
+        fields = sorted(f for f in ("{table}", "{board}", "{round}", "{entry}") if f in message)
+        for text in translations:
+            assert sorted(f for f in fields if f in text) == fields, (message, text)
+
+
+def test_local_seat_letters_and_fixed_keys() -> None:
+    assert [i18n.seat("da", s) for s in "NESW"] == ["N", "Ø", "S", "V"]
+    assert i18n.seat("de", "E") == "O"
+    assert i18n.text("nb", "Decl 1N 2E 3S 4W") == "Spf 1N 2Ø 3S 4V"
+    assert i18n.text("xx", "Call the TD?") == "Call the TD?"
+
+
+def test_a_danish_keypad_enters_a_board(tables: FakeTables) -> None:
+    table = Table(tables)
+    table.device = Device(3, MemoryStore(3), language="da")
+    table.boot()
+    assert table.lines == ("B3 Parkode:", "_")
+    assert table.press("0003", "ENT") == ("B3 R1 NS3 ØV6", "Pladser OK? 1=ja")
+    assert table.press("1") == ("B3 R1 S5 N-S 3-6", "ENT=indtast *=TL")
+    assert table.press("ENT") == ("S5 kontrakt", "Trin 1-7 0=pas")
+    assert table.press("4", "4", "1") == ("S5 4SX", "Spf 1N 2Ø 3S 4V")
+    assert table.press("2") == ("S5 4SX Ø", "Stik 0-13: _")
+    assert table.press("8") == ("S5 4SX Ø", "Stik 0-13: 8_")
+    assert table.press("ENT") == ("4SX Ø -2 +300?", "ENT=send BK=ret")
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES[1:])
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(info=big_rounds, presses=keys, score=st.integers(-7600, 7600))
+def test_every_screen_fits_the_lcd_in_every_language(
+    lang: str, info: RoundInfo, presses: list[Key], score: int
+) -> None:
+    device = Device(info.table, MemoryStore(info.table), language=lang)
+    device.store.save_pairing("t", None)
+    device.boot()
+    device.receive(info)
+    for key in presses:
+        device.press(key)
+        for command in device.outgoing():
+            for reply in server_replies(info, command, score):
+                device.receive(reply)
+        for line in device.display:
+            assert len(line) == WIDTH
+            assert set(line) <= SHOWABLE

@@ -1,0 +1,172 @@
+"""`traveller keypad-sim` plays a round against `traveller demo` over a socket, as processes.
+
+Twice: with the gateway inside the demo server (TRAVELLER_GATEWAY_PORTS) and with the gateway
+as its own process sharing the demo's SQLite database. The keypad enters and confirms round 1,
+asks for the next round before the TD has started it, and waits; the TD starts round 2 over
+the HTTP API, the gateway moves the table on by itself (a bus push in the server, the database
+watcher in its own process), and the keypad plays a board of round 2.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+TRAVELLER = [sys.executable, "-c", "from server.cli import main; main()"]
+GATEWAY = [
+    sys.executable,
+    "-c",
+    "import typer; from server.gateway.cli import gateway; typer.run(gateway)",
+]
+BOARD = "ENT 4 4 0 3 10 ENT ENT 1"  # 4S by South, 10 tricks; send; E/W confirm
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait(condition: object, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():  # type: ignore[operator]
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.1)
+
+
+def _stop(proc: subprocess.Popen[str]) -> str:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+    out = proc.stdout.read() if proc.stdout else ""
+    return out or ""
+
+
+def _results(db: Path) -> list[tuple[int, int, int, str, str, int, str]]:
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute(
+            "SELECT table_number, round, board, contract, declarer, tricks, state FROM result "
+            "ORDER BY round, board"
+        ).fetchall()
+    return [tuple(r) for r in rows]
+
+
+@pytest.fixture
+def env() -> dict[str, str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("TRAVELLER_")}
+    clean["PYTHONPATH"] = str(ROOT)
+    return clean
+
+
+@pytest.mark.parametrize("where", ["in_server", "own_process"])
+def test_keypad_sim_plays_against_the_demo(tmp_path: Path, env: dict[str, str], where: str) -> None:
+    http, serial_port = _free_port(), _free_port()
+    listen = f"tcp-listen://127.0.0.1:{serial_port}"
+    demo_env = dict(env, TRAVELLER_GATEWAY_PORTS=listen) if where == "in_server" else env
+    data = tmp_path / "data"
+    procs: list[tuple[str, subprocess.Popen[str]]] = []
+
+    def start(cmd: list[str], proc_env: dict[str, str]) -> subprocess.Popen[str]:
+        proc = subprocess.Popen(
+            cmd,
+            cwd=tmp_path,
+            env=proc_env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        procs.append((" ".join(cmd[3:6]), proc))
+        return proc
+
+    try:
+        demo = start(
+            [*TRAVELLER, "demo", "--port", str(http), "--data-dir", str(data), "--tables", "3"],
+            demo_env,
+        )
+        base = f"http://127.0.0.1:{http}"
+
+        def healthy() -> bool:
+            try:
+                return httpx.get(f"{base}/api/v1/health", timeout=1).status_code == 200
+            except httpx.HTTPError:
+                assert demo.poll() is None, _stop(demo)
+                return False
+
+        _wait(healthy, 30, "the demo server")
+        if where == "own_process":
+            db_url = f"sqlite:///{data / 'demo.db'}"
+            gateway = start([*GATEWAY, "--port", listen, "--database-url", db_url], env)
+
+            def listening() -> bool:
+                assert gateway.poll() is None, _stop(gateway)
+                with socket.socket() as probe:  # seen as a keypad that came and went
+                    return probe.connect_ex(("127.0.0.1", serial_port)) == 0
+
+            _wait(listening, 30, "the gateway process")
+        banner = ""
+        assert demo.stdout is not None
+        while "Stop with Ctrl-C" not in banner:
+            banner += demo.stdout.readline()
+        code = re.search(r"table 1: (\d+)", banner)
+        password = re.search(r"TD password:\s+(\S+)", banner)
+        section = re.search(r"section id (\d+)", banner)
+        assert code, banner
+        assert password, banner
+        assert section, banner
+        script = tmp_path / "keys.txt"
+        # Pair, seats OK, the three boards of round 1, "#": the next round, before the TD
+        # started it. The keypad waits; then seats OK and one board of round 2.
+        script.write_text(f"{code[1]} ENT 1 {BOARD} {BOARD} {BOARD} # 1 {BOARD}\n")
+        keypad = start(
+            [
+                *TRAVELLER,
+                "keypad-sim",
+                "--port",
+                f"socket://127.0.0.1:{serial_port}",
+                "--table",
+                "1",
+                "--script",
+                str(script),
+                "--store",
+                str(tmp_path / "keypad.json"),
+                "--seconds",
+                "60",
+            ],
+            env,
+        )
+        db = data / "demo.db"
+        _wait(lambda: len(_results(db)) == 3 and keypad.poll() is None, 30, "round 1")
+        time.sleep(1.0)  # the keypad asks for round 2 and is told to wait for the TD
+        login = httpx.post(f"{base}/api/v1/td/login", json={"password": password[1]})
+        token = login.json()["token"]
+        started = httpx.post(
+            f"{base}/api/v1/sections/{section[1]}/rounds/2/start",
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert started.status_code == 200, started.text
+        rc = keypad.wait(40)
+        output = _stop(keypad)
+        assert rc == 0, output
+        assert "wait" in output  # "R1 done, wait" was on the display
+        results = _results(db)
+        assert [r[1] for r in results] == [1, 1, 1, 2]
+        assert all(r[0] == 1 and r[3:] == ("4S", "S", 10, "confirmed") for r in results)
+    finally:
+        logs = "\n".join(f"--- {name}\n{_stop(proc)}" for name, proc in procs)
+        print(logs)
+    assert "Traceback" not in logs

@@ -1,0 +1,77 @@
+"""schemathesis against the server's OpenAPI: generated requests (valid and invalid) never get a
+5xx, and every /api/ error is well-formed JSON with a code and a message."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemathesis
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.openapi import from_asgi
+
+from server.app import create_app
+from server.config import Settings
+from server.db import make_engine
+from tests.server.conftest import TD_PASSWORD, open_club
+
+EXAMPLES = 10  # per operation: bounded, the whole API takes well under a minute
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[FastAPI, dict[str, str]]]:
+    """The app (lifespan running), a club with round 1 started, a TD and a table token."""
+    path: Path = tmp_path_factory.mktemp("fuzz") / "fuzz.db"
+    engine = make_engine(f"sqlite:///{path}")
+    app = create_app(Settings(td_password=TD_PASSWORD), engine=engine)
+    with TestClient(app) as client:
+        club = open_club(client, engine, tables=4, bpr=2)
+        club.start_round(1)
+        table = club.pair(1)
+        yield app, {"td": club.td_headers["Authorization"], "table": f"Bearer {table.token}"}
+    engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def api(served: tuple[FastAPI, dict[str, str]]) -> Any:
+    return from_asgi("/openapi.json", served[0])
+
+
+schema = schemathesis.pytest.from_fixture("api")
+
+
+def well_formed_error(response: Any) -> None:
+    if response.status_code < 400:
+        return
+    try:
+        body = response.json()
+    except ValueError as exc:
+        raise AssertionError(f"{response.status_code} without JSON: {response.text[:200]}") from exc
+    ok = (
+        isinstance(body, dict)
+        and isinstance(body.get("code"), str)
+        and isinstance(body.get("message"), str)
+    )
+    assert ok, f"{response.status_code} error is not {{code, message}}: {body}"
+
+
+@schema.parametrize()
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    derandomize=True,
+)
+def test_the_api_never_fails_with_5xx_and_errors_are_well_formed(
+    case: Any, served: tuple[FastAPI, dict[str, str]]
+) -> None:
+    role = "table" if case.path.startswith("/api/v1/table") else "td"
+    response = case.call(headers={"Authorization": served[1][role]})
+    case.validate_response(response, checks=[not_a_server_error])
+    if case.path.startswith("/api/"):  # /dc speaks the Bridgemate Data Connector's own format
+        well_formed_error(response)
