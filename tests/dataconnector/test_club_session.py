@@ -147,7 +147,7 @@ def play_round_1(served: Served, td: TD, section_id: int) -> Terminal:
     td.start_round(section_id, 1)
     table1 = td.terminal(section_id, 1)
     assert table1.play(1, "PASS", None, 0)["result"]["state"] == "confirmed"
-    assert table1.play(2, "4SX", "S", 8, lead="HK")["result"]["ns_score"] == -500
+    assert table1.play(2, "4SX", "S", 8, lead="HA")["result"]["ns_score"] == -500
     return table1
 
 
@@ -161,7 +161,7 @@ def check_first_poll(dc: DataConnectorClient, guid: str) -> None:
     assert passed.scoring_direction == ResultDTO.ScoringDirection_NSEW
     assert (doubled.level, doubled.denomination, doubled.stake) == (4, 4, ResultDTO.Stake_Doubled)
     assert (doubled.declarer_direction, doubled.declaring_pair) == (ResultDTO.Direction_South, 1)
-    assert (doubled.total_tricks, doubled.lead_card_suit, doubled.lead_card_rank) == (8, 3, 13)
+    assert (doubled.total_tricks, doubled.lead_card_suit, doubled.lead_card_rank) == (8, 3, 14)
     assert all(validate_result_dto(r) for r in results.values())
     assert dc.get_last_queue_item_id(RESULTS) > 0
     assert_ok(dc.accept_queue_data(guid, RESULTS))
