@@ -69,6 +69,8 @@ def demo(
         "",
         f"Traveller demo club night: a {tables}-table Mitchell, 3 boards a round, round 1 started.",
         f"  Database:        {db_path.resolve()}",
+        f"  TD dashboard:    {base}/td",
+        f"  Public results:  {base}/results",
         f"  API and docs:    {base}/docs",
         f"  Health:          {base}/api/v1/health",
         f"  Table websocket: ws://127.0.0.1:{port}/api/v1/table/ws",
@@ -95,6 +97,28 @@ def run_tests(ctx: typer.Context) -> None:
     root = Path(__file__).resolve().parent.parent
     cmd = [sys.executable, "-m", "pytest", *ctx.args]
     raise typer.Exit(subprocess.call(cmd, cwd=root, env=os.environ.copy()))
+
+
+@app.command(
+    name="bench",
+    context_settings={
+        "allow_extra_args": True,
+        "ignore_unknown_options": True,
+        "help_option_names": [],
+    },
+)
+def bench(ctx: typer.Context) -> None:
+    """Benchmarks and fault runs: load, chaos, scoring, keypad (from a clone of the repository).
+
+    `traveller bench --help` lists them, e.g. `traveller bench load --tables 50`."""
+    root = Path(__file__).resolve().parent.parent
+    if not (root / "benchmarks" / "bench_cli.py").is_file():
+        typer.echo("error: `traveller bench` runs from a clone of the repository", err=True)
+        raise typer.Exit(2)
+    sys.path.insert(0, str(root))
+    from benchmarks.bench_cli import app as bench_app
+
+    bench_app(args=ctx.args, prog_name="traveller bench")
 
 
 def _mount() -> None:

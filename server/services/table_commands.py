@@ -9,6 +9,7 @@ from __future__ import annotations
 import hmac
 import json
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from sqlmodel import Session, select
 
@@ -51,6 +52,9 @@ from server.models import (
 from server.services import audit
 from server.services.tokens import TableIdentity
 from server.services.views import assignment, missing_boards, result_view, results_at, round_info
+
+#: How stale a terminal's "last seen" may get before a command refreshes it.
+LAST_SEEN_EVERY = timedelta(seconds=30)
 
 #: States that only the TD may change (the table gets a clear refusal).
 TD_STATES = frozenset({"conflict", "adjusted", "not_played"})
@@ -247,8 +251,13 @@ class TableCommands:
     # ------------------------------------------------------------------ commands
 
     def handle(self, command: TableCommand) -> Outcome:
-        self.ident.token.last_seen = utcnow()
-        self.s.add(self.ident.token)
+        now = utcnow()
+        last = self.ident.token.last_seen
+        if last is None or now - last >= LAST_SEEN_EVERY:
+            # "Last seen" is for the TD's terminal status: a write every 30 s is plenty, and
+            # skipping it keeps most commands to the writes they really need.
+            self.ident.token.last_seen = now
+            self.s.add(self.ident.token)
         if isinstance(command, GetRound):
             return Outcome(self.round_info())
         if isinstance(command, NextRound):
