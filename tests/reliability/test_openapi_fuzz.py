@@ -75,3 +75,22 @@ def test_the_api_never_fails_with_5xx_and_errors_are_well_formed(
     case.validate_response(response, checks=[not_a_server_error])
     if case.path.startswith("/api/"):  # /dc speaks the Bridgemate Data Connector's own format
         well_formed_error(response)
+
+
+def test_numbers_beyond_the_database_range_are_refused_not_500(
+    served: tuple[FastAPI, dict[str, str]],
+) -> None:
+    """Found by the fuzzer: an id of 10**20 crashed the SQLite driver (OverflowError -> 500)."""
+    app, auth = served
+    huge = 10**20
+    with TestClient(app, raise_server_exceptions=False) as client:
+        for path in (f"/api/v1/sections/{huge}/tables", f"/api/v1/events/{huge}"):
+            r = client.get(path, headers={"Authorization": auth["td"]})
+            assert (r.status_code, r.json()["code"]) == (422, "out_of_range"), r.text
+        command = {"type": "enter_result", "entry_id": "e" * 12, "board": huge}
+        command["values"] = {"contract": "3NT", "declarer": "N", "tricks": 9}
+        r = client.post(
+            "/api/v1/table/commands", json=command, headers={"Authorization": auth["table"]}
+        )
+        assert r.status_code < 500, r.text
+        assert r.json()["code"]
