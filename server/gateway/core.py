@@ -31,6 +31,9 @@ log = logging.getLogger(__name__)
 
 #: Pushes a keypad understands; the others (settings for the Textual terminal) are not sent.
 PUSHED = (RoundChanged, ResultChanged, ConflictRaised)
+#: Seconds between the gateway's own looks whether the TD released the round a keypad waits for
+#: (the push usually says so at once; this covers a push missed while the keypad was away).
+WAIT_RECHECK = 10.0
 
 
 @dataclass(slots=True)
@@ -43,7 +46,9 @@ class _Keypad:
     queue: deque[Job] = field(default_factory=deque)
     busy: bool = False  # a job of this keypad is running: its commands run one at a time
     retry_at: float = 0.0  # the database was away: not before this
-    round_sent: tuple[object, ...] | None = None  # what it shows of the last round it got
+    recheck_at: float = 0.0  # waiting for the next round: ask again then
+    round_no: int | None = None  # the round it was last told of
+    round_sent: tuple[object, ...] | None = None  # what it shows of that round
     views_sent: dict[tuple[int, int], tuple[int, str]] = field(default_factory=dict)
 
 
@@ -81,11 +86,9 @@ class GatewayCore:
         return line
 
     def bind(self, station: Station, binding: Binding) -> None:
-        """A stored binding (at start): route pushes to it, and resume a wait for the next round."""
-        keypad = self._keypad(station)
-        keypad.binding = binding
-        if binding.next_round_from is not None:
-            self._enqueue(keypad, NextRound(), news=True, retry=True)
+        """A stored binding (at start): route pushes to it, and resume a wait for the next round
+        (``take_jobs`` looks at once whether it is over)."""
+        self._keypad(station).binding = binding
 
     def _keypad(self, station: Station) -> _Keypad:
         keypad = self.keypads.get(station)
@@ -109,6 +112,9 @@ class GatewayCore:
         now = self.now()
         jobs = []
         for keypad in self.keypads.values():
+            if self._waiting(keypad) and now >= keypad.recheck_at:
+                keypad.recheck_at = now + WAIT_RECHECK
+                self._enqueue(keypad, NextRound(), news=True, retry=True)
             if keypad.queue and not keypad.busy and now >= keypad.retry_at:
                 keypad.busy = True
                 jobs.append(keypad.queue.popleft())
@@ -143,19 +149,39 @@ class GatewayCore:
 
     # ------------------------------------------------------------------ outcomes -> frames
 
+    def _waiting(self, keypad: _Keypad) -> bool:
+        """Waiting for the TD to release its next round, with no retry queued or running."""
+        binding = keypad.binding
+        return (
+            binding is not None
+            and binding.next_round_from is not None
+            and not keypad.busy
+            and not any(j.retry for j in keypad.queue)
+        )
+
     def finish(self, job: Job, handled: Handled) -> None:
         """A job is done and committed: queue its reply, note the keypad's binding."""
         keypad = self._keypad(job.station)
         keypad.busy = False
         if handled.binding != KEEP:
             keypad.binding = handled.binding
+            if not job.retry:
+                # A wait that has just begun: the TD may have released the round while the
+                # job ran (its push found no wait to end), so look once more at once.
+                keypad.recheck_at = self.now()
         if handled.reply is None:
             return
         if job.news:
             self._offer(keypad, handled.reply)
-        else:
-            self.stats.replies += 1
-            self._send(keypad, handled.reply)
+            return
+        reply = handled.reply
+        stale = isinstance(reply, RoundInfo) and self._compare(keypad, reply) == "older"
+        self.stats.replies += 1
+        self._send(keypad, reply)
+        if stale:
+            # Overtaken by a push made after it (the TD moved the table on meanwhile): the
+            # keypad gets its answer, then the round as it is now.
+            self._enqueue(keypad, GetRound(), news=True)
 
     def postpone(self, job: Job, delay: float) -> None:
         """The database could not take the job: run it again (first of its keypad) later."""
@@ -180,37 +206,42 @@ class GatewayCore:
                 isinstance(message, RoundChanged)
                 and message.round.next_round_released
                 and binding.next_round_from == message.round.round
-                and not any(j.retry for j in keypad.queue)
+                and self._waiting(keypad)
             ):
                 self._enqueue(keypad, NextRound(), news=True, retry=True)
 
     def _offer(self, keypad: _Keypad, message: Message) -> None:
         """Send news unless the keypad already has it (its own change coming back, a round
-        that changed only where a keypad does not look): a bus at 9600 baud has no bytes to
-        spare."""
+        that changed only where a keypad does not look: a bus at 9600 baud has no bytes to
+        spare), or has newer (a push computed before the reply it overtook)."""
         if isinstance(message, RoundInfo | RoundChanged):
             info = message if isinstance(message, RoundInfo) else message.round
-            if not self._is_news(keypad, info):
+            if self._compare(keypad, info) != "newer":
                 self.stats.pushes_skipped += 1
                 return
             message = RoundChanged(round=info)
         elif isinstance(message, ResultChanged):
             view = message.result
-            if keypad.views_sent.get((view.round, view.board)) == (view.version, view.state):
+            known = keypad.views_sent.get((view.round, view.board))
+            if known is not None and view.version <= known[0]:
                 self.stats.pushes_skipped += 1
                 return
         self.stats.pushes_sent += 1
         self._send(keypad, message)
 
-    def _is_news(self, keypad: _Keypad, info: RoundInfo) -> bool:
-        if _shown(info) != keypad.round_sent:
-            return True
+    def _compare(self, keypad: _Keypad, info: RoundInfo) -> str:
+        """``info`` against what the keypad was told: "same", "newer" or "older"."""
+        if keypad.round_no is not None and info.round != keypad.round_no:
+            return "newer" if info.round > keypad.round_no else "older"  # rounds only go up
+        verdict = "same" if _shown(info) == keypad.round_sent else "newer"
         for status in info.boards:
             view = status.result
             known = keypad.views_sent.get((info.round, status.board))
+            if known is not None and (view is None or view.version < known[0]):
+                return "older"  # results are never deleted, versions only go up
             if (None if view is None else (view.version, view.state)) != known:
-                return True
-        return False
+                verdict = "newer"
+        return verdict
 
     def _send(self, keypad: _Keypad, message: Message) -> None:
         station = keypad.station
@@ -234,26 +265,32 @@ class GatewayCore:
         elif isinstance(message, RoundChanged):
             info = message.round
         if info is not None:
-            keypad.round_sent = _shown(info)
-            for status in info.boards:
-                key = (info.round, status.board)
-                view = status.result
-                if view is None:
-                    keypad.views_sent.pop(key, None)
-                else:
-                    keypad.views_sent[key] = (view.version, view.state)
+            keypad.round_no, keypad.round_sent = info.round, _shown(info)
+            views = [s.result for s in info.boards if s.result is not None]
         elif isinstance(message, ResultAck | ResultChanged | ConflictRaised):
-            view = message.result
-            keypad.views_sent[(view.round, view.board)] = (view.version, view.state)
+            views = [message.result]
+        else:
+            views = []
+        for view in views:
+            key = (view.round, view.board)
+            known = keypad.views_sent.get(key)
+            if known is None or view.version >= known[0]:
+                keypad.views_sent[key] = (view.version, view.state)
 
     # ------------------------------------------------------------------ for the drivers
 
     def next_deadline(self) -> float | None:
-        """When the core next has something to do (a link timer, a postponed job)."""
+        """When the core next has something to do (a link timer, a job to run or retry)."""
         times = [line.next_deadline() for line in self.lines.values()]
-        times += [k.retry_at for k in self.keypads.values() if k.queue and not k.busy]
+        times.append(self.jobs_deadline())
         known = [t for t in times if t is not None]
         return min(known) if known else None
+
+    def jobs_deadline(self) -> float | None:
+        """When ``take_jobs`` next has a job to give (a postponed one, a wait to look at)."""
+        times = [k.retry_at for k in self.keypads.values() if k.queue and not k.busy]
+        times += [k.recheck_at for k in self.keypads.values() if self._waiting(k)]
+        return min(times) if times else None
 
     def watched(self) -> set[tuple[int, int]]:
         """(section id, table) of every bound keypad whose link is up: the tables to watch."""

@@ -84,7 +84,8 @@ class InlineGateway:
             else:
                 self._finish(job, handled)
         wake = [self._held[0][0]] if self._held else []
-        wake += [k.retry_at for k in self.core.keypads.values() if k.queue and not k.busy]
+        jobs = self.core.jobs_deadline()
+        wake += [] if jobs is None else [jobs]
         return min(wake) if wake else None
 
     def _finish(self, job: Job, handled: Handled) -> None:

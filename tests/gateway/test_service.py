@@ -25,7 +25,7 @@ from protocol.messages import (
 from server.db import make_engine, transact
 from server.gateway.jobs import KEEP, Binding, Station
 from server.gateway.service import PAIRING_FAILURES, handle, load_bindings
-from server.models import KeypadBinding, Section, TableToken, utcnow
+from server.models import Event, KeypadBinding, Section, TableToken, utcnow
 from server.services import round_control, td
 
 from .harness import Club, make_club
@@ -200,3 +200,30 @@ def test_a_resent_entry_is_stored_once(engine: Engine, club: Club) -> None:
     assert isinstance(again, ResultAck)
     assert (first.duplicate, again.duplicate) == (False, True)
     assert again.result == first.result
+
+
+def test_wrong_pins_are_refused_then_locked(engine: Engine, club: Club) -> None:
+    def ask_for_pins(session: Session) -> None:
+        section = session.get(Section, club.section_id)
+        assert section is not None
+        event = session.get(Event, section.event_id)
+        assert event is not None
+        event.confirm_pin_required = True
+        session.add(event)
+
+    transact(engine, ask_for_pins)
+    pair(engine, club)
+    board = boards(engine)[0]
+    values = EntryValues(contract="4S", declarer="S", tricks=10)
+    ack = handle(engine, KP, EnterResult(entry_id="kp-entry-2", board=board, values=values))
+    assert isinstance(ack.reply, ResultAck)
+    codes = []
+    for n in range(6):
+        confirm = ConfirmResult(
+            entry_id=f"kp-confirm-{n}", board=board, version=ack.reply.result.version, pin="no"
+        )
+        reply = handle(engine, KP, confirm).reply
+        assert isinstance(reply, Error)
+        assert reply.entry_id == confirm.entry_id
+        codes.append(reply.code)
+    assert codes == ["pin_wrong"] * 5 + ["pin_locked"]
