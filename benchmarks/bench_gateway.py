@@ -112,7 +112,7 @@ def run(
     }
 
 
-def realtime(entries: int = 40) -> dict[str, Any]:
+def realtime() -> dict[str, Any]:
     """One keypad on a pty against the whole gateway, in real time, with no baud rate."""
     from firmware_sim.keypad import Keypad
     from firmware_sim.player import Player
@@ -121,11 +121,13 @@ def realtime(entries: int = 40) -> dict[str, Any]:
     from server.gateway.ports import PortSpec
     from server.gateway.runner import Gateway
     from tests.gateway.cables import CableEnd, PtyCable
-    from tests.gateway.harness import RecordingDevice, make_club
+    from tests.gateway.harness import RecordingDevice, make_club, release_all_rounds
 
     with tempfile.TemporaryDirectory() as tmp:
         engine = make_engine(f"sqlite:///{tmp}/realtime.db")
-        club = make_club(engine, tables=3, rounds=3, bpr=entries // 3 + 1)
+        club = make_club(engine, tables=3, rounds=3, bpr=12)
+        release_all_rounds(engine, club)
+        entries = 3 * 12
         cable = PtyCable(Path(tmp) / "ttyKP1")
         cable.plug()
         keypad = Keypad(RecordingDevice(1), Link(1, time.monotonic))
@@ -159,6 +161,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", help="database URL (default: a temporary SQLite file)")
     parser.add_argument("--realtime", action="store_true", help="also measure over a real pty")
+    parser.add_argument(
+        "--think", type=float, default=1.0, help="seconds between a player's keys (default 1)"
+    )
     args = parser.parse_args()
     print(
         "| layout | corruption | entries | wire | median | p99 | median/wire | p99/wire "
@@ -171,7 +176,7 @@ def main() -> None:
         ("bus", 0.0),
         ("bus", 0.01),
     ):
-        r = run(layout, corruption, db_url=args.db)  # type: ignore[arg-type]
+        r = run(layout, corruption, db_url=args.db, think=args.think)  # type: ignore[arg-type]
         print(
             f"| {r['layout']} | {corruption:.0%} | {r['entries']} | {r['wire_ms']} ms "
             f"| {r['median_ms']} ms | {r['p99_ms']} ms | {r['median_x_wire']}x "

@@ -126,6 +126,7 @@ def _mount() -> None:
     from firmware_sim.cli import keypad_sim
     from server.deploy_cli import app as deploy_app
     from server.deploy_cli import serve
+    from server.gateway.cli import gateway
     from server.io.cli import score
     from server.movements.cli import app as movement_app
     from terminal.cli import app as terminal_app
@@ -136,6 +137,7 @@ def _mount() -> None:
     app.command(name="serve")(serve)
     app.add_typer(deploy_app)  # backup, restore, doctor, discover
     app.command("keypad-sim")(keypad_sim)
+    app.command("gateway")(gateway)
 
 
 _mount()

@@ -31,6 +31,11 @@ log = logging.getLogger(__name__)
 
 #: Pushes a keypad understands; the others (settings for the Textual terminal) are not sent.
 PUSHED = (RoundChanged, ResultChanged, ConflictRaised)
+#: Refusals that show the keypad's picture of its round is wrong (stale, or hit by a damaged
+#: frame that passed the CRC): it is sent the round as it is, so it cannot loop on them.
+OUT_OF_STEP = frozenset(
+    {"board_not_in_round", "unknown_board", "not_entered", "stale_version", "round_not_started"}
+)
 #: Seconds between the gateway's own looks whether the TD released the round a keypad waits for
 #: (the push usually says so at once; this covers a push missed while the keypad was away).
 WAIT_RECHECK = 10.0
@@ -178,9 +183,13 @@ class GatewayCore:
         stale = isinstance(reply, RoundInfo) and self._compare(keypad, reply) == "older"
         self.stats.replies += 1
         self._send(keypad, reply)
+        if isinstance(reply, Error) and reply.code in OUT_OF_STEP:
+            keypad.round_no, keypad.round_sent = None, None
+            keypad.views_sent.clear()  # whatever it shows, it is not what was sent
+            stale = True
         if stale:
-            # Overtaken by a push made after it (the TD moved the table on meanwhile): the
-            # keypad gets its answer, then the round as it is now.
+            # Overtaken by a push made after it (the TD moved the table on meanwhile), or out
+            # of step: the keypad gets its answer, then the round as it is now.
             self._enqueue(keypad, GetRound(), news=True)
 
     def postpone(self, job: Job, delay: float) -> None:

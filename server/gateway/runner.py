@@ -33,7 +33,7 @@ from server.errors import UnavailableError
 from .core import GatewayCore
 from .jobs import Handled, Job
 from .ports import PortSpec, parse_ports
-from .serial_io import PortWorker, SerialLike, open_port
+from .serial_io import PortWorker, SerialLike, check_pyserial, open_port
 from .service import handle, load_bindings
 from .watch import Table, Watcher
 
@@ -88,6 +88,8 @@ class Gateway:
     async def start(self) -> None:
         """Load the bindings, open the ports, start serving."""
         self._loop = asyncio.get_running_loop()
+        if self.opener is open_port:
+            check_pyserial([spec.url for spec in self.specs])
         for station, binding in (await asyncio.to_thread(load_bindings, self.engine)).items():
             self.core.bind(station, binding)
         for spec in self.specs:

@@ -111,6 +111,18 @@ class TcpListenPort:
         self._server.close()
 
 
+def check_pyserial(urls: list[str]) -> None:
+    """Refuse to start without pyserial when a port needs it (say so, rather than retry)."""
+    if all(url.startswith(LISTEN_SCHEME) for url in urls):
+        return
+    try:
+        import serial  # noqa: F401
+    except ImportError as exc:
+        raise RuntimeError(
+            "the keypad gateway needs pyserial: pip install 'traveller[keypad]'"
+        ) from exc
+
+
 def open_port(url: str, baud: int) -> SerialLike:
     """Open a port by URL: ``tcp-listen://`` here, anything else through pyserial."""
     if url.startswith(LISTEN_SCHEME):
@@ -156,6 +168,7 @@ class PortWorker:
         self.opens = 0
         self.losses = 0
         self._broken = False
+        self._failing = False
         self._device: tuple[int, int] | None = None
         self._checked = 0.0
         self._stop = threading.Event()
@@ -211,8 +224,12 @@ class PortWorker:
         try:
             port = self.opener(self.url, self.baud)
         except Exception as exc:
-            log.debug("%s: cannot open: %s", self.url, exc)
+            # Said once (the adapter is not plugged in, say), then quietly retried.
+            level = logging.DEBUG if self._failing else logging.WARNING
+            log.log(level, "%s: cannot open (%s); trying again with backoff", self.url, exc)
+            self._failing = True
             return False
+        self._failing = False
         with self._lock:
             self.port, self._broken = port, False
         self.opens += 1

@@ -72,6 +72,18 @@ def make_club(engine: Engine, *, tables: int = 10, rounds: int = 7, bpr: int = 4
     return transact(engine, work)
 
 
+def release_all_rounds(engine: Engine, club: Club) -> None:
+    """The TD starts every round at once: tables move on as soon as they finish."""
+
+    def work(session: Session) -> None:
+        section = session.get(Section, club.section_id)
+        assert section is not None
+        while section.current_round < section.rounds:
+            td.start_round(session, section, section.current_round + 1)
+
+    transact(engine, work)
+
+
 @dataclass
 class Night:
     """Keypads, lines and the gateway of one simulated session."""

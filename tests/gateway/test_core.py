@@ -12,6 +12,7 @@ from protocol.link import BusDevice, Delivered, Link
 from protocol.messages import (
     BoardResultView,
     BoardStatus,
+    Error,
     GetRound,
     Message,
     NextRound,
@@ -212,3 +213,32 @@ def test_a_bus_keypad_noticing_a_silent_gateway_lets_time_move_on() -> None:
     assert device.next_deadline() == clock.t
     device.poll()
     assert not device.up
+
+
+def test_news_older_than_what_the_keypad_has_is_held_back() -> None:
+    rig = Rig()
+    later = round_info(view(1, 3, "confirmed")).model_copy(update={"round": 2})
+    rig.command(GetRound(), Handled(later, Binding(SECTION, 1)))
+    rig.received.clear()
+    # A push made before the table moved on, delivered after: not sent.
+    rig.core.push((SECTION, 1, RoundChanged(round=round_info(view(1)))))
+    rig.run()
+    assert rig.received == []
+    # A reply overtaken that way is sent (it answers the keypad) and followed by the truth.
+    rig.command(GetRound(), Handled(round_info(view(1)), Binding(SECTION, 1)))
+    (refresh,) = rig.core.take_jobs()
+    assert (refresh.command, refresh.news) == (GetRound(), True)
+
+
+def test_a_keypad_out_of_step_is_sent_its_round_again() -> None:
+    rig = Rig()
+    info = round_info(view(1))
+    rig.command(GetRound(), Handled(info, Binding(SECTION, 1)))
+    refused = Error(code="board_not_in_round", message="Not this round.", entry_id="entry-0002")
+    rig.command(GetRound(), Handled(refused))
+    (refresh,) = rig.core.take_jobs()
+    assert refresh.news
+    rig.received.clear()
+    rig.core.finish(refresh, Handled(info, Binding(SECTION, 1)))  # the same round as before
+    rig.run()
+    assert rig.received == [keypad_view(RoundChanged(round=info))]
