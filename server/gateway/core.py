@@ -117,7 +117,8 @@ class GatewayCore:
         now = self.now()
         jobs = []
         for keypad in self.keypads.values():
-            if self._waiting(keypad) and now >= keypad.recheck_at:
+            here = keypad.station.port in self.lines  # not a port no longer served
+            if here and self._waiting(keypad) and now >= keypad.recheck_at:
                 keypad.recheck_at = now + WAIT_RECHECK
                 self._enqueue(keypad, NextRound(), news=True, retry=True)
             if keypad.queue and not keypad.busy and now >= keypad.retry_at:
@@ -298,7 +299,11 @@ class GatewayCore:
     def jobs_deadline(self) -> float | None:
         """When ``take_jobs`` next has a job to give (a postponed one, a wait to look at)."""
         times = [k.retry_at for k in self.keypads.values() if k.queue and not k.busy]
-        times += [k.recheck_at for k in self.keypads.values() if self._waiting(k)]
+        times += [
+            k.recheck_at
+            for k in self.keypads.values()
+            if k.station.port in self.lines and self._waiting(k)
+        ]
         return min(times) if times else None
 
     def watched(self) -> set[tuple[int, int]]:

@@ -153,6 +153,8 @@ def test_a_waiting_keypad_is_moved_on_when_the_round_is_released() -> None:
 def test_a_stored_wait_is_resumed_at_start() -> None:
     core = GatewayCore(VirtualClock())
     core.bind(Station("p", 4), Binding(SECTION, 4, next_round_from=2))
+    core.bind(Station("gone", 4), Binding(SECTION, 5, next_round_from=2))  # port not served
+    core.attach("p")
     jobs = core.take_jobs()
     assert [(j.station, j.retry) for j in jobs] == [(Station("p", 4), True)]
 

@@ -23,11 +23,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAVELLER = [sys.executable, "-c", "from server.cli import main; main()"]
-GATEWAY = [
-    sys.executable,
-    "-c",
-    "import typer; from server.gateway.cli import gateway; typer.run(gateway)",
-]
+GATEWAY = [*TRAVELLER, "gateway"]
 BOARD = "ENT 4 4 0 3 10 ENT ENT 1"  # 4S by South, 10 tricks; send; E/W confirm
 
 

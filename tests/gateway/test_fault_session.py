@@ -52,29 +52,19 @@ def test_a_ten_second_cable_pull(sqlite_engine: Engine) -> None:
     assert sum(w.stats.pulled for w in night.all_injectors()) > 0
 
 
-def _restart_mid_round(engine: Engine, seed: int) -> Night:
-    night = Night(engine, Faults(corrupt=0.002), seed=seed)
-    assert not night.run(until=50.0)
-    rounds = {k.device.round.round for k in night.keypads.values() if k.device.round}
-    assert rounds, "the keypads have their rounds"
-    assert max(rounds) < 7, "still mid-session"
-    night.restart_gateway()
-    assert not night.run(until=51.0)
-    night.restart_gateway()  # and again at once, before the keypads have even noticed
-    return night
-
-
-def test_a_gateway_restart_mid_round(sqlite_engine: Engine) -> None:
-    night = _restart_mid_round(sqlite_engine, seed=11)
-    _check(night)
-    assert night.restarts == 2
-
-
-@pytest.mark.postgres
-def test_a_gateway_restart_mid_round_on_postgresql(pg_url: str) -> None:
-    engine = make_engine(pg_url)
+def test_a_gateway_restart_mid_round(db_url: str) -> None:
+    """On a SQLite file and on PostgreSQL: a new gateway on the same database, twice."""
+    engine = make_engine(db_url)
     try:
-        night = _restart_mid_round(engine, seed=12)
+        night = Night(engine, Faults(corrupt=0.002), seed=11)
+        assert not night.run(until=50.0)
+        rounds = {k.device.round.round for k in night.keypads.values() if k.device.round}
+        assert rounds, "the keypads have their rounds"
+        assert max(rounds) < 7, "still mid-session"
+        night.restart_gateway()
+        assert not night.run(until=51.0)
+        night.restart_gateway()  # and again at once, before the keypads have even noticed
         _check(night)
+        assert night.restarts == 2
     finally:
         engine.dispose()
