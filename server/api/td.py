@@ -13,7 +13,7 @@ from server import ratelimit
 from server.api import schemas
 from server.api.deps import Runtime, RuntimeDep, require_td
 from server.api.movements import build_movement
-from server.models import Result, Section
+from server.models import Section
 from server.services import audit, event_settings, setup, td, tokens
 from server.services.table_commands import Push
 from server.services.views import result_view
@@ -205,17 +205,6 @@ def _views(pushes: list[Push]) -> list[BoardResultView]:
     return [p.message.result for p in pushes if isinstance(p.message, ResultChanged)]
 
 
-def _settle(
-    section_id: int, ref: schemas.ResultRef, action: Callable[[Session, Result], list[Push]]
-) -> Callable[[Session], list[Push]]:
-    def work(s: Session) -> list[Push]:
-        section = setup.get_section(s, section_id)
-        result = td.board_result(s, section, ref.table, ref.round, ref.board)
-        return action(s, result)
-
-    return work
-
-
 @guarded.post("/sections/{section_id}/results/set", response_model=list[BoardResultView])
 async def td_set_result(
     runtime: RuntimeDep, section_id: int, body: schemas.TDSetResult
@@ -223,9 +212,11 @@ async def td_set_result(
     """Enter or change a result as TD (also resolves a conflict). Audited with the reason."""
     pushes = await _with_pushes(
         runtime,
-        _settle(
+        td.settle(
             section_id,
-            body,
+            body.table,
+            body.round,
+            body.board,
             lambda s, r: td.set_result(s, result=r, values=body.values, reason=body.reason),
         ),
     )
@@ -239,9 +230,11 @@ async def td_adjust(
     """Give an artificial adjusted score (e.g. 60/40 for Ave+/Ave-)."""
     pushes = await _with_pushes(
         runtime,
-        _settle(
+        td.settle(
             section_id,
-            body,
+            body.table,
+            body.round,
+            body.board,
             lambda s, r: td.adjust(
                 s,
                 result=r,
@@ -260,7 +253,13 @@ async def td_not_played(
 ) -> list[BoardResultView]:
     pushes = await _with_pushes(
         runtime,
-        _settle(section_id, body, lambda s, r: td.mark_not_played(s, result=r, reason=body.reason)),
+        td.settle(
+            section_id,
+            body.table,
+            body.round,
+            body.board,
+            lambda s, r: td.mark_not_played(s, result=r, reason=body.reason),
+        ),
     )
     return _views(pushes)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
@@ -292,3 +293,20 @@ def all_results(session: Session, section: Section) -> list[Result]:
         .order_by(col(Result.round), col(Result.table_number), col(Result.board))
     )
     return list(session.exec(stmt))
+
+
+def settle(
+    section_id: int,
+    table: int,
+    round_: int,
+    board: int,
+    action: Callable[[Session, Result], list[Push]],
+) -> Callable[[Session], list[Push]]:
+    """The TD's action on one board at one table, as a unit of work for ``transact`` (the
+    result row is made if the board has none yet). The API and the web pages both use it."""
+
+    def work(session: Session) -> list[Push]:
+        section = get_section(session, section_id)
+        return action(session, board_result(session, section, table, round_, board))
+
+    return work

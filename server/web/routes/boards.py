@@ -96,18 +96,6 @@ async def board_page(
     return page(request, "td/board.html", td_, active="dashboard", adjustments=ADJUSTMENTS, **ctx)
 
 
-def _settle(
-    section_id: int, table: int, round_: int, board: int, action: Settle
-) -> Callable[[Session], list[Push]]:
-    """The TD's action on one board (its result row made if the board has none yet)."""
-
-    def work(s: Session) -> list[Push]:
-        section = setup.get_section(s, section_id)
-        return action(s, td.board_result(s, section, table, round_, board))
-
-    return work
-
-
 @router.post("/rounds/{round_}/boards/{board}/set")
 async def set_result(
     runtime: RuntimeDep,
@@ -130,7 +118,7 @@ async def set_result(
         return redirect(back, exc.message, "error")
     return await act(
         runtime,
-        _settle(
+        td.settle(
             section_id,
             table,
             round_,
@@ -174,7 +162,7 @@ async def adjust(
         ns_percent, ew_percent = int(ns_text), int(ew_text)
     return await act(
         runtime,
-        _settle(
+        td.settle(
             section_id,
             table,
             round_,
@@ -200,7 +188,7 @@ async def not_played(
 ) -> Response:
     return await act(
         runtime,
-        _settle(
+        td.settle(
             section_id,
             table,
             round_,
@@ -231,7 +219,7 @@ async def choose(
 
     return await act(
         runtime,
-        _settle(section_id, table, round_, board, action),
+        td.settle(section_id, table, round_, board, action),
         _board_url(section_id, table, round_, board),
         f"Conflict on board {board} at table {table} resolved.",
     )
