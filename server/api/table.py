@@ -134,6 +134,8 @@ async def _pushes(
             message = await sub.queue.get()
             async with lock:
                 await websocket.send_text(message.model_dump_json())
+    except WebSocketDisconnect:
+        return  # the terminal went between a push and its delivery: the reader ends the socket
     finally:
         runtime.bus.unsubscribe(sub)
 
@@ -246,7 +248,7 @@ async def _serve(websocket: WebSocket, runtime: Runtime) -> None:
         pass
     finally:
         pusher.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
+        with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect):
             await pusher
 
 

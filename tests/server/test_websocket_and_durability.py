@@ -149,3 +149,37 @@ def test_openapi_documents_every_route_with_errors_and_examples(club: Club) -> N
         for method, op in ops.items():
             assert op.get("responses"), f"{method} {path} has no responses"
     assert "EnterResult" in schema["components"]["schemas"]
+
+
+def test_a_push_to_a_terminal_that_has_just_gone_ends_quietly() -> None:
+    """The race CI once hit: a push is sent as the client vanishes. The pusher must end without
+    an exception (which uvicorn would log as a traceback) and leave the bus subscription."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from starlette.websockets import WebSocketDisconnect
+
+    from protocol.messages import Error
+    from server.api.table import _pushes
+    from server.bus import Bus
+
+    class GoneSocket:
+        sent = 0
+
+        async def send_text(self, data: str) -> None:
+            self.sent += 1
+            raise WebSocketDisconnect(code=1006)
+
+    async def scenario() -> tuple[int, int]:
+        bus = Bus()
+        runtime = SimpleNamespace(bus=bus)
+        socket = GoneSocket()
+        task = asyncio.create_task(_pushes(socket, runtime, 1, 3, asyncio.Lock()))  # type: ignore[arg-type]
+        await asyncio.sleep(0)
+        assert bus.subscribers == 1
+        bus.publish([(1, 3, Error(code="x", message="a push"))])
+        await asyncio.wait_for(task, 5)  # returns instead of raising
+        return socket.sent, bus.subscribers
+
+    sent, left = asyncio.run(scenario())
+    assert (sent, left) == (1, 0)
