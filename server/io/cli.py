@@ -11,6 +11,8 @@ from pathlib import Path
 
 import typer
 
+from server.cli_words import _
+
 
 class OutputFormat(StrEnum):
     """How `traveller score` prints."""
@@ -29,6 +31,7 @@ class MethodChoice(StrEnum):
     BUTLER = "butler"
     CROSS_IMPS = "cross-imps"
     TOTAL = "total"
+    TEAMS = "teams"
 
 
 app = typer.Typer(add_completion=False, help="Score event files offline.")
@@ -44,22 +47,42 @@ def score(
     across: bool | None = typer.Option(
         None, "--across/--per-section", help="Compare across sections (default: per section)."
     ),
+    integer_vp: bool = typer.Option(
+        False, "--integer-vp", help="Teams: the WBF integer VP scale (default: two decimals)."
+    ),
 ) -> None:
-    """Score an event from its travellers (never from the totals in the file)."""
+    """Score an event from its travellers (never from the totals in the file).
+
+    A PBN team event ([HomeTeam]/[VisitTeam] on every table) is scored as team matches in
+    IMPs and VPs unless a pairs method is asked for.
+    """
     from .errors import EventFileError
     from .scorefile import load, score_event, to_json, to_text
     from .spelling import cli_method
 
     try:
         event = load(file)
-        chosen = cli_method(method.value) if method is not None else None
-        report = score_event(event, chosen, across_sections=across)
+        teams = method is MethodChoice.TEAMS or (method is None and event.teams is not None)
+        if teams:
+            from .teamfile import score_team_event
+
+            team_report = score_team_event(event, integer_scale=integer_vp)
+        else:
+            chosen = cli_method(method.value) if method is not None else None
+            report = score_event(event, chosen, across_sections=across)
     except EventFileError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(_("error: {message}").format(message=exc), err=True)
         raise typer.Exit(2) from None
     except Exception as exc:  # the CLI reports, never prints a traceback
-        typer.echo(f"error: {file}: cannot score it ({type(exc).__name__}: {exc})", err=True)
+        reason = f"{type(exc).__name__}: {exc}"
+        typer.echo(
+            _("error: {file}: cannot score it ({reason})").format(file=file, reason=reason),
+            err=True,
+        )
         raise typer.Exit(2) from None
+    if teams:
+        _print_teams(team_report, output)
+        return
     if output is OutputFormat.JSON:
         typer.echo(json.dumps(to_json(report), indent=2, ensure_ascii=False))
     elif output is OutputFormat.CSV:
@@ -68,6 +91,18 @@ def score(
         typer.echo(write_ranking_csv(report), nl=False)
     else:
         typer.echo(to_text(report), nl=False)
+
+
+def _print_teams(report: object, output: OutputFormat) -> None:
+    from .teamfile import TeamReport, team_to_csv, team_to_json, team_to_text
+
+    assert isinstance(report, TeamReport)
+    if output is OutputFormat.JSON:
+        typer.echo(json.dumps(team_to_json(report), indent=2, ensure_ascii=False))
+    elif output is OutputFormat.CSV:
+        typer.echo(team_to_csv(report), nl=False)
+    else:
+        typer.echo(team_to_text(report), nl=False)
 
 
 def main() -> None:

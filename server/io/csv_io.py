@@ -31,7 +31,16 @@ TRAVELLER_COLUMNS = (
     "ns_percentage",
     "ew_percentage",
 )
-RANKING_COLUMNS = ("place", "section", "number", "direction", "names", "total", "percentage")
+RANKING_COLUMNS = (
+    "place",
+    "section",
+    "number",
+    "direction",
+    "names",
+    "total",
+    "percentage",
+    "penalty",  # deducted from the total (§ 211); empty when none
+)
 
 _ALIASES = {
     "section": ("section", "sect"),
@@ -147,8 +156,12 @@ def write_travellers_csv(event: EventFile, report: ScoreReport | None = None) ->
     writer.writerow(TRAVELLER_COLUMNS)
     for line in sorted(event.lines, key=lambda ln: (ln.section or "", ln.board, ln.table or 0)):
         scored = values.get((line.board, line.ns, line.ew), (None, None, None, None))
+        labels = line.adjusted_labels()
         if line.artificial is not None:
             play = ["", "", "", spelling.artificial_label(*line.artificial)]
+        elif labels is not None:
+            balanced = line.adjusted is not None and line.adjusted[0] == line.adjusted[1]
+            play = ["", "", "", labels[0] if balanced else f"N/S {labels[0]}; E/W {labels[1]}"]
         elif line.contract is None:
             play = ["NP", "", "", ""]
         elif line.contract == "PASS":
@@ -191,6 +204,7 @@ def write_ranking_csv(report: ScoreReport) -> str:
                 " & ".join(pair.names),
                 "" if total is None else f"{total:.2f}",
                 "" if percentage is None else f"{percentage:.2f}",
+                f"{decimal(pair.penalty):.2f}" if pair.penalty else "",
             ]
         )
     return out.getvalue()

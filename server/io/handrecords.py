@@ -11,6 +11,8 @@ import importlib.util
 from dataclasses import dataclass
 from typing import Any
 
+from protocol.bridge import dealer, vulnerability
+
 from .errors import EventFileError
 
 SEATS = ("N", "E", "S", "W")
@@ -58,6 +60,17 @@ def hands(deal: str) -> dict[str, tuple[str, str, str, str]]:
             raise ValueError(f"{part!r} does not hold 13 cards")
         out[seat] = (suits[0], suits[1], suits[2], suits[3])
     return out
+
+
+def law2_dealer(board: int) -> str:
+    """The dealer of a board by Law 2 ("N", "E", "S" or "W")."""
+    return str(dealer(board).value)[:1]
+
+
+def law2_vulnerable(board: int) -> str:
+    """The vulnerability of a board by Law 2 in PBN words: "None", "NS", "EW" or "All"."""
+    value = vulnerability(board).value
+    return {"NONE": "None", "BOTH": "All"}.get(value, value)
 
 
 def normalise_deal(deal: str) -> str:

@@ -7,7 +7,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from protocol.bridge import BridgeError, ns_score
-from server.scoring import Method
+from server.scoring import Direction, Method, SideScore, side_label
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -38,6 +38,8 @@ class PairEntry:
     published_total: Decimal | None = None
     published_percentage: Decimal | None = None
     published_place: str | None = None
+    penalty: Fraction = Fraction(0)
+    """Deductions the TD gave the pair (§ 211), in the ranking's unit; the totals net them."""
 
 
 @dataclass(slots=True)
@@ -67,14 +69,26 @@ class Line:
     lead: str | None = None
     artificial: tuple[Fraction, Fraction] | None = None
     """(N/S %, E/W %) of an artificial adjusted score."""
+    adjusted: tuple[SideScore, SideScore] | None = None
+    """A weighted (§ X78A1) or unbalanced (§ X78A2) score: what N/S and E/W are each scored
+    on. The formats have no words for it, so the writers print its label."""
     section: str | None = None
     round: int | None = None
     table: int | None = None
     published_ns_score: int | None = None
+    published_values: tuple[Decimal, Decimal] | None = None
+    """(N/S, E/W) matchpoints or IMPs the file published for this line (never used to score)."""
 
     @property
     def played(self) -> bool:
-        return self.contract is not None or self.artificial is not None
+        return self.contract is not None or self.artificial is not None or self.adjusted is not None
+
+    def adjusted_labels(self) -> tuple[str, str] | None:
+        """The N/S and E/W labels of a weighted or unbalanced score ("60% 420 / 40% -50")."""
+        if self.adjusted is None:
+            return None
+        ns, ew = self.adjusted
+        return side_label(ns, Direction.NS), side_label(ew, Direction.EW)
 
     def ns_points(self) -> int | None:
         """The N/S score of the contract played (Law 77), or None without one."""
@@ -85,6 +99,45 @@ class Line:
             return ns_score(self.board, self.contract, declarer, self.tricks)
         except BridgeError:
             return None
+
+
+@dataclass(slots=True)
+class TeamLine:
+    """One table's result in a team match: which team sat N/S, and what was played."""
+
+    board: int
+    ns_team: str
+    ew_team: str
+    stage: str | None = None
+    """The round or stage the match belongs to ([Round] or [Stage]), if the file says."""
+    room: str | None = None
+    """"Open" or "Closed" when the file says ([Room])."""
+    table: str | None = None
+    contract: str | None = None
+    declarer: str | None = None
+    tricks: int | None = None
+    lead: str | None = None
+    published_ns_score: int | None = None
+    published_ns_imps: Decimal | None = None
+    """The N/S team's IMPs on the board as the file published them ([ScoreIMP])."""
+    source_line: int | None = None
+
+    def ns_points(self) -> int | None:
+        """The N/S score of the contract played (Law 77), or None without one."""
+        if self.contract is None or self.tricks is None:
+            return None
+        declarer = None if self.contract == "PASS" else self.declarer
+        try:
+            return ns_score(self.board, self.contract, declarer, self.tricks)
+        except BridgeError:
+            return None
+
+
+@dataclass(slots=True)
+class TeamEvent:
+    """The team matches of an event file: every table's result with the teams seated."""
+
+    lines: list[TeamLine] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -105,6 +158,8 @@ class EventFile:
     lines: list[Line] = field(default_factory=list)
     source: str = ""
     """The format it came from ("pbn", "usebio", "csv", "bws")."""
+    teams: TeamEvent | None = None
+    """A team event's matches (PBN records naming [HomeTeam] and [VisitTeam]), else None."""
 
     def pair(self, key: PairKey) -> PairEntry | None:
         for entry in self.pairs:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
-from protocol.bridge import BridgeError, dealer, vulnerability
+from protocol.bridge import BridgeError, dealer
 from server.scoring import Method
 
 from . import spelling
@@ -173,7 +173,11 @@ def read_pbn(text: str) -> EventFile:
             _read_score_table(game, board, assembler)
         elif tags.get("Contract", "") not in _UNKNOWN:
             _read_single(game, board, assembler, named_pairs)
-    return assembler.build()
+    built = assembler.build()
+    from .teamfile import team_event_from_games
+
+    built.teams = team_event_from_games(games)
+    return built
 
 
 def _board_number(game: Game) -> int | None:
@@ -321,7 +325,20 @@ def _read_score_table(game: Game, board: int, assembler: Assembler) -> None:
         except (spelling.SpellingError, BridgeError) as exc:
             raise EventFileError(str(exc), line=number, board=board) from None
         line.lead = _value(row, "Lead") or None
+        line.published_values = _published_values(row)
         assembler.add_line(line, ns, ew)
+
+
+def _published_values(row: dict[str, str]) -> tuple[Decimal, Decimal] | None:
+    """The line's matchpoints (MP_NS/MP_EW) or IMPs (IMP_NS/IMP_EW) as the file gives them."""
+    for ns_name, ew_name in (("MP_NS", "MP_EW"), ("IMP_NS", "IMP_EW")):
+        try:
+            ns, ew = Decimal(_value(row, ns_name)), Decimal(_value(row, ew_name))
+        except InvalidOperation:
+            continue
+        if ns.is_finite() and ew.is_finite():
+            return ns, ew
+    return None
 
 
 def _fill_play(
@@ -451,8 +468,9 @@ def write_pbn(event: EventFile, report: ScoreReport | None = None) -> str:
 
 
 def _law2_vul(board: int) -> str:
-    value = vulnerability(board).value
-    return {"None": "None", "NS": "NS", "EW": "EW", "Both": "All"}.get(value, value)
+    from .handrecords import law2_vulnerable
+
+    return law2_vulnerable(board)
 
 
 def _scored_rows(
@@ -491,6 +509,9 @@ def _total_table(event: EventFile, report: ScoreReport | None) -> list[str]:
         spec.insert(1, "Section\\2L")
     imps = report is not None and not report.method.is_matchpoints
     spec += ["TotalScoreIMP\\7R" if imps else "TotalScoreMP\\7R", "TotalPercentage\\6R"]
+    penalties = report is not None and any(p.penalty for p in report.pairs)
+    if penalties:
+        spec += ["Penalty\\6R"]  # deducted from the total (§ 211)
     spec += ["Names\\40L"]
     out = [f"[TotalScoreTable {_quote(';'.join(spec))}]"]
     results = {p.key: p for p in report.pairs} if report else {}
@@ -505,6 +526,8 @@ def _total_table(event: EventFile, report: ScoreReport | None) -> list[str]:
         cells += [str(key.number), key.direction or (result.direction if result else None) or "-"]
         cells.append(_num(result.total) if result else "-")
         cells.append(_num(result.percentage) if result else "-")
+        if penalties:
+            cells.append(_num(result.penalty) if result and result.penalty else "-")
         cells.append(_quote(" - ".join(entry.names) if entry else ""))
         out.append(" ".join(cells))
     return out
@@ -552,6 +575,9 @@ def _play_cells(line: Line) -> list[str]:
     if line.artificial is not None:
         ns, ew = line.artificial
         return ["-", "-", "-", lead, _quote(f"A{_pct(ns)}"), _quote(f"A{_pct(ew)}")]
+    labels = line.adjusted_labels()
+    if labels is not None:
+        return ["-", "-", "-", lead, _quote(labels[0]), _quote(labels[1])]
     if line.contract is None:
         return ["-", "-", "-", lead, "-", "-"]
     if line.contract == "PASS":

@@ -36,6 +36,8 @@ class PairResult:
     percentage: Fraction | None
     place: str
     boards: int
+    penalty: Fraction = Fraction(0)
+    """Deducted from the total (§ 211), in the ranking's unit."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +144,8 @@ def _board_result(line: Line, where: dict[str, Any]) -> BoardResult:
     if line.artificial is not None:
         ns, ew = line.artificial
         return BoardResult.artificial(line.board, line.ns, line.ew, ns, ew, **where)
+    if line.adjusted is not None:
+        return BoardResult.unbalanced(line.board, line.ns, line.ew, *line.adjusted, **where)
     if line.contract is None:
         return BoardResult(line.board, line.ns, line.ew, None, None, **where)
     if line.tricks is None:
@@ -164,15 +168,21 @@ def score_event(
     method: Method | None = None,
     *,
     across_sections: bool | None = None,
+    field: str | int = "max",
 ) -> ScoreReport:
-    """Score the event by the method given, else the one the file names, else matchpoints."""
+    """Score the event by the method given, else the one the file names, else matchpoints.
+
+    ``field`` is the number of tables a board is scored over (``ScoringOptions.field``): a
+    live section passes its movement's, so a file exported mid-event agrees with the ranking.
+    """
     chosen = method or event.method or Method.MATCHPOINTS
     across = event.across_sections if across_sections is None else across_sections
     results = board_results(event, across)
     keys = [p.key for p in event.pairs]
     try:
-        options = ScoringOptions(method=chosen, across_sections=across)
+        options = ScoringOptions(method=chosen, across_sections=across, field=field)
         scorer = PairsScorer(results, options, pairs=keys)
+        scorer.set_penalties({p.key: p.penalty for p in event.pairs if p.penalty})
     except (ValueError, TypeError) as exc:
         raise EventFileError(f"cannot score the event: {exc}") from None
     seats = _seats(event)
@@ -226,6 +236,7 @@ def _pair_result(
         percentage=standing.percent,
         place=standing.place,
         boards=standing.boards,
+        penalty=standing.penalty,
     )
 
 

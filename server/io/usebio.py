@@ -11,13 +11,25 @@ from xml.parsers import expat
 from protocol.bridge import BridgeError
 from server.scoring import Method
 
-from . import spelling
+from . import handrecords, spelling
 from .assemble import Assembler, RawPair, RawRef
 from .errors import EventFileError
-from .model import EventFile, Line, PairKey
+from .model import BoardRecord, EventFile, Line, PairKey
 from .scorefile import ScoreReport, decimal
 
 DOCTYPE = '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">'
+_VALUE_TAGS = {
+    Method.MATCHPOINTS: "MATCH_POINTS",
+    Method.MATCHPOINTS_AMERICAN: "MATCH_POINTS",
+    Method.IMPS_ACROSS: "CROSS_IMP_POINTS",
+    Method.CROSS_IMPS: "CROSS_IMP_POINTS",
+    Method.BUTLER: "BUTLER_POINTS",
+}
+"""The TRAVELLER_LINE elements (NS_/EW_ + this) holding each line's matchpoints or IMPs, as
+USEBIO 1.2 producers write them (EBU scorers: MATCH_POINTS; Compscore: CROSS_IMP_POINTS and
+BUTLER_POINTS); BOARD_SCORING_METHOD tells an IMP total from a per-comparison average."""
+_HAND_SEATS = {"North": "N", "East": "E", "South": "S", "West": "W"}
+_SUIT_TAGS = ("SPADES", "HEARTS", "DIAMONDS", "CLUBS")
 _BOARD_METHOD = {
     Method.MATCHPOINTS: "MATCH_POINTS",
     Method.MATCHPOINTS_AMERICAN: "MATCH_POINTS",
@@ -96,7 +108,37 @@ def read_usebio(data: bytes) -> EventFile:
             _board(element, section, assembler)
     if event.winners == 2 and assembler.pairs and all(p.direction for p in assembler.pairs):
         assembler.directional = True
-    return assembler.build()
+    built = assembler.build()
+    _read_handset(root.find("HANDSET"), built)
+    return built
+
+
+def _read_handset(handset: ET.Element | None, event: EventFile) -> None:
+    """Hand records from <HANDSET>: a BOARD per deal, a HAND per seat with the four suits."""
+    if handset is None:
+        return
+    for board_el in handset.findall("BOARD"):
+        number_text = _text(board_el, "BOARD_NUMBER")
+        if not number_text.isdigit() or not 1 <= int(number_text) <= 9999:
+            raise EventFileError(f"HANDSET: {number_text!r} is not a board number")
+        number = int(number_text)
+        held: dict[str, str] = {}
+        for hand in board_el.findall("HAND"):
+            seat_text = _text(hand, "DIRECTION")
+            seat = _HAND_SEATS.get(seat_text.capitalize()) or seat_text.upper()[:1]
+            if seat not in "NESW" or not seat:
+                raise EventFileError(f"HANDSET: {seat_text!r} is not a seat", board=number)
+            held[seat] = ".".join(_text(hand, tag) for tag in _SUIT_TAGS)
+        deal = "N:" + " ".join(held.get(seat, "-") for seat in "NESW")
+        try:
+            deal = handrecords.normalise_deal(deal)
+        except ValueError as exc:
+            raise handrecords.deal_error(exc, number) from None
+        record = event.boards.get(number) or BoardRecord(number)
+        record.deal = deal
+        record.dealer = record.dealer or handrecords.law2_dealer(number)
+        record.vulnerable = record.vulnerable or handrecords.law2_vulnerable(number)
+        event.boards[number] = record
 
 
 def _pair(element: ET.Element, section: str | None) -> RawPair:
@@ -187,6 +229,12 @@ def _traveller(
             line.tricks = spelling.tricks(tricks, line.contract)
         if score.lstrip("-").isdigit():
             line.published_ns_score = int(score)
+    for suffix in ("MATCH_POINTS", "CROSS_IMP_POINTS", "BUTLER_POINTS", "IMPS"):
+        ns_value = _number(_text(element, "NS_" + suffix))
+        ew_value = _number(_text(element, "EW_" + suffix))
+        if ns_value is not None and ew_value is not None:
+            line.published_values = (ns_value, ew_value)
+            break
     return line, refs[0], refs[1]
 
 
@@ -248,31 +296,59 @@ def write_usebio(event: EventFile, report: ScoreReport | None = None) -> bytes:
             for line in event.lines:
                 if line.board == board and (line.section or "") == section:
                     _traveller_line(board_el, line, values.get((board, line.ns, line.ew)))
+    _write_handset(root, event)
     ET.indent(root)
     body = ET.tostring(root, encoding="unicode")
     return ('<?xml version="1.0" encoding="UTF-8"?>\n' + DOCTYPE + "\n" + body + "\n").encode()
 
 
+def _write_handset(root: ET.Element, event: EventFile) -> None:
+    """<HANDSET> with every board that has a deal: a HAND per seat, suits by name."""
+    records = [event.boards[n] for n in sorted(event.boards) if event.boards[n].deal]
+    if not records:
+        return
+    handset = _add(root, "HANDSET", None)
+    for record in records:
+        assert record.deal is not None
+        held = handrecords.hands(record.deal)
+        board_el = _add(handset, "BOARD", None)
+        _add(board_el, "BOARD_NUMBER", record.number)
+        for name, seat in _HAND_SEATS.items():
+            hand = _add(board_el, "HAND", None)
+            _add(hand, "DIRECTION", name)
+            for tag, cards in zip(_SUIT_TAGS, held[seat], strict=True):
+                _add(hand, tag, cards)
+
+
+Values = tuple[str, str, str]
+"""(element suffix, N/S value, E/W value) for a traveller line."""
+
+
 def _values(
     report: ScoreReport | None,
-) -> dict[tuple[int, PairKey | None, PairKey | None], tuple[str, str]]:
-    if report is None or not report.method.is_matchpoints:
+) -> dict[tuple[int, PairKey | None, PairKey | None], Values]:
+    """Each line's matchpoints (or IMPs) to two decimals, under the method's element names."""
+    if report is None or report.method not in _VALUE_TAGS:
         return {}
+    tag = _VALUE_TAGS[report.method]
     out = {}
     for board in report.boards:
         for row in board.rows:
             ns, ew = decimal(row.ns_value), decimal(row.ew_value)
             if ns is not None and ew is not None:
-                out[(board.board, row.ns, row.ew)] = (f"{ns:g}", f"{ew:g}")
+                out[(board.board, row.ns, row.ew)] = (tag, f"{ns:g}", f"{ew:g}")
     return out
 
 
-def _traveller_line(board_el: ET.Element, line: Line, values: tuple[str, str] | None) -> None:
+def _traveller_line(board_el: ET.Element, line: Line, values: Values | None) -> None:
     element = _add(board_el, "TRAVELLER_LINE", None)
     _add(element, "NS_PAIR_NUMBER", "" if line.ns is None else line.ns.number)
     _add(element, "EW_PAIR_NUMBER", "" if line.ew is None else line.ew.number)
+    labels = line.adjusted_labels()
     if line.artificial is not None:
         _add(element, "SCORE", spelling.artificial_label(*line.artificial))
+    elif labels is not None:
+        _add(element, "SCORE", labels[0])
     elif line.contract is not None:
         _add(element, "CONTRACT", line.contract)
         if line.contract != "PASS":
@@ -282,5 +358,6 @@ def _traveller_line(board_el: ET.Element, line: Line, values: tuple[str, str] | 
             _add(element, "TRICKS", line.tricks)
         _add(element, "SCORE", line.ns_points())
     if values is not None:
-        _add(element, "NS_MATCH_POINTS", values[0])
-        _add(element, "EW_MATCH_POINTS", values[1])
+        tag, ns, ew = values
+        _add(element, "NS_" + tag, ns)
+        _add(element, "EW_" + tag, ew)

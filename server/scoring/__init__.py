@@ -17,6 +17,7 @@ from .models import (
     Method,
     PairId,
     Points,
+    SelfInflicted,
     SideScore,
     Weighted,
 )
@@ -33,6 +34,7 @@ from .penalties import (
     vp_penalty_as_imps,
 )
 from .ranking import place_label, rank
+from .redress import self_inflicted_score, self_inflicted_team_board
 from .reports import (
     FrequencyRow,
     ScoreCardRow,
@@ -50,6 +52,7 @@ from .teams import (
     MatchResult,
     TeamBoard,
     TeamStanding,
+    average_vp_elsewhere,
     bam_board,
     board_imps,
     carry_over,
@@ -60,6 +63,7 @@ from .teams import (
     score_match,
     team_standings,
     two_table_imps,
+    voided_match_vp,
 )
 from .ties import PairBoard, TeamMatch, break_pair_ties, break_team_ties
 from .vp import continuous_scale, discrete_scale, victory_points, victory_points_integer
@@ -90,6 +94,7 @@ __all__ = [
     "Ruling",
     "ScoreCardRow",
     "ScoringOptions",
+    "SelfInflicted",
     "SideScore",
     "Standing",
     "TeamBoard",
@@ -100,6 +105,7 @@ __all__ = [
     "Weighted",
     "absent_pair",
     "assess",
+    "average_vp_elsewhere",
     "bam_board",
     "board_imps",
     "break_pair_ties",
@@ -133,6 +139,8 @@ __all__ = [
     "score_card",
     "score_match",
     "score_pairs_event",
+    "self_inflicted_score",
+    "self_inflicted_team_board",
     "side_label",
     "standard_deduction",
     "team_standings",
@@ -141,6 +149,7 @@ __all__ = [
     "two_table_imps",
     "victory_points",
     "victory_points_integer",
+    "voided_match_vp",
     "vp_penalty_as_imps",
     "withdraw",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .frequency import parts
-from .models import Artificial, Number, SideScore
+from .models import Artificial, Number, SelfInflicted, SideScore
 
 
 def direction_aggregate(sides: Sequence[SideScore | None], sign: int) -> list[Number | None]:
@@ -20,6 +20,8 @@ def direction_aggregate(sides: Sequence[SideScore | None], sign: int) -> list[Nu
             out.append(None)
         elif isinstance(side, Artificial):
             out.append(0)
+        elif isinstance(side, SelfInflicted):
+            raise TypeError("a § X78A4 score is compared as its adjusted score (see board.py)")
         else:
             total: Number = 0
             for score, weight in parts(side, sign):

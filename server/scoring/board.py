@@ -12,7 +12,8 @@ from .aggregate import direction_aggregate
 from .butler import direction_butler
 from .imps import direction_imps
 from .matchpoints import direction_matchpoints
-from .models import BoardResult, Direction, Method, Number, SideScore
+from .models import BoardResult, Direction, Method, Number, SelfInflicted, SideScore
+from .redress import self_inflicted_score
 
 BoardKey: TypeAlias = tuple[Hashable | None, int]
 """(section, board); the section is None when boards are scored across sections."""
@@ -110,6 +111,59 @@ def sides_scored(results: Sequence[BoardResult], direction: Direction) -> int:
     return sum(1 for r in results if r.side(direction) is not None)
 
 
+def _direction_values(
+    sides: Sequence[SideScore | None],
+    groups: Sequence[int],
+    sign: int,
+    size: int,
+    options: ScoringOptions,
+) -> tuple[list[Number | None], Number | None, dict[int, Fraction]]:
+    """Each side's score in one direction by the event's method, the top and the datums."""
+    method = options.method
+    if method.is_matchpoints:
+        values, top = direction_matchpoints(sides, groups, sign, size)
+        return values, top, {}
+    if method in (Method.IMPS_ACROSS, Method.CROSS_IMPS):
+        average = method is Method.CROSS_IMPS
+        return direction_imps(sides, groups, sign, size, average=average), None, {}
+    if method is Method.BUTLER:
+        values, datum = direction_butler(
+            sides,
+            groups,
+            sign,
+            size,
+            drop=options.butler_drop,
+            round_datum=options.butler_round_datum,
+        )
+        return values, None, datum
+    return direction_aggregate(sides, sign), None, {}
+
+
+def _redressed(
+    side: SelfInflicted,
+    index: int,
+    adjusted: Number | None,
+    compared: Sequence[SideScore | None],
+    groups: Sequence[int],
+    sign: int,
+    size: int,
+    options: ScoringOptions,
+) -> Fraction:
+    """§ X78A4: J is what the adjusted score earned; M and F are what the side would have
+    earned had its score been the expected one or the table result, against the same field
+    (the other results are unchanged, and they are compared against the adjusted score)."""
+
+    def earned(score: SideScore) -> Number:
+        hypothetical = list(compared)
+        hypothetical[index] = score
+        value = _direction_values(hypothetical, groups, sign, size, options)[0][index]
+        assert value is not None
+        return value
+
+    assert adjusted is not None
+    return self_inflicted_score(adjusted, earned(side.expected), earned(side.at_table))
+
+
 def score_board(
     key: BoardKey,
     results: Sequence[BoardResult],
@@ -134,25 +188,20 @@ def score_board(
     for direction, size in zip(DIRECTIONS, fields, strict=True):
         sides = [r.ns for r in results] if direction is Direction.NS else [r.ew for r in results]
         size = max(size, 1)
-        datum: dict[int, Fraction] = {}
-        top: Number | None = None
-        if method.is_matchpoints:
-            values, top = direction_matchpoints(sides, groups, direction.sign, size)
-        elif method in (Method.IMPS_ACROSS, Method.CROSS_IMPS):
-            values = direction_imps(
-                sides, groups, direction.sign, size, average=method is Method.CROSS_IMPS
-            )
-        elif method is Method.BUTLER:
-            values, datum = direction_butler(
-                sides,
+        redress = [i for i, side in enumerate(sides) if type(side) is SelfInflicted]
+        compared = [side.adjusted if isinstance(side, SelfInflicted) else side for side in sides]
+        values, top, datum = _direction_values(compared, groups, direction.sign, size, options)
+        for index in redress:
+            values[index] = _redressed(
+                sides[index],  # type: ignore[arg-type]
+                index,
+                values[index],
+                compared,
                 groups,
                 direction.sign,
                 size,
-                drop=options.butler_drop,
-                round_datum=options.butler_round_datum,
+                options,
             )
-        else:
-            values = direction_aggregate(sides, direction.sign)
         columns.append(values)
         tops.append(top)
         datums.append(datum)

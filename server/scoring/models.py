@@ -124,14 +124,42 @@ class Artificial:
         return (self.percent - 50) / 5
 
 
-SideScore: TypeAlias = Points | Weighted | Artificial
-"""What one side of a table is scored on; real scores are always in N/S points."""
-
 RealScore: TypeAlias = Points | Weighted
 
 
+@dataclass(frozen=True, slots=True)
+class SelfInflicted:
+    """§ X78A4 (Law 12C1e): the non-offending side's score when part of its damage was
+    self-inflicted (a serious error or a gambling action after the infraction).
+
+    `adjusted` is the adjusted score: the offenders get its result (J), and every other
+    contestant is compared against it. `expected` is the score the side would expectedly have
+    got without its serious error or gambling action (giving M); `at_table` the result it
+    actually obtained at the table (giving F). Either may be weighted or artificial. The side
+    scores F when M >= J, else J - M + F (§ X78A4d-e). All scores are N/S points.
+    """
+
+    adjusted: RealScore
+    expected: RealScore | Artificial
+    at_table: RealScore | Artificial
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.adjusted, Points | Weighted):
+            raise TypeError(
+                f"the adjusted score of § X78A4 is a contract result, not {self.adjusted!r}"
+            )
+        for name in ("expected", "at_table"):
+            value = getattr(self, name)
+            if not isinstance(value, Points | Weighted | Artificial):
+                raise TypeError(f"{name} is a Points, Weighted or Artificial score, not {value!r}")
+
+
+SideScore: TypeAlias = Points | Weighted | Artificial | SelfInflicted
+"""What one side of a table is scored on; real scores are always in N/S points."""
+
+
 def _side(value: SideScore | int | None) -> SideScore | None:
-    if value is None or isinstance(value, Points | Weighted | Artificial):
+    if value is None or isinstance(value, Points | Weighted | Artificial | SelfInflicted):
         return value
     return Points(value)
 
@@ -242,6 +270,34 @@ class BoardResult:
     ) -> BoardResult:
         """Different scores for the two sides (§ X78A2); both given as N/S points (or %)."""
         return cls(board, ns_pair, ew_pair, _side(ns_side), _side(ew_side), **where)
+
+    @classmethod
+    def self_inflicted(
+        cls,
+        board: int,
+        ns_pair: PairId,
+        ew_pair: PairId,
+        *,
+        offenders: Direction,
+        adjusted: RealScore | int,
+        expected: RealScore | Artificial | int,
+        at_table: RealScore | Artificial | int,
+        **where: Unpack[Where],
+    ) -> BoardResult:
+        """An adjusted score where the non-offending side keeps only part of its redress
+        (§ X78A4, Law 12C1e): the offenders score the adjusted score; the other side is
+        scored on J, M and F as `SelfInflicted` says. Scores are N/S points (or artificial)."""
+        adjusted_side = _side(adjusted)
+        expected_side = _side(expected)
+        at_table_side = _side(at_table)
+        if not isinstance(adjusted_side, Points | Weighted):
+            raise TypeError("the adjusted score of § X78A4 is a contract result")
+        if isinstance(expected_side, SelfInflicted) or isinstance(at_table_side, SelfInflicted):
+            raise TypeError("M and F are ordinary, weighted or artificial scores")
+        redress = SelfInflicted(adjusted_side, expected_side, at_table_side)  # type: ignore[arg-type]
+        if offenders is Direction.NS:
+            return cls(board, ns_pair, ew_pair, adjusted_side, redress, **where)
+        return cls(board, ns_pair, ew_pair, redress, adjusted_side, **where)
 
     @classmethod
     def sit_out(

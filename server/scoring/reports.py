@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from .board import BoardScore
 from .exact import to_decimal
-from .models import Artificial, BoardResult, Direction, PairId, Points, SideScore
+from .models import Artificial, BoardResult, Direction, PairId, Points, SelfInflicted, SideScore
 
 
 def side_label(side: SideScore | None, direction: Direction = Direction.NS) -> str:
@@ -19,6 +19,11 @@ def side_label(side: SideScore | None, direction: Direction = Direction.NS) -> s
         return str(direction.sign * side.ns)
     if isinstance(side, Artificial):
         return f"A{to_decimal(side.percent, 2).normalize():f}"
+    if isinstance(side, SelfInflicted):
+        adjusted = side_label(side.adjusted, direction)
+        expected = side_label(side.expected, direction)
+        at_table = side_label(side.at_table, direction)
+        return f"{adjusted} (§ X78A4: M {expected}, F {at_table})"
     return " / ".join(
         f"{to_decimal(100 * w, 2).normalize():f}% {direction.sign * s}" for s, w in side.parts
     )

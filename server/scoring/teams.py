@@ -18,7 +18,8 @@ from .vp import imps_for_vp, victory_points, victory_points_integer
 BYE_VP = Fraction(12)
 """§ 202D: a team sitting out a round."""
 VOIDED_MATCH_VP = Fraction(8)
-"""§ 202B3: every board voided through both teams' fault: 8 VPs each."""
+"""§ 202B3: every board voided through both teams' fault: 8 VPs each (§ 202B4: neither's
+fault - see voided_match_vp)."""
 FORFEIT_MIN_VP = Fraction(13)
 """§ 202C1a: the least a team whose opponents did not turn up gets."""
 BAM_AVE_PLUS = Fraction(6, 5)
@@ -94,13 +95,22 @@ class MatchResult:
         return TeamMatch(home, away, self.home_vp, self.away_vp, self.home_won, self.away_won)
 
 
-def score_match(boards: Sequence[TeamBoard], *, integer_scale: bool = False) -> MatchResult:
+def score_match(
+    boards: Sequence[TeamBoard],
+    *,
+    integer_scale: bool = False,
+    voided_fault: str = "both",
+    home_average: Number | None = None,
+    away_average: Number | None = None,
+) -> MatchResult:
     """Score a two-table match in IMPs and VPs on the WBF 2013 scale (§ 202).
 
     Each team's net IMPs are rounded to whole IMPs (halves away from zero) before the VP
     look-up, on the scale for the boards that count (§ 202A2, § 202B2). Unbalanced adjusted
-    IMPs give each team its own margin and VPs. With every board voided the match scores
-    8-8 (§ 202B3, both teams at fault).
+    IMPs give each team its own margin and VPs. With every board voided the VPs come from
+    `voided_match_vp`: 8-8 when both teams were at fault (§ 202B3), § 202C1 for each team
+    when neither was (§ 202B4; give the teams' average VPs in their other matches for the
+    round-robin formula).
     """
     counted = [b for b in (board_imps(board) for board in boards) if b is not None]
     zero = Fraction(0)
@@ -111,7 +121,12 @@ def score_match(boards: Sequence[TeamBoard], *, integer_scale: bool = False) -> 
     home_margin = home_won - home_lost
     away_margin = away_won - away_lost
     if not counted:
-        home_vp = away_vp = VOIDED_MATCH_VP
+        home_vp, away_vp = voided_match_vp(
+            voided_fault,
+            home_average=home_average,
+            away_average=away_average,
+            integer_scale=integer_scale,
+        )
     elif integer_scale:
         home_vp = Fraction(victory_points_integer(home_margin, len(counted))[0])
         away_vp = Fraction(victory_points_integer(away_margin, len(counted))[0])
@@ -182,6 +197,56 @@ def forfeit_loser_vp(*, penalised: bool = True, played_vp: Number | None = None)
             options.append(Fraction(played_vp) - 5)
         return min(options)
     return Fraction(played_vp) if played_vp is not None else Fraction(10)
+
+
+VOID_FAULTS = ("both", "neither")
+
+
+def voided_match_vp(
+    fault: str,
+    *,
+    home_average: Number | None = None,
+    away_average: Number | None = None,
+    integer_scale: bool = False,
+) -> tuple[Fraction, Fraction]:
+    """(home, away) VPs for a match whose every board had to be voided (§ 202B3-4).
+
+    `fault` "both": both teams were at fault (e.g. they sat wrongly) - 8 VP each (§ 202B3).
+    `fault` "neither": neither team was (e.g. one table got the wrong boards) and no
+    replacement match could be played - the principles of § 202C1 apply to each team, so each
+    gets the best of 13 VP and, in a round robin, 15·X/(X+Y)+5 from the two teams' average VPs
+    in their other matches (the averages: `home_average`, `away_average`; known only at the
+    end, so give none for a running score of 13-13). No board was played, so § 202C1c does
+    not arise. The match's IMPs are 0-0: § 202B4 borrows only § 202C1's VPs.
+    """
+    if fault == "both":
+        return VOIDED_MATCH_VP, VOIDED_MATCH_VP
+    if fault != "neither":
+        raise ValueError(f"a voided match's fault is one of {VOID_FAULTS}, not {fault!r}")
+    if (home_average is None) != (away_average is None):
+        raise ValueError("give both teams' average VPs, or neither")
+    home = forfeit_winner_vp(
+        own_average=home_average, opponents_average=away_average, integer_scale=integer_scale
+    )
+    away = forfeit_winner_vp(
+        own_average=away_average, opponents_average=home_average, integer_scale=integer_scale
+    )
+    return home, away
+
+
+def average_vp_elsewhere(
+    team: Hashable, matches: Sequence[TeamMatch], *, excluding: tuple[Hashable, Hashable]
+) -> Fraction | None:
+    """A team's average VPs in its matches other than the one between `excluding` (the x and
+    y of § 202C1b), or None if it has played no other match."""
+    vps = [
+        m.home_vp if m.home == team else m.away_vp
+        for m in matches
+        if team in (m.home, m.away) and {m.home, m.away} != set(excluding)
+    ]
+    if not vps:
+        return None
+    return sum(vps, Fraction(0)) / len(vps)
 
 
 def forfeit_imps(winner_vp: Number, boards: int) -> tuple[int, int]:
@@ -313,9 +378,11 @@ __all__ = [
     "BYE_VP",
     "FORFEIT_MIN_VP",
     "VOIDED_MATCH_VP",
+    "VOID_FAULTS",
     "MatchResult",
     "TeamBoard",
     "TeamStanding",
+    "average_vp_elsewhere",
     "bam_board",
     "board_imps",
     "carry_over",
@@ -328,4 +395,5 @@ __all__ = [
     "score_match",
     "team_standings",
     "two_table_imps",
+    "voided_match_vp",
 ]

@@ -63,7 +63,7 @@ def test_ranking_csv(data_dir: Path) -> None:
     report = score_event(load(data_dir / "io" / "mitchell_3_tables.xml"))
     rows = write_ranking_csv(report).splitlines()
     assert rows[0].split(",") == list(RANKING_COLUMNS)
-    assert rows[1] == "1,,1,NS,Ann North & Bob South,8.40,70.00"
+    assert rows[1] == "1,,1,NS,Ann North & Bob South,8.40,70.00,"  # no penalty
 
 
 @pytest.mark.parametrize(

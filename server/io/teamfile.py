@@ -1,0 +1,371 @@
+"""Team events from PBN: the two rooms of each match paired up, scored in IMPs and VPs (§ 202).
+
+A PBN team file has one game per table and board, naming the match's teams in [HomeTeam] and
+[VisitTeam]. Two conventions are in use and both are read:
+- with [Room "Open"/"Closed"] (PBN 2.1): the home team sits N/S in the open room and E/W in the
+  closed room (§ 231A2);
+- without [Room] (RealBridge): each table names its own N/S team as [HomeTeam], so the two
+  tables of a match name the teams the other way round.
+Each match is scored from the contracts, declarers and tricks, never from the file's
+[Score] or [ScoreIMP] (those are kept to compare against).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from protocol.bridge import BridgeError
+from server.scoring import (
+    MatchResult,
+    TeamBoard,
+    TeamStanding,
+    score_match,
+    team_standings,
+    to_decimal,
+    two_table_imps,
+)
+
+from . import spelling
+from .errors import EventFileError
+from .model import EventFile, TeamEvent, TeamLine
+
+if TYPE_CHECKING:
+    from .pbn import Game
+
+_UNKNOWN = frozenset({"", "?", "-", "#"})
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+
+def team_event_from_games(games: Sequence[Game]) -> TeamEvent | None:
+    """The team lines of a PBN file, or None when no game names both teams."""
+    lines: list[TeamLine] = []
+    for game in games:
+        tags = game.tags
+        home = tags.get("HomeTeam", "").strip()
+        visit = tags.get("VisitTeam", "").strip()
+        if home in _UNKNOWN or visit in _UNKNOWN or "ScoreTable" in tags:
+            continue
+        board_text = tags.get("Board", "").strip()
+        if not board_text.isdigit():
+            continue
+        line = _team_line(game, int(board_text), home, visit)
+        if line is not None:
+            lines.append(line)
+    return TeamEvent(lines) if lines else None
+
+
+def _team_line(game: Game, board: int, home: str, visit: str) -> TeamLine | None:
+    tags = game.tags
+    where = game.lines.get("Board")
+    room = tags.get("Room", "").strip().capitalize() or None
+    if room is not None and room not in ("Open", "Closed"):
+        raise EventFileError(f"[Room {room!r}] is neither Open nor Closed", line=where, board=board)
+    ns_team, ew_team = (visit, home) if room == "Closed" else (home, visit)
+    stage = next(
+        (tags[t].strip() for t in ("Round", "Stage") if tags.get(t, "").strip() not in _UNKNOWN),
+        None,
+    )
+    line = TeamLine(board, ns_team, ew_team, stage=stage, room=room, source_line=where)
+    table = tags.get("Table", "").strip()
+    line.table = table if table not in _UNKNOWN else None
+    contract = tags.get("Contract", "").strip()
+    if contract in _UNKNOWN or spelling.not_played(contract):
+        return line
+    try:
+        line.contract = spelling.contract(contract)
+        if line.contract == "PASS":
+            line.tricks = 0
+        else:
+            line.declarer = spelling.declarer(tags.get("Declarer", ""))
+            line.tricks = spelling.tricks(tags.get("Result", ""), line.contract)
+    except (spelling.SpellingError, BridgeError) as exc:
+        raise EventFileError(str(exc), line=game.lines.get("Contract"), board=board) from None
+    line.published_ns_score = _ns_value(tags.get("Score", ""))
+    imps = _ns_decimal(tags.get("ScoreIMP", ""))
+    line.published_ns_imps = imps
+    return line
+
+
+def _ns_value(text: str) -> int | None:
+    """ "NS 420" / "EW -50" / "420" as the N/S score, or None."""
+    value = _ns_decimal(text)
+    return None if value is None or value != value.to_integral_value() else int(value)
+
+
+def _ns_decimal(text: str) -> Decimal | None:
+    """The N/S figure of "NS 4 EW -4", "EW 3", "NS -2.5" or a bare number."""
+    parts = text.replace(",", ".").split()
+    try:
+        if len(parts) == 1:
+            return Decimal(parts[0])
+        if len(parts) >= 2 and parts[0].upper() in ("NS", "EW"):
+            value = Decimal(parts[1])
+            return value if parts[0].upper() == "NS" else -value
+    except InvalidOperation:
+        return None
+    return None
+
+
+# --- pairing the rooms --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPlay:
+    """One board of a match: the table where the home team sat N/S, and the other one."""
+
+    board: int
+    open: TeamLine | None
+    closed: TeamLine | None
+    home_imps: Fraction | None
+    """IMP(open - closed) for the home team; None when the board does not count."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchReport:
+    """A match scored: its boards and the IMPs and VPs of both teams."""
+
+    stage: str | None
+    home: str
+    away: str
+    boards: tuple[BoardPlay, ...]
+    result: MatchResult
+
+
+@dataclass(frozen=True, slots=True)
+class TeamReport:
+    """A team event scored: every match, and the ranking by VPs."""
+
+    event: EventFile
+    matches: tuple[MatchReport, ...]
+    standings: tuple[TeamStanding, ...]
+    integer_scale: bool
+
+
+def pair_rooms(lines: Sequence[TeamLine]) -> list[tuple[str | None, str, str, list[BoardPlay]]]:
+    """Group the tables into matches and each board's two tables into open and closed rooms.
+
+    The home team is the N/S team of the open room (or, without [Room], of the first table
+    the file gives for the match). A board with one table only leaves the match (§ 202B2).
+    """
+    matches: dict[tuple[str | None, frozenset[str]], dict[int, list[TeamLine]]] = {}
+    homes: dict[tuple[str | None, frozenset[str]], str] = {}
+    for line in lines:
+        if line.ns_team == line.ew_team:
+            raise EventFileError(
+                f"{line.ns_team} cannot play itself", line=line.source_line, board=line.board
+            )
+        key = (line.stage, frozenset((line.ns_team, line.ew_team)))
+        matches.setdefault(key, {}).setdefault(line.board, []).append(line)
+        if line.room == "Open" or (key not in homes and line.room is None):
+            homes[key] = line.ns_team
+        elif line.room == "Closed" and key not in homes:
+            homes[key] = line.ew_team
+    out = []
+    for key, boards in matches.items():
+        home = homes[key]
+        (away,) = key[1] - {home}
+        plays = [_board_play(number, tables, home) for number, tables in sorted(boards.items())]
+        out.append((key[0], home, away, plays))
+    return out
+
+
+def _board_play(board: int, tables: list[TeamLine], home: str) -> BoardPlay:
+    if len(tables) > 2:
+        raise EventFileError(
+            f"{len(tables)} tables for one match (expected two rooms)",
+            line=tables[2].source_line,
+            board=board,
+        )
+    open_room = next((t for t in tables if t.ns_team == home), None)
+    closed_room = next((t for t in tables if t.ew_team == home), None)
+    if len(tables) == 2 and (open_room is None or closed_room is None):
+        raise EventFileError(
+            f"both tables seat {tables[0].ns_team} N/S and no [Room] tells them apart",
+            line=tables[1].source_line,
+            board=board,
+        )
+    imps: Fraction | None = None
+    if open_room is not None and closed_room is not None:
+        open_points, closed_points = open_room.ns_points(), closed_room.ns_points()
+        if open_points is not None and closed_points is not None:
+            imps = _imps(open_points, closed_points)
+    return BoardPlay(board, open_room, closed_room, imps)
+
+
+def _imps(open_points: int, closed_points: int) -> Fraction:
+    return Fraction(two_table_imps(open_points, closed_points))
+
+
+# --- scoring ------------------------------------------------------------------------------------
+
+
+def score_team_event(event: EventFile, *, integer_scale: bool = False) -> TeamReport:
+    """Score every match in IMPs and VPs (WBF 2013 scale for the boards that count)."""
+    if event.teams is None:
+        raise EventFileError("the file has no team matches ([HomeTeam] and [VisitTeam])")
+    reports = []
+    for stage, home, away, plays in pair_rooms(event.teams.lines):
+        boards = [
+            TeamBoard(
+                p.board,
+                None if p.open is None else p.open.ns_points(),
+                None if p.closed is None else p.closed.ns_points(),
+            )
+            for p in plays
+        ]
+        result = score_match(boards, integer_scale=integer_scale)
+        reports.append(MatchReport(stage, home, away, tuple(plays), result))
+    matches = [m.result.as_tie_record(m.home, m.away) for m in reports]
+    standings = team_standings(matches)
+    return TeamReport(event, tuple(reports), tuple(standings), integer_scale)
+
+
+# --- output -------------------------------------------------------------------------------------
+
+
+def _number(value: Fraction | None) -> float | None:
+    return None if value is None else float(to_decimal(value, 2))
+
+
+def _table_json(line: TeamLine | None) -> dict[str, Any] | None:
+    if line is None:
+        return None
+    return {
+        "ns_team": line.ns_team,
+        "ew_team": line.ew_team,
+        "table": line.table,
+        "contract": line.contract,
+        "declarer": line.declarer,
+        "tricks": line.tricks,
+        "ns_score": line.ns_points(),
+    }
+
+
+def team_to_json(report: TeamReport) -> dict[str, Any]:
+    """{"event", "method": "teams", "teams": [...ranking...], "matches": [...boards...]}."""
+    imps: dict[str, tuple[Fraction, Fraction]] = {}
+    for m in report.matches:
+        for team, won, lost in (
+            (m.home, m.result.home_won, m.result.home_lost),
+            (m.away, m.result.away_won, m.result.away_lost),
+        ):
+            before = imps.get(team, (Fraction(0), Fraction(0)))
+            imps[team] = (before[0] + won, before[1] + lost)
+    return {
+        "event": report.event.name,
+        "date": report.event.date,
+        "method": "teams",
+        "vp_scale": "integer" if report.integer_scale else "continuous",
+        "teams": [
+            {
+                "team": s.team,
+                "place": s.place,
+                "vp": _number(s.vp),
+                "imps_won": _number(imps.get(str(s.team), (Fraction(0),) * 2)[0]),
+                "imps_lost": _number(imps.get(str(s.team), (Fraction(0),) * 2)[1]),
+                "matches": s.matches,
+            }
+            for s in report.standings
+        ],
+        "matches": [
+            {
+                "stage": m.stage,
+                "home": m.home,
+                "away": m.away,
+                "boards": m.result.boards,
+                "home_imps": _number(m.result.home_margin),
+                "away_imps": _number(m.result.away_margin),
+                "home_vp": _number(m.result.home_vp),
+                "away_vp": _number(m.result.away_vp),
+                "results": [
+                    {
+                        "board": p.board,
+                        "open": _table_json(p.open),
+                        "closed": _table_json(p.closed),
+                        "home_imps": _number(p.home_imps),
+                    }
+                    for p in m.boards
+                ],
+            }
+            for m in report.matches
+        ],
+    }
+
+
+def team_to_text(report: TeamReport) -> str:
+    """A printable VP ranking, then each match board by board."""
+    event = report.event
+    out = [f"{event.name or 'Event'} {event.date}".rstrip(), "Method: teams (IMPs, WBF VPs)", ""]
+    for s in report.standings:
+        out.append(f"{s.place:>5} {_fixed(s.vp):>8} VP  {s.team}")
+    for m in report.matches:
+        stage = f" ({m.stage})" if m.stage else ""
+        r = m.result
+        out.extend(
+            [
+                "",
+                f"{m.home} v {m.away}{stage}: IMPs {_fixed(r.home_won)}-{_fixed(r.away_won)}"
+                f" over {r.boards} boards, VP {_fixed(r.home_vp)}-{_fixed(r.away_vp)}",
+            ]
+        )
+        for p in m.boards:
+            open_text = _play_text(p.open)
+            closed_text = _play_text(p.closed)
+            imps = "" if p.home_imps is None else _fixed(p.home_imps)
+            out.append(f"  {p.board:>3}  {open_text:<22} {closed_text:<22} {imps:>6}")
+    return "\n".join(out) + "\n"
+
+
+TEAM_RANKING_COLUMNS = ("place", "team", "vp", "imps_won", "imps_lost", "matches")
+
+
+def team_to_csv(report: TeamReport) -> str:
+    """The VP ranking as CSV: place, team, VPs, IMPs won and lost, matches."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(TEAM_RANKING_COLUMNS)
+    for row in team_to_json(report)["teams"]:
+        writer.writerow(
+            [
+                row["place"],
+                row["team"],
+                f"{row['vp']:.2f}",
+                f"{row['imps_won']:.2f}",
+                f"{row['imps_lost']:.2f}",
+                row["matches"],
+            ]
+        )
+    return out.getvalue()
+
+
+def _play_text(line: TeamLine | None) -> str:
+    if line is None:
+        return "-"
+    play = " ".join(x for x in (line.contract, line.declarer) if x)
+    points = line.ns_points()
+    return f"{play} {'' if points is None else points}".strip()
+
+
+def _fixed(value: Fraction) -> str:
+    return f"{to_decimal(value, 2):.2f}"
+
+
+__all__ = [
+    "BoardPlay",
+    "MatchReport",
+    "TeamReport",
+    "pair_rooms",
+    "score_team_event",
+    "team_event_from_games",
+    "team_to_csv",
+    "team_to_json",
+    "team_to_text",
+]
