@@ -94,9 +94,15 @@ def comparison_balance(m: Movement) -> BalanceReport:
     )
 
 
+#: Movement kinds whose pairs keep a home direction (N/S or E/W) and may have two winners.
+TWO_FIELD_KINDS = ("mitchell", "appendix-mitchell", "web-mitchell")
+
+
 def _fields(m: Movement, pairs: Iterable[PairRef]) -> list[list[PairRef]]:
     """Two fields (the N/S and E/W lines) when no pair ever changes direction, else one."""
-    if m.kind == "mitchell" and all(a.ns is None or a.ns.direction == "NS" for a in m.assignments):
+    if m.kind in TWO_FIELD_KINDS and all(
+        a.ns is None or a.ns.direction == "NS" for a in m.assignments
+    ):
         by_direction: dict[Direction | None, list[PairRef]] = defaultdict(list)
         for p in pairs:
             by_direction[p.direction].append(p)
@@ -110,3 +116,38 @@ def _quality(values: list[int]) -> float:
     if not values or squares == 0:
         return 100.0
     return 100.0 * sum(values) ** 2 / len(values) / squares
+
+
+def player_balance(m: Movement) -> float:
+    """The balance figure of an individual (a movement with seats), player against player.
+
+    As for pairs, on a board played at t tables two players compete by +1 when they sat in
+    the same direction at different tables, by -1 in opposite directions, and by t - 1 when
+    they were opponents at one table; partners at one table share every result, -(t - 1).
+    """
+    seats: dict[int, list[tuple[int, int, Direction]]] = defaultdict(list)
+    for cell in m.assignments:
+        if cell.seats is None or not cell.played or None in cell.seats:
+            continue
+        north, east, south, west = cell.seats
+        sides: tuple[tuple[int | None, Direction], ...] = (
+            (north, "NS"),
+            (south, "NS"),
+            (east, "EW"),
+            (west, "EW"),
+        )
+        for board in cell.boards:
+            for player, direction in sides:
+                assert player is not None
+                seats[board].append((cell.table, player, direction))
+    competition: dict[frozenset[int], int] = defaultdict(int)
+    for entries in seats.values():
+        half_top = len(entries) // 4 - 1
+        for (table_a, first, seat_a), (table_b, second, seat_b) in combinations(entries, 2):
+            key = frozenset((first, second))
+            if table_a == table_b:
+                competition[key] += half_top if seat_a != seat_b else -half_top
+            else:
+                competition[key] += 1 if seat_a == seat_b else -1
+    players = sorted({p for entries in seats.values() for _, p, _ in entries})
+    return _quality([competition.get(frozenset(k), 0) for k in combinations(players, 2)])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Literal, TypeVar
 
+from server.movements.appendix import appendix_mitchell
 from server.movements.bridgescorer import bundled_names, load_bundled
 from server.movements.howell import howell, three_quarter_howell
 from server.movements.individual import IndividualMovement, individual
@@ -11,12 +12,15 @@ from server.movements.mitchell import mitchell
 from server.movements.mitchell_variants import add_rover, hesitation_mitchell
 from server.movements.model import Movement
 from server.movements.teams import team_match
+from server.movements.web_circuits import ebu_web_mitchell
 
 KINDS = (
     "mitchell",
     "howell",
     "three-quarter-howell",
     "hesitation",
+    "appendix-mitchell",
+    "web-mitchell",
     "rover-mitchell",
     "individual",
     "team-match",
@@ -70,6 +74,20 @@ def build(
             _need(tables, "tables"),
             boards_per_round=boards_per_round,
             arrow_switch_rounds=arrow_switch_rounds,
+        )
+    if kind == "appendix-mitchell":
+        if tables is None and pairs is not None:
+            if pairs % 2 == 0:
+                raise ValueError("an appendix Mitchell is for an odd number of pairs")
+            tables = pairs // 2
+        return appendix_mitchell(
+            _need(tables, "tables (the full tables) or pairs"),
+            boards_per_round=boards_per_round,
+            arrow_switch_rounds=arrow_switch_rounds,
+        )
+    if kind == "web-mitchell":
+        return ebu_web_mitchell(
+            _need(tables, "tables"), sets=rounds, boards_per_round=boards_per_round
         )
     if kind == "individual":
         return individual(

@@ -6,13 +6,14 @@ from typing import Literal
 
 import typer
 
-from server.movements.balance import comparison_balance
+from server.movements.balance import comparison_balance, player_balance
 from server.movements.bridgemate import to_round_data, write_round_data_csv
 from server.movements.bridgescorer import bundled_names
 from server.movements.catalog import KINDS, build
 from server.movements.exchange import format_boards, write_csv, write_json
 from server.movements.guide import render_grid, render_pair_card, render_table_card
 from server.movements.individual import IndividualMovement, validate_individual
+from server.movements.individual_pairs import as_partnerships
 from server.movements.model import Movement, PairRef
 from server.movements.validate import MovementError, validate
 
@@ -87,6 +88,8 @@ def report(m: Movement) -> str:
     ]
     if m.shared_tables:
         lines.append(f"Tables sharing boards: {m.shared_tables}")
+    for number, tables in enumerate(m.circuits, start=1):
+        lines.append(f"Board circuit {number} (its own copy of the boards): tables {tables}")
     result = comparison_balance(m)
     lines.append(f"Balance (one winner): {result.balance:.1f}%")
     if result.field_balance is not None:
@@ -112,6 +115,7 @@ def _show_individual(m: IndividualMovement) -> None:
         typer.echo(f"\nValidation: INVALID: {error}")
     partners = m.partners()
     typer.echo(f"Partnerships: {len(partners)}, most with one partner: {max(partners.values())}")
+    typer.echo(f"Balance (player against player): {player_balance(as_partnerships(m)):.1f}%")
 
 
 @app.command("list")

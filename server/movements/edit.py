@@ -35,6 +35,70 @@ def add_late_pair(m: Movement, pair: PairRef, *, from_round: int = 1) -> Movemen
     return _checked(m.with_assignments(cells, name=f"{m.name}, late pair {pair}"))
 
 
+def add_late_table(
+    m: Movement,
+    pair: PairRef,
+    *,
+    share_with: int | None = None,
+    from_round: int = 1,
+    opponent: PairRef | None = None,
+) -> Movement:
+    """Give a late pair a new table that shares the boards of an existing table from
+    `from_round` on. The late pair sits in its home direction (N/S when it has none).
+
+    The other seat takes `opponent` every round when given (a second late pair, or an
+    existing pair that leaves its own seat). Without one, each round the pair that would sit
+    out (facing an empty seat) plays the late pair instead. `share_with` fixes the table whose
+    boards the new table plays; None shares, each round, the boards of that sit-out pair's
+    own table (which it has therefore not played elsewhere).
+    """
+    if pair in m.pairs():
+        raise MovementError(f"pair {pair} is already in the movement", pair=pair)
+    if share_with is not None and not 1 <= share_with <= m.tables:
+        raise ValueError(f"there is no table {share_with} to share boards with")
+    if from_round > m.rounds:
+        raise ValueError("no round is left to play: the late pair cannot join now")
+    new_table = m.tables + 1
+    cells = [a for a in m.assignments if a.round < from_round]
+    sharing: set[int] = set()
+    for r in range(from_round, m.rounds + 1):
+        others = m.in_round(r)
+        other = opponent
+        idle_at = next((a for a in others if not a.played and a.pairs()), None)
+        if other is None and idle_at is not None:
+            other = idle_at.pairs()[0]
+        if other is None:
+            raise MovementError("nobody sits out to play the late pair: name an opponent", round=r)
+        source = share_with
+        if source is None:
+            home = next((a for a in others if other in a.pairs()), None)
+            if home is None:
+                raise MovementError("give share_with: the opponent has no table", round=r)
+            source = home.table
+        shared = m.at(source, r)
+        if shared is None:
+            raise MovementError("the table to share with is not used", round=r, table=source)
+        sharing.add(source)
+        cells.extend(
+            replace(a, ns=None if a.ns == other else a.ns, ew=None if a.ew == other else a.ew)
+            for a in others
+        )
+        ns, ew = (other, pair) if pair.direction == "EW" else (pair, other)
+        cells.append(RoundAssignment(new_table, r, ns, ew, shared.boards))
+    groups = [g for g in m.shared_tables if not sharing & set(g)]
+    joined = sorted(
+        {*sharing, new_table, *(t for g in m.shared_tables if sharing & set(g) for t in g)}
+    )
+    return _checked(
+        m.with_assignments(
+            cells,
+            name=f"{m.name}, late pair {pair} at table {new_table}",
+            tables=new_table,
+            shared_tables=(*groups, tuple(joined)),
+        )
+    )
+
+
 def replace_pair(
     m: Movement, old: PairRef, new: PairRef | None, *, from_round: int = 1
 ) -> Movement:

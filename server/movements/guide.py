@@ -51,7 +51,12 @@ def _boards_go(m: Movement, a: RoundAssignment) -> str:
     if a.round >= m.rounds or not a.boards:
         return "end"
     first = a.boards[0]
-    tables = [x.table for x in m.in_round(a.round + 1) if first in x.boards]
+    circuit = m.circuit_of(a.table)
+    tables = [
+        x.table
+        for x in m.in_round(a.round + 1)
+        if first in x.boards and m.circuit_of(x.table) == circuit
+    ]
     return ", ".join(str(t) for t in tables) if tables else "relay / bye stand"
 
 

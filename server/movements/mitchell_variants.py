@@ -3,8 +3,9 @@
 Hesitation Mitchell (E. E. Blandon, 1973; EBU club notes): n tables, n + 1 rounds and board
 sets. N/S pairs 1..n-1 sit still; pairs n..2n move EW1 -> EW2 -> ... -> EWn -> NSn -> EW1,
 so each plays one round N/S at the hesitation table n. Boards move down one table with a relay
-stand between tables n//2 and n//2 + 1. Arrow-switch the last rounds everywhere except the
-hesitation table to make it a single-winner movement.
+stand between tables n//2 and n//2 + 1 (two stands, and table n sharing table 1's boards,
+when n is even). Arrow-switch the last rounds everywhere except the hesitation table to make
+it a single-winner movement.
 """
 
 from __future__ import annotations
@@ -19,19 +20,19 @@ from server.movements.validate import MovementError, validate
 def hesitation_mitchell(
     tables: int, *, boards_per_round: int = 2, arrow_switch_rounds: int = 0
 ) -> Movement:
-    """A hesitation Mitchell for `tables` tables (2n pairs), n + 1 rounds."""
-    if tables < 3 or tables % 2 == 0:
-        # With an even number of tables this layout brings boards back to the moving pairs.
-        raise ValueError("a hesitation Mitchell needs an odd number of tables, 3 or more")
+    """A hesitation Mitchell for `tables` tables (2n pairs), n + 1 rounds and board sets.
+
+    Odd n: one relay stand between tables n//2 and n//2 + 1. Even n (the share-and-relay
+    form clubs use, e.g. 8 tables, 9 rounds): table n shares table 1's boards and two relay
+    stands sit between tables n/2 and n/2 + 1, so the boards travel round n - 1 tables and
+    two stands, n + 1 stations in all.
+    """
+    if tables < 3:
+        raise ValueError("a hesitation Mitchell needs 3 or more tables")
     rounds = tables + 1
     if not 0 <= arrow_switch_rounds <= rounds:
         raise ValueError("arrow_switch_rounds must be between 0 and the number of rounds")
-    half = tables // 2
-    # Stations in the order boards travel (down): table 1, n, n-1, ..., half+1, relay, ...
-    stations: list[int | None] = [1, *range(tables, half, -1), None, *range(half, 1, -1)]
-    start_set = {1: 1, None: half + 1}
-    start_set.update({t: t for t in range(2, half + 1)})
-    start_set.update({t: t + 1 for t in range(half + 1, tables + 1)})
+    stations, start_set = _hesitation_stations(tables)
     movers = rounds  # positions 0..n-1: E/W at table p+1; position n: N/S at table n
     assignments = []
     for r in range(1, rounds + 1):
@@ -43,7 +44,7 @@ def hesitation_mitchell(
             at[seat] = PairRef(number)
         switched = r > rounds - arrow_switch_rounds
         for t in range(1, tables + 1):
-            index = stations.index(t)
+            index = stations.index(1 if tables % 2 == 0 and t == tables else t)
             s = start_set[stations[(index - (r - 1)) % len(stations)]]
             ns, ew = at[(t, "NS")], at[(t, "EW")]
             if switched and t != tables:
@@ -52,7 +53,26 @@ def hesitation_mitchell(
     name = f"Hesitation Mitchell {tables} tables"
     if arrow_switch_rounds:
         name += f", arrow-switch last {arrow_switch_rounds}"
-    return Movement(name, "hesitation", tables, rounds, boards_per_round, tuple(assignments))
+    shared = ((1, tables),) if tables % 2 == 0 else ()
+    return Movement(
+        name, "hesitation", tables, rounds, boards_per_round, tuple(assignments), shared
+    )
+
+
+def _hesitation_stations(tables: int) -> tuple[list[int | str], dict[int | str, int]]:
+    """The stations in the order boards travel (down) and the set each holds in round 1.
+
+    Tables are ints, relay stands strings. Odd n: 1, n, ..., half+1, relay, half, ..., 2.
+    Even n: 1, n-1, ..., half+1, relay A, relay B, half, ..., 2 (table n shares with 1)."""
+    half = tables // 2
+    top = tables if tables % 2 == 1 else tables - 1
+    relays: list[int | str] = ["relay"] if tables % 2 == 1 else ["relay A", "relay B"]
+    stations: list[int | str] = [1, *range(top, half, -1), *relays, *range(half, 1, -1)]
+    start_set: dict[int | str, int] = {t: t for t in range(1, half + 1)}
+    for i, relay in enumerate(relays):
+        start_set[relay] = half + 1 + i
+    start_set.update({t: t + len(relays) for t in range(half + 1, top + 1)})
+    return stations, start_set
 
 
 def add_rover(m: Movement, *, from_round: int = 1) -> Movement:

@@ -47,6 +47,8 @@ class RoundAssignment:
     ns: PairRef | None
     ew: PairRef | None
     boards: tuple[int, ...]
+    #: Individual movements: the players in the N, E, S and W seats (None for pairs).
+    seats: tuple[int | None, int | None, int | None, int | None] | None = None
 
     @property
     def played(self) -> bool:
@@ -80,16 +82,19 @@ class RoundAssignment:
             "ns": None if self.ns is None else str(self.ns),
             "ew": None if self.ew is None else str(self.ew),
             "boards": list(self.boards),
+            **({} if self.seats is None else {"seats": list(self.seats)}),
         }
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> RoundAssignment:
+        seats = d.get("seats")
         return cls(
             table=int(d["table"]),
             round=int(d["round"]),
             ns=None if d.get("ns") in (None, "") else PairRef.parse(d["ns"]),
             ew=None if d.get("ew") in (None, "") else PairRef.parse(d["ew"]),
             boards=tuple(int(b) for b in d["boards"]),
+            seats=None if seats is None else parse_seats(seats),
         )
 
 
@@ -99,6 +104,8 @@ class Movement:
 
     `shared_tables` declares groups of tables allowed to have the same boards in play in the
     same round (a relay; web Mitchell sharing is declared between sections instead).
+    `circuits` splits the tables into board circuits, each with its own copy of every board
+    (the EBU two-circuit web Mitchell): a board may then be in play once in each circuit.
     """
 
     name: str
@@ -108,6 +115,14 @@ class Movement:
     boards_per_round: int
     assignments: tuple[RoundAssignment, ...]
     shared_tables: tuple[tuple[int, ...], ...] = field(default=())
+    circuits: tuple[tuple[int, ...], ...] = field(default=())
+
+    def circuit_of(self, table: int) -> int:
+        """The board circuit a table belongs to (0 when the movement has one copy of boards)."""
+        for index, tables in enumerate(self.circuits, start=1):
+            if table in tables:
+                return index
+        return 0
 
     def pairs(self) -> list[PairRef]:
         """Every pair that sits at least once, in pair-number order."""
@@ -146,6 +161,7 @@ class Movement:
             "rounds": self.rounds,
             "boards_per_round": self.boards_per_round,
             "shared_tables": [list(group) for group in self.shared_tables],
+            **({"circuits": [list(c) for c in self.circuits]} if self.circuits else {}),
             "assignments": [a.to_dict() for a in self.assignments],
         }
 
@@ -161,6 +177,7 @@ class Movement:
             shared_tables=tuple(
                 tuple(int(t) for t in group) for group in d.get("shared_tables", ())
             ),
+            circuits=tuple(tuple(int(t) for t in c) for c in d.get("circuits", ())),
         )
 
 
@@ -168,3 +185,19 @@ def board_set(number: int, boards_per_round: int) -> tuple[int, ...]:
     """Boards of board set `number` (1-based): (s-1)*bpr+1 .. s*bpr."""
     first = (number - 1) * boards_per_round + 1
     return tuple(range(first, first + boards_per_round))
+
+
+def parse_seats(
+    value: str | Iterable[int | None],
+) -> tuple[int | None, int | None, int | None, int | None]:
+    """Four seats N, E, S, W from "3,5,,8" or [3, 5, None, 8] (empty: no player)."""
+    items = value.split(",") if isinstance(value, str) else list(value)
+    if len(items) != 4:
+        raise ValueError(f"seats need four players (N, E, S, W), got {value!r}")
+    n, e, s, w = (None if v in (None, "", 0, "0") else int(v) for v in items)
+    return (n, e, s, w)
+
+
+def format_seats(seats: tuple[int | None, ...]) -> str:
+    """The seats as stored: "3,5,,8"."""
+    return ",".join("" if p is None else str(p) for p in seats)

@@ -46,7 +46,8 @@ def validate(m: Movement, *, shared_tables: Iterable[Iterable[int]] = ()) -> Non
     """Raise MovementError on the first fault found, checked round by round in table order.
 
     Boards count as in play only at tables where both seats are taken: a phantom's
-    opponents sit out and their boards stay on the table unplayed.
+    opponents sit out and their boards stay on the table unplayed. With board circuits (each
+    with its own copy of the boards) a board may be in play once in each circuit.
     """
     sharing = _sharing([*m.shared_tables, *shared_tables])
     seen_cells: set[tuple[int, int]] = set()
@@ -56,7 +57,7 @@ def validate(m: Movement, *, shared_tables: Iterable[Iterable[int]] = ()) -> Non
     for round_number in sorted({a.round for a in m.assignments}):
         tables = m.in_round(round_number)
         seated: dict[PairRef, int] = {}
-        in_play: dict[int, int] = {}
+        in_play: dict[tuple[int, int], int] = {}
         for a in tables:
             for pair in a.pairs():
                 if pair in seated:
@@ -69,8 +70,9 @@ def validate(m: Movement, *, shared_tables: Iterable[Iterable[int]] = ()) -> Non
                 seated[pair] = a.table
             if not a.played:
                 continue
+            circuit = m.circuit_of(a.table)
             for board in a.boards:
-                other = in_play.get(board)
+                other = in_play.get((circuit, board))
                 if other is not None and frozenset((other, a.table)) not in sharing:
                     raise MovementError(
                         f"board {board} is also in play at table {other} "
@@ -79,7 +81,7 @@ def validate(m: Movement, *, shared_tables: Iterable[Iterable[int]] = ()) -> Non
                         table=a.table,
                         pair=a.ns,
                     )
-                in_play.setdefault(board, a.table)
+                in_play.setdefault((circuit, board), a.table)
             for pair in a.pairs():
                 history = boards_played.setdefault(pair, {})
                 for board in a.boards:

@@ -70,7 +70,7 @@ def _play_all(club: Club) -> tuple[list[Table], int]:
 def _no_pair_plays_a_board_twice(engine: Engine) -> list[Result]:
     with Session(engine) as s:
         results = list(s.exec(select(Result)))
-    seen = Counter()
+    seen: Counter[tuple[int | None, int]] = Counter()
     for r in results:
         seen[(r.ns_pair_id, r.board)] += 1
         seen[(r.ew_pair_id, r.board)] += 1
@@ -91,7 +91,7 @@ def test_thirteen_pair_howell_with_a_phantom_is_played_through(
     # Each real pair sits out exactly once (the round it would meet the phantom).
     with Session(engine) as s:
         pairs = {p.id: p.number for p in s.exec(select(Pair))}
-    boards_per_pair = Counter()
+    boards_per_pair: Counter[int] = Counter()
     for r in results:
         boards_per_pair[pairs[r.ns_pair_id]] += 1
         boards_per_pair[pairs[r.ew_pair_id]] += 1

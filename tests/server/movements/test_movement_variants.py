@@ -35,10 +35,30 @@ def test_hesitation_pairs_play_one_round_north_south_at_the_last_table() -> None
     assert [a.ns for a in m.for_pair(PairRef(1))] == [PairRef(1)] * 8
 
 
-@pytest.mark.parametrize("tables", [1, 2, 4, 6, 8])
-def test_hesitation_mitchell_needs_odd_tables(tables: int) -> None:
-    with pytest.raises(ValueError, match="odd number of tables"):
-        hesitation_mitchell(tables)
+@pytest.mark.parametrize("tables", range(4, 21, 2))
+def test_hesitation_mitchell_on_even_tables_shares_table_one_and_validates(tables: int) -> None:
+    for arrow in (0, 1, 2):
+        m = hesitation_mitchell(tables, arrow_switch_rounds=arrow)
+        validate(m)
+        assert m.shared_tables == ((1, tables),)
+        assert m.rounds == tables + 1
+        assert len(m.boards()) == 2 * (tables + 1)
+    m = hesitation_mitchell(tables)
+    for r in range(1, m.rounds + 1):
+        at_one, at_last = m.at(1, r), m.at(tables, r)
+        assert at_one is not None
+        assert at_last is not None
+        assert at_one.boards == at_last.boards
+    # Each moving pair plays one round N/S at the hesitation table and meets every set.
+    for number in range(tables, 2 * tables + 1):
+        rounds = m.for_pair(PairRef(number))
+        assert [a.seat_of(PairRef(number)) for a in rounds].count("NS") == 1
+        assert len({b for a in rounds for b in a.boards}) == 2 * (tables + 1)
+
+
+def test_hesitation_mitchell_needs_three_tables() -> None:
+    with pytest.raises(ValueError, match="3 or more"):
+        hesitation_mitchell(2)
 
 
 @pytest.mark.parametrize("tables", range(3, 16))
