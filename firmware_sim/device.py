@@ -6,7 +6,9 @@ preview, East's confirmation (§ 262B3), then the round summary that gates the n
 answers them, and resent after a restart. No I/O and no clock: a runner feeds keys and messages.
 
 Keys: ``0``-``9``, ``*`` (call the TD), ``#`` (round summary / next round), ``ENT``, ``BACK``
-(clear / go back), ``UP`` and ``DOWN`` (previous / next board).
+(clear / go back), ``UP`` and ``DOWN`` (previous / next board). Before the boards (pairing code,
+waiting for round 1, seat check) ``#`` switches the language (en, da, nb, de, ru), kept with the
+pairing; otherwise the screens follow the event's language (``RoundInfo.language``).
 """
 
 from __future__ import annotations
@@ -167,7 +169,8 @@ class Device:
         self, table: int, store: Outbox, *, name: str | None = None, language: str = "en"
     ) -> None:
         self.table = table
-        self.language = language if language in i18n.LANGUAGES else i18n.SOURCE
+        #: The keypad's own setting, used until the event (or the players) say otherwise.
+        self.default_language = language if language in i18n.LANGUAGES else i18n.SOURCE
         self.store = store
         self.name = name or f"keypad-t{table}"
         self.screen = Screen.PAIR
@@ -186,6 +189,19 @@ class Device:
         self._after_message = Screen.BOARD
         self._before_td = Screen.BOARD
         self._resend_after_round = False
+
+    @property
+    def language(self) -> str:
+        """The players' choice at this table, else the event's language, else the keypad's."""
+        event = self.round.language if self.round is not None else None
+        for language in (self.store.language, event):
+            if language in i18n.LANGUAGES:
+                return str(language)
+        return self.default_language
+
+    def switch_language(self) -> None:
+        """The players' key (# before the round): the next language, kept with the pairing."""
+        self.store.save_language(i18n.next_language(self.language))
 
     # ------------------------------------------------------------------ inputs and outputs
 
@@ -301,7 +317,9 @@ class Device:
             handler(key)
 
     def _key_pair(self, key: Key) -> None:
-        if key.isdigit() and len(self._buffer) < 12:
+        if key is Key.HASH:
+            self.switch_language()
+        elif key.isdigit() and len(self._buffer) < 12:
             self._buffer += key
         elif key is Key.BACK:
             self._buffer = self._buffer[:-1]
@@ -317,6 +335,12 @@ class Device:
             self._continue()
         elif key in (Key.D2, Key.STAR):
             self._ask_td(Screen.SEATS)
+        elif key is Key.HASH:
+            self.switch_language()
+
+    def _key_wait_round(self, key: Key) -> None:
+        if key is Key.HASH:
+            self.switch_language()
 
     def _key_board(self, key: Key) -> None:
         status = self.selected
@@ -527,6 +551,7 @@ class Device:
 
     def _on_paired(self, message: Paired) -> None:
         self.store.save_pairing(message.token, None)
+        self.store.save_language(None)  # a new pairing, a new session: the event's language
         self._send(GetRound())
         self._go(Screen.LOADING)
 

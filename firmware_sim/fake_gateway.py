@@ -52,6 +52,7 @@ class FakeTables:
     applied: Counter[str] = field(default_factory=Counter)  # entry id -> times applied
     answers: dict[str, KeypadReply] = field(default_factory=dict)  # entry id -> first answer
     td_calls: list[int] = field(default_factory=list)
+    language: str | None = None  # the event's language, sent in RoundInfo
 
     def __post_init__(self) -> None:
         for table in range(1, self.tables + 1):
@@ -104,6 +105,7 @@ class FakeTables:
             next_round_released=True,
             confirm_pin_required=self.confirm_pin is not None,
             tricks_style=self.tricks_style,
+            language=self.language,
         )
 
     def handle(self, table: int | None, command: KeypadCommand) -> tuple[int | None, KeypadReply]:

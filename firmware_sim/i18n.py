@@ -16,21 +16,18 @@ from __future__ import annotations
 
 from typing import Final
 
-LANGUAGES: Final = ("en", "da", "nb", "de", "ru")
-SOURCE: Final = "en"
+from protocol import languages
+from protocol.languages import next_language as next_language  # the keypad's language key
+
+LANGUAGES: Final = tuple(languages.LANGUAGES)
+SOURCE: Final = languages.SOURCE
 #: Characters the LCD shows besides printable ASCII.
 CHARSET: Final = frozenset(
     "ÆØÅæøåÄÖÜäöüßАБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯабвгдеёжзийклмнопрстуфхцчшщъыьэюя"
 )
 
 #: Seat letters as clubs write them (the keys stay 1=N 2=E 3=S 4=W).
-SEATS: Final[dict[str, dict[str, str]]] = {
-    "en": {"N": "N", "E": "E", "S": "S", "W": "W"},
-    "da": {"N": "N", "E": "Ø", "S": "S", "W": "V"},
-    "nb": {"N": "N", "E": "Ø", "S": "S", "W": "V"},
-    "de": {"N": "N", "E": "O", "S": "S", "W": "W"},
-    "ru": {"N": "С", "E": "В", "S": "Ю", "W": "З"},
-}
+SEATS: Final[dict[str, dict[str, str]]] = languages.SEAT_LETTERS
 
 #: English id -> (da, nb, de, ru). Each must fit 16 characters with its fields filled in.
 TEXTS: Final[dict[str, tuple[str, str, str, str]]] = {

@@ -31,6 +31,7 @@ class Outbox(Protocol):
 
     token: str | None
     seated_round: int | None
+    language: str | None
 
     def pending(self) -> list[StoredCommand]:
         """Commands not yet answered by the server, oldest first."""
@@ -47,6 +48,9 @@ class Outbox(Protocol):
     def save_pairing(self, token: str | None, seated_round: int | None) -> None:
         """Keep the table token and the round whose seating was confirmed."""
 
+    def save_language(self, language: str | None) -> None:
+        """Keep the language the players chose at this table (None: the event's)."""
+
 
 class MemoryStore:
     """An Outbox in memory (tests): nothing survives the process."""
@@ -57,6 +61,7 @@ class MemoryStore:
         self.counter = 0
         self.token: str | None = None
         self.seated_round: int | None = None
+        self.language: str | None = None
         self._pending: list[StoredCommand] = []
 
     def pending(self) -> list[StoredCommand]:
@@ -89,6 +94,11 @@ class MemoryStore:
         self.seated_round = seated_round
         self._changed()
 
+    def save_language(self, language: str | None) -> None:
+        """Keep the language the players chose at this table (None: the event's)."""
+        self.language = language
+        self._changed()
+
     def _changed(self) -> None:
         """Called after every change; FileStore writes the file."""
 
@@ -100,6 +110,7 @@ class MemoryStore:
             "counter": self.counter,
             "token": self.token,
             "seated_round": self.seated_round,
+            "language": self.language,
             "pending": [c.model_dump(mode="json") for c in self._pending],
         }
 
@@ -115,6 +126,7 @@ class FileStore(MemoryStore):
             self.counter = int(data["counter"])
             self.token = data.get("token")
             self.seated_round = data.get("seated_round")
+            self.language = data.get("language")
             self._pending = [_KINDS[c["type"]].model_validate(c) for c in data["pending"]]
             if data.get("table") != table:
                 # Moved to another table: the old pairing and seating no longer apply.

@@ -27,27 +27,16 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 
+from protocol import languages
+
 LOCALES: Final = Path(__file__).resolve().parent / "locales"
 DOMAIN: Final = "messages"
 SOURCE: Final = "en"
-#: The languages offered, with their own names (for the switcher).
-LANGUAGES: Final = {
-    "en": "English",
-    "da": "Dansk",
-    "nb": "Norsk",
-    "de": "Deutsch",
-    "ru": "Русский",
-}
-#: Other codes browsers send for the same language.
-ALIASES: Final = {"no": "nb", "nn": "nb"}
-#: Seat letters as clubs write them (keys and stored data keep N/E/S/W).
-SEAT_LETTERS: Final = {
-    "en": {"N": "N", "E": "E", "S": "S", "W": "W"},
-    "da": {"N": "N", "E": "Ø", "S": "S", "W": "V"},
-    "nb": {"N": "N", "E": "Ø", "S": "S", "W": "V"},
-    "de": {"N": "N", "E": "O", "S": "S", "W": "W"},
-    "ru": {"N": "С", "E": "В", "S": "Ю", "W": "З"},
-}
+#: The languages offered, the aliases browsers send, and the local seat letters (shared with
+#: the terminal and the keypad in ``protocol/languages.py``).
+LANGUAGES: Final = languages.LANGUAGES
+ALIASES: Final = languages.ALIASES
+SEAT_LETTERS: Final = languages.SEAT_LETTERS
 
 
 def N_(message: str) -> str:  # noqa: N802

@@ -5,8 +5,10 @@ from __future__ import annotations
 from textual.app import App
 from textual.screen import Screen
 
+from protocol.languages import next_language, normalise
 from protocol.messages import COMPLETE_STATES
 
+from . import i18n
 from .client import TableClient
 from .events import (
     ClientEvent,
@@ -41,9 +43,33 @@ class TravellerTerminal(App[None]):
         self.confirm_guard = confirm_guard
         self.device = device
         self.seated_round: int | None = None
+        i18n.set_language(self.chosen_language())
+
+    def chosen_language(self) -> str | None:
+        """The players' choice at this table (this event), else the event's (None: neither is
+        known yet, and the screens show English)."""
+        info = self.client.round
+        return self.client.config.chosen_language() or normalise(info.language if info else None)
+
+    async def switch_language(self) -> None:
+        """The players' key: the next language, remembered for this table, screens redrawn."""
+        language = next_language(i18n.language())
+        self.client.remember_language(language)
+        await self.show_language(language)
+
+    async def show_language(self, language: str) -> None:
+        """Redraw every full screen in ``language`` (when it is not the one shown)."""
+        shown = i18n.language()
+        i18n.set_language(language)
+        if language == shown:
+            return
+        for screen in self.screen_stack:
+            if isinstance(screen, TableScreen):
+                await screen.relabel()
 
     def on_mount(self) -> None:
         """Start the client and show the first screen."""
+        i18n.set_language(self.chosen_language())
         self.client.start(self._client_event)
         if self.client.config.paired:
             self.push_screen(SeatCheckScreen())
@@ -107,16 +133,20 @@ class TravellerTerminal(App[None]):
             self.goto(PairingScreen(event.message))
             return
         if isinstance(event, RoundUpdated):
+            language = self.chosen_language()
+            if language is not None and (language, True) != (i18n.language(), i18n.settled()):
+                self.run_worker(self.show_language(language), group="language")
             if self.seated_round is not None and event.round.round != self.seated_round:
                 self.seated_round = None
                 self.goto(SeatCheckScreen())
         elif isinstance(event, ConflictReported):
-            self.show_notice(f"Board {event.board}: two different results", event.message)
+            title = i18n._("Board {board}: two different results").format(board=event.board)
+            self.show_notice(title, event.message)
         elif isinstance(event, CommandRefused) and event.code != "conflict":
-            where = f"Board {event.board}: " if event.board else ""
+            where = i18n._("Board {board}: ").format(board=event.board) if event.board else ""
             self.notify(
                 where + event.message,
-                title="Not stored",
+                title=i18n._("Not stored"),
                 severity="warning",
                 timeout=12,
                 markup=False,

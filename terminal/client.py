@@ -42,10 +42,11 @@ from protocol.messages import (
     SettingsChanged,
     TableCommand,
     TableSettings,
+    TableStatus,
 )
 
 from .config import ConfigStore, TerminalConfig
-from .errors import OFFLINE_TEXT, ClientError, LinkDownError
+from .errors import ClientError, LinkDownError, offline_error
 from .events import (
     ClientEvent,
     CommandRefused,
@@ -55,6 +56,7 @@ from .events import (
     StatusChanged,
     Unpaired,
 )
+from .i18n import _, ngettext
 from .outbox import Outbox
 from .queries import TableQueries
 from .rules import BoardCommand, RuleError, apply_command, same_result
@@ -139,6 +141,10 @@ class TableClient(TableQueries, ABC):
     @abstractmethod
     async def pair(self, code: str, device: str = "terminal") -> Paired:
         """Pair this terminal with a table using the TD's code, and remember the token."""
+
+    @abstractmethod
+    def remember_language(self, language: str) -> None:
+        """Keep the players' language for this table (for the rest of the event's session)."""
 
     @abstractmethod
     def submit(self, command: QueuedCommand) -> None:
@@ -229,6 +235,8 @@ class SyncingClient(TableClient):
     ) -> None:
         self._link = link
         self._outbox = outbox
+        self._reported: int | None = None  # the outbox size the server last heard of
+        self._status_supported = True
         self._store = store
         self._config = config or (store.load() if store else TerminalConfig())
         self._backoff_min, self._backoff_max = backoff
@@ -317,7 +325,7 @@ class SyncingClient(TableClient):
         try:
             paired = await self._link.pair(code.strip(), device)
         except LinkDownError:
-            raise ClientError("offline", OFFLINE_TEXT) from None
+            raise offline_error() from None
         if paired.table != self._config.table:
             self._server_round = None
         self._set_config(
@@ -333,6 +341,10 @@ class SyncingClient(TableClient):
         self._wake.set()
         return paired
 
+    def remember_language(self, language: str) -> None:
+        """Keep the players' language in the config file (for the rest of the event)."""
+        self._set_config(self._config.with_language(language))
+
     def submit(self, command: QueuedCommand) -> None:
         """Commit the command to the outbox, show it at once and wake the sender."""
         info = self._server_round
@@ -344,23 +356,26 @@ class SyncingClient(TableClient):
         """Fetch the round from the server."""
         reply = await self._request(GetRound())
         if not isinstance(reply, RoundInfo):
-            raise ClientError("unexpected_reply", "The server gave an unexpected answer.")
+            raise ClientError("unexpected_reply", _("The server gave an unexpected answer."))
         self._set_server_round(reply)
         return reply
 
     async def next_round(self) -> RoundInfo:
         """Deliver what is queued, then ask the server to move the table on."""
         if not self._online:
-            raise ClientError("offline", OFFLINE_TEXT)
+            raise offline_error()
         with contextlib.suppress(TimeoutError):
             await self.wait_for(lambda: self._waiting == 0 or not self._online, timeout=10)
         if self._waiting:
-            raise ClientError(
-                "results_waiting", f"{self._waiting} results are still waiting to be sent."
+            text = ngettext(
+                "{num} result is still waiting to be sent.",
+                "{num} results are still waiting to be sent.",
+                self._waiting,
             )
+            raise ClientError("results_waiting", text.format(num=self._waiting))
         reply = await self._request(NextRound())
         if not isinstance(reply, RoundInfo):
-            raise ClientError("unexpected_reply", "The server gave an unexpected answer.")
+            raise ClientError("unexpected_reply", _("The server gave an unexpected answer."))
         self._set_server_round(reply)
         return reply
 
@@ -375,11 +390,11 @@ class SyncingClient(TableClient):
 
     async def _request(self, command: TableCommand) -> ServerMessage:
         if not self._online:
-            raise ClientError("offline", OFFLINE_TEXT)
+            raise offline_error()
         try:
             reply = await self._link.request(command)
         except LinkDownError:
-            raise ClientError("offline", OFFLINE_TEXT) from None
+            raise offline_error() from None
         if isinstance(reply, Error):
             raise ClientError(reply.code, reply.message)
         return reply
@@ -425,11 +440,14 @@ class SyncingClient(TableClient):
 
     async def _serve(self) -> None:
         closed = asyncio.ensure_future(self._link.wait_closed())
+        self._reported = None  # tell a (re)connected server the outbox size at once
         try:
             await self._fetch_settings()
             while True:
                 self._wake.clear()
+                await self._report_queue()
                 await self._flush()
+                await self._report_queue()
                 await self._fetch_next()
                 wake = asyncio.ensure_future(self._wake.wait())
                 done, _ = await asyncio.wait({closed, wake}, return_when=asyncio.FIRST_COMPLETED)
@@ -438,6 +456,19 @@ class SyncingClient(TableClient):
                     raise LinkDownError
         finally:
             closed.cancel()
+
+    async def _report_queue(self) -> None:
+        """Tell the server how many commands wait in the outbox when that changed, so the TD
+        sees "offline with N queued" if the link drops again (an older server refuses the
+        message: stop sending it)."""
+        queued = self._outbox.count()
+        if not self._status_supported or queued == self._reported:
+            return
+        reply = await self._link.request(TableStatus(queued=queued))
+        if isinstance(reply, Error):
+            self._status_supported = reply.code != "invalid_message"
+            return
+        self._reported = queued
 
     async def _fetch_settings(self) -> None:
         """Ask for the event's table settings (an older server refuses: keep the defaults)."""
@@ -471,7 +502,9 @@ class SyncingClient(TableClient):
             self._apply_result(reply.result)
             if reply.result.state == "conflict" and before != "conflict":
                 number = reply.result.board
-                text = f"Board {number} already has a different result: the TD has been called."
+                text = _(
+                    "Board {board} already has a different result: the TD has been called."
+                ).format(board=number)
                 self._emit(ConflictReported(number, text))
         elif isinstance(reply, Error):
             board = getattr(command, "board", None)

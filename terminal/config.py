@@ -29,6 +29,10 @@ class TerminalConfig:
     table: int | None = None
     event: str | None = None
     section: str | None = None
+    #: The language the players chose at this table, and the event they chose it for (the
+    #: choice lasts for that event's session; a new event starts in its own language).
+    language: str | None = None
+    language_event: str | None = None
 
     @property
     def paired(self) -> bool:
@@ -38,6 +42,14 @@ class TerminalConfig:
     def with_server(self, server: str) -> TerminalConfig:
         """The same table on another server URL (the token is kept; the server may refuse it)."""
         return replace(self, server=server.rstrip("/"))
+
+    def chosen_language(self) -> str | None:
+        """The players' language for this table, if they chose one in this event."""
+        return self.language if self.language and self.language_event == self.event else None
+
+    def with_language(self, language: str) -> TerminalConfig:
+        """Remember the players' language for this table and event."""
+        return replace(self, language=language, language_event=self.event)
 
     def unpaired(self) -> TerminalConfig:
         """Forget the table token (it was revoked or has expired)."""

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-OFFLINE_TEXT = "The server cannot be reached right now. Results are kept and sent later."
+from .i18n import N_, _
+
+OFFLINE_TEXT = N_("The server cannot be reached right now. Results are kept and sent later.")
 
 
 class ClientError(Exception):
@@ -16,3 +18,8 @@ class ClientError(Exception):
 
 class LinkDownError(Exception):
     """The server cannot be reached, or the connection dropped."""
+
+
+def offline_error() -> ClientError:
+    """The refusal when the server cannot be reached, in the language in use."""
+    return ClientError("offline", _(OFFLINE_TEXT))

@@ -41,6 +41,7 @@ from protocol.messages import (
     SetPlayers,
     SettingsChanged,
     TableCommand,
+    TableStatus,
 )
 
 from . import fake_extras
@@ -81,6 +82,7 @@ class FakeServer:
     show_ranking: bool = False
     player_numbers: PlayerNumbers = "off"
     td_code: str = "4321"
+    language: str | None = None
     members: dict[str, str] = field(default_factory=dict)
     deals: dict[int, str] = field(default_factory=dict)
     dd: dict[int, dict[str, dict[str, int]]] = field(default_factory=dict)
@@ -92,6 +94,7 @@ class FakeServer:
     table_round: dict[int, int] = field(default_factory=dict)
     received: list[TableCommand] = field(default_factory=list)
     td_calls: list[tuple[int, str]] = field(default_factory=list)
+    queued: dict[int, int] = field(default_factory=dict)  # table -> outbox size it reported
     revoked: set[str] = field(default_factory=set)
     _seen: dict[str, tuple[str, tuple[int, int, int] | None]] = field(default_factory=dict)
     _links: list[FakeLink] = field(default_factory=list)
@@ -143,6 +146,7 @@ class FakeServer:
                 complete=False,
                 round_open=False,
                 next_round_released=False,
+                language=self.language,
             )
         seat = self.seating(table, round_no)
         boards = [self._status(table, round_no, b) for b in seat.boards]
@@ -177,6 +181,7 @@ class FakeServer:
             lead_required=self.lead_required,
             tricks_style=self.tricks_style,
             confirm_pin_required=self.pin is not None,
+            language=self.language,
         )
 
     def _status(self, table: int, round_no: int, board: int) -> BoardStatus:
@@ -220,6 +225,9 @@ class FakeServer:
                 return fake_extras.query(self, table, command)
             except RuleError as error:
                 return Error(code=error.code, message=error.message)
+        if isinstance(command, TableStatus):
+            self.queued[table] = command.queued
+            return Ack(detail=f"{command.queued} queued noted")
         entry_id = command.entry_id
         fingerprint = command.model_dump_json()
         if entry_id in self._seen:

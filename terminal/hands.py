@@ -6,6 +6,8 @@ The terminal may not import the server, so this small PBN reader mirrors the ser
 
 from __future__ import annotations
 
+from . import i18n
+
 SEATS = ("N", "E", "S", "W")
 SUITS = ("S", "H", "D", "C")
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}
@@ -59,10 +61,10 @@ def deal_lines(deal: str | None, width: int = 24) -> list[str]:
     north, south = hand_lines(hands["N"]), hand_lines(hands["S"])
     west, east = hand_lines(hands["W"]), hand_lines(hands["E"])
     pad = " " * width
-    lines = [pad + "North", *(pad + line for line in north)]
-    lines.append("West".ljust(width * 2) + "East")
+    lines = [pad + i18n.seat_name("N"), *(pad + line for line in north)]
+    lines.append(i18n.seat_name("W").ljust(width * 2) + i18n.seat_name("E"))
     lines += [w.ljust(width * 2) + e for w, e in zip(west, east, strict=True)]
-    lines += [pad + "South", *(pad + line for line in south)]
+    lines += [pad + i18n.seat_name("S"), *(pad + line for line in south)]
     return lines
 
 
@@ -73,10 +75,10 @@ def makeable_text(dd: dict[str, dict[str, int]] | None) -> str:
     parts = []
     for seat in SEATS:
         made = [
-            f"{dd[seat][strain] - 6}{SYMBOLS[strain]}"
+            f"{dd[seat][strain] - 6}{i18n.strain(strain)}"
             for strain in STRAINS
             if strain in dd.get(seat, {}) and dd[seat][strain] >= 7
         ]
         if made:
-            parts.append(f"{seat} {' '.join(made)}")
-    return "  ·  ".join(parts) or "Nothing makes."
+            parts.append(f"{i18n.seat(seat)} {' '.join(made)}")
+    return "  ·  ".join(parts) or i18n._("Nothing makes.")

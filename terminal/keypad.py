@@ -21,6 +21,8 @@ from typing import Literal
 from protocol.bridge import BridgeError
 from protocol.messages import BoardResultView, EntryValues
 
+from . import i18n
+from .i18n import _
 from .scoring import ScoredEntry, score_entry
 
 TricksStyle = Literal["absolute", "relative"]
@@ -37,16 +39,37 @@ SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "NT": "NT"}
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
 
-KEY_HELP = """\
+KEY_HELP = i18n.N_("""\
 Level     1 to 7            0 = passed out
-Suit      1 ♣   2 ♦   3 ♥   4 ♠   5 NT
+Suit      1 ♣   2 ♦   3 ♥   4 ♠   5 {nt}
 Doubled   * = X     * * = XX     (any time after the level)
-Declarer  8 North   6 East   2 South   4 West   (as on the keypad)
+Declarer  8 {north}   6 {east}   2 {south}   4 {west}   (as on the keypad)
 Lead      suit 1-4, then 2-9, 0 = 10, 11 J, 12 Q, 13 K, 14 A
 Tricks    tricks taken 0-13, or 0 (=) made, + n over, - n down
 Enter     send to East          Backspace   take back one key
 
-Example   4 4 2 1 0 Enter  =  4♠ by South, ten tricks: made"""
+Example   4 4 2 1 0 Enter  =  4♠ by {south}, ten tricks: made""")
+
+
+def key_help() -> str:
+    """The key grammar in the language in use (the keys are the same in every language)."""
+    return _(KEY_HELP).format(
+        nt=i18n.strain("NT"),
+        north=i18n.seat_name("N"),
+        east=i18n.seat_name("E"),
+        south=i18n.seat_name("S"),
+        west=i18n.seat_name("W"),
+    )
+
+
+def suit_keys() -> str:
+    """ "1 ♣  2 ♦  3 ♥  4 ♠  5 NT" with the local notrump."""
+    return f"1 ♣  2 ♦  3 ♥  4 ♠  5 {i18n.strain('NT')}"
+
+
+def seat_keys() -> str:
+    """ "8 North, 6 East, 2 South, 4 West" in the language in use."""
+    return ", ".join(f"{key} {i18n.seat_name(seat)}" for key, seat in DECLARER_KEYS.items())
 
 
 class KeyRefusedError(Exception):
@@ -156,7 +179,7 @@ class Draft:
 
     def _double(self, key: str) -> Draft:
         if self.passed or self.level is None:
-            raise KeyRefusedError("Key the level first; * doubles the contract.")
+            raise KeyRefusedError(_("Key the level first; * doubles the contract."))
         cycle = {"": "X", "X": "XX", "XX": ""}
         return replace(self, doubling=cycle[self.doubling], keys=(*self.keys, key))
 
@@ -165,18 +188,18 @@ class Draft:
             return replace(self, passed=True)
         if key.isdigit() and 1 <= int(key) <= 7:
             return replace(self, level=int(key))
-        raise KeyRefusedError("Level is 1 to 7 (0 = passed out).")
+        raise KeyRefusedError(_("Level is 1 to 7 (0 = passed out)."))
 
     def _key_strain(self, key: str) -> Draft:
         strain = STRAIN_KEYS.get(key) or STRAIN_LETTERS.get(key)
         if strain is None:
-            raise KeyRefusedError("Suit: 1 ♣  2 ♦  3 ♥  4 ♠  5 NT.")
+            raise KeyRefusedError(_("Suit: {keys}.").format(keys=suit_keys()))
         return replace(self, strain=strain)
 
     def _key_declarer(self, key: str) -> Draft:
         seat = DECLARER_KEYS.get(key) or DECLARER_LETTERS.get(key)
         if seat is None:
-            raise KeyRefusedError("Declarer: 8 North, 6 East, 2 South, 4 West.")
+            raise KeyRefusedError(_("Declarer: {keys}.").format(keys=seat_keys()))
         return replace(self, declarer=seat)
 
     def _key_lead(self, key: str) -> Draft:
@@ -185,12 +208,12 @@ class Draft:
                 key
             )
             if suit is None:
-                raise KeyRefusedError("Lead suit: 1 ♣  2 ♦  3 ♥  4 ♠.")
+                raise KeyRefusedError(_("Lead suit: 1 ♣  2 ♦  3 ♥  4 ♠."))
             return replace(self, lead_suit=suit)
         if self.lead_high:
             rank = HIGH_RANKS.get(key)
             if rank is None:
-                raise KeyRefusedError("After 1: 0 ten, 1 J, 2 Q, 3 K, 4 A.")
+                raise KeyRefusedError(_("After 1: 0 ten, 1 J, 2 Q, 3 K, 4 A."))
             return replace(self, lead_rank=rank, lead_high=False)
         if key == "1":
             return replace(self, lead_high=True)
@@ -200,15 +223,18 @@ class Draft:
             return replace(self, lead_rank=RANK_LETTERS[key])
         if key.isdigit() and 2 <= int(key) <= 9:
             return replace(self, lead_rank=key)
-        raise KeyRefusedError("Lead rank: 2-9, 0 ten, 11 J, 12 Q, 13 K, 14 A.")
+        raise KeyRefusedError(_("Lead rank: 2-9, 0 ten, 11 J, 12 Q, 13 K, 14 A."))
 
     def _key_tricks(self, key: str) -> Draft:
         text = self.tricks
         if text in ("+", "-"):
             if not key.isdigit() or key == "0":
-                raise KeyRefusedError(
-                    f"How many tricks {'over' if text == '+' else 'down'}? 1 to 13."
+                question = (
+                    _("How many tricks over? 1 to 13.")
+                    if text == "+"
+                    else _("How many tricks down? 1 to 13.")
                 )
+                raise KeyRefusedError(question)
             return self._checked(text + key)
         if key in ("+", "-"):
             return replace(self, tricks=key)
@@ -217,7 +243,7 @@ class Draft:
         if not key.isdigit():
             raise KeyRefusedError(self.tricks_hint())
         if self.tricks_style == "relative":
-            raise KeyRefusedError("Result: 0 = made, + then overtricks, - then undertricks.")
+            raise KeyRefusedError(_("Result: 0 = made, + then overtricks, - then undertricks."))
         return self._checked(key)
 
     def _checked(self, tricks: str) -> Draft:
@@ -227,7 +253,7 @@ class Draft:
             try:
                 score_entry(self.board, values)
             except BridgeError as error:
-                raise KeyRefusedError(error.message[:1].upper() + error.message[1:] + ".") from None
+                raise KeyRefusedError(impossible_text(error)) from None
         return nxt
 
     def extend_tricks(self, key: str) -> Draft | None:
@@ -242,8 +268,16 @@ class Draft:
     def tricks_hint(self) -> str:
         """What the tricks field takes, in the event's style."""
         if self.tricks_style == "relative":
-            return "Result: 0 = made, + then overtricks, - then undertricks."
-        return "Tricks taken by declarer: 0 to 13 (or =, +n, -n)."
+            return _("Result: 0 = made, + then overtricks, - then undertricks.")
+        return _("Tricks taken by declarer: 0 to 13 (or =, +n, -n).")
+
+
+def impossible_text(error: BridgeError) -> str:
+    """Why a keyed result cannot be, as a sentence: the bridge domain's words in English, a
+    general sentence in the other languages (the keys on screen show what was keyed)."""
+    if i18n.language() == i18n.SOURCE:
+        return error.message[:1].upper() + error.message[1:] + "."
+    return _("That result is not possible: check the contract and the tricks.")
 
 
 def press(draft: Draft, key: str) -> Draft:
@@ -253,7 +287,7 @@ def press(draft: Draft, key: str) -> Draft:
         if longer is not None:
             return longer
         if key not in ("*", "x"):
-            raise KeyRefusedError("All keyed. Enter sends it; Backspace changes it.")
+            raise KeyRefusedError(_("All keyed. Enter sends it; Backspace changes it."))
     return draft.press(key)
 
 
@@ -304,19 +338,20 @@ def describe_draft(draft: Draft) -> dict[str, str]:
     """What each field shows on the screen, in plain words and symbols."""
     contract = "—"
     if draft.passed:
-        contract = "Passed out"
+        contract = _("Passed out")
     elif draft.level is not None:
-        contract = f"{draft.level} {SYMBOLS.get(draft.strain or '', '_')} {draft.doubling}".strip()
+        strain = i18n.strain(draft.strain) if draft.strain else "_"
+        contract = f"{draft.level} {strain} {draft.doubling}".strip()
     lead = "—"
     if draft.lead_suit is not None:
         rank = draft.lead_rank or ("1_" if draft.lead_high else "_")
         lead = f"{SYMBOLS[draft.lead_suit]}{'10' if rank == 'T' else rank}"
     tricks = draft.tricks or "—"
     if draft.tricks == "=":
-        tricks = "= (made)"
+        tricks = _("= (made)")
     return {
         "contract": contract,
-        "declarer": SEAT_NAMES.get(draft.declarer or "", "—"),
+        "declarer": i18n.seat_name(draft.declarer) or "—",
         "lead": lead,
         "tricks": tricks,
     }

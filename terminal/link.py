@@ -27,9 +27,11 @@ from protocol.messages import (
     parse_server_message,
 )
 
+from . import i18n
 from .client import Link, PushHandler, SyncingClient
 from .config import OUTBOX_NAME, ConfigStore
 from .errors import ClientError, LinkDownError
+from .i18n import _
 from .outbox import Outbox
 
 log = logging.getLogger(__name__)
@@ -49,6 +51,12 @@ def websocket_url(server: str) -> str:
     elif not base.startswith(("ws://", "wss://")):
         base = "ws://" + base
     return base + WS_PATH
+
+
+def language_headers() -> dict[str, str]:
+    """Accept-Language for the server's refusals: the language shown, once it is the players'
+    choice or the event's (English included); before that the server uses the event's."""
+    return {"Accept-Language": i18n.language()} if i18n.settled() else {}
 
 
 def http_url(server: str) -> str:
@@ -76,14 +84,16 @@ class WebsocketLink(Link):
             body = PairTerminal(code=code, device=device[:64] or "terminal")
         except ValidationError:
             raise ClientError(
-                "pairing_code_invalid", "A pairing code has 4 to 12 characters."
+                "pairing_code_invalid", _("A pairing code has 4 to 12 characters.")
             ) from None
         import httpx  # only needed once, for pairing: keep it off the start-up path
 
         try:
             async with httpx.AsyncClient(timeout=self.timeout) as http:
                 response = await http.post(
-                    self.server + PAIR_PATH, json=body.model_dump(mode="json")
+                    self.server + PAIR_PATH,
+                    json=body.model_dump(mode="json"),
+                    headers=language_headers(),
                 )
         except httpx.HTTPError as error:
             log.info("pairing failed: %s", error)
@@ -93,12 +103,14 @@ class WebsocketLink(Link):
         except ValidationError:
             raise ClientError(
                 "pairing_failed",
-                f"The server did not accept the code (HTTP {response.status_code}).",
+                _("The server did not accept the code (HTTP {status}).").format(
+                    status=response.status_code
+                ),
             ) from None
         if isinstance(message, Error):
             raise ClientError(message.code, message.message)
         if not isinstance(message, Paired):
-            raise ClientError("pairing_failed", "The server gave an unexpected answer.")
+            raise ClientError("pairing_failed", _("The server gave an unexpected answer."))
         return message
 
     async def open(self, token: str, on_push: PushHandler) -> RoundInfo:
@@ -111,6 +123,7 @@ class WebsocketLink(Link):
                 ping_interval=15,
                 ping_timeout=15,
                 max_size=2**20,
+                additional_headers=language_headers(),
             )
         except (OSError, TimeoutError, WebSocketException) as error:
             log.info("cannot connect: %s", error)
@@ -209,7 +222,7 @@ class WebsocketClient(SyncingClient):
             config = config.with_server(server)
             store.save(config)
         if not config.server:
-            raise ClientError("no_server", "No server address: start with --server URL.")
+            raise ClientError("no_server", _("No server address: start with --server URL."))
         super().__init__(
             WebsocketLink(config.server),
             Outbox(state_dir / OUTBOX_NAME),

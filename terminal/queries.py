@@ -28,15 +28,16 @@ from protocol.messages import (
 )
 
 from .errors import ClientError
+from .i18n import N_, _
 
 Answer = TypeVar("Answer")
-UNEXPECTED = "The server gave an unexpected answer."
+UNEXPECTED = N_("The server gave an unexpected answer.")
 
 
 def expect(reply: ServerMessage, kind: type[Answer]) -> Answer:
     """The reply if it is of the expected kind, else a ClientError."""
     if not isinstance(reply, kind):
-        raise ClientError("unexpected_reply", UNEXPECTED)
+        raise ClientError("unexpected_reply", _(UNEXPECTED))
     return reply
 
 

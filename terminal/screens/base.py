@@ -10,6 +10,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ..client import TableClient
+from ..i18n import _
 from ..widgets.status_line import StatusLine
 
 if TYPE_CHECKING:
@@ -65,7 +66,7 @@ class TableScreen(Screen[None]):
         yield StatusLine(self.client)
         yield from self.compose_body()
         yield Static("", id="message", markup=False)
-        yield Static(self.HINTS, id="hints")
+        yield Static(_(self.HINTS), id="hints")
 
     def compose_body(self) -> ComposeResult:
         """The screen's own widgets."""
@@ -82,6 +83,15 @@ class TableScreen(Screen[None]):
     def refresh_body(self) -> None:
         """Redraw the screen's own widgets from the client."""
 
+    async def relabel(self) -> None:
+        """The language changed: compose the screen again and redraw what it shows."""
+        await self.recompose()
+        self.relabelled()
+
+    def relabelled(self) -> None:
+        """After :meth:`relabel`: redraw the body (screens with more state add to this)."""
+        self.refresh_body()
+
     def say(self, text: str) -> None:
         """Show a message in plain words above the key hints."""
         self.query_one("#message", Static).update(text)
@@ -91,10 +101,16 @@ class TableScreen(Screen[None]):
         self.query_one("#hints", Static).update(text)
 
     def on_key(self, event: events.Key) -> None:
-        """Hand the key to :meth:`take_key`; a key it takes goes no further."""
-        if self.take_key(key_of(event)):
+        """Hand the key to :meth:`take_key`; a key it takes goes no further. A ``+`` no screen
+        wants switches the language (remembered for this table)."""
+        key = key_of(event)
+        if self.take_key(key):
             event.stop()
             event.prevent_default()
+        elif key == "+":
+            event.stop()
+            event.prevent_default()
+            self.run_worker(self.terminal.switch_language(), group="language")
 
     def take_key(self, key: str) -> bool:
         """Act on one key; True when it was used."""

@@ -9,13 +9,15 @@ from textual.widgets import Static
 
 from protocol.messages import COMPLETE_STATES, BoardResultView, BoardStatus, EntryValues
 
+from .. import i18n
 from ..errors import ClientError
+from ..i18n import N_, _
 from ..keypad import Draft, keys_for
 from ..rules import CORRECTABLE
 from ..widgets.contract_input import ContractInput
 from ..widgets.score_preview import ScorePreview
 from .base import TableScreen
-from .confirm import ConfirmScreen, EastAnswer, board_line
+from .confirm import ConfirmScreen, EastAnswer, board_line, view_words
 from .notice import HelpScreen, MenuScreen
 from .questions import QuestionScreen, TdCodeScreen
 from .report import BoardReportScreen
@@ -27,24 +29,26 @@ UNCHECKED = frozenset({"offline", "unexpected_reply"})
 #: States of a board the table has played and agreed.
 PLAYED = frozenset({"confirmed", "td_pending"})
 
-EDIT_HINTS = "Enter = send   Backspace = undo   ←→ board   / summary   . menu"
-VIEW_HINTS = "Enter = {enter}   Backspace = correct   ←→ board   / summary   . menu"
+EDIT_HINTS = N_("Enter = send   Backspace = undo   ←→ board   / summary   . menu")
+VIEW_HINTS = N_("Enter = {enter}   Backspace = correct   ←→ board   / summary   . menu")
+#: The same with * for the board's score, traveller or deal: tighter, to fit 80 columns.
+MORE_HINTS = N_("Enter = {enter}  Backspace = correct  ←→  / summary  . menu  * {more}")
 STEP_NAMES = {
-    "level": "the level",
-    "strain": "the suit",
-    "declarer": "the declarer",
-    "lead": "the opening lead",
-    "tricks": "the tricks",
+    "level": N_("the level"),
+    "strain": N_("the suit"),
+    "declarer": N_("the declarer"),
+    "lead": N_("the opening lead"),
+    "tricks": N_("the tricks"),
 }
 STATE_TEXT = {
-    "missing": "North: key the result.",
-    "entered": "Sent. Waiting for East to confirm.",
-    "rejected": "East rejected the result. North: enter it again.",
-    "confirmed": "Confirmed ✓",
-    "td_pending": "Confirmed ✓  A TD ruling is pending.",
-    "not_played": "Not played at this table (TD).",
-    "adjusted": "Adjusted score from the TD.",
-    "conflict": "Two different results: the TD has been called and decides.",
+    "missing": N_("North: key the result."),
+    "entered": N_("Sent. Waiting for East to confirm."),
+    "rejected": N_("East rejected the result. North: enter it again."),
+    "confirmed": N_("Confirmed ✓"),
+    "td_pending": N_("Confirmed ✓  A TD ruling is pending."),
+    "not_played": N_("Not played at this table (TD)."),
+    "adjusted": N_("Adjusted score from the TD."),
+    "conflict": N_("Two different results: the TD has been called and decides."),
 }
 
 
@@ -71,6 +75,14 @@ class BoardEntryScreen(TableScreen):
     def on_mount(self) -> None:
         """Show the board."""
         self.load_board(self.board)
+
+    async def relabel(self) -> None:
+        """The language changed while keying: the same keys, shown again in new words."""
+        keys = self.input.draft.keys
+        await self.recompose()
+        self.input.locked = not self.editing
+        self.input.load(self._fresh_draft(), keys)
+        self.refresh_body()
 
     # ------------------------------------------------------------------ state
 
@@ -115,20 +127,26 @@ class BoardEntryScreen(TableScreen):
         info = self.client.round
         status = self.status
         if info is None or status is None:
-            self.query_one("#board-title", Static).update(f"Board {self.board}")
-            self.query_one("#board-state", Static).update("This board is not in this round.")
+            self.query_one("#board-title", Static).update(
+                _("Board {board}").format(board=self.board)
+            )
+            self.query_one("#board-state", Static).update(_("This board is not in this round."))
             return
         numbers = [b.board for b in info.boards]
-        position = f"board {numbers.index(self.board) + 1} of {len(numbers)}"
+        position = _("board {number} of {count}").format(
+            number=numbers.index(self.board) + 1, count=len(numbers)
+        )
         self.query_one("#board-title", Static).update(f"{board_line(status)}   ·   {position}")
         self.query_one("#board-state", Static).update(self._state_text(status))
         self._show_preview()
         if self.editing:
-            self.set_hints(EDIT_HINTS)
+            self.set_hints(_(EDIT_HINTS))
         else:
-            enter = "East confirms" if status.state == "entered" else "next board"
-            more = "   * " + self._more_word() if self._has_more(status) else ""
-            self.set_hints(VIEW_HINTS.format(enter=enter) + more)
+            enter = _("East confirms") if status.state == "entered" else _("next board")
+            if self._has_more(status):
+                self.set_hints(_(MORE_HINTS).format(enter=enter, more=self._more_word()))
+            else:
+                self.set_hints(_(VIEW_HINTS).format(enter=enter))
 
     def _has_more(self, status: BoardStatus) -> bool:
         """A confirmed board may show its score, traveller or deal (as the event allows)."""
@@ -139,21 +157,21 @@ class BoardEntryScreen(TableScreen):
 
     def _more_word(self) -> str:
         after = self.client.settings.after_confirm
-        return {"score": "score", "traveller": "traveller"}.get(after, "deal")
+        return {"score": _("score"), "traveller": _("traveller")}.get(after, _("deal"))
 
     def _state_text(self, status: BoardStatus) -> str:
         if self.correcting is not None:
-            text = "Correcting: key the result again. East must confirm it again."
+            text = _("Correcting: key the result again. East must confirm it again.")
         elif self.editing and status.state == "entered":
-            text = STATE_TEXT["missing"]
+            text = _(STATE_TEXT["missing"])
         else:
-            text = STATE_TEXT[status.state]
+            text = _(STATE_TEXT[status.state])
             if status.state == "adjusted" and status.result and status.result.adjusted:
                 text += f" ({status.result.adjusted})"
         if self.ruling_pending:
-            text += "   (TD ruling pending)"
+            text += "   " + _("(TD ruling pending)")
         if self.board in self.client.waiting_boards():
-            text += "   (not yet at the server)" if not self.client.online else ""
+            text += "   " + _("(not yet at the server)") if not self.client.online else ""
         return text
 
     def _show_preview(self) -> None:
@@ -161,16 +179,14 @@ class BoardEntryScreen(TableScreen):
         draft = self.input.draft
         if self.editing:
             step = draft.step
-            needed = "" if step == "done" else f"Still to key: {STEP_NAMES[step]}."
-            preview.show(draft.scored(), needed)
+            needed = "" if step == "done" else _("Still to key: {field}.")
+            preview.show(draft.scored(), needed.format(field=_(STEP_NAMES.get(step, ""))))
             return
         status = self.status
         view = status.result if status else None
         if view is not None and view.description:
-            ns = view.ns_score or 0
-            score = "Score 0" if ns == 0 else f"N/S {ns:+d}    E/W {-ns:+d}"
-            preview.query_one("#preview-score", Static).update(score)
-            preview.query_one("#preview-words", Static).update(view.description)
+            preview.query_one("#preview-score", Static).update(i18n.score_line(view.ns_score))
+            preview.query_one("#preview-words", Static).update(view_words(view))
             preview.set_class(True, "scored")
         else:
             preview.show(None, "")
@@ -189,7 +205,7 @@ class BoardEntryScreen(TableScreen):
     def take_key(self, key: str) -> bool:
         """The entry keys; see terminal/keypad.py for the grammar."""
         if self.checking:
-            self.say("Checking the entry with the server…")
+            self.say(_("Checking the entry with the server…"))
             return True
         if key in ("left", "up", "right", "down"):
             self._step_board(-1 if key in ("left", "up") else 1)
@@ -210,7 +226,9 @@ class BoardEntryScreen(TableScreen):
         elif key == "*" and self.status is not None and self._has_more(self.status):
             self.terminal.goto(BoardReportScreen(self.board, after_confirm=False))
         else:
-            self.say(f"Board {self.board} has a result. Backspace = correct it.")
+            self.say(
+                _("Board {board} has a result. Backspace = correct it.").format(board=self.board)
+            )
         return True
 
     def _step_board(self, step: int) -> None:
@@ -229,10 +247,10 @@ class BoardEntryScreen(TableScreen):
         status = self.status
         info = self.client.round
         if status is None or status.result is None or status.state not in CORRECTABLE:
-            self.say("This board cannot be changed at the table. Call the TD (. menu).")
+            self.say(_("This board cannot be changed at the table. Call the TD (. menu)."))
             return
         if info is not None and not info.round_open:
-            self.say("The round is closed. Only the TD can change this board now.")
+            self.say(_("The round is closed. Only the TD can change this board now."))
             return
         self.editing = True
         self.correcting = status.result
@@ -255,11 +273,12 @@ class BoardEntryScreen(TableScreen):
         values = draft.values()
         if values is None or draft.scored() is None:
             step = draft.step
-            self.say(f"Still to key: {STEP_NAMES.get(step, 'the tricks')}.")
+            field = _(STEP_NAMES.get(step, STEP_NAMES["tricks"]))
+            self.say(_("Still to key: {field}.").format(field=field))
             return
         if self.client.settings.hand_records and self.client.online:
             self.checking = True
-            self.say("Checking the entry with the server…")
+            self.say(_("Checking the entry with the server…"))
             self.run_worker(self._check_then_send(values), exclusive=True)
             return
         self._send(values)
@@ -290,10 +309,10 @@ class BoardEntryScreen(TableScreen):
             if sure:
                 self._send(values)
             else:
-                self.say("Change the result, then Enter sends it.")
+                self.say(_("Change the result, then Enter sends it."))
 
         question = QuestionScreen(
-            "Are you sure?", warning, "yes, it is right: send it", "no, change it"
+            _("Are you sure?"), warning, _("yes, it is right: send it"), _("no, change it")
         )
         self.app.push_screen(question, answered)
 
@@ -346,19 +365,19 @@ class BoardEntryScreen(TableScreen):
         elif choice == "call_td":
             self.client.call_td(f"Called from the table at board {self.board}.")
             self.terminal.show_notice(
-                "The TD has been called", "Please stay at the table. The TD will come."
+                _("The TD has been called"), _("Please stay at the table. The TD will come.")
             )
         elif choice == "ruling":
             if self.editing:
                 self.ruling_pending = not self.ruling_pending
                 self.refresh_body()
             else:
-                self.say("Mark a ruling while keying the result (Backspace = correct).")
+                self.say(_("Mark a ruling while keying the result (Backspace = correct)."))
         elif choice == "help":
             self.app.push_screen(HelpScreen())
         elif choice == "not_played":
             if not self.client.online:
-                self.say("Marking a board not played needs the server. Call the TD.")
+                self.say(_("Marking a board not played needs the server. Call the TD."))
                 return
 
             def marked(done: bool | None) -> None:
@@ -366,3 +385,5 @@ class BoardEntryScreen(TableScreen):
                     self.terminal.goto_next_board(after=self.board)
 
             self.app.push_screen(TdCodeScreen(self.client, self.board), marked)
+        elif choice == "language":
+            self.run_worker(self.terminal.switch_language(), group="language")

@@ -14,10 +14,22 @@ from textual.widgets import Static
 
 from protocol.messages import BoardResultView, BoardStatus
 
-from ..keypad import SEAT_NAMES, SYMBOLS
+from .. import i18n
+from ..i18n import N_, _
+from ..keypad import SYMBOLS
 from .base import key_of
 
-VULNERABLE = {"NONE": "nobody vulnerable", "NS": "N/S vulnerable", "EW": "E/W vulnerable"}
+VULNERABLE = {
+    "NONE": N_("nobody vulnerable"),
+    "NS": N_("N/S vulnerable"),
+    "EW": N_("E/W vulnerable"),
+    "BOTH": N_("both vulnerable"),
+}
+#: § 262B3 in the regulations' words (the Danish catalogue has the original text).
+REGULATION_CONFIRM = N_(
+    "§ 262B3: A player of the other side, usually East, confirms that the information entered "
+    "is correct."
+)
 
 
 @dataclass(frozen=True)
@@ -30,8 +42,10 @@ class EastAnswer:
 
 def board_line(status: BoardStatus) -> str:
     """ "Board 5 · dealer North · N/S vulnerable" """
-    vul = VULNERABLE.get(status.vulnerability, "both vulnerable")
-    return f"Board {status.board}  ·  dealer {SEAT_NAMES[status.dealer]}  ·  {vul}"
+    vul = _(VULNERABLE[status.vulnerability])
+    return _("Board {board}  ·  dealer {dealer}  ·  {vulnerable}").format(
+        board=status.board, dealer=i18n.seat_name(status.dealer), vulnerable=vul
+    )
 
 
 def card_text(card: str | None) -> str:
@@ -44,8 +58,14 @@ def card_text(card: str | None) -> str:
 
 def score_line(view: BoardResultView) -> str:
     """ "N/S +420    E/W -420" """
-    ns = view.ns_score or 0
-    return "Score 0" if ns == 0 else f"N/S {ns:+d}    E/W {-ns:+d}"
+    return i18n.score_line(view.ns_score)
+
+
+def view_words(view: BoardResultView) -> str:
+    """The result in words in the language in use ("4♠ by South, made, N/S +420")."""
+    return i18n.result_words(
+        view.contract, view.declarer, view.tricks, view.ns_score, english=view.description
+    )
 
 
 class ConfirmScreen(ModalScreen[EastAnswer | None]):
@@ -66,18 +86,24 @@ class ConfirmScreen(ModalScreen[EastAnswer | None]):
         """Who must act, the board, the result in words, the score, the PIN and the keys."""
         view = self.view
         with Vertical(id="confirm", classes="dialog"):
-            yield Static("EAST: please check this result", classes="dialog-title")
+            yield Static(_("EAST: please check this result"), classes="dialog-title")
+            yield Static(_(REGULATION_CONFIRM), classes="dialog-text")
             yield Static(board_line(self.status), classes="dialog-text")
-            yield Static(view.description or "", id="confirm-words", classes="big")
+            yield Static(view_words(view), id="confirm-words", classes="big")
             if view.lead:
-                yield Static(f"Opening lead {card_text(view.lead)}", classes="dialog-text")
+                yield Static(
+                    _("Opening lead {card}").format(card=card_text(view.lead)),
+                    classes="dialog-text",
+                )
             if view.ruling_pending:
-                yield Static("A TD ruling is pending on this board.", classes="dialog-text")
+                yield Static(_("A TD ruling is pending on this board."), classes="dialog-text")
             yield Static(score_line(view), id="confirm-score", classes="big")
             if self.pin_required:
                 yield Static("", id="pin")
             yield Static("", id="confirm-message", classes="dialog-text")
-            yield Static("Enter = CONFIRM        - = REJECT (back to North)", classes="dialog-keys")
+            yield Static(
+                _("Enter = CONFIRM        - = REJECT (back to North)"), classes="dialog-keys"
+            )
 
     def on_mount(self) -> None:
         """Show the PIN field."""
@@ -86,7 +112,7 @@ class ConfirmScreen(ModalScreen[EastAnswer | None]):
     def _show_pin(self) -> None:
         if self.pin_required:
             dots = "•" * len(self.pin) or "_"
-            self.query_one("#pin", Static).update(f"E/W PIN:  {dots}")
+            self.query_one("#pin", Static).update(_("E/W PIN:") + f"  {dots}")
 
     def on_key(self, event: events.Key) -> None:
         """Enter confirms, - rejects, digits key the PIN, Backspace deletes a PIN digit."""
@@ -96,7 +122,7 @@ class ConfirmScreen(ModalScreen[EastAnswer | None]):
             if time.monotonic() - self.opened < self.guard:
                 return  # a second Enter from North's hand, not East's answer
             if self.pin_required and not self.pin:
-                self.query_one("#confirm-message", Static).update("East: key the E/W PIN first.")
+                self.query_one("#confirm-message", Static).update(_("East: key the E/W PIN first."))
                 return
             self.dismiss(EastAnswer("confirm", self.pin or None))
         elif key == "-":

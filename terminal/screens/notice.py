@@ -8,7 +8,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..keypad import KEY_HELP
+from ..i18n import N_, _
+from ..keypad import key_help
 from .base import key_of
 
 
@@ -25,7 +26,7 @@ class NoticeScreen(ModalScreen[None]):
         with Vertical(id="notice", classes="dialog"):
             yield Static(self.title_text, classes="dialog-title")
             yield Static(self.text, classes="dialog-text", markup=False)
-            yield Static("Enter = OK", classes="dialog-keys")
+            yield Static(_("Enter = OK"), classes="dialog-keys")
 
     def on_key(self, event: events.Key) -> None:
         """Enter (or Backspace) closes."""
@@ -35,11 +36,12 @@ class NoticeScreen(ModalScreen[None]):
 
 
 MENU = (
-    ("1", "summary", "Round summary"),
-    ("2", "call_td", "Call the TD"),
-    ("3", "ruling", "TD ruling pending on this board (on/off)"),
-    ("4", "help", "Keys: how to enter a board"),
-    ("5", "not_played", "Board not played (TD only: needs the TD's code)"),
+    ("1", "summary", N_("Round summary")),
+    ("2", "call_td", N_("Call the TD")),
+    ("3", "ruling", N_("TD ruling pending on this board (on/off)")),
+    ("4", "help", N_("Keys: how to enter a board")),
+    ("5", "not_played", N_("Board not played (TD only: needs the TD's code)")),
+    ("6", "language", N_("Language: English · Dansk · Norsk · Deutsch · Русский")),
 )
 
 
@@ -49,15 +51,15 @@ class MenuScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         """The numbered choices."""
         with Vertical(id="menu", classes="dialog"):
-            yield Static("Menu", classes="dialog-title")
-            for digit, _, label in MENU:
-                yield Static(f" {digit}   {label}", classes="dialog-text")
-            yield Static("Digit = choose    Backspace = back", classes="dialog-keys")
+            yield Static(_("Menu"), classes="dialog-title")
+            for digit, _action, label in MENU:
+                yield Static(f" {digit}   {_(label)}", classes="dialog-text")
+            yield Static(_("Digit = choose    Backspace = back"), classes="dialog-keys")
 
     def on_key(self, event: events.Key) -> None:
         """A digit chooses; Backspace goes back."""
         key = key_of(event)
-        choice = next((action for digit, action, _ in MENU if digit == key), None)
+        choice = next((action for digit, action, _label in MENU if digit == key), None)
         if choice is not None:
             event.stop()
             self.dismiss(choice)
@@ -72,10 +74,10 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         """The grammar text."""
         with Vertical(id="help", classes="dialog"):
-            yield Static("Keys for one board", classes="dialog-title")
-            yield Static(KEY_HELP, classes="dialog-text")
+            yield Static(_("Keys for one board"), classes="dialog-title")
+            yield Static(key_help(), classes="dialog-text")
             yield Static(
-                "Enter sends; East confirms with Enter or rejects with -.  Any key = close",
+                _("Enter sends; East confirms with Enter or rejects with -.  Any key = close"),
                 classes="dialog-keys",
             )
 

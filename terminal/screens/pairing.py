@@ -6,6 +6,7 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from ..errors import ClientError
+from ..i18n import N_, _
 from .base import TableScreen
 
 MAX_CODE = 12
@@ -14,7 +15,7 @@ MAX_CODE = 12
 class PairingScreen(TableScreen):
     """Key the pairing code the TD shows for this table, then Enter."""
 
-    HINTS = "Digits = code    Backspace = delete    Enter = pair"
+    HINTS = N_("Digits = code    Backspace = delete    Enter = pair    + = language")
 
     def __init__(self, reason: str = "") -> None:
         super().__init__()
@@ -24,9 +25,9 @@ class PairingScreen(TableScreen):
 
     def compose_body(self) -> ComposeResult:
         """Title, the code keyed so far, and what to do."""
-        yield Static("Pair this terminal with its table", classes="title")
+        yield Static(_("Pair this terminal with its table"), classes="title")
         yield Static(
-            "Key the pairing code the TD shows for this table, then press Enter.",
+            _("Key the pairing code the TD shows for this table, then press Enter."),
             classes="explain",
         )
         yield Static("", id="code")
@@ -37,8 +38,12 @@ class PairingScreen(TableScreen):
         if self.reason:
             self.say(self.reason)
 
+    def relabelled(self) -> None:
+        """Redraw the code keyed so far."""
+        self._show_code()
+
     def _show_code(self) -> None:
-        self.query_one("#code", Static).update(f"Code:  {self.code or '_'}")
+        self.query_one("#code", Static).update(_("Code:") + f"  {self.code or '_'}")
 
     def take_key(self, key: str) -> bool:
         """Digits build the code; Backspace deletes; Enter pairs."""
@@ -55,10 +60,10 @@ class PairingScreen(TableScreen):
             return True
         if key == "enter":
             if len(self.code) < 4:
-                self.say("A pairing code has at least 4 digits.")
+                self.say(_("A pairing code has at least 4 digits."))
             else:
                 self.busy = True
-                self.say("Pairing…")
+                self.say(_("Pairing…"))
                 self.run_worker(self._pair(self.code), exclusive=True)
             return True
         return False

@@ -13,14 +13,16 @@ from textual.widgets import Static
 
 from protocol.messages import PairInfo, PlayerEntry
 
+from .. import i18n
 from ..errors import ClientError
+from ..i18n import N_, _
 from .base import TableScreen
 
 MAX_NUMBER = 12
 MAX_NAME = 60
 NAME_CHARACTERS = " '-."
-KEYING_HINTS = "Digits = number   Enter = look up, next   letters = visitor's name   / = back"
-CONFIRM_HINTS = "Enter = these are our names: store them      Backspace = change      / = back"
+KEYING_HINTS = N_("Digits = number   Enter = look up, next   letters = visitor's name   / = back")
+CONFIRM_HINTS = N_("Enter = these are our names: store them      Backspace = change      / = back")
 
 
 @dataclass
@@ -82,7 +84,7 @@ class PlayersScreen(TableScreen):
 
     def compose_body(self) -> ComposeResult:
         """Title, the four players, and what to do."""
-        yield Static("Player numbers", id="players-title", classes="title")
+        yield Static(_("Player numbers"), id="players-title", classes="title")
         yield Static("", id="players")
         yield Static("", id="players-question", classes="explain")
 
@@ -98,35 +100,38 @@ class PlayersScreen(TableScreen):
         info = self.client.round
         if info is not None:
             self.query_one("#players-title", Static).update(
-                f"Player numbers  ·  Table {info.table}  ·  Round {info.round}"
+                _("Player numbers  ·  Table {table}  ·  Round {round}").format(
+                    table=info.table, round=info.round
+                )
             )
         text = Text()
         for position, player in enumerate(self.players):
             active = position == self.at and not self.confirming
-            line = Text(f"{'▶' if active else ' '} {SEAT_WORDS[player.seat]:<6} ", style="bold")
+            seat = i18n.seat_name(player.seat)
+            line = Text(f"{'▶' if active else ' '} {seat:<6} ", style="bold")
             keyed = player.name if player.visitor else player.number
             shown = (keyed or "") + ("_" if active else "")
             line.append(f" {shown or '—':<14}", style="reverse bold" if active else "bold")
             if player.visitor:
-                line.append("  visitor")
+                line.append("  " + _("visitor"))
             elif player.name:
                 line.append(f"  {player.name}", style="bold")
             elif player.number:
-                line.append("  Enter = look up")
+                line.append("  " + _("Enter = look up"))
             elif player.current:
-                line.append(f"  (now: {player.current})")
+                line.append("  " + _("(now: {name})").format(name=player.current))
             text.append_text(line)
             text.append("\n")
         self.query_one("#players", Static).update(text)
         question = self.query_one("#players-question", Static)
         if self.confirming:
-            question.update("Are these your names? The TD sees them at once.")
-            self.set_hints(CONFIRM_HINTS)
+            question.update(_("Are these your names? The TD sees them at once."))
+            self.set_hints(_(CONFIRM_HINTS))
         else:
             question.update(
-                "Each player: key your membership number, then Enter. No number? Enter skips."
+                _("Each player: key your membership number, then Enter. No number? Enter skips.")
             )
-            self.set_hints(KEYING_HINTS)
+            self.set_hints(_(KEYING_HINTS))
 
     # ------------------------------------------------------------------ keys
 
@@ -168,7 +173,7 @@ class PlayersScreen(TableScreen):
         elif self.confirming:
             if key == "enter":
                 self.busy = True
-                self.say("Storing the names…")
+                self.say(_("Storing the names…"))
                 self.run_worker(self._store(), exclusive=True)
             elif key == "backspace":
                 self.confirming = False
@@ -212,7 +217,7 @@ class PlayersScreen(TableScreen):
         player = self._player()
         if player is not None and player.number and player.name is None:
             self.busy = True
-            self.say("Looking up the number…")
+            self.say(_("Looking up the number…"))
             self.run_worker(self._look_up(player), exclusive=True)
             return
         self._advance()
@@ -250,7 +255,7 @@ class PlayersScreen(TableScreen):
             self.say(error.message)
             return
         self.busy = False
-        self._leave("Names stored. Please check them, then Enter.")
+        self._leave(_("Names stored. Please check them, then Enter."))
 
     def _leave(self, message: str = "") -> None:
         from .seat_check import SeatCheckScreen

@@ -10,6 +10,7 @@ from textual.widgets import Static
 
 from ..client import TableClient
 from ..errors import ClientError
+from ..i18n import _
 from .base import key_of
 
 MAX_CODE = 8
@@ -30,7 +31,10 @@ class QuestionScreen(ModalScreen[bool]):
         with Vertical(id="question", classes="dialog"):
             yield Static(self.title_text, classes="dialog-title")
             yield Static(self.text, classes="dialog-text big", markup=False)
-            yield Static(f"Enter = {self.yes}\nBackspace = {self.no}", classes="dialog-keys")
+            yield Static(
+                _("Enter = {yes}\nBackspace = {no}").format(yes=self.yes, no=self.no),
+                classes="dialog-keys",
+            )
 
     def on_key(self, event: events.Key) -> None:
         """Enter answers yes; Backspace, - or Escape answer no."""
@@ -55,22 +59,28 @@ class TdCodeScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         """What will happen, the code (hidden) and the keys."""
         with Vertical(id="td-code", classes="dialog"):
-            yield Static("TD ONLY: board not played", classes="dialog-title")
+            yield Static(_("TD ONLY: board not played"), classes="dialog-title")
             yield Static(
-                f"Board {self.board} will count as NOT PLAYED at this table.\n"
-                "TD: key your code, then Enter.",
+                _(
+                    "Board {board} will count as NOT PLAYED at this table.\n"
+                    "TD: key your code, then Enter."
+                ).format(board=self.board),
                 classes="dialog-text",
             )
             yield Static("", id="td-code-field")
             yield Static("", id="td-code-message", classes="dialog-text")
-            yield Static("Enter = mark it    Backspace = delete    / = back", classes="dialog-keys")
+            yield Static(
+                _("Enter = mark it    Backspace = delete    / = back"), classes="dialog-keys"
+            )
 
     def on_mount(self) -> None:
         """Show the empty code."""
         self._show()
 
     def _show(self) -> None:
-        self.query_one("#td-code-field", Static).update(f"TD code:  {'•' * len(self.code) or '_'}")
+        self.query_one("#td-code-field", Static).update(
+            _("TD code:") + f"  {'•' * len(self.code) or '_'}"
+        )
 
     def _say(self, text: str) -> None:
         self.query_one("#td-code-message", Static).update(text)
@@ -94,7 +104,7 @@ class TdCodeScreen(ModalScreen[bool]):
             self.dismiss(False)
         elif key == "enter" and self.code:
             self.busy = True
-            self._say("Asking the server…")
+            self._say(_("Asking the server…"))
             self.run_worker(self._send(self.code), exclusive=True)
 
     async def _send(self, code: str) -> None:

@@ -11,27 +11,32 @@ from textual.widgets import Static
 
 from protocol.messages import RankingGroupView, RankingReport
 
+from .. import i18n
 from ..errors import ClientError
+from ..i18n import N_, _
 from .base import TableScreen
 
 
 def ranking_title(report: RankingReport) -> str:
     """ "Ranking  ·  final" or "Ranking after 22 of 24 boards  ·  provisional" """
     if report.final:
-        return f"Ranking  ·  {report.event}  ·  section {report.section}  ·  all boards"
-    return (
-        f"Ranking after {report.boards_shown} of {report.boards_total} boards  ·  provisional: "
-        "some tables are still playing"
-    )
+        return _("Ranking  ·  {event}  ·  section {section}  ·  all boards").format(
+            event=report.event, section=report.section
+        )
+    return _(
+        "Ranking after {shown} of {total} boards  ·  provisional: some tables are still playing"
+    ).format(shown=report.boards_shown, total=report.boards_total)
 
 
 def group_table(group: RankingGroupView, unit: str) -> Table:
     """One ranked group; this table's pairs in reverse."""
     table = Table(title=group.title, title_justify="left", box=None, pad_edge=False, padding=(0, 1))
-    for column in ("Place", "Pair", "Players", "%", unit):
-        table.add_column(column, justify="left" if column in ("Pair", "Players") else "right")
+    for index, column in enumerate((_("Place"), _("Pair"), _("Players"), "%", unit)):
+        table.add_column(column, justify="left" if index in (1, 2) else "right")
     for row in group.rows:
         percent = "" if row.percent is None else f"{row.percent:.2f}"
+        if row.percent is not None and i18n.language() != i18n.SOURCE:
+            percent = i18n.percent(row.percent).replace("\xa0", "").rstrip("%")
         style = "bold reverse" if row.ours else ""
         table.add_row(row.place, row.pair, row.names, percent, row.total, style=style)
     return table
@@ -40,7 +45,7 @@ def group_table(group: RankingGroupView, unit: str) -> Table:
 class RankingScreen(TableScreen):
     """The ranking at the end of the session; arrows scroll; Enter goes back to the summary."""
 
-    HINTS = "↑↓ = scroll      Enter = back to the round summary"
+    HINTS = N_("↑↓ = scroll      Enter = back to the round summary      + = language")
 
     def __init__(self) -> None:
         super().__init__()
@@ -48,9 +53,9 @@ class RankingScreen(TableScreen):
 
     def compose_body(self) -> ComposeResult:
         """Title and the groups, scrollable."""
-        yield Static("Ranking", id="ranking-title", classes="title")
+        yield Static(_("Ranking"), id="ranking-title", classes="title")
         with VerticalScroll(id="ranking-scroll"):
-            yield Static("Asking the server…", id="ranking-body")
+            yield Static(_("Asking the server…"), id="ranking-body")
 
     def on_mount(self) -> None:
         """Fetch the ranking."""

@@ -17,44 +17,51 @@ from textual.widgets import Static
 
 from protocol.messages import BoardReport, TravellerRow
 
+from .. import i18n
 from ..errors import ClientError
 from ..hands import deal_lines, makeable_text
+from ..i18n import _, ngettext
 from ..keypad import SYMBOLS
 from .base import TableScreen
+from .confirm import view_words
 
 #: How long to wait for the confirmation to reach the server before asking.
 DELIVERY_WAIT = 5.0
 
 
 def contract_cell(row: TravellerRow) -> str:
-    """ "4♠X" from "4♠X" or "4SX" (the server already uses symbols)."""
+    """ "4♠X" from "4♠X" or "4SX" (the server already uses symbols); notrump in local letters."""
     text = row.contract or ""
     for letter, symbol in SYMBOLS.items():
         if letter != "NT" and len(text) > 1 and text[1:].startswith(letter):
             return text[0] + symbol + text[1 + len(letter) :]
+    if len(text) > 1 and text[1:].startswith("NT"):
+        return text[0] + i18n.strain("NT") + text[3:]
     return text
 
 
 def percent_text(value: float | None) -> str:
-    """ "62 %" """
-    return "" if value is None else f"{value:g} %"
+    """ "62 %" (as the language writes it: "62,5 %" in Danish)"""
+    return i18n.percent(value)
 
 
 def score_text(report: BoardReport) -> str:
     """The table's score on the board: percentages, or the score in the event's unit."""
+    ns, ew = i18n.sides()
     if report.ns_percent is not None and report.ew_percent is not None:
-        return f"N/S {percent_text(report.ns_percent)}      E/W {percent_text(report.ew_percent)}"
+        return f"{ns} {percent_text(report.ns_percent)}      {ew} {percent_text(report.ew_percent)}"
     if report.ns_value is not None:
-        return f"N/S {report.ns_value} {report.unit}      E/W {report.ew_value} {report.unit}"
-    return "Not scored yet."
+        return f"{ns} {report.ns_value} {report.unit}      {ew} {report.ew_value} {report.unit}"
+    return _("Not scored yet.")
 
 
 def traveller_table(report: BoardReport) -> Table:
     """Every result entered so far; this table's line in reverse."""
     table = Table(box=None, pad_edge=False, expand=False, padding=(0, 1))
-    for column in ("Table", "N/S", "E/W", "Contract", "By", "Lead", "Result", "+", "-", "N/S %"):
-        right = column in ("Table", "+", "-", "N/S %")
-        table.add_column(column, justify="right" if right else "left")
+    ns, ew = i18n.sides()
+    columns = (_("Table"), ns, ew, _("Contract"), _("By"), _("Lead"), _("Result"), "+", "-")
+    for index, column in enumerate((*columns, f"{ns} %")):
+        table.add_column(column, justify="right" if index in (0, 7, 8, 9) else "left")
     for row in report.rows:
         lead = row.lead or ""
         if lead:
@@ -64,7 +71,7 @@ def traveller_table(report: BoardReport) -> Table:
             row.ns or "",
             row.ew or "",
             contract_cell(row),
-            row.declarer or "",
+            i18n.seat(row.declarer) if row.declarer in ("N", "E", "S", "W") else row.declarer or "",
             lead,
             row.result or "",
             row.ns_score,
@@ -87,9 +94,11 @@ class BoardReportScreen(TableScreen):
 
     def compose_body(self) -> ComposeResult:
         """Title, then the score or traveller (scrollable), or the deal."""
-        yield Static(f"Board {self.board}", id="report-title", classes="title")
+        yield Static(
+            _("Board {board}").format(board=self.board), id="report-title", classes="title"
+        )
         with VerticalScroll(id="report-scroll"):
-            yield Static("Asking the server…", id="report-body")
+            yield Static(_("Asking the server…"), id="report-body")
 
     def on_mount(self) -> None:
         """Fetch the report once the confirmation has reached the server."""
@@ -109,12 +118,19 @@ class BoardReportScreen(TableScreen):
         self.showing_deal = self.report.show == "nothing"
         self.refresh_body()
 
+    def relabelled(self) -> None:
+        """Redraw the hints and the report in the new language."""
+        self._hints()
+        self.refresh_body()
+
     def _hints(self) -> None:
-        goes = "next board" if self.after_confirm else "back to the board"
+        goes = _("next board") if self.after_confirm else _("back to the board")
         more = ""
         if self.report is not None and self.report.deal and self.report.show != "nothing":
-            more = "   * = " + ("results" if self.showing_deal else "the deal")
-        self.set_hints(f"Enter = {goes}{more}   ↑↓ = scroll   / = summary")
+            more = "   * = " + (_("results") if self.showing_deal else _("the deal"))
+        self.set_hints(
+            _("Enter = {goes}{more}   ↑↓ = scroll   / = summary").format(goes=goes, more=more)
+        )
 
     def refresh_body(self) -> None:
         """Draw the report: score, traveller, or deal."""
@@ -125,13 +141,19 @@ class BoardReportScreen(TableScreen):
         body = self.query_one("#report-body", Static)
         title = self.query_one("#report-title", Static)
         status = self.client.board(self.board)
-        words = status.result.description if status and status.result else None
-        title.update(f"Board {self.board}" + (f":  {words}" if words else ""))
+        view = status.result if status else None
+        words = view_words(view) if view is not None and view.description else None
+        title.update(_("Board {board}").format(board=self.board) + (f":  {words}" if words else ""))
         if self.showing_deal:
             body.update(self._deal_text(report))
         elif report.show == "score":
             text = Text(score_text(report), style="bold reverse")
-            text.append(f"\n\n{self._count(report)} (tables still to play it are not in it).")
+            text.append(
+                "\n\n"
+                + _("{count} (tables still to play it are not in it).").format(
+                    count=self._count(report)
+                )
+            )
             body.update(text)
         elif report.show == "traveller":
             body.update(traveller_table(report))
@@ -139,17 +161,18 @@ class BoardReportScreen(TableScreen):
 
     @staticmethod
     def _count(report: BoardReport) -> str:
-        word = "result" if report.results == 1 else "results"
-        return f"{report.results} {word} so far"
+        return ngettext("{num} result so far", "{num} results so far", report.results).format(
+            num=report.results
+        )
 
     @staticmethod
     def _deal_text(report: BoardReport) -> str:
         lines = deal_lines(report.deal)
         if not lines:
-            return "There is no hand record for this board."
+            return _("There is no hand record for this board.")
         makeable = makeable_text(report.dd_tricks)
         if makeable:
-            lines += ["", f"Makes (double dummy): {makeable}"]
+            lines += ["", _("Makes (double dummy): {contracts}").format(contracts=makeable)]
         return "\n".join(lines)
 
     def take_key(self, key: str) -> bool:

@@ -9,21 +9,24 @@ from protocol.messages import PairInfo, RoundInfo
 
 from ..client import TableClient
 from ..errors import ClientError
+from ..i18n import N_, _, ngettext
 from .base import TableScreen
 
 
 def pair_line(side: str, pair: PairInfo | None) -> str:
     """ "North-South  pair 5   Anna Berg & Carl Dahl" """
     if pair is None:
-        return f"{side:<12} (nobody: sit-out)"
+        return f"{side:<12} " + _("(nobody: sit-out)")
     names = " & ".join(pair.names)
-    return f"{side:<12} pair {pair.label:<4} {names}"
+    return f"{side:<12} " + _("pair {label}").format(label=f"{pair.label:<4}") + f" {names}"
 
 
 def boards_text(info: RoundInfo) -> str:
     """ "Boards 5, 6, 7, 8" """
     numbers = [str(b.board) for b in info.boards]
-    return ("Boards " if len(numbers) != 1 else "Board ") + ", ".join(numbers)
+    return ngettext("Board {numbers}", "Boards {numbers}", len(numbers)).format(
+        numbers=", ".join(numbers)
+    )
 
 
 def numbers_wanted(client: TableClient, info: RoundInfo) -> bool:
@@ -32,11 +35,20 @@ def numbers_wanted(client: TableClient, info: RoundInfo) -> bool:
     return info.round > 0 and (mode == "every_round" or (mode == "first_round" and info.round == 1))
 
 
+#: § 262A in the regulations' words (the Danish catalogue has the original text).
+REGULATION_START = N_(
+    "§ 262A: At the start of the round the players should use the terminal's information to "
+    "confirm that they sit right."
+)
+
+
 class SeatCheckScreen(TableScreen):
     """Players check table, direction, pair numbers and boards, or call the TD."""
 
-    HINTS = "Enter = we sit right      . = wrong seat: call the TD"
-    NUMBER_HINTS = "Enter = we sit right   * = player numbers   . = wrong seat: call the TD"
+    HINTS = N_("Enter = we sit right   . = wrong seat: call the TD   + = language")
+    NUMBER_HINTS = N_(
+        "Enter = seats right   * = player numbers   . = wrong seat: TD   + = language"
+    )
 
     def __init__(self, message: str = "") -> None:
         super().__init__()
@@ -61,36 +73,38 @@ class SeatCheckScreen(TableScreen):
         seating = self.query_one("#seating", Static)
         question = self.query_one("#seat-question", Static)
         if info is None:
-            title.update("Connecting to the server…")
+            title.update(_("Connecting to the server…"))
             seating.update("")
-            question.update("Please wait. If this takes long, call the TD.")
-            self.set_hints(". = call the TD")
+            question.update(_("Please wait. If this takes long, call the TD."))
+            self.set_hints(_(". = call the TD   + = language"))
             return
         if info.round == 0:
-            title.update(f"Table {info.table}")
-            seating.update("The TD has not started the first round yet.")
-            question.update("Please wait; this screen changes by itself.")
-            self.set_hints("Enter = look again      . = call the TD")
+            title.update(_("Table {table}").format(table=info.table))
+            seating.update(_("The TD has not started the first round yet."))
+            question.update(_("Please wait; this screen changes by itself."))
+            self.set_hints(_("Enter = look again   . = call the TD   + = language"))
             return
-        title.update(f"Table {info.table}   ·   Round {info.round} of {info.rounds}")
+        title.update(
+            _("Table {table}   ·   Round {round} of {rounds}").format(
+                table=info.table, round=info.round, rounds=info.rounds
+            )
+        )
         seating.update(
             "\n".join(
                 [
-                    pair_line("North-South", info.ns),
-                    pair_line("East-West", info.ew),
+                    pair_line(_("North-South"), info.ns),
+                    pair_line(_("East-West"), info.ew),
                     "",
                     boards_text(info),
                 ]
             )
         )
-        question.update("Do you sit at the right table, in the right direction?")
-        self.set_hints(self.HINTS)
+        lines = [_(REGULATION_START), _("Do you sit at the right table, in the right direction?")]
+        self.set_hints(_(self.HINTS))
         if numbers_wanted(self.client, info):
-            question.update(
-                "Do you sit at the right table, in the right direction?\n"
-                "Players: press * to key your membership numbers."
-            )
-            self.set_hints(self.NUMBER_HINTS)
+            lines.append(_("Players: press * to key your membership numbers."))
+            self.set_hints(_(self.NUMBER_HINTS))
+        question.update("\n".join(lines))
 
     def take_key(self, key: str) -> bool:
         """Enter confirms the seats; . calls the TD."""
@@ -109,7 +123,7 @@ class SeatCheckScreen(TableScreen):
         if key == ".":
             self.client.call_td("Wrong seat: the players do not sit as the terminal says.")
             self.terminal.show_notice(
-                "The TD has been called", "Please stay at the table. The TD will come."
+                _("The TD has been called"), _("Please stay at the table. The TD will come.")
             )
             return True
         return False

@@ -8,20 +8,26 @@ from textual.widgets import Digits, Static
 
 from protocol.messages import COMPLETE_STATES, BoardStatus, RoundInfo
 
+from .. import i18n
 from ..errors import ClientError
-from ..keypad import SEAT_NAMES, SYMBOLS
+from ..i18n import N_, _, ngettext
 from .base import TableScreen
 
 STATE_WORDS = {
-    "missing": "MISSING",
-    "entered": "EAST TO CONFIRM",
-    "rejected": "REJECTED: ENTER AGAIN",
-    "confirmed": "confirmed",
-    "td_pending": "confirmed, TD ruling",
-    "not_played": "not played (TD)",
-    "adjusted": "adjusted (TD)",
-    "conflict": "CONFLICT: TD CALLED",
+    "missing": N_("MISSING"),
+    "entered": N_("EAST TO CONFIRM"),
+    "rejected": N_("REJECTED: ENTER AGAIN"),
+    "confirmed": N_("confirmed"),
+    "td_pending": N_("confirmed, TD ruling"),
+    "not_played": N_("not played (TD)"),
+    "adjusted": N_("adjusted (TD)"),
+    "conflict": N_("CONFLICT: TD CALLED"),
 }
+#: § 262C1 in the regulations' words (the Danish catalogue has the original text).
+REGULATION_END = N_(
+    "§ 262C1: When the round's last board is entered, both sides must make sure that no entry "
+    "is missing before they leave the table."
+)
 
 
 def contract_text(status: BoardStatus) -> tuple[str, str, str, str]:
@@ -30,11 +36,9 @@ def contract_text(status: BoardStatus) -> tuple[str, str, str, str]:
     if view is None or not view.contract:
         return ("", "", "", "")
     if view.contract == "PASS":
-        return ("Passed out", "", "", "0")
-    level, rest = view.contract[0], view.contract[1:]
-    strain = rest.rstrip("X")
-    contract = level + SYMBOLS.get(strain, strain) + rest[len(strain) :]
-    declarer = SEAT_NAMES.get(view.declarer or "", "")
+        return (_("Passed out"), "", "", "0")
+    contract = i18n.contract(view.contract)
+    declarer = i18n.seat_name(view.declarer)
     score = "" if view.ns_score is None else f"{view.ns_score:+d}"
     return (contract, declarer, view.result or "", score)
 
@@ -43,18 +47,19 @@ def unfinished_text(info: RoundInfo) -> str:
     """ "Missing: board 6.  East must confirm: board 7." """
     groups: dict[str, list[str]] = {}
     labels = {
-        "missing": "Missing",
-        "entered": "East must confirm",
-        "rejected": "Rejected, enter again",
-        "conflict": "TD must decide",
+        "missing": _("Missing"),
+        "entered": _("East must confirm"),
+        "rejected": _("Rejected, enter again"),
+        "conflict": _("TD must decide"),
     }
     for status in info.boards:
         if status.state not in COMPLETE_STATES:
-            groups.setdefault(labels.get(status.state, "Unfinished"), []).append(str(status.board))
+            label = labels.get(status.state, _("Unfinished"))
+            groups.setdefault(label, []).append(str(status.board))
     parts = []
     for label, boards in groups.items():
-        word = "boards" if len(boards) > 1 else "board"
-        parts.append(f"{label}: {word} {', '.join(boards)}.")
+        listed = ngettext("board {numbers}", "boards {numbers}", len(boards))
+        parts.append(f"{label}: {listed.format(numbers=', '.join(boards))}.")
     return "  ".join(parts)
 
 
@@ -63,11 +68,17 @@ def next_text(info: RoundInfo) -> str:
     lines = []
     for position in info.next:
         if position.table is None:
-            lines.append(f"Pair {position.pair}: sits out next round.")
+            lines.append(_("Pair {pair}: sits out next round.").format(pair=position.pair))
             continue
-        seat = {"NS": " North-South", "EW": " East-West"}.get(position.seat or "", "")
+        seat = {"NS": " " + _("North-South"), "EW": " " + _("East-West")}.get(
+            position.seat or "", ""
+        )
         boards = ", ".join(str(b) for b in position.boards)
-        lines.append(f"Pair {position.pair}: table {position.table}{seat}, boards {boards}.")
+        lines.append(
+            _("Pair {pair}: table {table}{seat}, boards {boards}.").format(
+                pair=position.pair, table=position.table, seat=seat, boards=boards
+            )
+        )
     return "\n".join(lines)
 
 
@@ -103,18 +114,29 @@ class SummaryScreen(TableScreen):
         info = self.client.round
         if info is None:
             return
+        ns_side, ew_side = i18n.sides()
         self.query_one("#summary-title", Static).update(
-            f"Round {info.round} of {info.rounds}  ·  Table {info.table}  ·  "
-            f"N/S {info.ns.label if info.ns else '-'}  v  E/W {info.ew.label if info.ew else '-'}"
+            _(
+                "Round {round} of {rounds}  ·  Table {table}  ·  {ns} {ns_pair}  v  {ew} {ew_pair}"
+            ).format(
+                round=info.round,
+                rounds=info.rounds,
+                table=info.table,
+                ns=ns_side,
+                ns_pair=info.ns.label if info.ns else "-",
+                ew=ew_side,
+                ew_pair=info.ew.label if info.ew else "-",
+            )
         )
         table = Table(box=None, pad_edge=False, expand=False, padding=(0, 2))
-        for column in ("Board", "Contract", "By", "Result", "N/S", "State"):
-            table.add_column(column, justify="right" if column in ("Board", "N/S") else "left")
+        columns = (_("Board"), _("Contract"), _("By"), _("Result"), ns_side, _("State"))
+        for index, column in enumerate(columns):
+            table.add_column(column, justify="right" if index in (0, 4) else "left")
         for status in info.boards:
             cells = contract_text(status)
-            state = STATE_WORDS[status.state]
+            state = _(STATE_WORDS[status.state])
             if status.board in self.client.waiting_boards() and not self.client.online:
-                state += " (not sent)"
+                state += " " + _("(not sent)")
             bold = "bold" if status.state not in COMPLETE_STATES else ""
             table.add_row(str(status.board), *cells, state, style=bold)
         self.query_one("#summary-table", Static).update(table)
@@ -124,24 +146,28 @@ class SummaryScreen(TableScreen):
         unfinished = self.unfinished
         gate.set_class(bool(unfinished), "unfinished")
         if unfinished:
-            gate.update("NOT FINISHED. Do not leave the table. Boards:")
+            gate.update(_("NOT FINISHED. Do not leave the table. Boards:"))
             digits.update("  ".join(str(b) for b in unfinished))
             digits.display = True
-            detail.update(unfinished_text(info))
-            self.set_hints("Enter = go to the first unfinished board   / = boards   . = call TD")
+            detail.update(unfinished_text(info) + "\n" + _(REGULATION_END))
+            self.set_hints(
+                _("Enter = first unfinished board   / = boards   . = call TD   + = language")
+            )
         elif info.round >= info.rounds:
-            gate.update("ALL BOARDS DONE ✓  This was the last round. Thank you!")
+            gate.update(_("ALL BOARDS DONE ✓  This was the last round. Thank you!"))
             digits.display = False
             detail.update("")
             if self.client.settings.show_ranking:
-                self.set_hints("Enter = the ranking   / = boards   . = call the TD")
+                self.set_hints(
+                    _("Enter = the ranking   / = boards   . = call the TD   + = language")
+                )
             else:
-                self.set_hints("/ = boards   . = call the TD")
+                self.set_hints(_("/ = boards   . = call the TD   + = language"))
         else:
-            gate.update("ALL BOARDS DONE ✓  You may move to the next round.")
+            gate.update(_("ALL BOARDS DONE ✓  You may move to the next round."))
             digits.display = False
             detail.update(next_text(info))
-            self.set_hints("Enter = next round   / = boards   . = call the TD")
+            self.set_hints(_("Enter = next round   / = boards   . = call the TD   + = language"))
 
     def take_key(self, key: str) -> bool:
         """Enter: next round or the first unfinished board; / boards; . call the TD."""
@@ -155,7 +181,7 @@ class SummaryScreen(TableScreen):
                 self.terminal.goto(BoardEntryScreen(self.unfinished[0]))
             elif info.round < info.rounds and not self.busy:
                 self.busy = True
-                self.say("Asking the server for the next round…")
+                self.say(_("Asking the server for the next round…"))
                 self.run_worker(self._next_round(), exclusive=True)
             elif info.round >= info.rounds and self.client.settings.show_ranking:
                 from .ranking import RankingScreen
@@ -174,7 +200,7 @@ class SummaryScreen(TableScreen):
                 reason = f"End of round with unfinished boards: {listed}."
             self.client.call_td(reason)
             self.terminal.show_notice(
-                "The TD has been called", "Please stay at the table. The TD will come."
+                _("The TD has been called"), _("Please stay at the table. The TD will come.")
             )
             return True
         return False
@@ -184,6 +210,6 @@ class SummaryScreen(TableScreen):
             await self.client.next_round()
         except ClientError as error:
             self.say("")
-            self.terminal.show_notice("Not yet", error.message)
+            self.terminal.show_notice(_("Not yet"), error.message)
         finally:
             self.busy = False

@@ -10,26 +10,42 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Static
 
+from .. import i18n
+from ..i18n import N_, _
 from ..keypad import Draft, KeyRefusedError, backspace, describe_draft, press, replay
 
 FIELDS = (
-    ("contract", "Contract"),
-    ("declarer", "Declarer"),
-    ("lead", "Lead"),
-    ("tricks", "Tricks"),
+    ("contract", N_("Contract")),
+    ("declarer", N_("Declarer")),
+    ("lead", N_("Lead")),
+    ("tricks", N_("Tricks")),
 )
 STEP_FIELD = {"level": "contract", "strain": "contract", "declarer": "declarer"}
 STEP_HELP = {
-    "level": "Level\n\n 1 2 3 4 5 6 7\n\n 0 = passed out",
-    "strain": "Suit\n\n 1 ♣   2 ♦   3 ♥\n 4 ♠   5 NT\n\n * = doubled",
-    "declarer": "Declarer\n\n       8 N\n 4 W        6 E\n       2 S\n\n * = doubled",
-    "lead": "Lead: suit, then card\n\n 1 ♣  2 ♦  3 ♥  4 ♠\n 2-9   0 = 10\n 11 J  12 Q  13 K  14 A",
-    "done": "Enter = send\n\n Backspace = change",
+    "level": N_("Level\n\n 1 2 3 4 5 6 7\n\n 0 = passed out"),
+    "strain": N_("Suit\n\n 1 ♣   2 ♦   3 ♥\n 4 ♠   5 {nt}\n\n * = doubled"),
+    "declarer": N_("Declarer\n\n       8 {n}\n 4 {w}        6 {e}\n       2 {s}\n\n * = doubled"),
+    "lead": N_(
+        "Lead: suit, then card\n\n 1 ♣  2 ♦  3 ♥  4 ♠\n 2-9   0 = 10\n 11 J  12 Q  13 K  14 A"
+    ),
+    "done": N_("Enter = send\n\n Backspace = change"),
 }
 TRICKS_HELP = {
-    "absolute": "Tricks taken\nby declarer\n\n 0 to 13\n\n (or = made, +n, -n)",
-    "relative": "Result\n\n 0 = made\n + n = overtricks\n - n = down",
+    "absolute": N_("Tricks taken\nby declarer\n\n 0 to 13\n\n (or = made, +n, -n)"),
+    "relative": N_("Result\n\n 0 = made\n + n = overtricks\n - n = down"),
 }
+
+
+def step_help(step: str, tricks_style: str) -> str:
+    """The keys of the field being keyed, in the language in use (local seat letters)."""
+    text = _(TRICKS_HELP[tricks_style]) if step == "tricks" else _(STEP_HELP[step])
+    return text.format(
+        nt=i18n.strain("NT"),
+        n=i18n.seat("N"),
+        e=i18n.seat("E"),
+        s=i18n.seat("S"),
+        w=i18n.seat("W"),
+    )
 
 
 class ContractInput(Horizontal):
@@ -96,14 +112,18 @@ class ContractInput(Horizontal):
         step = draft.step
         current = STEP_FIELD.get(step, step)
         text = Text()
+        width = max(10, *(len(_(label)) + 1 for _name, label in FIELDS))
         for name, label in FIELDS:
             if name == "lead" and not draft.lead_required:
                 continue
             active = name == current and not self.locked
-            line = Text(f"{'▶' if active else ' '} {label:<10}", style="bold" if active else "")
+            line = Text(
+                f"{'▶' if active else ' '} {_(label):<{width}}", style="bold" if active else ""
+            )
             line.append(f" {shown[name]} ", style="reverse bold" if active else "bold")
+            if text:
+                text.append("\n\n")
             text.append_text(line)
-            text.append("\n\n")
         self.query_one("#fields", Static).update(text)
-        help_text = TRICKS_HELP[draft.tricks_style] if step == "tricks" else STEP_HELP[step]
+        help_text = step_help(step, draft.tricks_style)
         self.query_one("#step-help", Static).update("" if self.locked else help_text)

@@ -6,15 +6,13 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from .. import i18n
 from ..scoring import ScoredEntry
 
 
 def score_words(scored: ScoredEntry) -> str:
     """The score for both sides: "N/S +420   E/W -420" (or "0" when passed out)."""
-    ns = scored.ns_score
-    if ns == 0:
-        return "Score 0"
-    return f"N/S {ns:+d}    E/W {-ns:+d}"
+    return i18n.score_line(scored.ns_score)
 
 
 class ScorePreview(Vertical):
@@ -34,5 +32,13 @@ class ScorePreview(Vertical):
             words.update(waiting_text)
         else:
             score.update(score_words(scored))
-            words.update(scored.description)
+            words.update(
+                i18n.result_words(
+                    scored.contract,
+                    scored.declarer,
+                    scored.tricks,
+                    scored.ns_score,
+                    english=scored.description,
+                )
+            )
         self.set_class(scored is not None, "scored")

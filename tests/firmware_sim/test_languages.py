@@ -78,3 +78,60 @@ def test_every_screen_fits_the_lcd_in_every_language(
         for line in device.display:
             assert len(line) == WIDTH
             assert set(line) <= SHOWABLE
+
+
+# ---------------------------------------------------------------- choosing the language (issue 11)
+
+
+def test_the_keypad_shows_the_events_language_through_the_gateway_codec(
+    tables: FakeTables,
+) -> None:
+    """The event's language travels in RoundInfo, through the keypad frame, to the screens."""
+    from protocol.keypad_codec import decode, encode
+
+    tables.language = "de"
+    info = tables.round_info(3)
+    carried = decode(*encode(info))
+    assert isinstance(carried, RoundInfo)
+    assert carried.language == "de"
+    without = decode(*encode(info.model_copy(update={"language": None})))
+    assert isinstance(without, RoundInfo)
+    assert without.language is None
+    table = Table(tables)
+    table.boot()
+    assert table.lines == ("T3 Pair code:", "_"), "not paired yet: the keypad's own language"
+    assert table.press("0003", "ENT") == ("T3 R1 NS3 OW6", "Plätze OK? 1=ja")
+
+
+def test_the_players_switch_the_keypads_language_with_one_key(tables: FakeTables) -> None:
+    """# on the seat check goes to the next language (de -> ru -> en -> da...); the choice is
+    kept with the pairing (a power cut keeps it) and a new pairing goes back to the event's."""
+    tables.language = "de"
+    store = MemoryStore(3)
+    table = Table(tables, store=store)
+    table.boot()
+    table.press("0003", "ENT")
+    assert table.press("#") == ("С3 Р1 СЮ3 ВЗ6", "Места ОК? 1=да")
+    assert store.language == "ru"
+    assert table.press("#") == ("T3 R1 NS3 EW6", "Seats OK? 1=yes")
+    assert table.press("#")[1] == "Pladser OK? 1=ja"
+    assert table.press("1")[1] == "ENT=indtast *=TL", "the board screen stays Danish"
+    reborn = Table(tables, store=store)
+    reborn.bound = 3
+    reborn.boot()
+    assert reborn.lines[1] == "ENT=indtast *=TL", "remembered across a power cut"
+    store.save_pairing(None, None)
+    again = Table(tables, store=store)
+    again.boot()
+    again.press("0003", "ENT")
+    assert store.language is None
+    assert again.lines[1] == "Plätze OK? 1=ja", "a new pairing: the event's language again"
+
+
+def test_the_language_key_on_every_screen_before_the_round() -> None:
+    """# also switches while waiting for the pairing code or for round 1."""
+    device = Device(1, MemoryStore(1))
+    device.boot()
+    device.press(Key.HASH)
+    assert device.language == "da"
+    assert device.display[0].startswith("B1 Parkode:")

@@ -287,3 +287,96 @@ def test_ranking(snap_compare: SnapCompare) -> None:
         await done(pilot)
 
     assert snap(snap_compare, steps, FakeServer(rounds=1, show_ranking=True))
+
+
+# ---------------------------------------------------------------- other languages (issue 11)
+
+
+@pytest.fixture
+def english_afterwards() -> Any:
+    """The language is one setting per process: back to English after a shot in another."""
+    from terminal import i18n
+
+    yield
+    i18n.set_language(None)
+
+
+def test_danish_seat_check(snap_compare: SnapCompare, english_afterwards: Any) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await settle(pilot, client)
+
+    assert snap(snap_compare, steps, FakeServer(language="da"))
+
+
+def test_danish_board_entry_with_live_score(
+    snap_compare: SnapCompare, english_afterwards: Any
+) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press("4", "4", "*", "6", "8")
+
+    assert snap(snap_compare, steps, FakeServer(language="da"))
+
+
+def test_danish_east_confirmation(snap_compare: SnapCompare, english_afterwards: Any) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press("3", "5", "6", "9", "enter")
+
+    assert snap(snap_compare, steps, FakeServer(language="da"))
+
+
+def test_danish_round_summary_not_finished(
+    snap_compare: SnapCompare, english_afterwards: Any
+) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press("4", "4", "2", "1", "0", "enter")
+        await pilot.press("escape", "/")
+
+    assert snap(snap_compare, steps, FakeServer(language="da", boards_per_round=3))
+
+
+def test_russian_seat_check(snap_compare: SnapCompare, english_afterwards: Any) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await settle(pilot, client)
+
+    assert snap(snap_compare, steps, FakeServer(language="ru"))
+
+
+def test_russian_board_entry_declarer_step(
+    snap_compare: SnapCompare, english_afterwards: Any
+) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press("4", "4", "*")
+
+    assert snap(snap_compare, steps, FakeServer(language="ru"))
+
+
+def test_russian_east_confirmation_with_pin(
+    snap_compare: SnapCompare, english_afterwards: Any
+) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press("3", "5", "8", "9", "enter", "1", "2")
+
+    assert snap(snap_compare, steps, FakeServer(language="ru", pin="1234"))
+
+
+def test_russian_round_summary_complete(snap_compare: SnapCompare, english_afterwards: Any) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press("4", "4", "2", "1", "0", "enter", "enter")
+        await pilot.press("3", "5", "8", "8", "enter", "enter")
+        await settle(pilot, client)
+
+    assert snap(snap_compare, steps, FakeServer(language="ru"))
+
+
+def test_russian_key_help(snap_compare: SnapCompare, english_afterwards: Any) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press(".", "4")
+
+    assert snap(snap_compare, steps, FakeServer(language="ru"))
