@@ -40,7 +40,7 @@ def load(
     boards_per_round: int = typer.Option(3, min=2, max=8, help="Boards a round."),
     baseline: bool = typer.Option(True, help="Also run the echo+SQLite baseline."),
     pg_pool: str = typer.Option(
-        "", help='What-if: PostgreSQL pool per worker as "size,overflow" (shipped: 10,20).'
+        "", help='What-if: PostgreSQL pool per worker as "size,overflow" (shipped: 5,5).'
     ),
     deadline: float = typer.Option(1800, help="Stop a run after this many seconds."),
     json_out: Path | None = typer.Option(None, "--json", help="Also write the figures here."),

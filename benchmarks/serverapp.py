@@ -11,7 +11,8 @@ from server.app import create_app
 from server.config import Settings
 from server.db import is_sqlite
 
-#: "size,overflow": a what-if PostgreSQL pool per worker (the shipped one is 10 + 20).
+#: "size,overflow": a what-if PostgreSQL pool per worker (the shipped default is 5 + 5:
+#: TRAVELLER_DB_POOL_SIZE, TRAVELLER_DB_MAX_OVERFLOW).
 POOL_ENV = "TRAVELLER_BENCH_PG_POOL"
 
 

@@ -15,6 +15,25 @@ class Settings(BaseSettings):
         default="sqlite:///traveller.db",
         description="sqlite:///path.db (default) or postgresql+psycopg://user@host/db",
     )
+    db_pool_size: int = Field(
+        default=5,
+        ge=1,
+        description="PostgreSQL: connections each worker keeps open (TRAVELLER_DB_POOL_SIZE). "
+        "Workers x (pool size + max overflow + 2) must stay below PostgreSQL's max_connections "
+        "(100 by default); `traveller serve --workers N` derives both when they are not set.",
+    )
+    db_max_overflow: int = Field(
+        default=5,
+        ge=0,
+        description="PostgreSQL: extra connections a worker may open at a peak "
+        "(TRAVELLER_DB_MAX_OVERFLOW).",
+    )
+    group_commit_max: int = Field(
+        default=64,
+        ge=1,
+        description="Table commands committed together at most (one transaction, one fsync, "
+        "each command in its own savepoint); 1 turns group commit off.",
+    )
     td_password: str | None = Field(
         default=None, description="Required outside demo mode; there is no default password."
     )

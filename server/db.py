@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import logging
+import queue
 import threading
 import weakref
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from alembic import command
 from alembic.config import Config
@@ -16,7 +20,9 @@ from sqlalchemy.exc import DataError, IntegrityError, OperationalError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, create_engine
 
-from server.errors import InvalidError, UnavailableError
+from server.errors import InvalidError, TravellerError, UnavailableError
+
+log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -25,11 +31,15 @@ def is_sqlite(url: str) -> bool:
     return url.startswith("sqlite")
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, *, pool_size: int = 5, max_overflow: int = 5) -> Engine:
     """An engine for ``url``. SQLite gets WAL, foreign keys, a busy timeout and write locks
-    taken at BEGIN (so two writers queue instead of failing on lock upgrade)."""
+    taken at BEGIN (so two writers queue instead of failing on lock upgrade). PostgreSQL gets
+    a pool of ``pool_size`` + ``max_overflow`` connections (per worker process: see
+    :func:`pool_for_workers`)."""
     if not is_sqlite(url):
-        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+        return create_engine(
+            url, pool_pre_ping=True, pool_size=pool_size, max_overflow=max_overflow
+        )
     kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
     if url in ("sqlite://", "sqlite:///:memory:"):
         kwargs["poolclass"] = StaticPool
@@ -127,6 +137,140 @@ def transact(engine: Engine, work: Callable[[Session], T], *, attempts: int = 3)
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+# ------------------------------------------------------------------------------ group commit
+
+
+@dataclass(eq=False)
+class Job(Generic[T]):
+    work: Callable[[Session], T]
+    order: int
+    future: Future[T] = field(default_factory=Future)
+
+
+@dataclass
+class GroupStats:
+    """What the group writer has done (for the tests and the benchmark's notes)."""
+
+    batches: int = 0
+    jobs: int = 0
+    largest: int = 0
+    fallbacks: int = 0
+
+
+class GroupWriter:
+    """Group commit: table commands that wait for the writer run together in ONE transaction,
+    each in its own SAVEPOINT, and are committed with one COMMIT (one ``fsync``) for the lot.
+
+    * A command refused with a :class:`TravellerError` rolls back only its savepoint and gets
+      its own error; the others are stored.
+    * Nothing is answered before the COMMIT has returned: a future is only resolved once its
+      result is durable.
+    * Anything else going wrong (a unique-key race, the disk full, the database away, a
+      deadlock, a failed COMMIT) rolls the whole batch back and runs each of its commands again
+      on its own through :func:`transact`, with its retries and its 503 errors: a batch never
+      behaves worse than the commands one by one.
+    * Jobs run in order of ``order`` (the table's id), so two workers' batches take PostgreSQL
+      row locks in the same order; jobs of one table keep their arrival order.
+
+    One daemon thread per writer; it ends after ``idle`` seconds without work and starts again
+    with the next job.
+    """
+
+    def __init__(self, engine: Engine, *, max_batch: int = 64, idle: float = 5.0) -> None:
+        self.engine = engine
+        self.max_batch = max_batch
+        self.idle = idle
+        self.stats = GroupStats()
+        self._queue: queue.SimpleQueue[Job[Any]] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def submit(self, work: Callable[[Session], T], order: int = 0) -> Future[T]:
+        """Queue ``work``; the future resolves (or fails) once its batch has committed."""
+        job: Job[T] = Job(work, order)
+        self._queue.put(job)
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._loop, name="traveller-group-writer", daemon=True
+                )
+                self._thread.start()
+        return job.future
+
+    def _loop(self) -> None:
+        while True:
+            try:
+                first = self._queue.get(timeout=self.idle)
+            except queue.Empty:
+                with self._lock:
+                    if self._queue.empty():
+                        self._thread = None
+                        return
+                continue
+            batch = [first]
+            while len(batch) < self.max_batch:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            live = [job for job in batch if job.future.set_running_or_notify_cancel()]
+            try:
+                self.run_batch(live)
+            except BaseException as exc:  # pragma: no cover - never leave a caller hanging
+                log.exception("group writer failed")
+                for job in live:
+                    if not job.future.done():
+                        job.future.set_exception(exc)
+
+    def run_batch(self, jobs: list[Job[Any]]) -> None:
+        """Run and commit ``jobs`` as one transaction, then resolve their futures."""
+        if not jobs:
+            return
+        self.stats.batches += 1
+        self.stats.jobs += len(jobs)
+        self.stats.largest = max(self.stats.largest, len(jobs))
+        if len(jobs) == 1:
+            self._alone(jobs[0])
+            return
+        jobs = sorted(jobs, key=lambda j: j.order)  # stable: one table's jobs keep their order
+        done: list[tuple[Job[Any], Any, BaseException | None]] = []
+        try:
+            with _writer(self.engine), Session(self.engine, expire_on_commit=False) as session:
+                try:
+                    for job in jobs:
+                        try:
+                            with session.begin_nested():
+                                value = job.work(session)
+                        except TravellerError as exc:  # refused: only its savepoint undone
+                            done.append((job, None, exc))
+                        else:
+                            done.append((job, value, None))
+                    session.commit()
+                except BaseException:
+                    session.rollback()
+                    raise
+        except Exception as exc:
+            # Nothing of this batch is stored: run each command on its own instead.
+            self.stats.fallbacks += 1
+            log.info("group commit of %d commands fell back to one by one: %s", len(jobs), exc)
+            for job in jobs:
+                self._alone(job)
+            return
+        for job, value, error in done:
+            if error is not None:
+                job.future.set_exception(error)
+            else:
+                job.future.set_result(value)
+
+    def _alone(self, job: Job[Any]) -> None:
+        try:
+            value = transact(self.engine, job.work)
+        except BaseException as exc:
+            job.future.set_exception(exc)
+        else:
+            job.future.set_result(value)
+
+
 def read(engine: Engine, work: Callable[[Session], T]) -> T:
     """Run read-only ``work`` on a consistent snapshot. On SQLite it neither takes nor waits
     for the write lock, so dashboards and round look-ups never delay a result being stored."""
@@ -160,3 +304,20 @@ def storage_full(exc: Exception) -> bool:
     """SQLite's SQLITE_FULL or PostgreSQL's disk_full (53100): the write failed, nothing stored."""
     text_ = str(exc).lower()
     return "database or disk is full" in text_ or "no space left on device" in text_
+
+
+def pool_for_workers(
+    workers: int, max_connections: int = 100, reserve: int = 10
+) -> tuple[int, int]:
+    """A PostgreSQL pool (size, overflow) per worker process such that ``workers`` of them, plus
+    the fan-out's two connections a worker and ``reserve`` more (psql, backups, doctor), stay
+    within the server's ``max_connections`` (PostgreSQL's default is 100). At most 5 + 5: the
+    group writer needs one connection for all table commands, the rest serve page reads."""
+    per_worker = (max_connections - reserve - 2 * workers) // max(1, workers)
+    if per_worker < 2:
+        raise ValueError(
+            f"{workers} workers do not fit in max_connections={max_connections}: "
+            "use fewer workers or raise max_connections"
+        )
+    size = min(5, per_worker // 2)
+    return size, min(5, per_worker - size)

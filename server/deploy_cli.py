@@ -10,6 +10,8 @@ from pathlib import Path
 
 import typer
 
+from server.cli_words import _
+
 app = typer.Typer(no_args_is_help=True, add_completion=False)
 
 DB_ENV = "TRAVELLER_DATABASE_URL"
@@ -39,9 +41,9 @@ def backup(
     try:
         path = take(_database_url(database_url), directory, keep=keep, label="manual")
     except BackupError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(_("error: {message}").format(message=exc), err=True)
         raise typer.Exit(2) from exc
-    typer.echo(f"backup written: {path}")
+    typer.echo(_("backup written: {path}").format(path=path))
 
 
 @app.command()
@@ -59,19 +61,24 @@ def restore(
         check_backup(file)
         target = sqlite_path(url)
     except BackupError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(_("error: {message}").format(message=exc), err=True)
         raise typer.Exit(2) from exc
     if not yes:
-        typer.confirm(f"Replace {target} by {file}? Stop the server first.", abort=True)
+        typer.confirm(
+            _("Replace {target} by {file}? Stop the server first.").format(
+                target=target, file=file
+            ),
+            abort=True,
+        )
     try:
         kept = do_restore(file, url)
     except BackupError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(_("error: {message}").format(message=exc), err=True)
         raise typer.Exit(2) from exc
-    typer.echo(f"restored {file} into {target}")
+    typer.echo(_("restored {file} into {target}").format(file=file, target=target))
     if kept is not None:
-        typer.echo(f"the database it replaced is kept as {kept}")
-    typer.echo("start the server again (systemctl start traveller)")
+        typer.echo(_("the database it replaced is kept as {path}").format(path=kept))
+    typer.echo(_("start the server again (systemctl start traveller)"))
 
 
 ENV_FILE = Path("/etc/traveller/traveller.env")
@@ -83,7 +90,7 @@ def read_env_file(path: Path) -> dict[str, str]:
     for line in path.read_text().splitlines():
         line = line.strip()
         if line and not line.startswith("#") and "=" in line:
-            key, _, value = line.partition("=")
+            key, _sep, value = line.partition("=")
             values[key.strip()] = value.strip().strip("\"'")
     return values
 
@@ -113,7 +120,8 @@ def doctor(
         from server.discovery import find_servers
 
         found = find_servers(3.0)
-        typer.echo(f"mDNS: {', '.join(found) if found else 'no Traveller server answered'}")
+        answered = ", ".join(found) if found else _("no Traveller server answered")
+        typer.echo(f"mDNS: {answered}")
         url = found[0] if found else None
     elif url is None:
         scheme = "https" if cafile else "http"
@@ -143,7 +151,7 @@ def discover(
 
     found = find_servers(timeout, interfaces=interface or None)
     if not found:
-        typer.echo("no Traveller server answered on the LAN", err=True)
+        typer.echo(_("no Traveller server answered on the LAN"), err=True)
         raise typer.Exit(1)
     typer.echo("\n".join(found[:1] if first else found))
 
@@ -180,7 +188,7 @@ def serve(
                 "...): SQLite runs in one process"
             )
     except ConfigError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(_("error: {message}").format(message=exc), err=True)
         raise typer.Exit(2) from exc
     # The workers are new processes: they build their app from the environment.
     os.environ.update(
@@ -190,6 +198,16 @@ def serve(
             DB_ENV: settings.database_url,
         }
     )
+    if workers > 1:  # every worker's pool must fit in PostgreSQL's max_connections
+        from server.db import pool_for_workers
+
+        try:
+            size, overflow = pool_for_workers(workers)
+        except ValueError as exc:
+            typer.echo(_("error: {message}").format(message=exc), err=True)
+            raise typer.Exit(2) from exc
+        os.environ.setdefault("TRAVELLER_DB_POOL_SIZE", str(size))
+        os.environ.setdefault("TRAVELLER_DB_MAX_OVERFLOW", str(overflow))
     engine = make_engine(settings.database_url)  # migrate once, before the workers race
     try:
         migrate(engine)
@@ -201,7 +219,7 @@ def serve(
 
             scheme = "https" if ssl_certfile else "http"
             ad = stack.enter_context(advertise(settings.port, host=settings.host, scheme=scheme))
-            typer.echo(f"advertised by mDNS as {ad.name!r}")
+            typer.echo(_("advertised by mDNS as {name}").format(name=repr(ad.name)))
         uvicorn.run(
             "server.app:app_from_env",
             factory=True,

@@ -1,5 +1,9 @@
 """Live pages: one channel per section and audience renders page fragments once per change and
-sends them to every browser watching, over a websocket."""
+sends them to every browser watching, over a websocket.
+
+Renders are coalesced: while changes keep coming a channel renders at most once every
+``min_interval`` seconds (a round-end burst of hundreds of results costs a handful of renders,
+not hundreds), and it always renders once more after the last change."""
 
 from __future__ import annotations
 
@@ -25,6 +29,29 @@ Allowed = Callable[[], Awaitable[bool]]
 POLL_SECONDS = 3.0
 #: How often a watcher's right to watch is checked again (a TD session can end).
 RECHECK_SECONDS = 30.0
+#: Shortest time between two renders of a channel, by audience: the TD's dashboard must show a
+#: result within 250 ms; the public ranking (the whole section scored again) can wait longer.
+MIN_INTERVAL = {"td": 0.1}
+MIN_INTERVAL_OTHER = 2.0
+#: ... and at least this many times as long as the last render took times the number of
+#: channels rendering: the live pages of a process (which render one at a time) then take at
+#: most half of its time, and on a busy server (slow renders) they give the CPU back to the
+#: results being stored.
+BACKOFF = 2.0
+#: ... but never longer than this, by audience (the dashboard stays live under any load).
+MAX_INTERVAL = {"td": 0.5}
+MAX_INTERVAL_OTHER = 5.0
+
+
+def min_interval(audience: str) -> float:
+    """The shortest time between two renders for an audience ("td:da", "public:en", ...: the
+    part before the colon counts, the language after it does not)."""
+    return MIN_INTERVAL.get(audience.split(":")[0], MIN_INTERVAL_OTHER)
+
+
+def max_interval(audience: str) -> float:
+    """The longest the back-off may stretch the time between two renders."""
+    return MAX_INTERVAL.get(audience.split(":")[0], MAX_INTERVAL_OTHER)
 
 
 @dataclass(eq=False)
@@ -35,6 +62,12 @@ class Channel:
     render: Render
     bus: Bus
     poll: float = POLL_SECONDS
+    min_interval: float = 0.0
+    max_interval: float = 5.0
+    renders: int = 0
+    took: float = 0.0  # how long the last render took (s)
+    gate: asyncio.Lock | None = None  # the hub's: one render at a time per process
+    peers: Callable[[], int] = lambda: 1  # how many channels are rendering
     last: Fragments = field(default_factory=dict)
     watchers: set[asyncio.Queue[str]] = field(default_factory=set)
     task: asyncio.Task[None] | None = None
@@ -43,23 +76,36 @@ class Channel:
     async def run(self) -> None:
         sub = self.bus.subscribe(self.key[1], None)
         try:
+            clock = asyncio.get_running_loop().time
+            rendered = clock()
             await self._refresh()
             self.ready.set()
             while True:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(sub.queue.get(), timeout=self.poll)
+                backoff = min(self.max_interval, BACKOFF * self.took * self.peers())
+                gap = max(self.min_interval, backoff)
+                pause = gap - (clock() - rendered)
+                if pause > 0:  # changes keep coming: gather them into the next render
+                    await asyncio.sleep(pause)
                 while not sub.queue.empty():  # one render for a burst of pushes
                     sub.queue.get_nowait()
+                rendered = clock()
                 await self._refresh()
         finally:
             self.bus.unsubscribe(sub)
 
     async def _refresh(self) -> None:
-        try:
-            fragments = await self.render()
-        except Exception:  # a failed render must not end the channel
-            log.exception("rendering %s failed", self.key)
-            return
+        async with self.gate or contextlib.nullcontext():
+            self.renders += 1
+            started = time.monotonic()
+            try:
+                fragments = await self.render()
+            except Exception:  # a failed render must not end the channel
+                log.exception("rendering %s failed", self.key)
+                return
+            finally:
+                self.took = time.monotonic() - started
         changed = {k: v for k, v in fragments.items() if self.last.get(k) != v}
         if not changed:
             return
@@ -77,6 +123,7 @@ class Hub:
     def __init__(self, bus: Bus) -> None:
         self.bus = bus
         self.channels: dict[tuple[str, int], Channel] = {}
+        self.gate = asyncio.Lock()
 
     async def serve(
         self,
@@ -89,7 +136,16 @@ class Hub:
         ``allowed`` (asked every RECHECK_SECONDS) says no (e.g. the TD logged out)."""
         channel = self.channels.get(key)
         if channel is None:
-            channel = Channel(key, render, self.bus)
+            audience = key[0].split(":", 1)[0]
+            channel = Channel(
+                key,
+                render,
+                self.bus,
+                min_interval=min_interval(audience),
+                max_interval=max_interval(audience),
+                gate=self.gate,
+                peers=lambda: len(self.channels),
+            )
             self.channels[key] = channel
             channel.task = asyncio.create_task(channel.run())
         queue: asyncio.Queue[str] = asyncio.Queue(maxsize=50)

@@ -1,0 +1,224 @@
+"""Group commit (server/db.py GroupWriter): table commands committed together keep every
+guarantee of one transaction each — a refused command undoes only itself, nothing is answered
+before the COMMIT, a resend in the same batch is a duplicate, a database error falls back to
+one by one — on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, event
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, func, select
+
+from protocol.messages import ConfirmResult, EnterResult, EntryValues, ResultAck
+from server.db import GroupWriter, Job, pool_for_workers
+from server.errors import ConflictError, TravellerError
+from server.models import Audit, ReceivedEntry, Result
+from server.services import tokens
+from server.services.table_commands import Outcome, outcome_for
+from tests.server.conftest import Club, new_id
+
+Work = Callable[[Session], Outcome]
+
+
+def command(token: str, cmd: Any) -> Work:
+    """What the websocket runs for one table command (execute() in server/api/table.py)."""
+    return lambda s: outcome_for(s, tokens.table_identity(s, token, lock=True), cmd)
+
+
+def enter(board: int, contract: str = "4S", entry_id: str | None = None) -> EnterResult:
+    values = EntryValues(contract=contract, declarer="S", tricks=10)
+    return EnterResult(entry_id=entry_id or new_id(), board=board, values=values)
+
+
+def stored(engine: Engine) -> tuple[int, int, int]:
+    with Session(engine) as s:
+        return (
+            s.exec(select(func.count()).select_from(Result)).one(),
+            s.exec(select(func.count()).select_from(Audit)).one(),
+            s.exec(select(func.count()).select_from(ReceivedEntry)).one(),
+        )
+
+
+def outcome(job: Job[Any]) -> Any:
+    """The job's result, or the exception it failed with."""
+    assert job.future.done()
+    return job.future.exception() or job.future.result()
+
+
+@pytest.fixture
+def playing(club: Club) -> tuple[Club, dict[int, str]]:
+    """Round 1 started, tables 1-3 paired (their tokens by table number)."""
+    club.start_round(1)
+    return club, {n: club.pair(n).token for n in (1, 2, 3)}
+
+
+def test_a_batch_stores_every_command_with_one_commit(playing: tuple[Club, dict[int, str]]) -> None:
+    club, token = playing
+    commits: list[int] = []
+    event.listen(club.engine, "commit", lambda _conn: commits.append(1))
+    before = stored(club.engine)
+    writer = GroupWriter(club.engine)
+    boards = {1: 1, 2: 4, 3: 7}  # each table's first board in round 1 (3 boards a round)
+    jobs: list[Job[Any]] = [Job(command(token[n], enter(b)), order=n) for n, b in boards.items()]
+    writer.run_batch(jobs)
+    assert len(commits) == 1
+    acks = [outcome(j) for j in jobs]
+    assert all(isinstance(a.reply, ResultAck) for a in acks), acks
+    assert [a.reply.result.board for a in acks] == [1, 4, 7]
+    # Each command keeps its own idempotency row, audit row and push.
+    assert stored(club.engine) == (before[0] + 3, before[1] + 3, before[2] + 3)
+    assert [len(a.pushes) for a in acks] == [1, 1, 1]
+
+
+def test_a_refused_command_undoes_only_itself(playing: tuple[Club, dict[int, str]]) -> None:
+    club, token = playing
+    before = stored(club.engine)
+    writer = GroupWriter(club.engine)
+    bad = enter(9)  # board 9 is not table 2's in round 1
+    jobs: list[Job[Any]] = [
+        Job(command(token[1], enter(1)), order=1),
+        Job(command(token[2], bad), order=2),
+        Job(command(token[3], enter(7)), order=3),
+    ]
+    writer.run_batch(jobs)
+    assert isinstance(outcome(jobs[0]).reply, ResultAck)
+    refused = outcome(jobs[1])
+    assert isinstance(refused, TravellerError)
+    assert refused.code == "board_not_in_round"
+    assert isinstance(outcome(jobs[2]).reply, ResultAck)
+    assert stored(club.engine) == (before[0] + 2, before[1] + 2, before[2] + 2)
+
+
+def test_a_refusal_after_writes_rolls_back_its_writes(
+    playing: tuple[Club, dict[int, str]],
+) -> None:
+    """A command that wrote and then failed leaves nothing behind (its savepoint is undone)."""
+    club, token = playing
+    before = stored(club.engine)
+
+    def writes_then_refuses(s: Session) -> Outcome:
+        command(token[1], enter(1))(s)
+        s.flush()
+        raise ConflictError("refused_late", "written, then refused")
+
+    writer = GroupWriter(club.engine)
+    jobs: list[Job[Any]] = [
+        Job(writes_then_refuses, order=1),
+        Job(command(token[2], enter(4)), order=2),
+    ]
+    writer.run_batch(jobs)
+    assert isinstance(outcome(jobs[0]), ConflictError)
+    assert isinstance(outcome(jobs[1]).reply, ResultAck)
+    assert stored(club.engine) == (before[0] + 1, before[1] + 1, before[2] + 1)
+
+
+def test_a_resend_in_the_same_batch_is_a_duplicate(playing: tuple[Club, dict[int, str]]) -> None:
+    club, token = playing
+    before = stored(club.engine)
+    same = enter(1, entry_id=new_id())
+    writer = GroupWriter(club.engine)
+    jobs: list[Job[Any]] = [Job(command(token[1], same), order=1) for _ in range(3)]
+    writer.run_batch(jobs)
+    replies = [outcome(j).reply for j in jobs]
+    assert [r.duplicate for r in replies] == [False, True, True]
+    assert stored(club.engine) == (before[0] + 1, before[1] + 1, before[2] + 1)
+
+
+def test_one_tables_commands_keep_their_order(playing: tuple[Club, dict[int, str]]) -> None:
+    """Jobs are sorted by table (the lock order) but a table's enter stays before its confirm."""
+    club, token = playing
+    writer = GroupWriter(club.engine)
+    jobs: list[Job[Any]] = [
+        Job(command(token[2], enter(4)), order=2),
+        Job(command(token[1], enter(1)), order=1),
+        Job(command(token[2], ConfirmResult(entry_id=new_id(), board=4, version=1)), order=2),
+    ]
+    writer.run_batch(jobs)
+    confirmed = outcome(jobs[2]).reply
+    assert isinstance(confirmed, ResultAck), confirmed
+    assert confirmed.result.state == "confirmed"
+
+
+def test_nothing_is_answered_before_the_commit(playing: tuple[Club, dict[int, str]]) -> None:
+    club, token = playing
+    seen_at_commit: list[list[bool]] = []
+    writer = GroupWriter(club.engine)
+    jobs: list[Job[Any]] = [
+        Job(command(token[n], enter(b)), order=n) for n, b in ((1, 1), (2, 4), (3, 7))
+    ]
+    event.listen(
+        club.engine, "commit", lambda _conn: seen_at_commit.append([j.future.done() for j in jobs])
+    )
+    writer.run_batch(jobs)
+    assert seen_at_commit == [[False, False, False]]
+    assert all(j.future.done() for j in jobs)
+
+
+def test_a_database_error_falls_back_to_one_by_one(
+    playing: tuple[Club, dict[int, str]],
+) -> None:
+    """An error that is not a refusal (here a unique-key race that persists) undoes the whole
+    batch; each command then runs alone, so the others are still stored."""
+    club, token = playing
+    before = stored(club.engine)
+
+    def races(_s: Session) -> Outcome:
+        raise IntegrityError("INSERT ...", {}, Exception("UNIQUE constraint failed"))
+
+    writer = GroupWriter(club.engine)
+    jobs: list[Job[Any]] = [
+        Job(command(token[1], enter(1)), order=1),
+        Job(races, order=2),
+        Job(command(token[3], enter(7)), order=3),
+    ]
+    writer.run_batch(jobs)
+    assert writer.stats.fallbacks == 1
+    assert isinstance(outcome(jobs[0]).reply, ResultAck)
+    assert isinstance(outcome(jobs[1]), IntegrityError)
+    assert isinstance(outcome(jobs[2]).reply, ResultAck)
+    assert stored(club.engine) == (before[0] + 2, before[1] + 2, before[2] + 2)
+
+
+def test_the_writer_thread_batches_queued_commands(playing: tuple[Club, dict[int, str]]) -> None:
+    """Through the thread: every submitted command is answered, acknowledged once."""
+    club, token = playing
+    writer = GroupWriter(club.engine, idle=0.2)
+    futures = [writer.submit(command(token[n], enter(b)), n) for n, b in ((1, 1), (2, 4), (3, 7))]
+    replies = [f.result(timeout=60) for f in futures]
+    assert all(isinstance(r.reply, ResultAck) for r in replies)
+    assert writer.stats.jobs == 3
+
+
+def test_a_revoked_token_is_refused_at_once(playing: tuple[Club, dict[int, str]]) -> None:
+    club, token = playing
+    writer = GroupWriter(club.engine)
+    first: Job[Any] = Job(command(token[1], enter(1)), order=1)
+    writer.run_batch([first])
+    assert isinstance(outcome(first).reply, ResultAck)
+    with Session(club.engine) as s:  # the TD moves the table to a new device
+        ident = tokens.table_identity(s, token[1])
+        assert tokens.revoke_table_tokens(s, ident.table) == 1
+        s.commit()
+    again: Job[Any] = Job(command(token[1], enter(2)), order=1)
+    writer.run_batch([again])
+    refused = outcome(again)
+    assert isinstance(refused, TravellerError)
+    assert refused.code == "token_revoked"
+
+
+@pytest.mark.parametrize("workers", [1, 2, 4, 8])
+def test_the_pool_fits_postgres_max_connections(workers: int) -> None:
+    size, overflow = pool_for_workers(workers)
+    assert size >= 1
+    assert overflow >= 0
+    # Each worker: its pool plus the fan-out's LISTEN and NOTIFY connections.
+    assert workers * (size + overflow + 2) <= 100 - 10
+
+
+def test_too_many_workers_for_the_pool_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="max_connections"):
+        pool_for_workers(60)
