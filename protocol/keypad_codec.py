@@ -182,6 +182,9 @@ class _Reader:
             raise CodecError(f"choice {index} out of range")
         return options[index]
 
+    def more(self) -> bool:
+        return self.pos < len(self.data)
+
     def end(self) -> None:
         if self.pos != len(self.data):
             raise CodecError(f"{len(self.data) - self.pos} bytes left over")
@@ -344,6 +347,8 @@ def _put_round(w: _Writer, info: RoundInfo) -> None:
         w.u8(len(position.boards))
         for board in position.boards:
             w.u16(board)
+    if info.language is not None:  # optional trailing field: older keypads never get one
+        w.text(info.language[:8])
 
 
 def _get_round(r: _Reader) -> dict[str, object]:
@@ -389,6 +394,7 @@ def _get_round(r: _Reader) -> dict[str, object]:
             )
         )
     fields["next"] = positions
+    fields["language"] = r.text() if r.more() else None
     return fields
 
 

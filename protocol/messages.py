@@ -247,6 +247,18 @@ class MarkNotPlayed(Message):
     reason: str = Field(default="", max_length=200)
 
 
+class TableStatus(Message):
+    """The terminal's state for the TD's pairing page: how many commands wait in its outbox.
+
+    Sent after (re)connecting, before and after delivering what was queued, so the TD sees
+    "offline with N queued" when the link drops again. Answered by Ack. Added within protocol
+    version 1: an older server answers ``invalid_message``, and the terminal stops sending it.
+    """
+
+    type: Literal["table_status"] = "table_status"
+    queued: int = Field(ge=0, le=100_000, description="Commands waiting in the outbox.")
+
+
 TableCommand = Annotated[
     GetRound
     | EnterResult
@@ -261,7 +273,8 @@ TableCommand = Annotated[
     | CheckEntry
     | GetBoardReport
     | GetRanking
-    | MarkNotPlayed,
+    | MarkNotPlayed
+    | TableStatus,
     Field(discriminator="type"),
 ]
 
@@ -298,6 +311,11 @@ class RoundInfo(Message):
     lead_required: bool = False
     tricks_style: Literal["absolute", "relative"] = "absolute"
     confirm_pin_required: bool = False
+    language: str | None = Field(
+        default=None,
+        description="The event's language (en, da, nb, de, ru) for the table's screens; "
+        "None: the terminal keeps its own. Older servers do not send it.",
+    )
 
 
 class ResultAck(Message):

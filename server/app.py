@@ -15,8 +15,8 @@ from sqlalchemy import Engine
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from protocol.messages import PROTOCOL_VERSION, Error
-from server import dataconnector
-from server.api import movements, table, td
+from server import dataconnector, error_words
+from server.api import movements, results, table, td
 from server.api.deps import Runtime
 from server.backup import scheduled_backups
 from server.config import Settings, check
@@ -44,7 +44,15 @@ def create_app(settings: Settings, *, engine: Engine | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         own = engine is None
-        eng = engine if engine is not None else make_engine(settings.database_url)
+        eng = (
+            engine
+            if engine is not None
+            else make_engine(
+                settings.database_url,
+                pool_size=settings.db_pool_size,
+                max_overflow=settings.db_max_overflow,
+            )
+        )
         migrate(eng)
         runtime = Runtime(settings, eng)
         app.state.runtime = runtime
@@ -70,8 +78,9 @@ def create_app(settings: Settings, *, engine: Engine | None = None) -> FastAPI:
     )
 
     @app.exception_handler(TravellerError)
-    async def traveller_error(_request: Request, exc: TravellerError) -> JSONResponse:
-        body = Error(code=exc.code, message=exc.message).model_dump(mode="json")
+    async def traveller_error(request: Request, exc: TravellerError) -> JSONResponse:
+        message = error_words.for_request(exc, request.headers.get("accept-language"))
+        body = Error(code=exc.code, message=message).model_dump(mode="json")
         return JSONResponse(body, status_code=exc.status)
 
     @app.exception_handler(StarletteHTTPException)
@@ -107,6 +116,8 @@ def create_app(settings: Settings, *, engine: Engine | None = None) -> FastAPI:
 
     app.include_router(td.router)
     app.include_router(td.guarded)
+    app.include_router(results.public)  # ranking, travellers, score cards as JSON
+    app.include_router(results.guarded)
     app.include_router(table.router)
     app.include_router(movements.router)
     app.include_router(dataconnector.router)  # Bridgemate Data Connector: /dc and :5079

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import typer
 
+from server.cli_words import _
+
 app = typer.Typer(
     name="traveller",
     help="Traveller: table-side score entry for duplicate bridge.",
@@ -34,7 +36,7 @@ def calc(
     try:
         typer.echo(calc_report(contract, declarer, tricks, board))
     except BridgeError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(_("error: {message}").format(message=exc), err=True)
         raise typer.Exit(2) from exc
 
 
@@ -67,19 +69,31 @@ def demo(
     base = f"http://127.0.0.1:{port}"
     lines = [
         "",
-        f"Traveller demo club night: a {tables}-table Mitchell, 3 boards a round, round 1 started.",
-        f"  Database:        {db_path.resolve()}",
-        f"  TD dashboard:    {base}/td",
-        f"  Public results:  {base}/results",
-        f"  API and docs:    {base}/docs",
-        f"  Health:          {base}/api/v1/health",
-        f"  Table websocket: ws://127.0.0.1:{port}/api/v1/table/ws",
-        f"  TD password:     {password}",
-        f"  Event id {made.event_id}, section id {made.section_id}",
-        "  Pairing codes (a terminal exchanges its table's code for a token):",
+        _(
+            "Traveller demo club night: a {tables}-table Mitchell, 3 boards a round, "
+            "round 1 started."
+        ).format(tables=tables),
+        _("  Database:        {path}").format(path=db_path.resolve()),
+        _("  TD dashboard:    {url}").format(url=f"{base}/td"),
+        _("  Public results:  {url}").format(url=f"{base}/results"),
+        _("  API and docs:    {url}").format(url=f"{base}/docs"),
+        _("  Health:          {url}").format(url=f"{base}/api/v1/health"),
+        _("  Table websocket: {url}").format(url=f"ws://127.0.0.1:{port}/api/v1/table/ws"),
+        _("  TD password:     {password}").format(password=password),
+        _("  Event id {event}, section id {section}").format(
+            event=made.event_id, section=made.section_id
+        ),
+        _("  Pairing codes (a terminal exchanges its table's code for a token):"),
     ]
-    lines += [f"    table {t}: {code}" for t, code in sorted(made.pairing_codes.items())]
-    lines += [f"  Terminal:        traveller terminal --server {base}", "  Stop with Ctrl-C.", ""]
+    lines += [
+        _("    table {table}: {code}").format(table=t, code=code)
+        for t, code in sorted(made.pairing_codes.items())
+    ]
+    lines += [
+        _("  Terminal:        {command}").format(command=f"traveller terminal --server {base}"),
+        _("  Stop with Ctrl-C."),
+        "",
+    ]
     typer.echo("\n".join(lines))
     uvicorn.run(
         create_app(settings, engine=engine), host="127.0.0.1", port=port, log_level="warning"
@@ -113,7 +127,7 @@ def bench(ctx: typer.Context) -> None:
     `traveller bench --help` lists them, e.g. `traveller bench load --tables 50`."""
     root = Path(__file__).resolve().parent.parent
     if not (root / "benchmarks" / "bench_cli.py").is_file():
-        typer.echo("error: `traveller bench` runs from a clone of the repository", err=True)
+        typer.echo(_("error: `traveller bench` runs from a clone of the repository"), err=True)
         raise typer.Exit(2)
     sys.path.insert(0, str(root))
     from benchmarks.bench_cli import app as bench_app

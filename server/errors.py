@@ -4,9 +4,14 @@ from __future__ import annotations
 
 
 class TravellerError(Exception):
-    """A refused request. Route handlers turn it into a 4xx with ``code`` and ``message``."""
+    """A refused request. Route handlers turn it into a 4xx with ``code`` and ``message``.
+
+    ``message`` is English; the handlers translate it for the person (server/error_words.py).
+    ``language`` is the event's language when a table's command was refused (a table client
+    that sends no Accept-Language gets the club's language)."""
 
     status = 400
+    language: str | None = None
 
     def __init__(self, code: str, message: str, *, status: int | None = None) -> None:
         super().__init__(message)

@@ -85,6 +85,7 @@ class Section(SQLModel, table=True):
     movement_name: str = Field(default="", max_length=100)
     movement_kind: str = Field(default="mitchell", max_length=32)
     shared_tables: str = Field(default="[]", max_length=400)  # JSON: groups sharing boards
+    circuits: str = Field(default="[]", max_length=400)  # JSON: board circuits (web Mitchell)
     tables: int
     rounds: int
     boards_per_round: int
@@ -95,6 +96,7 @@ class Section(SQLModel, table=True):
     publication: str = Field(default="live", max_length=12)  # live | provisional | final
     published_at: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
     corrections_until: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
+    correction_minutes: int | None = None  # the period the TD set (§ X79); each change gets it
     td_code: str = Field(default_factory=new_td_code, max_length=8)  # "not played"
 
 
@@ -123,6 +125,8 @@ class TableToken(SQLModel, table=True):
     expires_at: datetime = Field(sa_column=_ts())
     revoked_at: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
     last_seen: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
+    queued: int | None = None  # commands in the device's outbox, as it last reported
+    queued_at: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
 
 
 class TDSession(SQLModel, table=True):
@@ -163,6 +167,7 @@ class MovementAssignment(SQLModel, table=True):
     ns_pair_id: int | None = Field(default=None, foreign_key="pair.id")
     ew_pair_id: int | None = Field(default=None, foreign_key="pair.id")
     boards: str = Field(max_length=400)  # "1,2,3": the board numbers in playing order
+    seats: str | None = Field(default=None, max_length=40)  # individual: "N,E,S,W" players
 
     def boards_listed(self) -> list[int]:
         """The boards the movement puts on this table this round, played or not."""
@@ -173,6 +178,22 @@ class MovementAssignment(SQLModel, table=True):
         if self.ns_pair_id is None or self.ew_pair_id is None:
             return []
         return self.boards_listed()
+
+
+class SectionPlayer(SQLModel, table=True):
+    """A player of an individual section: the movement seats players, not pairs.
+
+    Each partnership the movement forms is a ``Pair`` (direction None) that results and
+    scoring use; ``MovementAssignment.seats`` says which player sits in which seat.
+    """
+
+    __tablename__ = "section_player"
+    __table_args__ = (UniqueConstraint("section_id", "number"),)
+    id: int | None = Field(default=None, primary_key=True)
+    section_id: int = Field(foreign_key="section.id", index=True)
+    number: int
+    name: str = Field(default="", max_length=100)
+    member: str | None = Field(default=None, max_length=32)
 
 
 class Board(SQLModel, table=True):
@@ -205,7 +226,7 @@ class Result(SQLModel, table=True):
     ns_score: int | None = None
     state: str = Field(max_length=16, index=True)
     ruling_pending: bool = False
-    adjusted: str | None = Field(default=None, max_length=32)  # e.g. "A60/40"
+    adjusted: str | None = Field(default=None, max_length=400)  # "A60/40", "60% 4S S = + ..."
     version: int = 1
     entered_by: str | None = Field(default=None, max_length=64)
     confirmed_by: str | None = Field(default=None, max_length=64)
@@ -258,6 +279,8 @@ class Audit(SQLModel, table=True):
     old: str | None = None  # JSON
     new: str | None = None  # JSON
     reason: str = Field(default="", max_length=500)
+    # § X79: a change published after the results opens its own deadline for its errors.
+    corrections_until: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
 
 
 class Sanction(SQLModel, table=True):

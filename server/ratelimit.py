@@ -1,6 +1,6 @@
-"""Limits against guessing and flooding: failed TD logins and pairing codes per address, wrong
-E/W PINs per terminal, open table websockets per address. In memory, per server process (with N
-workers each counts alone).
+"""Limits against guessing and flooding: failed TD logins (API and web login page) and pairing
+codes per address, wrong E/W PINs per terminal, open table websockets per address. In memory,
+per server process (with N workers each counts alone).
 
 Use from a route: ``with attempt(request, "td_login"): ...`` refuses (429 ``rate_limited``)
 while the address has too many recent failures, and counts a failure when the block raises
@@ -45,29 +45,64 @@ class SlidingWindow:
         self.clock = clock
         self._events: OrderedDict[str, deque[float]] = OrderedDict()
 
-    def _recent(self, key: str) -> deque[float]:
+    def _recent(self, key: str, now: float) -> deque[float]:
         events = self._events.get(key)
         if events is None:
             return deque()
-        cutoff = self.clock() - self.window
+        cutoff = now - self.window
         while events and events[0] <= cutoff:
             events.popleft()
         return events
 
-    def wait(self, key: str) -> float:
-        """Seconds until ``key`` may try again; 0 when it may now."""
-        events = self._recent(key)
+    def wait(self, key: str, now: float | None = None) -> float:
+        """Seconds until ``key`` may try again; 0 when it may now (``now``: the clock's)."""
+        now = self.clock() if now is None else now
+        events = self._recent(key, now)
         if len(events) < self.limit:
             return 0.0
-        return max(0.0, events[0] + self.window - self.clock())
+        return max(0.0, events[0] + self.window - now)
 
-    def hit(self, key: str) -> None:
-        events = self._recent(key)
-        events.append(self.clock())
+    def hit(self, key: str, now: float | None = None) -> None:
+        now = self.clock() if now is None else now
+        events = self._recent(key, now)
+        events.append(now)
         self._events[key] = events
         self._events.move_to_end(key)
         while len(self._events) > MAX_KEYS:
             self._events.popitem(last=False)
+
+    def forget(self, key: str) -> None:
+        """Clear ``key``'s events (a right password wipes its earlier mistakes)."""
+        self._events.pop(key, None)
+
+
+class LoginLimiter:
+    """Wrong TD passwords at the web login: at most ``per_client`` a window from one address
+    and ``overall`` from everyone (a slow brute force from many addresses also stops)."""
+
+    EVERYONE = "*"
+
+    def __init__(
+        self,
+        per_client: int = 5,
+        overall: int = 30,
+        window: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._client = SlidingWindow(per_client, window, clock)
+        self._all = SlidingWindow(overall, window, clock)
+
+    def retry_after(self, client: str, now: float | None = None) -> int:
+        """Whole seconds to wait before another attempt is heard (0: go ahead)."""
+        wait = max(self._client.wait(client, now), self._all.wait(self.EVERYONE, now))
+        return int(wait) + 1 if wait > 0 else 0
+
+    def failed(self, client: str, now: float | None = None) -> None:
+        self._client.hit(client, now)
+        self._all.hit(self.EVERYONE, now)
+
+    def succeeded(self, client: str) -> None:
+        self._client.forget(client)
 
 
 class ConnectionCap:

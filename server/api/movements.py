@@ -3,6 +3,7 @@ change it mid-session (late pair, pair left, fewer rounds, boards per round)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query
@@ -27,13 +28,14 @@ from server.movements.catalog import KINDS, build
 from server.movements.exchange import read_csv, read_json, write_csv, write_json
 from server.movements.guide import pair_card, render_grid, render_pair_card, render_table_card
 from server.movements.guide import table_card as guide_table_card
-from server.movements.individual import IndividualMovement
-from server.services import movement_admin, setup
+from server.movements.individual import IndividualMovement, validate_individual
+from server.movements.individual_pairs import as_partnerships
+from server.services import individual_standings, movement_admin, setup
 
 router = APIRouter(prefix="/api/v1", tags=["movements"], dependencies=[Depends(require_td)])
 
-#: Kinds a pairs section can play (individual movements need per-player seats).
-SECTION_KINDS = tuple(k for k in KINDS if k != "individual")
+#: Kinds a section can play (an individual is played as partnerships with seated players).
+SECTION_KINDS = KINDS
 
 
 def build_movement(spec: MovementSpec) -> Movement:
@@ -53,10 +55,8 @@ def build_movement(spec: MovementSpec) -> Movement:
                 name=spec.name,
             )
             if isinstance(built, IndividualMovement):
-                raise InvalidError(
-                    "movement_not_supported",
-                    "Individual movements cannot be played as a pairs section yet.",
-                )
+                validate_individual(built)
+                built = as_partnerships(built)
             movement = built
         validate(movement)
     except (MovementError, ValueError, KeyError) as exc:
@@ -244,10 +244,21 @@ class BoardsPerRound(BaseModel):
 
 
 async def _change(
-    runtime: RuntimeDep, section_id: int, change: movement_admin.Edit, what: str
+    runtime: RuntimeDep,
+    section_id: int,
+    change: movement_admin.Edit,
+    what: str,
+    *,
+    pairs_only: bool = False,
 ) -> MovementPreview:
     def work(s: Session) -> Movement:
         section = setup.get_section(s, section_id)
+        if pairs_only and section.movement_kind == "individual":
+            raise InvalidError(
+                "individual_section",
+                f"Section {section.letter} is an individual: players, not pairs, are seated; "
+                "this change is for pairs sections.",
+            )
         return movement_admin.change_movement(s, section, change, what=what)
 
     return preview(await runtime.run(work))
@@ -263,6 +274,42 @@ async def late_pair(runtime: RuntimeDep, section_id: int, body: LatePair) -> Mov
         section_id,
         lambda m, first: edits.add_late_pair(m, ref, from_round=first),
         body.reason,
+        pairs_only=True,
+    )
+
+
+class LateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    pair: str = Field(examples=["8NS", "14"], description="The late pair, at a new table.")
+    share_with: int | None = Field(
+        default=None,
+        ge=1,
+        description="The table whose boards the new table shares; default: each round the "
+        "table of the pair that would sit out.",
+    )
+    opponent: str | None = Field(
+        default=None,
+        examples=["8EW"],
+        description="Its opponents every round (a second late pair); default: each round "
+        "the pair that would sit out.",
+    )
+    reason: str = Field(default="late pair at a new table", max_length=500)
+
+
+@router.post("/sections/{section_id}/movement/late-table", response_model=MovementPreview)
+async def late_table(runtime: RuntimeDep, section_id: int, body: LateTable) -> MovementPreview:
+    """Seat a late pair at a new table that shares boards with an existing table, from the
+    next round not yet started (refused if that would change a started round)."""
+    ref = _pair(body.pair)
+    opponent = None if body.opponent is None else _pair(body.opponent)
+    return await _change(
+        runtime,
+        section_id,
+        lambda m, first: edits.add_late_table(
+            m, ref, share_with=body.share_with, from_round=first, opponent=opponent
+        ),
+        body.reason,
+        pairs_only=True,
     )
 
 
@@ -275,6 +322,7 @@ async def pair_left(runtime: RuntimeDep, section_id: int, body: PairLeft) -> Mov
         section_id,
         lambda m, _first: edits.remove_pair(m, ref, from_round=body.from_round),
         body.reason,
+        pairs_only=True,
     )
 
 
@@ -299,3 +347,54 @@ async def boards_per_round(
         ),
         body.reason,
     )
+
+
+class PlayerLinePublic(BaseModel):
+    place: str
+    number: int
+    name: str
+    total: Decimal
+    percent: Decimal | None
+    boards: int
+
+
+class PlayerRankingPublic(BaseModel):
+    section_id: int
+    method: str
+    unit: str
+    lines: list[PlayerLinePublic]
+
+
+class PlayerNameIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(max_length=100, examples=["Anna Jensen"])
+    member: str | None = Field(default=None, max_length=32)
+
+
+@router.get("/sections/{section_id}/individual/ranking", response_model=PlayerRankingPublic)
+async def player_ranking(runtime: RuntimeDep, section_id: int) -> PlayerRankingPublic:
+    """An individual's ranking per player: each player scores what their partnership scored
+    on each board (every settled result, as the TD sees it)."""
+    ranking = await runtime.read(
+        lambda s: individual_standings.player_ranking(s, setup.get_section(s, section_id))
+    )
+    return PlayerRankingPublic(
+        section_id=ranking.section_id,
+        method=ranking.method,
+        unit=ranking.unit,
+        lines=[PlayerLinePublic(**vars(line)) for line in ranking.lines],
+    )
+
+
+@router.put("/sections/{section_id}/individual/players/{number}")
+async def name_player(
+    runtime: RuntimeDep, section_id: int, number: int, body: PlayerNameIn
+) -> dict[str, object]:
+    """Name a player of an individual (audited); their partnerships show the name."""
+
+    def work(s: Session) -> dict[str, object]:
+        section = setup.get_section(s, section_id)
+        player = individual_standings.set_player_name(s, section, number, body.name, body.member)
+        return {"number": player.number, "name": player.name, "member": player.member}
+
+    return await runtime.run(work)

@@ -88,14 +88,24 @@ class MovementSpec(BaseModel):
         "howell",
         "three-quarter-howell",
         "hesitation",
+        "appendix-mitchell",
+        "web-mitchell",
         "rover-mitchell",
+        "individual",
         "team-match",
         "bundled",
         "imported",
     ] = "mitchell"
     tables: int | None = Field(default=None, ge=1, le=200, examples=[5])
-    pairs: int | None = Field(default=None, ge=3, le=400, description="Howell: number of pairs.")
-    rounds: int | None = Field(default=None, ge=1, le=60)
+    pairs: int | None = Field(
+        default=None,
+        ge=3,
+        le=400,
+        description="Howell and appendix Mitchell: number of pairs; individual: of players.",
+    )
+    rounds: int | None = Field(
+        default=None, ge=1, le=60, description="web-mitchell: the number of board sets."
+    )
     boards_per_round: int = Field(default=3, ge=1, le=12)
     even: Literal["skip", "relay"] = "skip"
     arrow_switch_rounds: int = Field(default=0, ge=0)
@@ -160,6 +170,9 @@ class TableStatePublic(BaseModel):
     complete: bool
     terminals_online: int
     last_seen: str | None
+    queued: int = Field(
+        default=0, description="Commands waiting in the table's terminals, as last reported."
+    )
 
 
 class ResultRef(BaseModel):
@@ -171,19 +184,61 @@ class ResultRef(BaseModel):
     board: int = Field(ge=1)
 
 
+#: § X79: past the correction deadline a result changes only for a ruling or appeal in time.
+RULING_IN_TIME = Field(
+    default=False,
+    description="Past the correction deadline (§ X79): this change carries out a ruling or "
+    "appeal started in time.",
+)
+
+
 class TDSetResult(ResultRef):
     values: EntryValues
     reason: str = Field(min_length=1, max_length=500, examples=["wrong declarer entered"])
+    ruling_in_time: bool = RULING_IN_TIME
 
 
 class TDAdjust(ResultRef):
     ns_percent: int = Field(ge=0, le=100, examples=[60])
     ew_percent: int = Field(ge=0, le=100, examples=[40])
     reason: str = Field(min_length=1, max_length=500, examples=["fouled board"])
+    ruling_in_time: bool = RULING_IN_TIME
+
+
+class ScorePartIn(BaseModel):
+    """One contract result of an assigned or weighted score."""
+
+    model_config = ConfigDict(extra="forbid")
+    weight: str = Field(
+        default="",
+        max_length=12,
+        examples=["60%", "3/5", "0.4"],
+        description="Percentages adding up to 100, or fractions adding up to 1; empty for "
+        "a single (assigned) result.",
+    )
+    contract: str = Field(max_length=16, examples=["4S", "3NTX", "PASS"])
+    declarer: Literal["N", "E", "S", "W"] | None = None
+    tricks: int | str = Field(examples=[10, "=", "-1"])
+
+
+class TDScore(ResultRef):
+    """An assigned score (one result), a weighted score (§ X78A1: several, with weights) or,
+    with ``ew`` or ``ew_percent``, an unbalanced score (§ X78A2)."""
+
+    ns: list[ScorePartIn] = Field(min_length=1, max_length=4)
+    ew: list[ScorePartIn] | None = Field(
+        default=None, max_length=4, description="E/W's own results; None: the same as N/S."
+    )
+    ew_percent: str | None = Field(
+        default=None, max_length=8, examples=["40"], description="E/W's artificial score, %."
+    )
+    reason: str = Field(min_length=1, max_length=500, examples=["misinformation"])
+    ruling_in_time: bool = RULING_IN_TIME
 
 
 class TDNotPlayed(ResultRef):
     reason: str = Field(min_length=1, max_length=500, examples=["late play not possible"])
+    ruling_in_time: bool = RULING_IN_TIME
 
 
 class AuditPublic(BaseModel):

@@ -23,7 +23,7 @@ from protocol.messages import (
     TableCommand,
     parse_command,
 )
-from server import ratelimit
+from server import error_words, ratelimit
 from server.api.deps import Runtime, RuntimeDep, TableTokenDep
 from server.errors import TravellerError
 from server.services import tokens
@@ -77,15 +77,22 @@ async def current_round(runtime: RuntimeDep, token: TableTokenDep) -> RoundInfo:
     return await runtime.read(work)
 
 
-async def execute(runtime: Runtime, token: str, command: TableCommand) -> Message:
-    """Authenticate, run one command in a committed transaction, then push its changes."""
+async def execute(runtime: Runtime, token: str, command: TableCommand, order: int = 0) -> Message:
+    """Authenticate, run one command in a committed transaction (grouped with the commands
+    waiting alongside it: one commit for all), then push its changes. ``order`` is the table's
+    id when known (the group writer takes table locks in that order)."""
 
     def work(session: Session) -> Outcome:
-        return outcome_for(session, tokens.table_identity(session, token), command)
+        ident = tokens.table_identity(session, token, lock=True)
+        try:
+            return outcome_for(session, ident, command)
+        except TravellerError as exc:
+            exc.language = ident.event.language  # the club's language for the table's refusal
+            raise
 
     guard = ratelimit.pin_guesses(token) if isinstance(command, ConfirmResult) else nullcontext()
     with guard:
-        outcome = await runtime.run(work)
+        outcome = await runtime.command(work, order)
     runtime.publish(outcome.pushes)
     return outcome.reply
 
@@ -140,8 +147,12 @@ async def _pushes(
         runtime.bus.unsubscribe(sub)
 
 
-def _error(exc: TravellerError, entry_id: str | None = None) -> Error:
-    return Error(code=exc.code, message=exc.message, entry_id=entry_id)
+def _error(
+    exc: TravellerError, entry_id: str | None = None, accept_language: str | None = None
+) -> Error:
+    """A refusal for the table: in its Accept-Language's language, else the event's."""
+    message = error_words.for_request(exc, accept_language)
+    return Error(code=exc.code, message=message, entry_id=entry_id)
 
 
 @router.websocket("/ws")
@@ -188,6 +199,7 @@ async def _receive(websocket: WebSocket, runtime: Runtime) -> str | bytes:
 async def _serve(websocket: WebSocket, runtime: Runtime) -> None:
     """Accept, authenticate the hello, then answer commands until the terminal goes."""
     await websocket.accept()
+    accept = websocket.headers.get("accept-language")  # the refusals' language, if sent
     try:
         raw_hello = await asyncio.wait_for(
             _receive(websocket, runtime), runtime.settings.hello_timeout
@@ -215,15 +227,15 @@ async def _serve(websocket: WebSocket, runtime: Runtime) -> None:
             await websocket.close(code=4400)
         return
 
-    def identify(session: Session) -> tuple[RoundInfo, int]:
+    def identify(session: Session) -> tuple[RoundInfo, int, int]:
         ident = tokens.table_identity(session, hello.token)
         info = round_info(session, ident.event, ident.section, ident.table)
-        return info, ident.section.id or 0
+        return info, ident.section.id or 0, ident.table.id or 0
 
     try:
-        info, section_id = await runtime.run(identify)
+        info, section_id, table_id = await runtime.read(identify)
     except TravellerError as exc:
-        await websocket.send_text(_error(exc).model_dump_json())
+        await websocket.send_text(_error(exc, None, accept).model_dump_json())
         await websocket.close(code=4401)
         return
     await websocket.send_text(info.model_dump_json())
@@ -239,9 +251,9 @@ async def _serve(websocket: WebSocket, runtime: Runtime) -> None:
             else:
                 entry_id = getattr(command, "entry_id", None)
                 try:
-                    reply = await execute(runtime, hello.token, command)
+                    reply = await execute(runtime, hello.token, command, table_id)
                 except TravellerError as exc:
-                    reply = _error(exc, entry_id)
+                    reply = _error(exc, entry_id, accept)
             async with lock:
                 await websocket.send_text(reply.model_dump_json())
     except WebSocketDisconnect:

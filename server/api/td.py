@@ -14,7 +14,7 @@ from server.api import schemas
 from server.api.deps import Runtime, RuntimeDep, require_td
 from server.api.movements import build_movement
 from server.models import Section
-from server.services import audit, event_settings, setup, td, tokens
+from server.services import adjusted, audit, event_settings, setup, td, tokens
 from server.services.table_commands import Push
 from server.services.views import result_view
 
@@ -217,7 +217,13 @@ async def td_set_result(
             body.table,
             body.round,
             body.board,
-            lambda s, r: td.set_result(s, result=r, values=body.values, reason=body.reason),
+            lambda s, r: td.set_result(
+                s,
+                result=r,
+                values=body.values,
+                reason=body.reason,
+                ruling_in_time=body.ruling_in_time,
+            ),
         ),
     )
     return _views(pushes)
@@ -241,6 +247,42 @@ async def td_adjust(
                 ns_percent=body.ns_percent,
                 ew_percent=body.ew_percent,
                 reason=body.reason,
+                ruling_in_time=body.ruling_in_time,
+            ),
+        ),
+    )
+    return _views(pushes)
+
+
+def _parts(rows: list[schemas.ScorePartIn]) -> list[adjusted.PartIn]:
+    return [adjusted.PartIn(r.weight, r.contract, r.declarer, r.tricks) for r in rows]
+
+
+@guarded.post("/sections/{section_id}/results/score", response_model=list[BoardResultView])
+async def td_score(
+    runtime: RuntimeDep, section_id: int, body: schemas.TDScore
+) -> list[BoardResultView]:
+    """Give an assigned, weighted (§ X78A1) or unbalanced (§ X78A2) adjusted score. Weights
+    must add up to exactly 100 % (or 1); each result is checked. Audited with the reason."""
+    made = adjusted.from_rows(
+        body.board,
+        _parts(body.ns),
+        ew=_parts(body.ew) if body.ew is not None else None,
+        ew_percent=body.ew_percent,
+    )
+    pushes = await _with_pushes(
+        runtime,
+        td.settle(
+            section_id,
+            body.table,
+            body.round,
+            body.board,
+            lambda s, r: td.adjust_score(
+                s,
+                result=r,
+                adjustment=made,
+                reason=body.reason,
+                ruling_in_time=body.ruling_in_time,
             ),
         ),
     )
@@ -258,7 +300,9 @@ async def td_not_played(
             body.table,
             body.round,
             body.board,
-            lambda s, r: td.mark_not_played(s, result=r, reason=body.reason),
+            lambda s, r: td.mark_not_played(
+                s, result=r, reason=body.reason, ruling_in_time=body.ruling_in_time
+            ),
         ),
     )
     return _views(pushes)

@@ -6,6 +6,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Literal, cast
 
 from pydantic import ValidationError
@@ -17,7 +18,7 @@ from server.dataconnector.dto import ResultDTO
 from server.dataconnector.store import same_session, section_of, sections_of
 from server.dataconnector.wire import PROGRAM, DcError, ErrorType
 from server.models import Audit, DcSession, Pair, Result, utcnow
-from server.services import audit, td
+from server.services import adjusted, audit, td
 from server.services.table_commands import Push, changed
 from server.services.views import assignment
 
@@ -31,16 +32,15 @@ SEATS = {"N": 1, "E": 2, "S": 3, "W": 4}
 SUITS = {"C": 1, "D": 2, "H": 3, "S": 4}
 RANKS = "23456789TJQKA"
 CONTRACT = re.compile(r"^([1-7])(C|D|H|S|NT)(X{0,2})$")
-ADJUSTED = re.compile(r"^A(\d+)/(\d+)$")
 PERCENT = (40, 50, 60)  # Average minus, Average, Average plus
 
 
-def _grade(percent: int) -> int:
+def _grade(percent: int | Fraction) -> int:
     """0 Average minus, 1 Average, 2 Average plus."""
     return 2 if percent >= 60 else 0 if percent <= 40 else 1
 
 
-def artificial_level(ns_percent: int, ew_percent: int) -> int:
+def artificial_level(ns_percent: int | Fraction, ew_percent: int | Fraction) -> int:
     """The Level code -1..-9 of an artificial score (N/S grade first)."""
     return -(3 * _grade(ns_percent) + _grade(ew_percent) + 1)
 
@@ -78,16 +78,38 @@ def to_dto(at: Position, snap: dict[str, Any], deleted: bool) -> ResultDTO:
         declaring_pair=at.ns,
         is_deleted=deleted,
     )
-    adjusted = ADJUSTED.match(snap.get("adjusted") or "")
     if deleted:
         return dto
     if snap.get("state") == "not_played":
         dto.level = NOT_PLAYED
-    elif snap.get("state") == "adjusted" and adjusted:
-        dto.level = artificial_level(int(adjusted[1]), int(adjusted[2]))
+    elif snap.get("state") == "adjusted" and snap.get("adjusted"):
+        _adjusted(dto, snap["adjusted"], at)
     else:
         _contract(dto, snap, at)
     return dto
+
+
+def _adjusted(dto: ResultDTO, text: str, at: Position) -> None:
+    """An adjusted score as the protocol can carry it: an artificial score as its Level code,
+    an assigned score as the contract result it assigns. A weighted or unbalanced score has no
+    form in the protocol (BCS leaves those to the scoring program), so it is reported as
+    deleted: the scoring program shows the board as missing and the TD enters the ruling there,
+    rather than it scoring the table's original contract."""
+    try:
+        adjustment = adjusted.parse(text)
+    except ValueError:
+        dto.is_deleted = True
+        return
+    if adjustment.kind == "artificial":
+        assert adjustment.ns.percent is not None
+        assert adjustment.ew.percent is not None
+        dto.level = artificial_level(adjustment.ns.percent, adjustment.ew.percent)
+    elif adjustment.kind == "assigned":
+        part = adjustment.ns.parts[0]
+        snap = {"contract": part.contract, "declarer": part.declarer, "tricks": part.tricks}
+        _contract(dto, snap, at)
+    else:
+        dto.is_deleted = True
 
 
 def _contract(dto: ResultDTO, snap: dict[str, Any], at: Position) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import typer
 
+from server.cli_words import _
+
 
 def gateway(
     port: list[str] = typer.Option(
@@ -57,7 +59,8 @@ def gateway(
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        typer.echo(f"traveller gateway: {', '.join(str(s) for s in specs)}; Ctrl-C stops it")
+        ports = ", ".join(str(s) for s in specs)
+        typer.echo(_("traveller gateway: {ports}; Ctrl-C stops it").format(ports=ports))
         await run_standalone(specs, url, baud=baud, watch=watch, stop=stop)
 
     asyncio.run(main())

@@ -7,7 +7,8 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from server.models import Audit, Result
+from server.models import Audit, Result, Section
+from server.services.deadlines import change_deadline
 
 
 def snapshot(result: Result) -> dict[str, Any]:
@@ -36,7 +37,10 @@ def record(
     new: dict[str, Any] | None = None,
     reason: str = "",
 ) -> Audit:
-    """Add an audit row in the caller's transaction (it commits or rolls back with the change)."""
+    """Add an audit row in the caller's transaction (it commits or rolls back with the change).
+
+    A change to a result after the results were published carries its own correction
+    deadline (§ X79)."""
     row = Audit(
         actor=actor,
         action=action,
@@ -46,6 +50,10 @@ def record(
         new=json.dumps(new, sort_keys=True) if new is not None else None,
         reason=reason,
     )
+    if result is not None and section_id is not None:
+        section = session.get(Section, section_id)
+        if section is not None:
+            row.corrections_until = change_deadline(section, row.at)
     session.add(row)
     return row
 

@@ -68,6 +68,8 @@ class Terminal:
     last_seen: datetime | None
     revoked_at: datetime | None
     online: bool
+    queued: int | None = None  # its outbox size when it last reported it
+    queued_at: datetime | None = None
 
     @property
     def active(self) -> bool:
@@ -446,6 +448,16 @@ class PairingRow:
     online: bool
     terminals: list[Terminal]
 
+    @property
+    def queued(self) -> int:
+        """Commands waiting in the table's terminals, as they last reported (0: none known)."""
+        return sum(t.queued or 0 for t in self.terminals if t.active)
+
+    @property
+    def last_seen(self) -> datetime | None:
+        seen = [t.last_seen for t in self.terminals if t.active and t.last_seen is not None]
+        return max(seen) if seen else None
+
 
 def pairing(
     session: Session,
@@ -474,6 +486,8 @@ def pairing(
                 and t.last_seen is not None
                 and t.last_seen >= recent
                 and t.expires_at > now,
+                queued=t.queued,
+                queued_at=t.queued_at,
             )
             for t in tokens
         ]
@@ -573,6 +587,7 @@ class AuditLine:
     pairs: str
     changes: list[Change]
     details: dict[str, Any]
+    corrections_until: datetime | None = None  # § X79: a published change's own deadline
 
 
 def _changes(old: dict[str, Any] | None, new: dict[str, Any] | None) -> list[Change]:
@@ -601,6 +616,7 @@ def _line(row: Audit, result: Result | None, pairs: Mapping[int, Pair]) -> Audit
         pairs=who,
         changes=_changes(old, new) if result is not None and old is not None else [],
         details=_details(new, result is not None),
+        corrections_until=row.corrections_until,
     )
 
 

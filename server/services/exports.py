@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
 from server.errors import NotFoundError
 from server.io.csv_io import write_ranking_csv, write_travellers_csv
@@ -11,7 +10,8 @@ from server.io.model import EventFile, Line, PairEntry, PairKey
 from server.io.pbn import write_pbn
 from server.io.scorefile import score_event
 from server.io.usebio import write_usebio
-from server.services.standings import SectionData, parse_adjusted
+from server.services import adjusted
+from server.services.standings import SectionData
 
 #: Kind -> (file suffix, media type).
 FORMATS = {
@@ -48,7 +48,9 @@ def event_file(data: SectionData) -> EventFile:
     for pair in sorted(data.pairs.values(), key=lambda p: (p.direction or "", p.number)):
         names = tuple(n for n in (pair.player1, pair.player2) if n)
         ids = tuple(m for m in (pair.member1, pair.member2) if m)
-        event.pairs.append(PairEntry(PairKey(None, pair.number, pair.direction), names, ids))
+        entry = PairEntry(PairKey(None, pair.number, pair.direction), names, ids)
+        entry.penalty = data.penalties.get(pair.id or 0, entry.penalty)
+        event.pairs.append(entry)
     for result in sorted(data.results, key=lambda r: (r.board, r.round, r.table_number)):
         line = Line(
             board=result.board,
@@ -61,23 +63,39 @@ def event_file(data: SectionData) -> EventFile:
             line.contract, line.declarer = result.contract, result.declarer
             line.tricks, line.lead = result.tricks, result.lead
         elif result.state == "adjusted" and result.adjusted:
-            split = parse_adjusted(result.adjusted)
-            if split is None:
+            try:
+                _adjusted_line(line, adjusted.parse(result.adjusted))
+            except ValueError:
                 continue
-            line.artificial = (Fraction(split[0]), Fraction(split[1]))
         else:
             continue
         event.lines.append(line)
     return event
 
 
+def _adjusted_line(line: Line, made: adjusted.Adjustment) -> None:
+    """An artificial or assigned score in the formats' own words; a weighted or unbalanced
+    one as the scorer's sides (the writers print its label)."""
+    if made.kind == "artificial":
+        assert made.ns.percent is not None
+        assert made.ew.percent is not None
+        line.artificial = (made.ns.percent, made.ew.percent)
+    elif made.kind == "assigned":
+        part = made.ns.parts[0]
+        line.contract, line.declarer, line.tricks = part.contract, part.declarer, part.tricks
+    else:
+        line.adjusted = (made.ns.side_score(line.board), made.ew.side_score(line.board))
+
+
 def export(data: SectionData, kind: str) -> ExportFile:
-    """One export of the section, scored (penalties are not part of these formats)."""
+    """One export of the section, scored, with the TD's penalties: net in every total, and
+    in a column of their own in the PBN ranking and the ranking CSV (USEBIO has no place for
+    them beyond the totals)."""
     if kind not in FORMATS:
         raise NotFoundError("unknown_export", f"There is no {kind!r} export.")
     suffix, media_type = FORMATS[kind]
     event = event_file(data)
-    report = score_event(event, data.method)
+    report = score_event(event, data.method, field=data.field_size)
     if kind == "usebio":
         content = write_usebio(event, report)
     elif kind == "pbn":

@@ -12,8 +12,10 @@ from sqlmodel import Session, col, select
 
 from protocol.bridge import dealer, vulnerability
 from server.errors import ConflictError, InvalidError
-from server.models import Board, BridgeTable, MovementAssignment, Pair, Section
+from server.models import Board, BridgeTable, MovementAssignment, Pair, Section, SectionPlayer
 from server.movements import Movement, MovementError, PairRef, RoundAssignment, validate
+from server.movements.individual_pairs import partnership_players, players_of
+from server.movements.model import format_seats, parse_seats
 from server.services import audit
 from server.services.tokens import new_pairing_code, new_pin
 
@@ -23,6 +25,10 @@ Edit = Callable[[Movement, int], Movement]
 
 def shared_tables(section: Section) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(group) for group in json.loads(section.shared_tables or "[]"))
+
+
+def circuits(section: Section) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(group) for group in json.loads(section.circuits or "[]"))
 
 
 def _pair_refs(session: Session, section: Section) -> dict[int, PairRef]:
@@ -48,6 +54,7 @@ def load_movement(session: Session, section: Section) -> Movement:
             ns=refs.get(r.ns_pair_id) if r.ns_pair_id else None,
             ew=refs.get(r.ew_pair_id) if r.ew_pair_id else None,
             boards=tuple(r.boards_listed()),
+            seats=parse_seats(r.seats) if r.seats else None,
         )
         for r in rows
     )
@@ -59,6 +66,7 @@ def load_movement(session: Session, section: Section) -> Movement:
         boards_per_round=section.boards_per_round,
         assignments=assignments,
         shared_tables=shared_tables(section),
+        circuits=circuits(section),
     )
 
 
@@ -105,16 +113,34 @@ def store(session: Session, section: Section, m: Movement, *, from_round: int) -
     for number in range(1, m.tables + 1):
         if number not in have:
             code = new_pairing_code(session)
-            session.add(BridgeTable(section_id=section.id or 0, number=number, pairing_code=code))
+            # A table added mid-session starts where the others are, with nobody seated in
+            # the rounds already started, so its terminal moves on like every other table.
+            started = min(section.current_round, from_round - 1)
+            session.add(
+                BridgeTable(
+                    section_id=section.id or 0, number=number, pairing_code=code, round=started
+                )
+            )
+            for r in range(1, started + 1):
+                session.add(
+                    MovementAssignment(
+                        section_id=section.id or 0, table_number=number, round=r, boards=""
+                    )
+                )
             session.flush()  # the next code must see this one
     ids = {ref: pid for pid, ref in _pair_refs(session, section).items()}
+    names = _store_players(session, section, m)
+    partners = partnership_players(m)
     for ref in m.pairs():
         if ref not in ids:
+            first, second = (names[p] for p in partners[ref]) if ref in partners else ("", "")
             pair = Pair(
                 section_id=section.id or 0,
                 number=ref.number,
                 direction=ref.direction,
                 pin=new_pin(),
+                player1=first,
+                player2=second,
             )
             session.add(pair)
             session.flush()
@@ -149,6 +175,7 @@ def store(session: Session, section: Section, m: Movement, *, from_round: int) -
                     ns_pair_id=ids[a.ns] if a.ns is not None else None,
                     ew_pair_id=ids[a.ew] if a.ew is not None else None,
                     boards=",".join(str(b) for b in a.boards),
+                    seats=None if a.seats is None else format_seats(a.seats),
                 )
             )
     section.movement_name = m.name
@@ -156,5 +183,25 @@ def store(session: Session, section: Section, m: Movement, *, from_round: int) -
     section.tables = max(section.tables, m.tables)
     section.boards_per_round = m.boards_per_round
     section.shared_tables = json.dumps([list(g) for g in m.shared_tables])
+    section.circuits = json.dumps([list(c) for c in m.circuits])
     session.add(section)
     session.flush()
+
+
+def player_label(number: int, name: str) -> str:
+    """How a player of an individual is named on a partnership: "3 Ann Berg" or "Player 3"."""
+    return f"{number} {name}".strip() if name else f"Player {number}"
+
+
+def _store_players(session: Session, section: Section, m: Movement) -> dict[int, str]:
+    """Add the players an individual movement seats; their labels by number."""
+    have = {
+        p.number: p
+        for p in session.exec(select(SectionPlayer).where(SectionPlayer.section_id == section.id))
+    }
+    for number in players_of(m):
+        if number not in have:
+            have[number] = SectionPlayer(section_id=section.id or 0, number=number)
+            session.add(have[number])
+    session.flush()
+    return {n: player_label(n, p.name) for n, p in have.items()}

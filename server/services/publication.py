@@ -9,11 +9,10 @@ from sqlmodel import Session
 from server.errors import InvalidError
 from server.models import Section, utcnow
 from server.services import audit
+from server.services.deadlines import DEFAULT_CORRECTION_HOURS, MIN_PROVISIONAL_MINUTES, same_day
 
-#: § X79: scoring errors may be corrected for 72 hours per playing day after publication.
-DEFAULT_CORRECTION_HOURS = 72
-#: § X79: a shorter provisional deadline at the prize-giving is at least 5 minutes.
-MIN_PROVISIONAL_MINUTES = 5
+__all__ = ["DEFAULT_CORRECTION_HOURS", "MIN_PROVISIONAL_MINUTES", "corrections_open", "publish"]
+
 STATES = ("live", "provisional", "final")
 
 
@@ -27,7 +26,10 @@ def publish(
     now: datetime | None = None,
 ) -> None:
     """Set the results' status. Publishing opens the correction period: 72 hours by default,
-    or ``hours``, or a short provisional deadline of ``minutes`` (at least 5)."""
+    or ``hours``, or a short provisional deadline of ``minutes`` (at least 5). The period runs
+    from the publication of the playing day's last section (§ X79), so the day's sections
+    already published move to the new deadline if it is later. Changes published from now on
+    each open their own deadline of the same period (``server.services.deadlines``)."""
     if status not in STATES:
         raise InvalidError("invalid_status", f"Results are live, provisional or final: {status}?")
     now = now or utcnow()
@@ -37,6 +39,7 @@ def publish(
     }
     if status == "live":
         section.published_at = section.corrections_until = None
+        section.correction_minutes = None
     else:
         if minutes is not None and minutes < MIN_PROVISIONAL_MINUTES:
             raise InvalidError(
@@ -52,8 +55,11 @@ def publish(
         if section.publication == "live" or section.published_at is None:
             section.published_at = now
         section.corrections_until = now + period
+        section.correction_minutes = int(period.total_seconds() // 60)
     section.publication = status
     session.add(section)
+    if section.corrections_until is not None:
+        _same_day_deadline(session, section)
     audit.record(
         session,
         actor="td",
@@ -62,6 +68,26 @@ def publish(
         old=old,
         new={"publication": status, "corrections_until": _iso(section.corrections_until)},
     )
+
+
+def _same_day_deadline(session: Session, section: Section) -> None:
+    """§ X79: the day's sections published earlier keep open until the new deadline."""
+    until = section.corrections_until
+    assert until is not None
+    for other in same_day(session, section):
+        if other.corrections_until is not None and other.corrections_until < until:
+            old = {"corrections_until": _iso(other.corrections_until)}
+            other.corrections_until = until
+            session.add(other)
+            audit.record(
+                session,
+                actor="td",
+                action="deadline_moved",
+                section_id=other.id,
+                old=old,
+                new={"corrections_until": _iso(until), "because": f"section {section.letter}"},
+                reason="§ X79: the period runs from the publication of the day's last section",
+            )
 
 
 def corrections_open(section: Section, now: datetime | None = None) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
@@ -23,6 +23,8 @@ from server import scoring
 from server.errors import NotFoundError
 from server.models import Event, MovementAssignment, Pair, Result, Sanction, Section
 from server.scoring import BoardResult, Method, ScoringOptions
+from server.services import adjusted
+from server.services.deadlines import PublishedChange, published_changes
 
 METHODS = {
     "mp": Method.MATCHPOINTS,
@@ -113,6 +115,7 @@ class SectionData:
     results: list[Played]
     plays: dict[int, set[tuple[int, int]]]  # board -> every (table, round) that plays it
     penalties: dict[Hashable, Fraction]  # pair id -> total deduction
+    changes: list[PublishedChange] = field(default_factory=list)  # § X79, newest first
 
     @property
     def method(self) -> Method:
@@ -156,7 +159,8 @@ def load(session: Session, section: Section) -> SectionData:
     for s in session.exec(select(Sanction).where(Sanction.section_id == sid)):
         if s.withdrawn_at is None and not s.warning:
             penalties[s.pair_id] = penalties.get(s.pair_id, Fraction(0)) + Fraction(s.amount)
-    return SectionData(section, event, pairs, results, dict(plays), penalties)
+    changes = published_changes(session, section) if section.published_at else []
+    return SectionData(section, event, pairs, results, dict(plays), penalties, changes)
 
 
 def parse_adjusted(text: str) -> tuple[Fraction, Fraction] | None:
@@ -181,12 +185,11 @@ def board_result(result: Played) -> BoardResult | None:
     if ns is None or ew is None:
         return None
     if result.state == "adjusted" and result.adjusted:
-        split = parse_adjusted(result.adjusted)
-        if split is None:
+        try:
+            made = adjusted.parse(result.adjusted)
+        except ValueError:
             return None
-        return BoardResult.artificial(
-            result.board, ns, ew, *split, table=table, round=round_, section=section
-        )
+        return made.board_result(result.board, ns, ew, table=table, round=round_, section=section)
     settled = result.state in ("confirmed", "td_pending")
     if settled and result.contract and result.tricks is not None:
         return BoardResult.from_play(
@@ -253,6 +256,8 @@ class Ranking:
     published_at: datetime | None
     corrections_until: datetime | None
     public: bool
+    changes: list[PublishedChange] = field(default_factory=list)
+    """Changes published after the results, each with its own deadline (§ X79)."""
 
     @property
     def lines(self) -> list[RankingLine]:
@@ -304,6 +309,7 @@ def rank(data: SectionData, *, public: bool = True) -> Ranking:
         published_at=section.published_at,
         corrections_until=section.corrections_until,
         public=public,
+        changes=data.changes,
     )
 
 
@@ -325,6 +331,8 @@ class TravellerLine:
     ew_value: Decimal | None
     ns_percent: Decimal | None
     ew_percent: Decimal | None
+    note: str | None = None  # the kind of a TD's adjusted score: assigned, weighted, ...
+    corrections_until: datetime | None = None  # changed after publication: its deadline
 
 
 @dataclass(frozen=True)
@@ -380,6 +388,8 @@ def travel(data: SectionData, board: int, *, public: bool = True) -> Traveller:
     if key not in engine.boards:
         return Traveller(board, True, [], unit)
     rows = scoring.traveller(engine.boards[key])
+    notes = adjusted_kinds(data)
+    until = change_deadlines(data)
     lines = [
         TravellerLine(
             table=row.table if isinstance(row.table, int) else None,
@@ -396,10 +406,36 @@ def travel(data: SectionData, board: int, *, public: bool = True) -> Traveller:
             ew_value=_dec(row.ew),
             ns_percent=_dec(row.ns_percent, 0),
             ew_percent=_dec(row.ew_percent, 0),
+            note=notes.get((board, row.table, row.round)),
+            corrections_until=until.get((board, row.table, row.round)),
         )
         for row in rows
     ]
     return Traveller(board, True, lines, unit)
+
+
+Where = tuple[int, Hashable, int | None]
+
+
+def adjusted_kinds(data: SectionData) -> dict[Where, str]:
+    """(board, table, round) -> the kind of the TD's adjusted score there."""
+    out: dict[Where, str] = {}
+    for r in data.results:
+        if r.state == "adjusted":
+            kind = adjusted.kind_of(r.adjusted)
+            if kind is not None:
+                out[(r.board, r.table_number, r.round)] = kind
+    return out
+
+
+def change_deadlines(data: SectionData) -> dict[Where, datetime]:
+    """(board, table, round) -> the latest deadline a published change opened there."""
+    out: dict[Where, datetime] = {}
+    for change in data.changes:
+        key = (change.board, change.table, change.round)
+        if key not in out or out[key] < change.until:
+            out[key] = change.until
+    return out
 
 
 @dataclass(frozen=True)
@@ -417,6 +453,7 @@ class CardLine:
     score: str
     value: Decimal | None
     percent: Decimal | None
+    note: str | None = None  # the kind of a TD's adjusted score on this board
 
 
 @dataclass(frozen=True)
@@ -451,6 +488,7 @@ def card(data: SectionData, key: str, *, public: bool = True) -> ScoreCard:
     pair = find_pair(data, key)
     engine = scorer(data, public=public)
     rows = scoring.score_card(engine.boards.values(), pair.id)
+    notes = adjusted_kinds(data)
     lines = [
         CardLine(
             board=row.board,
@@ -464,6 +502,7 @@ def card(data: SectionData, key: str, *, public: bool = True) -> ScoreCard:
             score=row.label,
             value=_dec(row.value),
             percent=_dec(row.percent, 0),
+            note=notes.get((row.board, row.table, row.round)),
         )
         for row in rows
     ]

@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from sqlalchemy import bindparam, insert
 from sqlmodel import Session, select
 
 from protocol.bridge import BridgeError, TableResult, ns_score, parse_card
@@ -38,6 +39,7 @@ from protocol.messages import (
     RoundInfo,
     SetPlayers,
     TableCommand,
+    TableStatus,
 )
 from server.errors import ConflictError, ForbiddenError, InvalidError, NotFoundError
 from server.models import (
@@ -131,6 +133,23 @@ def apply_values(result: Result, values: CheckedValues) -> None:
     result.ns_score = values.ns_score
 
 
+# The hot path's statements, built once (building a statement costs more than running it).
+_SEEN = select(ReceivedEntry).where(
+    ReceivedEntry.table_id == bindparam("table_id"), ReceivedEntry.entry_id == bindparam("entry_id")
+)
+_RESULT = (
+    select(Result)
+    .where(
+        Result.section_id == bindparam("section_id"),
+        Result.table_number == bindparam("table_number"),
+        Result.round == bindparam("round"),
+        Result.board == bindparam("board"),
+    )
+    .with_for_update()
+)
+_REMEMBER = insert(ReceivedEntry)
+
+
 class TableCommands:
     """The commands of one authenticated table, inside one open transaction."""
 
@@ -138,9 +157,14 @@ class TableCommands:
         self.s = session
         self.ident = ident
         # Serialise every command of this table (PostgreSQL row lock; SQLite locks at BEGIN).
-        locked = session.exec(
-            select(BridgeTable).where(BridgeTable.id == ident.table.id).with_for_update()
-        ).one()
+        # tokens.table_identity(lock=True) took it already, with the same statement.
+        locked = (
+            ident.table
+            if ident.locked
+            else session.exec(
+                select(BridgeTable).where(BridgeTable.id == ident.table.id).with_for_update()
+            ).one()
+        )
         self.table = locked
         self.section = ident.section
         self.event = ident.event
@@ -150,11 +174,7 @@ class TableCommands:
 
     def _seen(self, entry_id: str, command: Message) -> ReceivedEntry | None:
         """The stored entry with this id, if any; the same id with other content is refused."""
-        row = self.s.exec(
-            select(ReceivedEntry).where(
-                ReceivedEntry.table_id == self.table.id, ReceivedEntry.entry_id == entry_id
-            )
-        ).first()
+        row = self.s.exec(_SEEN, params={"table_id": self.table.id, "entry_id": entry_id}).first()
         if row is not None and row.request != command.model_dump_json():
             raise ConflictError(
                 "entry_id_reused",
@@ -163,14 +183,19 @@ class TableCommands:
         return row
 
     def _remember(self, entry_id: str, command: Message, result: Result | None) -> None:
-        self.s.add(
-            ReceivedEntry(
-                table_id=self.table.id or 0,
-                entry_id=entry_id,
-                kind=str(getattr(command, "type", "command")),
-                request=command.model_dump_json(),
-                result_id=result.id if result is not None else None,
-            )
+        """Log the entry id (the idempotency log): one INSERT, no ORM object to track."""
+        if result is not None and result.id is None:
+            self.s.flush()
+        self.s.execute(
+            _REMEMBER,
+            {
+                "table_id": self.table.id or 0,
+                "entry_id": entry_id,
+                "kind": str(getattr(command, "type", "command")),
+                "request": command.model_dump_json(),
+                "result_id": result.id if result is not None else None,
+                "received_at": utcnow(),
+            },
         )
 
     def _round_row(self) -> MovementAssignment:
@@ -207,19 +232,16 @@ class TableCommands:
         return row
 
     def _result(self, board: int) -> Result | None:
-        return self.s.exec(
-            select(Result)
-            .where(
-                Result.section_id == self.section.id,
-                Result.table_number == self.table.number,
-                Result.round == self.table.round,
-                Result.board == board,
-            )
-            .with_for_update()
-        ).first()
+        params = {
+            "section_id": self.section.id,
+            "table_number": self.table.number,
+            "round": self.table.round,
+            "board": board,
+        }
+        return self.s.exec(_RESULT, params=params).first()
 
-    def _require(self, board: int, version: int) -> Result:
-        result = self._result(board)
+    def _require(self, board: int, version: int, loaded: Result | None = None) -> Result:
+        result = loaded if loaded is not None else self._result(board)
         if result is None or result.state == "rejected":
             raise ConflictError(
                 "not_entered", f"Board {board} has no result to act on: enter it first."
@@ -236,8 +258,11 @@ class TableCommands:
             )
         return result
 
-    def _changed(self, result: Result) -> list[Push]:
-        return changed(result)
+    def _acked(self, entry_id: str, result: Result) -> Outcome:
+        """The ack and the push of a changed result, sharing one view of it."""
+        view = result_view(result)
+        push = Push(result.section_id, result.table_number, ResultChanged(result=view))
+        return Outcome(ResultAck(entry_id=entry_id, result=view), [push])
 
     def _ack(self, entry_id: str, result: Result, pushes: list[Push]) -> Outcome:
         return Outcome(ResultAck(entry_id=entry_id, result=result_view(result)), pushes)
@@ -264,6 +289,8 @@ class TableCommands:
             return self.next_round()
         if isinstance(command, QUERIES):
             return Outcome(self.query(command))
+        if isinstance(command, TableStatus):
+            return Outcome(self.status(command))
         seen = self._seen(command.entry_id, command)
         if seen is not None:
             return self._duplicate(command.entry_id, seen)
@@ -283,6 +310,14 @@ class TableCommands:
 
     def round_info(self) -> RoundInfo:
         return round_info(self.s, self.event, self.section, self.table)
+
+    def status(self, command: TableStatus) -> Ack:
+        """Note the terminal's outbox size (the TD's "offline with N queued")."""
+        token = self.ident.token
+        token.queued = command.queued
+        token.queued_at = token.last_seen = utcnow()
+        self.s.add(token)
+        return Ack(detail=f"{command.queued} queued noted")
 
     # ------------------------------------------------------------------ the terminal's extras
 
@@ -313,6 +348,8 @@ class TableCommands:
         return table_extras.mark_not_played(self, cmd)
 
     def _check_lead(self, board: int, values: CheckedValues) -> None:
+        if values.lead is None or values.declarer is None:
+            return  # nothing to check against the hand (and no need to read the deal)
         from server.services import table_extras
 
         table_extras.check_lead(self, board, values.declarer, values.lead)
@@ -348,7 +385,7 @@ class TableCommands:
                 new=audit.snapshot(result),
             )
             self._remember(cmd.entry_id, cmd, result)
-            return self._ack(cmd.entry_id, result, self._changed(result))
+            return self._acked(cmd.entry_id, result)
         old = audit.snapshot(result)
         if result.state == "rejected":
             apply_values(result, values)
@@ -421,7 +458,7 @@ class TableCommands:
             reason=reason,
         )
         self._remember(entry_id, cmd, result)
-        return self._ack(entry_id, result, self._changed(result))
+        return self._acked(entry_id, result)
 
     def confirm(self, cmd: ConfirmResult) -> Outcome:
         self._check_board(cmd.board)
@@ -434,7 +471,7 @@ class TableCommands:
             # Confirmed already (e.g. from a second device): harmless, nothing changes.
             self._remember(cmd.entry_id, cmd, result)
             return self._ack(cmd.entry_id, result, [])
-        result = self._require(cmd.board, cmd.version)
+        result = self._require(cmd.board, cmd.version, result)
         if result.state != "entered":
             raise ConflictError("already_confirmed", f"Board {cmd.board} is already confirmed.")
         self._check_pin(result, cmd.pin)

@@ -19,7 +19,8 @@ from server.models import (
     TDCall,
     utcnow,
 )
-from server.services import audit
+from server.services import audit, deadlines
+from server.services.adjusted import Adjustment, artificial
 from server.services.setup import get_section, tables_of
 from server.services.table_commands import Push, apply_values, changed, check_values
 from server.services.views import assignment, results_at, round_info
@@ -90,6 +91,7 @@ class TableState:
     complete: bool
     terminals_online: int
     last_seen: str | None
+    queued: int = 0  # commands waiting in its terminals' outboxes, as they last reported
 
 
 def section_state(session: Session, section: Section) -> list[TableState]:
@@ -119,6 +121,7 @@ def section_state(session: Session, section: Section) -> list[TableState]:
                 complete=row is not None and done == len(boards),
                 terminals_online=len(tokens),
                 last_seen=max(seen).isoformat() if seen else None,
+                queued=sum(t.queued or 0 for t in tokens),
             )
         )
     return out
@@ -155,13 +158,20 @@ def conflicting_entries(session: Session, result: Result) -> list[dict[str, obje
 
 
 def set_result(
-    session: Session, *, result: Result, values: EntryValues, reason: str, actor: str = "td"
+    session: Session,
+    *,
+    result: Result,
+    values: EntryValues,
+    reason: str,
+    actor: str = "td",
+    ruling_in_time: bool = False,
 ) -> list[Push]:
     """The TD (or ``actor``) enters or changes a result (also how a conflict is resolved)."""
     if not reason.strip():
         raise InvalidError(
             "reason_required", "Give a reason for the change; it goes into the audit trail."
         )
+    _check_deadline(session, result, ruling_in_time)
     event = _event_of(session, result.section_id)
     checked = check_values(result.board, values, event.lead_required)
     old = audit.snapshot(result)
@@ -183,27 +193,51 @@ def adjust(
     ew_percent: int,
     reason: str,
     actor: str = "td",
+    ruling_in_time: bool = False,
 ) -> list[Push]:
     """An artificial adjusted score (Ave+ 60, Ave 50, Ave- 40, or any split, Law 12C)."""
+    return adjust_score(
+        session,
+        result=result,
+        adjustment=artificial(ns_percent, ew_percent),
+        reason=reason,
+        actor=actor,
+        ruling_in_time=ruling_in_time,
+    )
+
+
+def adjust_score(
+    session: Session,
+    *,
+    result: Result,
+    adjustment: Adjustment,
+    reason: str,
+    actor: str = "td",
+    ruling_in_time: bool = False,
+) -> list[Push]:
+    """Any adjusted score (Law 12C): artificial, assigned, weighted (§ X78A1) or unbalanced
+    (§ X78A2). The table's own entry stays in the row (and in the audit trail)."""
     if not reason.strip():
         raise InvalidError("reason_required", "Give a reason for the adjusted score.")
-    for value in (ns_percent, ew_percent):
-        if not 0 <= value <= 100:
-            raise InvalidError(
-                "invalid_adjustment", f"{value} % is not a percentage between 0 and 100."
-            )
+    _check_deadline(session, result, ruling_in_time)
     old = audit.snapshot(result)
     result.state = "adjusted"
-    result.adjusted = f"A{ns_percent}/{ew_percent}"
+    result.adjusted = adjustment.text
     result.conflict_entry_id = None
     return _td_save(session, result, "td_adjusted", old, reason, actor)
 
 
 def mark_not_played(
-    session: Session, *, result: Result, reason: str, actor: str = "td"
+    session: Session,
+    *,
+    result: Result,
+    reason: str,
+    actor: str = "td",
+    ruling_in_time: bool = False,
 ) -> list[Push]:
     if not reason.strip():
         raise InvalidError("reason_required", "Give a reason for marking the board not played.")
+    _check_deadline(session, result, ruling_in_time)
     old = audit.snapshot(result)
     result.state = "not_played"
     result.conflict_entry_id = None
@@ -243,6 +277,11 @@ def board_result(
         session.add(result)
         session.flush()
     return result
+
+
+def _check_deadline(session: Session, result: Result, ruling_in_time: bool) -> None:
+    section = get_section(session, result.section_id)
+    deadlines.check_open(session, section, result, ruling_in_time=ruling_in_time)
 
 
 def _event_of(session: Session, section_id: int) -> Event:

@@ -8,7 +8,8 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlmodel import Session, select
+from sqlalchemy import bindparam
+from sqlmodel import Session, col, select
 
 from server.errors import NotFoundError, UnauthorizedError
 from server.models import BridgeTable, Event, Section, TableToken, TDSession, utcnow
@@ -43,6 +44,8 @@ class TableIdentity:
     table: BridgeTable
     section: Section
     event: Event
+    #: The table row is already locked FOR UPDATE in this transaction (see table_identity).
+    locked: bool = False
 
 
 def pair_terminal(session: Session, *, code: str, device: str) -> tuple[str, TableIdentity]:
@@ -78,23 +81,46 @@ def pair_terminal(session: Session, *, code: str, device: str) -> tuple[str, Tab
     return token, TableIdentity(row, table, section, event)
 
 
-def table_identity(session: Session, token: str) -> TableIdentity:
-    """The table a token belongs to, or UnauthorizedError naming why (unknown, revoked, expired)."""
-    row = session.exec(select(TableToken).where(TableToken.token_hash == digest(token))).first()
-    if row is None:
+def table_identity(session: Session, token: str, *, lock: bool = False) -> TableIdentity:
+    """The table a token belongs to, or UnauthorizedError naming why (unknown, revoked, expired).
+
+    One statement reads the token with its table, section and event, always from the database
+    (so a revocation or a TD's change counts at once); ``lock`` also takes the table row's lock
+    for a command (PostgreSQL ``FOR UPDATE OF bridge_table``; SQLite locks at BEGIN)."""
+    stmt = _IDENTITY_LOCKED if lock else _IDENTITY
+    found = session.exec(stmt, params={"token_hash": digest(token)}).first()
+    if found is None:
         raise UnauthorizedError(
             "token_invalid", "This terminal is not paired: enter the pairing code."
         )
-    return token_identity(session, row)
+    row, table, section, event = found
+    _check_live(row)
+    return TableIdentity(row, table, section, event, locked=lock)
+
+
+# Built once (a table command's hottest statement): the token with its table, section and event.
+_IDENTITY = (
+    select(TableToken, BridgeTable, Section, Event)
+    .join(BridgeTable, col(BridgeTable.id) == TableToken.table_id)
+    .join(Section, col(Section.id) == BridgeTable.section_id)
+    .join(Event, col(Event.id) == Section.event_id)
+    .where(TableToken.token_hash == bindparam("token_hash"))
+    .execution_options(populate_existing=True)
+)
+_IDENTITY_LOCKED = _IDENTITY.with_for_update(of=BridgeTable)
+
+
+def _check_live(row: TableToken) -> None:
+    if row.revoked_at is not None:
+        raise UnauthorizedError("token_revoked", "The TD has withdrawn this terminal's pairing.")
+    if row.expires_at <= utcnow():
+        raise UnauthorizedError("token_expired", "This terminal's pairing has expired: pair again.")
 
 
 def token_identity(session: Session, row: TableToken) -> TableIdentity:
     """The table of a stored token row (the keypad gateway keeps the row, not the token), or
     UnauthorizedError if it was revoked or has expired."""
-    if row.revoked_at is not None:
-        raise UnauthorizedError("token_revoked", "The TD has withdrawn this terminal's pairing.")
-    if row.expires_at <= utcnow():
-        raise UnauthorizedError("token_expired", "This terminal's pairing has expired: pair again.")
+    _check_live(row)
     table = session.get(BridgeTable, row.table_id)
     assert table is not None
     section = session.get(Section, table.section_id)

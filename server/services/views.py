@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Literal, cast
 
+from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
 from protocol.bridge import BridgeError, TableResult, describe, format_result
@@ -57,16 +58,18 @@ def pair_info(pair: Pair | None) -> PairInfo | None:
     return PairInfo(number=pair.number, direction=direction, names=names, label=label)
 
 
+_ASSIGNMENT = select(MovementAssignment).where(
+    MovementAssignment.section_id == bindparam("section_id"),
+    MovementAssignment.table_number == bindparam("table_number"),
+    MovementAssignment.round == bindparam("round"),
+)
+
+
 def assignment(
     session: Session, section: Section, table_number: int, round_: int
 ) -> MovementAssignment | None:
-    return session.exec(
-        select(MovementAssignment).where(
-            MovementAssignment.section_id == section.id,
-            MovementAssignment.table_number == table_number,
-            MovementAssignment.round == round_,
-        )
-    ).first()
+    params = {"section_id": section.id, "table_number": table_number, "round": round_}
+    return session.exec(_ASSIGNMENT, params=params).first()
 
 
 def results_at(session: Session, section: Section, table_number: int, round_: int) -> list[Result]:
@@ -157,4 +160,5 @@ def round_info(session: Session, event: Event, section: Section, table: BridgeTa
         lead_required=event.lead_required,
         tricks_style=cast(Literal["absolute", "relative"], event.tricks_style),
         confirm_pin_required=event.confirm_pin_required,
+        language=event.language,
     )

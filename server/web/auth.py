@@ -1,14 +1,12 @@
 """TD sessions for the web: a server-side session behind an HttpOnly cookie, CSRF tokens for
-every form, and a limit on wrong passwords."""
+every form (the limit on wrong passwords is ``server.ratelimit.LoginLimiter``)."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 import secrets
-import time
-from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated
 from urllib.parse import urlsplit
 
@@ -52,45 +50,6 @@ class TD:
     @property
     def csrf(self) -> str:
         return csrf_for(self.token)
-
-
-@dataclass
-class LoginLimiter:
-    """Wrong TD passwords: at most ``per_client`` a minute from one address and ``overall`` a
-    minute from everyone (a slow brute force from many addresses also stops)."""
-
-    per_client: int = 5
-    overall: int = 30
-    window: float = 60.0
-    _client: dict[str, deque[float]] = field(default_factory=dict)
-    _all: deque[float] = field(default_factory=deque)
-
-    def _trim(self, times: deque[float], now: float) -> None:
-        while times and times[0] <= now - self.window:
-            times.popleft()
-
-    def retry_after(self, client: str, now: float | None = None) -> int:
-        """Seconds to wait before another attempt is heard (0: go ahead)."""
-        now = time.monotonic() if now is None else now
-        mine = self._client.get(client, deque())
-        self._trim(mine, now)
-        self._trim(self._all, now)
-        waits = []
-        if len(mine) >= self.per_client:
-            waits.append(mine[0] + self.window - now)
-        if len(self._all) >= self.overall:
-            waits.append(self._all[0] + self.window - now)
-        return max(1, int(max(waits)) + 1) if waits else 0
-
-    def failed(self, client: str, now: float | None = None) -> None:
-        now = time.monotonic() if now is None else now
-        self._client.setdefault(client, deque()).append(now)
-        self._all.append(now)
-        if len(self._client) > 10000:  # never grow without bound
-            self._client.clear()
-
-    def succeeded(self, client: str) -> None:
-        self._client.pop(client, None)
 
 
 def client_address(conn: HTTPConnection) -> str:

@@ -53,6 +53,7 @@ ACTIONS = {
     "deduction": N_("Penalty"),
     "sanction_withdrawn": N_("Penalty withdrawn"),
     "published": N_("Results published"),
+    "deadline_moved": N_("Correction deadline moved"),
     "pair_names": N_("Pair names"),
     "section_created": N_("Section created"),
     "event_created": N_("Event created"),

@@ -11,7 +11,7 @@ from fastapi import Request, WebSocket
 from fastapi.responses import HTMLResponse, RedirectResponse
 from sqlmodel import Session
 
-from server import i18n
+from server import error_words, i18n
 from server.api.deps import Runtime
 from server.errors import TravellerError
 from server.services.table_commands import Push
@@ -22,8 +22,8 @@ FLASH_COOKIE = "traveller_flash"
 LANG_COOKIE = "traveller_lang"
 #: The query parameter of the language switcher (``?lang=da``; remembered in a cookie).
 LANG_PARAM = "lang"
-#: The templates translated so far (the public results and the error page).
-TRANSLATED = ("public/", "error.html")
+#: The templates translated (all of them now: the public results, the TD's pages, the login).
+TRANSLATED = ("public/", "error.html", "td/", "login.html")
 
 
 def language(request: Request | WebSocket, default: str | None = None) -> str:
@@ -62,9 +62,10 @@ def page(
     web = get_web(request)
     flash = _flash(request)
     translated = template.startswith(TRANSLATED)
-    # The TD's pages are English until their templates are translated (their live fragments
-    # are shared by every TD watching, and would switch back to English otherwise).
+    # Live fragments are rendered once per channel, and there is one channel per language.
     lang = (context.pop("lang", None) or language(request)) if translated else i18n.SOURCE
+    if flash is not None:  # a route's notice, or a refusal, in the page's language
+        flash["text"] = error_words.translate_notice(lang, flash["text"])
     response = web.templates.TemplateResponse(
         request,
         template,

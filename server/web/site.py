@@ -8,16 +8,19 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import RedirectResponse, Response
 
+from server import error_words
 from server.errors import TravellerError
+from server.ratelimit import LoginLimiter
 from server.web import static
-from server.web.auth import LoginLimiter, LoginRequiredError
+from server.web.auth import LoginRequiredError
 from server.web.render import make_templates
-from server.web.respond import page, redirect
+from server.web.respond import language, page, redirect
 from server.web.routes import (
     audit,
     boards,
     dashboard,
     login,
+    movement_pages,
     pairing,
     penalties,
     players,
@@ -30,7 +33,18 @@ from server.web.state import WebState
 Handler = Callable[[Request, Exception], Awaitable[Response]]
 
 router = APIRouter()
-for module in (static, login, dashboard, boards, pairing, players, penalties, audit, publish):
+for module in (
+    static,
+    login,
+    dashboard,
+    boards,
+    pairing,
+    players,
+    penalties,
+    audit,
+    publish,
+    movement_pages,
+):
     router.include_router(module.router)
 router.include_router(public.router)
 
@@ -51,9 +65,10 @@ def _wrap_errors(app: FastAPI) -> None:
             if api_error is not None:
                 return await api_error(request, exc)
             raise exc
+        message = error_words.translate(language(request), exc.code, exc.message)
         if request.method == "POST" and exc.status != 403:
-            return redirect(_referer(request), exc.message, "error")
-        return page(request, "error.html", status_code=exc.status, message=exc.message)
+            return redirect(_referer(request), message, "error")
+        return page(request, "error.html", status_code=exc.status, message=message)
 
     async def invalid(request: Request, exc: Exception) -> Response:
         if is_web_path(request.url.path) and request.method == "POST":

@@ -10,7 +10,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.requests import HTTPConnection
 
 from server.api.deps import Runtime
-from server.web.auth import LoginLimiter
+from server.ratelimit import LoginLimiter
 from server.web.live import Hub
 
 

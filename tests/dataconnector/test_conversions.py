@@ -3,6 +3,8 @@ scoring methods, and envelopes that are not what they should be."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from server.dataconnector import checks
@@ -154,3 +156,34 @@ def test_envelopes_that_are_not_requests(body: bytes, message: str) -> None:
 def test_a_request_envelope() -> None:
     req = parse_request(b'{"Command": 4, "ClubId": "c", "SerializedData": "\\"638\\""}')
     assert (req.command, req.club_id, req.licence_key, req.data()) == (Command.PING, "c", "", "638")
+
+
+def _adjusted_dto(text: str) -> Any:
+    from server.dataconnector.results import Position, to_dto
+    from server.models import Result
+
+    result = Result(
+        section_id=1, table_number=2, round=1, board=5, ns_pair_id=1, ew_pair_id=2, state="adjusted"
+    )
+    at = Position(GUID, "A", result, ns=3, ew=13)
+    return to_dto(at, {"state": "adjusted", "adjusted": text}, deleted=False)
+
+
+def test_an_assigned_score_goes_to_the_program_as_the_contract_it_assigns() -> None:
+    dto = _adjusted_dto("4S W -1")
+    assert (dto.level, dto.denomination, dto.declarer_direction, dto.total_tricks) == (4, 4, 4, 9)
+    assert (dto.declaring_pair, dto.is_deleted) == (13, False)  # West: the E/W pair declares
+
+
+def test_an_artificial_score_goes_as_its_level_code() -> None:
+    assert _adjusted_dto("A60/40").level == -7
+    assert _adjusted_dto("NS: A40 | EW: A60").level == -3
+
+
+@pytest.mark.parametrize("text", ["60% 4S S = + 40% 4S S -1", "NS: 4S S = | EW: 4S S -1"])
+def test_a_weighted_or_unbalanced_score_is_not_sent_as_the_played_contract(text: str) -> None:
+    # The protocol cannot carry it: the program hears the result is gone, so the board shows
+    # as missing there, never the table's own contract.
+    dto = _adjusted_dto(text)
+    assert dto.is_deleted is True
+    assert dto.level == 0

@@ -82,3 +82,81 @@ def test_the_event_language_is_the_default(client: TestClient, club: Club) -> No
     assert (
         club.td("PATCH", f"/api/v1/events/{event_id}", json={"language": "fr"}).status_code == 422
     )
+
+
+# ---------------------------------------------------------------- the TD's pages (issue 11)
+
+
+def test_the_td_dashboard_in_danish_and_english(client: TestClient, club: Club) -> None:
+    web_login(client)
+    base = f"/td/s/{club.section_id}"
+    page = client.get(base, headers={"accept-language": "da"}).text
+    assert '<html lang="da">' in page
+    for word in ("Oversigt", "Manglende indtastninger", "Start runde 2", "Række A", "Borde"):
+        assert word in page, word
+    assert "Missing entries" not in page
+    english = client.get(base, headers={"accept-language": "en"}).text
+    assert "Missing entries" in english
+    assert "Start round 2" in english
+    for path, word in [
+        ("/pairing", "Flyt til en ny enhed"),
+        ("/penalties", "Advarsler og straffe"),
+        ("/players", "Importér medlemslisten"),
+        ("/tables/1", "Rundens afslutning"),
+        ("/tables/1/rounds/1/boards/1", "Ret resultatet"),
+        ("/audit", "Hver indtastning, bekræftelse og TL-handling, nyeste først."),
+        ("/publish", "Offentliggør som foreløbige"),
+        ("/ranking", "(TL-visning)"),
+        ("/movement", "Udskriv vejledningskort:"),
+        ("/movement/cards?by=table&size=a5", "Vejledningskort"),
+    ]:
+        r = client.get(base + path, headers={"accept-language": "da"})
+        assert r.status_code == 200, path
+        assert word in r.text, path
+    assert "Åbn oversigten" in client.get("/td", headers={"accept-language": "da"}).text
+
+
+def test_the_td_live_fragments_come_in_each_watchers_language(
+    client: TestClient, club: Club
+) -> None:
+    import json
+
+    from server.web.auth import COOKIE
+
+    web_login(client)
+    cookie = f"{COOKIE}={client.cookies.get(COOKIE)}"
+    path = f"/td/s/{club.section_id}/live"
+    with (
+        client.websocket_connect(path, headers={"cookie": cookie, "accept-language": "ru"}) as ru,
+        client.websocket_connect(path, headers={"cookie": cookie, "accept-language": "en"}) as en,
+    ):
+        russian = json.loads(ru.receive_text())["fragments"]
+        english = json.loads(en.receive_text())["fragments"]
+    assert "Стол" in russian["grid"]
+    assert "Нет ожидающих вызовов." in russian["calls"]
+    assert "Table" in english["grid"]
+    assert "No calls waiting." in english["calls"]
+
+
+def test_a_notice_after_an_action_in_the_td_language(client: TestClient, club: Club) -> None:
+    csrf = web_login(client)
+    r = client.post(
+        f"/td/s/{club.section_id}/rounds/start",
+        data={"csrf": csrf, "round": "2"},
+        headers={"accept-language": "de"},
+    )
+    assert r.status_code == 200
+    assert "Runde 2 gestartet." in r.text
+
+
+def test_the_login_page_in_russian(client: TestClient) -> None:
+    form = client.get("/td/login", headers={"accept-language": "ru"})
+    assert "Войти" in form.text
+    nonce = form.text.split('name="csrf" value="', 1)[1].split('"', 1)[0]
+    r = client.post(
+        "/td/login",
+        data={"password": "not-the-password", "csrf": nonce},
+        headers={"accept-language": "ru"},
+    )
+    assert r.status_code == 401
+    assert "Неверный пароль судьи." in r.text

@@ -9,8 +9,9 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from server.ratelimit import LoginLimiter
 from server.web import live
-from server.web.auth import COOKIE, LoginLimiter, csrf_for
+from server.web.auth import COOKIE, csrf_for
 from tests.server.conftest import Club
 from tests.web.conftest import web_login
 
@@ -85,6 +86,25 @@ def test_limiter_forgets_after_the_window() -> None:
     assert limiter.retry_after("a", now=2) > 0
     assert limiter.retry_after("b", now=2) == 0
     assert limiter.retry_after("a", now=61.5) == 0
+
+
+def test_limiter_stops_many_addresses_and_a_right_password_clears_one() -> None:
+    limiter = LoginLimiter(per_client=3, overall=4, window=60)
+    for client, at in (("a", 0), ("a", 1), ("b", 2)):
+        limiter.failed(client, now=at)
+    assert limiter.retry_after("c", now=3) == 0
+    limiter.failed("c", now=3)
+    assert limiter.retry_after("d", now=4) == 57  # everyone waits: 4 failures in the window
+    limiter.succeeded("a")
+    assert limiter.retry_after("a", now=61) == 0
+
+
+def test_the_web_login_and_the_api_share_one_limiter_implementation() -> None:
+    from server import ratelimit
+    from server.web import state
+
+    assert state.WebState.__dataclass_fields__["limiter"].type in ("LoginLimiter", LoginLimiter)
+    assert isinstance(LoginLimiter()._client, ratelimit.SlidingWindow)
 
 
 def test_forms_need_the_csrf_token_and_the_same_origin(client: TestClient, club: Club) -> None:

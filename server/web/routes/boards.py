@@ -12,8 +12,8 @@ from sqlmodel import Session
 
 from protocol.messages import EntryValues
 from server.errors import InvalidError
-from server.models import Result
-from server.services import dashboard, round_control, setup, td
+from server.models import Result, utcnow
+from server.services import adjusted, dashboard, deadlines, round_control, setup, td
 from server.services.table_commands import Push
 from server.web.auth import TDForm, TDPage
 from server.web.respond import act, page, redirect
@@ -22,6 +22,9 @@ from server.web.state import RuntimeDep
 router = APIRouter(prefix="/td/s/{section_id}/tables/{table}", include_in_schema=False)
 
 Reason = Annotated[str, Form(max_length=500)]
+#: § X79: past the correction deadline, a change carries out a ruling or appeal made in time.
+InTime = Annotated[bool, Form()]
+Cells = Annotated[list[str] | None, Form()]
 Settle = Callable[[Session, Result], list[Push]]
 
 #: The TD's usual artificial scores (Law 12C2): N/S %, E/W %, label.
@@ -87,13 +90,28 @@ async def board_page(
 ) -> Response:
     def work(s: Session) -> dict[str, Any]:
         section = setup.get_section(s, section_id)
+        desk = dashboard.board_desk(s, section, table, round_, board)
+        result = desk.result
+        deadline = deadlines.result_deadline(s, section, result) if result else None
         return {
             "head": dashboard.head(s, section),
-            "desk": dashboard.board_desk(s, section, table, round_, board),
+            "desk": desk,
+            "kind": adjusted.kind_of(result.adjusted) if result else None,
+            "deadline": deadline,
+            "closed": deadline is not None and deadline <= utcnow(),
         }
 
     ctx = await runtime.read(work)
-    return page(request, "td/board.html", td_, active="dashboard", adjustments=ADJUSTMENTS, **ctx)
+    return page(
+        request,
+        "td/board.html",
+        td_,
+        active="dashboard",
+        adjustments=ADJUSTMENTS,
+        score_rows=range(adjusted.MAX_PARTS),
+        kind_labels=KIND_LABELS,
+        **ctx,
+    )
 
 
 @router.post("/rounds/{round_}/boards/{board}/set")
@@ -109,6 +127,7 @@ async def set_result(
     reason: Reason = "",
     declarer: Annotated[str, Form(max_length=1)] = "",
     lead: Annotated[str, Form(max_length=3)] = "",
+    ruling_in_time: InTime = False,
 ) -> Response:
     """Enter or change a result as TD (an assigned score, or a correction)."""
     back = _board_url(section_id, table, round_, board)
@@ -123,7 +142,9 @@ async def set_result(
             table,
             round_,
             board,
-            lambda s, r: td.set_result(s, result=r, values=values, reason=reason),
+            lambda s, r: td.set_result(
+                s, result=r, values=values, reason=reason, ruling_in_time=ruling_in_time
+            ),
         ),
         back,
         f"Board {board} at table {table} set to {values.contract}.",
@@ -155,6 +176,7 @@ async def adjust(
     ew_percent: Annotated[int, Form(ge=0, le=100)] = 40,
     reason: Reason = "",
     preset: Annotated[str, Form(max_length=7)] = "",
+    ruling_in_time: InTime = False,
 ) -> Response:
     """An artificial adjusted score: Ave+/Ave/Ave- (a preset button) or any split."""
     ns_text, _, ew_text = preset.partition("/")
@@ -168,12 +190,91 @@ async def adjust(
             round_,
             board,
             lambda s, r: td.adjust(
-                s, result=r, ns_percent=ns_percent, ew_percent=ew_percent, reason=reason
+                s,
+                result=r,
+                ns_percent=ns_percent,
+                ew_percent=ew_percent,
+                reason=reason,
+                ruling_in_time=ruling_in_time,
             ),
         ),
         _board_url(section_id, table, round_, board),
         f"Board {board} at table {table}: adjusted {ns_percent} % / {ew_percent} %.",
     )
+
+
+def _rows(
+    weights: list[str] | None,
+    contracts: list[str] | None,
+    declarers: list[str] | None,
+    tricks: list[str] | None,
+) -> list[adjusted.PartIn]:
+    """The form's rows of contract results (a row left empty is skipped by the service)."""
+    columns = [weights or [], contracts or [], declarers or [], tricks or []]
+    size = max(len(c) for c in columns)
+    if size > adjusted.MAX_PARTS:
+        raise InvalidError("too_many_parts", f"At most {adjusted.MAX_PARTS} results.")
+    padded = [c + [""] * (size - len(c)) for c in columns]
+    return [
+        adjusted.PartIn(w[:12], c[:16], d.strip().upper()[:1] or None, t[:3])
+        for w, c, d, t in zip(*padded, strict=True)
+    ]
+
+
+@router.post("/rounds/{round_}/boards/{board}/score")
+async def assign_score(
+    runtime: RuntimeDep,
+    _td: TDForm,
+    section_id: int,
+    table: int,
+    round_: int,
+    board: int,
+    reason: Reason = "",
+    ns_weight: Cells = None,
+    ns_contract: Cells = None,
+    ns_declarer: Cells = None,
+    ns_tricks: Cells = None,
+    ew_mode: Annotated[str, Form(max_length=8)] = "same",
+    ew_weight: Cells = None,
+    ew_contract: Cells = None,
+    ew_declarer: Cells = None,
+    ew_tricks: Cells = None,
+    ew_percent: Annotated[str, Form(max_length=8)] = "",
+    ruling_in_time: InTime = False,
+) -> Response:
+    """An assigned (Law 12C1b), weighted (§ X78A1) or unbalanced (§ X78A2) adjusted score."""
+    back = _board_url(section_id, table, round_, board)
+    try:
+        ns = _rows(ns_weight, ns_contract, ns_declarer, ns_tricks)
+        ew = _rows(ew_weight, ew_contract, ew_declarer, ew_tricks) if ew_mode == "parts" else None
+        made = adjusted.from_rows(
+            board, ns, ew=ew, ew_percent=ew_percent if ew_mode == "percent" else None
+        )
+    except InvalidError as exc:
+        return redirect(back, exc.message, "error")
+    return await act(
+        runtime,
+        td.settle(
+            section_id,
+            table,
+            round_,
+            board,
+            lambda s, r: td.adjust_score(
+                s, result=r, adjustment=made, reason=reason, ruling_in_time=ruling_in_time
+            ),
+        ),
+        back,
+        f"Board {board} at table {table}: {KIND_LABELS[made.kind].lower()} {made.text}.",
+    )
+
+
+#: How the pages name each kind of adjusted score.
+KIND_LABELS = {
+    "artificial": "Adjusted score",
+    "assigned": "Assigned score",
+    "weighted": "Weighted score",
+    "unbalanced": "Unbalanced score",
+}
 
 
 @router.post("/rounds/{round_}/boards/{board}/not-played")
@@ -185,6 +286,7 @@ async def not_played(
     round_: int,
     board: int,
     reason: Reason = "",
+    ruling_in_time: InTime = False,
 ) -> Response:
     return await act(
         runtime,
@@ -193,7 +295,9 @@ async def not_played(
             table,
             round_,
             board,
-            lambda s, r: td.mark_not_played(s, result=r, reason=reason),
+            lambda s, r: td.mark_not_played(
+                s, result=r, reason=reason, ruling_in_time=ruling_in_time
+            ),
         ),
         _board_url(section_id, table, round_, board),
         f"Board {board} at table {table} marked not played.",

@@ -12,7 +12,7 @@ from server.movements import mitchell
 from server.services import dashboard, round_control, setup, standings, td
 from server.web.auth import TDForm, TDPage, current_td, same_origin
 from server.web.live import Fragments
-from server.web.respond import act, fragment, page
+from server.web.respond import act, fragment, language, page
 from server.web.state import RuntimeDep, WebDep, WebState, get_runtime, get_web
 
 router = APIRouter(prefix="/td", include_in_schema=False)
@@ -71,6 +71,7 @@ async def dashboard_page(
 ) -> Response:
     connected = runtime.bus.terminals(section_id)
     ctx = await runtime.read(lambda s: dashboard_context(s, section_id, connected))
+    ctx["lang"] = language(request)
     return page(request, "td/dashboard.html", td_, fragments=dashboard_fragments(web, ctx), **ctx)
 
 
@@ -83,16 +84,19 @@ async def dashboard_live(websocket: WebSocket, section_id: int) -> None:
     runtime, web = get_runtime(websocket), get_web(websocket)
     await runtime.run(lambda s: setup.get_section(s, section_id))
     await websocket.accept()
+    lang = language(websocket)
 
     async def render() -> Fragments:
         connected = runtime.bus.terminals(section_id)
-        ctx = await runtime.run(lambda s: dashboard_context(s, section_id, connected))
-        return dashboard_fragments(web, ctx)
+        ctx = await runtime.read(lambda s: dashboard_context(s, section_id, connected))
+        return dashboard_fragments(web, {**ctx, "lang": lang})
 
     async def still_logged_in() -> bool:
         return await current_td(websocket) is not None
 
-    await web.hub_for(runtime).serve(websocket, ("td", section_id), render, still_logged_in)
+    # One channel per language: the TDs watching in one language share its fragments.
+    channel = ("td" if lang == "en" else f"td:{lang}", section_id)
+    await web.hub_for(runtime).serve(websocket, channel, render, still_logged_in)
 
 
 def _back(section_id: int) -> str:

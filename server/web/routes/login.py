@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from server import error_words
 from server.errors import TravellerError
 from server.services import tokens
 from server.web.auth import (
@@ -20,7 +21,7 @@ from server.web.auth import (
     same_origin,
     set_session_cookie,
 )
-from server.web.respond import page, redirect
+from server.web.respond import language, page, redirect
 from server.web.state import RuntimeDep, WebDep
 
 router = APIRouter(include_in_schema=False)
@@ -35,6 +36,8 @@ def _safe_next(value: str | None) -> str:
 
 def _login_page(request: Request, next_path: str, error: str | None, status: int) -> Response:
     nonce = new_login_nonce()
+    if error:  # in the page's language (the sentences are in the catalogue as notices)
+        error = error_words.translate_notice(language(request), error)
     response = page(
         request, "login.html", nonce=nonce, next=next_path, error=error, status_code=status
     )

@@ -9,7 +9,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
-from server.services import dashboard, exports, publication, setup, standings
+from server.services import dashboard, deadlines, exports, publication, setup, standings
 from server.web.auth import TDForm, TDPage
 from server.web.respond import act, page
 from server.web.state import RuntimeDep
@@ -30,6 +30,7 @@ async def publish_page(
             "boards_total": ranking.boards_total,
             "boards_scored": len(ranking.boards_shown),
             "missing": len(dashboard.missing_entries(s, section)),
+            "changes": deadlines.published_changes(s, section),
         }
 
     ctx = await runtime.read(work)

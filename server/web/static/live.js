@@ -57,7 +57,10 @@
     if (!status) return;
     status.classList.toggle("on", state === "on");
     status.classList.toggle("off", state === "off");
-    status.textContent = state === "on" ? "live" : state === "off" ? "reconnecting…" : "connecting…";
+    // The words come from the page (data-on, data-off, data-wait), in its language.
+    var key = state === "on" ? "on" : state === "off" ? "off" : "wait";
+    var english = { on: "live", off: "reconnecting…", wait: "connecting…" };
+    status.textContent = status.getAttribute("data-" + key) || english[key];
   }
 
   function apply(fragments) {

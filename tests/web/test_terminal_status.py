@@ -1,0 +1,81 @@
+"""The TD's pairing page: online, offline with N queued (as the terminal last reported), last
+seen; the table side's ``table_status`` message that reports the outbox."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from fastapi.testclient import TestClient
+from sqlmodel import select
+
+from server.db import transact
+from server.models import TableToken, utcnow
+from server.services import dashboard, setup
+from tests.server.conftest import Club
+from tests.web.conftest import web_login
+
+
+def _age_terminals(club: Club, minutes: int) -> None:
+    def work(s: object) -> None:
+        for token in s.exec(select(TableToken)):  # type: ignore[attr-defined]
+            token.last_seen = utcnow() - timedelta(minutes=minutes)
+            s.add(token)  # type: ignore[attr-defined]
+
+    transact(club.engine, work)
+
+
+def test_a_terminal_reports_its_outbox_and_the_pairing_rows_show_it(club: Club) -> None:
+    table = club.pair(2)
+    reply = table.send({"type": "table_status", "queued": 3})
+    assert reply.status_code == 200
+    assert reply.json()["type"] == "ack"
+
+    def rows(now_offset: int) -> dict[int, dashboard.PairingRow]:
+        def work(s: object) -> list[dashboard.PairingRow]:
+            section = setup.get_section(s, club.section_id)  # type: ignore[arg-type]
+            now = utcnow() + timedelta(minutes=now_offset)
+            return dashboard.pairing(s, section, now=now)  # type: ignore[arg-type]
+
+        return {r.table: r for r in transact(club.engine, work)}
+
+    now = rows(0)
+    assert now[2].online
+    assert now[2].queued == 3
+    assert now[2].terminals[0].queued_at is not None
+    assert now[1].queued == 0
+    later = rows(10)  # nothing heard for ten minutes: offline, with 3 queued last known
+    assert not later[2].online
+    assert later[2].queued == 3
+    assert table.send({"type": "table_status", "queued": 0}).json()["type"] == "ack"
+    assert rows(0)[2].queued == 0
+
+
+def test_a_bad_status_is_refused(club: Club) -> None:
+    table = club.pair(1)
+    r = table.send({"type": "table_status", "queued": -1})
+    assert r.status_code == 422
+
+
+def test_the_td_api_lists_the_queued_commands(club: Club) -> None:
+    club.pair(4).send({"type": "table_status", "queued": 5})
+    states = club.td("GET", f"/api/v1/sections/{club.section_id}/tables").json()
+    assert {s["table"]: s["queued"] for s in states}[4] == 5
+    assert {s["table"]: s["queued"] for s in states}[3] == 0
+
+
+def test_the_pairing_page_says_offline_with_n_queued(client: TestClient, club: Club) -> None:
+    club.pair(3).send({"type": "table_status", "queued": 4})
+    club.pair(5)
+    web_login(client)
+    online = client.get(f"/td/s/{club.section_id}/pairing").text
+    assert "sending 4 queued" in online
+    _age_terminals(club, 10)
+    page = client.get(f"/td/s/{club.section_id}/pairing").text
+    row = page.split('<tr data-table="3">', 1)[1].split("</tr>", 1)[0]
+    assert 'data-status="offline"' in row
+    assert "with 4 queued" in row
+    assert "last seen" in row
+    quiet = page.split('<tr data-table="5">', 1)[1].split("</tr>", 1)[0]
+    assert 'data-status="offline"' in quiet
+    assert 'data-queued="0"' in quiet
+    assert "term-queued" not in quiet
