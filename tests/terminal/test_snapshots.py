@@ -380,3 +380,34 @@ def test_russian_key_help(snap_compare: SnapCompare, english_afterwards: Any) ->
         await pilot.press(".", "4")
 
     assert snap(snap_compare, steps, FakeServer(language="ru"))
+
+
+async def _keys(pilot: Pilot[Any], client: Any, keys: tuple[str, ...]) -> None:
+    if keys:
+        await seated(pilot, client)
+        await pilot.press(*keys)
+    else:
+        await settle(pilot, client)
+
+
+#: The main screens of a round: seat check, a board keyed with its live score, East's
+#: confirmation, and the § 262C summary with a board missing.
+MAIN_SCREENS = {
+    "seat_check": (),
+    "board_entry": ("4", "4", "*", "6", "8"),
+    "east_confirmation": ("3", "5", "6", "9", "enter"),
+    "summary_not_finished": ("4", "4", "2", "1", "0", "enter", "escape", "/"),
+}
+
+
+@pytest.mark.parametrize("screen", list(MAIN_SCREENS))
+@pytest.mark.parametrize("language", ["nb", "de"])
+def test_norwegian_and_german_main_screens(
+    snap_compare: SnapCompare, english_afterwards: Any, language: str, screen: str
+) -> None:
+    keys = MAIN_SCREENS[screen]
+
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await _keys(pilot, client, keys)
+
+    assert snap(snap_compare, steps, FakeServer(language=language, boards_per_round=3))
