@@ -113,15 +113,22 @@ def error_sites(source: str) -> Iterator[tuple[int, str, str]]:
 NOTICE = "notice"
 
 
+def notice(text: str) -> str:
+    """Mark a notice (or a part of one) built outside ``act``/``redirect``, e.g. by a helper or a
+    service, for extraction with the context ``notice``; it is translated when shown."""
+    return text
+
+
 def notice_sites(source: str) -> Iterator[tuple[int, str]]:
     """(line, template) of each notice a web route gives: ``act(..., done)`` (a sentence or a
-    lambda returning one), ``redirect(url, sentence)`` and the login page's error."""
+    lambda returning one), ``redirect(url, sentence)``, the login page's error and any
+    ``notice(sentence)``."""
     for node in ast.walk(ast.parse(source)):
         if not isinstance(node, ast.Call):
             continue
         func = node.func
         name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
-        position = {"act": 3, "redirect": 1, "_login_page": 2}.get(name)
+        position = {"act": 3, "redirect": 1, "_login_page": 2, "notice": 0}.get(name)
         if position is None or len(node.args) <= position:
             continue
         argument = node.args[position]
@@ -197,8 +204,14 @@ def translate(lang: str | None, code: str, message: str) -> str:
     for pattern, translated in _templates(lang).get(code, []):
         match = pattern.fullmatch(message)
         if match is not None:
+            values = match.groupdict()
+            if code == NOTICE:  # a notice's parts may be notices ("line 3: expected ...")
+                values = {
+                    key: value if value == message else translate(lang, NOTICE, value)
+                    for key, value in values.items()
+                }
             try:
-                return translated.format(**match.groupdict())
+                return translated.format(**values)
             except (KeyError, IndexError, ValueError):
                 return message
     return message

@@ -7,6 +7,11 @@ from dataclasses import dataclass
 from server.movements.exchange import format_boards
 from server.movements.model import Direction, Movement, PairRef, RoundAssignment
 
+#: The words a guide card writes where there is no table (English; the pages translate them).
+END = "end"
+SIT_OUT = "sit out"
+RELAY = "relay / bye stand"
+
 
 @dataclass(frozen=True)
 class TableCardRow:
@@ -38,18 +43,18 @@ def _where(m: Movement, pair: PairRef | None, round: int) -> str:
     if pair is None:
         return ""
     if round > m.rounds:
-        return "end"
+        return END
     for a in m.in_round(round):
         seat = a.seat_of(pair)
         if seat is not None:
             return f"{a.table} {seat}"
-    return "sit out"
+    return SIT_OUT
 
 
 def _boards_go(m: Movement, a: RoundAssignment) -> str:
     """The table that has these boards next round, or where they rest."""
     if a.round >= m.rounds or not a.boards:
-        return "end"
+        return END
     first = a.boards[0]
     circuit = m.circuit_of(a.table)
     tables = [
@@ -57,7 +62,7 @@ def _boards_go(m: Movement, a: RoundAssignment) -> str:
         for x in m.in_round(a.round + 1)
         if first in x.boards and m.circuit_of(x.table) == circuit
     ]
-    return ", ".join(str(t) for t in tables) if tables else "relay / bye stand"
+    return ", ".join(str(t) for t in tables) if tables else RELAY
 
 
 def table_card(m: Movement, table: int) -> list[TableCardRow]:
@@ -122,7 +127,7 @@ def render_pair_card(m: Movement, pair: PairRef) -> str:
         table = "-" if row.table is None else str(row.table)
         lines.append(
             f"{row.round:>3}  {table:>5}  {row.seat or '-':<4}  {_name(row.opponents):>5}  "
-            f"{format_boards(row.boards) or 'sit out':<10} {row.next}"
+            f"{format_boards(row.boards) or SIT_OUT:<10} {row.next}"
         )
     return "\n".join(lines)
 

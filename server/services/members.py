@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from sqlmodel import Session, col, select
 
+from server.error_words import notice
 from server.errors import InvalidError
 from server.models import Member, Pair, Section
 from server.services import setup
@@ -38,13 +39,13 @@ def import_members(session: Session, text: str) -> ImportReport:
         if not any(cells):
             continue
         if len(cells) < 2 or not cells[0] or not cells[1]:
-            report.problems.append(f"line {line}: expected number,name")
+            report.problems.append(notice(f"line {line}: expected number,name"))
             continue
         number, name = cells[0], " ".join(c for c in cells[1:] if c)
         if line == 1 and not any(ch.isdigit() for ch in number):
             continue  # a header line
         if len(number) > 32 or len(name) > 100:
-            report.problems.append(f"line {line}: number or name too long")
+            report.problems.append(notice(f"line {line}: number or name too long"))
             continue
         member = known.get(number)
         if member is None:

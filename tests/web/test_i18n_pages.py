@@ -160,3 +160,35 @@ def test_the_login_page_in_russian(client: TestClient) -> None:
     )
     assert r.status_code == 401
     assert "Неверный пароль судьи." in r.text
+
+
+def test_notices_built_outside_the_route_in_german(client: TestClient, club: Club) -> None:
+    csrf = web_login(client)
+    base = f"/td/s/{club.section_id}"
+    german = {"accept-language": "de"}
+    r = client.post(
+        f"{base}/players/import",
+        data={"csrf": csrf},
+        files={"file": ("members.csv", b"101,Anna Jensen\n102\n", "text/csv")},
+        follow_redirects=False,
+    )
+    page = client.get(r.headers["location"], headers=german).text
+    assert (
+        "Mitglieder: 1 hinzugefügt, 0 aktualisiert. Übersprungene Zeilen: 1 "
+        "(Zeile 2: erwartet Nummer,Name…)." in page
+    )
+    r = client.post(
+        f"{base}/penalties/offence",
+        data={"csrf": csrf, "pair": "1NS", "kind": "262C2"},
+        follow_redirects=False,
+    )
+    assert "Verwarnung erfasst." in client.get(r.headers["location"], headers=german).text
+    r = client.post(
+        f"{base}/penalties/deduct",
+        data={"csrf": csrf, "pair": "1NS", "times": "1", "reason": "§ 211"},
+        follow_redirects=False,
+    )
+    assert "Abzug von 0.80 erfasst." in client.get(r.headers["location"], headers=german).text
+    board = client.get(f"{base}/tables/1/rounds/1/boards/1", headers=german).text
+    assert "Durchschn.+ / Durchschn.−" in board
+    assert "Ave+" not in board

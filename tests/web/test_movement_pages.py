@@ -61,3 +61,21 @@ def test_individual_movement_page_shows_seats_and_player_cards(
     assert "player against player" in page.text
     cards = client.get(f"/td/s/{club.section_id}/movement/cards?by=player")
     assert cards.text.count('<article class="guide-card">') == 8
+
+
+def test_guide_cards_in_danish(client: TestClient, club: Club) -> None:
+    web_login(client)
+    base = f"/td/s/{club.section_id}/movement/cards"
+    tables = client.get(f"{base}?by=table", headers={"accept-language": "da"}).text
+    heads = re.findall(r"<th>(.*?)</th>", tables)
+    assert heads[:7] == ["Runde", "N-S", "Ø-V", "Spil", "N-S til", "Ø-V til", "Spil til"]
+    assert re.search(r"<h2>[^<]* · Bord 1</h2>", tables)
+    assert "slut" in tables  # the last round: pairs and boards go nowhere
+    assert "Boards to" not in tables
+    assert " EW<" not in tables  # "3 Ø-V", never "3 EW"
+    pairs = client.get(f"{base}?by=pair", headers={"accept-language": "da"}).text
+    assert re.search(r"<h2>[^<]* · Par 1NS</h2>", pairs), pairs[:2000]
+    assert "<th>Modstandere</th>" in pairs
+    assert "<td>Ø-V</td>" in pairs
+    english = client.get(f"{base}?by=table", headers={"accept-language": "en"}).text
+    assert "<th>Boards to</th>" in english

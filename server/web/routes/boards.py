@@ -12,6 +12,7 @@ from sqlmodel import Session
 
 from protocol.messages import EntryValues
 from server.errors import InvalidError
+from server.i18n import N_
 from server.models import Result, utcnow
 from server.services import adjusted, dashboard, deadlines, round_control, setup, td
 from server.services.table_commands import Push
@@ -27,15 +28,12 @@ InTime = Annotated[bool, Form()]
 Cells = Annotated[list[str] | None, Form()]
 Settle = Callable[[Session, Result], list[Push]]
 
-#: The TD's usual artificial scores (Law 12C2): N/S %, E/W %, label.
+#: The names of the usual artificial scores (Law 12C2), by percentage.
+AVERAGES = {60: N_("Ave+"), 50: N_("Ave"), 40: N_("Ave−")}
+#: The TD's usual artificial scores: N/S %, E/W %, N/S's name, E/W's name ("Ave+ / Ave−").
 ADJUSTMENTS = [
-    (60, 40, "Ave+ / Ave−"),
-    (40, 60, "Ave− / Ave+"),
-    (50, 50, "Ave / Ave"),
-    (60, 60, "Ave+ / Ave+"),
-    (40, 40, "Ave− / Ave−"),
-    (60, 50, "Ave+ / Ave"),
-    (50, 60, "Ave / Ave+"),
+    (ns, ew, AVERAGES[ns], AVERAGES[ew])
+    for ns, ew in ((60, 40), (40, 60), (50, 50), (60, 60), (40, 40), (60, 50), (50, 60))
 ]
 
 

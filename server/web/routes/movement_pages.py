@@ -10,7 +10,7 @@ from sqlmodel import Session
 
 from server.services import dashboard, movement_views, setup
 from server.web.auth import TDPage
-from server.web.respond import page
+from server.web.respond import language, page
 from server.web.state import RuntimeDep
 
 router = APIRouter(prefix="/td/s/{section_id}/movement", include_in_schema=False)
@@ -21,18 +21,19 @@ async def movement_page(
     request: Request, runtime: RuntimeDep, td_: TDPage, section_id: int
 ) -> Response:
     """The movement as it stands: rounds x tables, who plays whom on which boards."""
+    lang = language(request)
 
     def work(s: Session) -> dict[str, Any]:
         section = setup.get_section(s, section_id)
         m = movement_views.section_movement(s, section)
         return {
             "head": dashboard.head(s, section),
-            "mv": movement_views.view(m),
+            "mv": movement_views.view(m, lang),
             "individual": section.movement_kind == "individual",
         }
 
     ctx = await runtime.read(work)
-    return page(request, "td/movement.html", td_, active="movement", **ctx)
+    return page(request, "td/movement.html", td_, active="movement", lang=lang, **ctx)
 
 
 @router.get("/cards", response_class=HTMLResponse)
@@ -45,6 +46,7 @@ async def guide_cards(
     size: Annotated[Literal["a4", "a5"], Query()] = "a5",
 ) -> Response:
     """Guide cards to print (the browser prints them: one card a page, A4 or A5)."""
+    lang = language(request)
 
     def work(s: Session) -> dict[str, Any]:
         section = setup.get_section(s, section_id)
@@ -54,7 +56,9 @@ async def guide_cards(
             "pair": movement_views.pair_cards,
             "player": movement_views.player_cards,
         }[by]
-        return {"head": dashboard.head(s, section), "cards": make(m), "name": m.name}
+        return {"head": dashboard.head(s, section), "cards": make(m, lang), "name": m.name}
 
     ctx = await runtime.read(work)
-    return page(request, "td/guide_cards.html", td_, active="movement", by=by, size=size, **ctx)
+    return page(
+        request, "td/guide_cards.html", td_, active="movement", by=by, size=size, lang=lang, **ctx
+    )

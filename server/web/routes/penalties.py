@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
 from server import scoring
+from server.error_words import notice
 from server.models import Sanction
 from server.services import dashboard, sanctions, setup, standings
 from server.web.auth import TDForm, TDPage
@@ -44,8 +45,9 @@ async def penalties_page(
 
 def _said(row: Sanction) -> str:
     if row.warning:
-        return "Warning recorded."
-    return f"Deduction of {scoring.to_decimal(Fraction(row.amount), 2)} recorded."
+        return notice("Warning recorded.")
+    amount = scoring.to_decimal(Fraction(row.amount), 2)
+    return notice(f"Deduction of {amount} recorded.")
 
 
 @router.post("/offence")

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
+from server.error_words import notice
 from server.errors import NotFoundError
 from server.services import dashboard, members, setup, standings
 from server.web.auth import TDForm, TDPage
@@ -59,12 +60,13 @@ async def import_members(
         return redirect(back, "Paste the member list or choose a CSV file.", "error")
 
     def done(report: members.ImportReport) -> str:
-        note = (
-            f" {len(report.problems)} lines skipped ({report.problems[0]}…)."
-            if report.problems
-            else ""
+        added, updated, skipped = report.added, report.updated, len(report.problems)
+        if not report.problems:
+            return notice(f"Members: {added} added, {updated} updated.")
+        first = report.problems[0]
+        return notice(
+            f"Members: {added} added, {updated} updated. Lines skipped: {skipped} ({first}…)."
         )
-        return f"Members: {report.added} added, {report.updated} updated.{note}"
 
     return await act(runtime, lambda s: members.import_members(s, text), back, done)
 
