@@ -19,7 +19,8 @@ from sqlmodel import Session
 
 from protocol.messages import Error
 from server.api.deps import RuntimeDep, require_td
-from server.services import setup, standings
+from server.services import individual_results, setup, standings
+from server.services.individual_standings import PlayerRanking
 
 T = TypeVar("T")
 _NOT_FOUND: dict[int | str, dict[str, Any]] = {
@@ -72,8 +73,20 @@ class RankingGroupPublic(BaseModel):
     lines: list[RankingLinePublic]
 
 
+class PlayerLinePublic(BaseModel):
+    """A player's line in an individual's ranking."""
+
+    place: str = Field(examples=["3="])
+    number: int
+    name: str
+    total: float = Field(description="matchpoints, IMPs or points of the player's boards")
+    percentage: float | None = Field(description="two decimals (matchpoint methods)")
+    boards: int
+
+
 class RankingPublic(BaseModel):
-    """A section's ranking: one group per direction in a Mitchell, one in a Howell."""
+    """A section's ranking: one group per direction in a Mitchell, one in a Howell; an
+    individual ranks its players instead (`kind` "individual", `players`, no groups)."""
 
     section_id: int
     event: str
@@ -86,9 +99,13 @@ class RankingPublic(BaseModel):
     publication: str
     published_at: datetime | None
     corrections_until: datetime | None
+    kind: str = Field("pairs", description='"pairs" or "individual"')
+    players: list[PlayerLinePublic] = Field(
+        default_factory=list, description="an individual's players, ranked"
+    )
 
     @classmethod
-    def of(cls, ranking: standings.Ranking) -> RankingPublic:
+    def of(cls, ranking: standings.Ranking, players: PlayerRanking | None = None) -> RankingPublic:
         return cls(
             section_id=ranking.section_id,
             event=ranking.event,
@@ -111,6 +128,21 @@ class RankingPublic(BaseModel):
                     ],
                 )
                 for group in ranking.groups
+                if players is None  # an individual shows players, not partnerships
+            ],
+            kind="pairs" if players is None else "individual",
+            players=[]
+            if players is None
+            else [
+                PlayerLinePublic(
+                    place=line.place,
+                    number=line.number,
+                    name=line.name,
+                    total=float(line.total),
+                    percentage=_number(line.percent),
+                    boards=line.boards,
+                )
+                for line in players.lines
             ],
             boards_shown=ranking.boards_shown,
             boards_total=ranking.boards_total,
@@ -253,8 +285,103 @@ async def _score(
 
 @public.get("/{section_id}/ranking", response_model=RankingPublic)
 async def public_ranking(runtime: RuntimeDep, section_id: int) -> RankingPublic:
-    """The ranking as the public results page shows it (released boards only)."""
-    return RankingPublic.of(await _score(standings.rank, runtime, section_id, public=True))
+    """The ranking as the public results page shows it (released boards only); an individual
+    section's ranks its players."""
+
+    def work(s: Session) -> tuple[standings.SectionData, individual_results.IndividualData | None]:
+        section = setup.get_section(s, section_id)
+        found = individual_results.load(s, section)
+        return (found.data if found is not None else standings.load(s, section)), found
+
+    data, found = await runtime.read(work)
+    ranking = await run_in_threadpool(standings.rank, data, public=True)
+    if found is None:
+        return RankingPublic.of(ranking)
+    players = await run_in_threadpool(individual_results.ranking, found, public=True)
+    return RankingPublic.of(ranking, players)
+
+
+class PlayerRefPublic(BaseModel):
+    number: int
+    name: str
+
+
+class PlayerCardLinePublic(BaseModel):
+    board: int
+    round: int | None
+    table: int | None
+    seat: str | None = Field(examples=["N"])
+    partner: PlayerRefPublic | None
+    opponents: list[PlayerRefPublic]
+    contract: str | None
+    declarer: str | None
+    result: str | None
+    score: str = Field(description="the partnership's own score, or the adjusted score's label")
+    value: float | None
+    percent: float | None
+    note: str | None
+
+
+class PlayerCardPublic(BaseModel):
+    """An individual player's score card: their ranking line and every scored board."""
+
+    player: PlayerRefPublic
+    line: PlayerLinePublic | None
+    unit: str
+    boards_total: int
+    lines: list[PlayerCardLinePublic]
+
+    @classmethod
+    def of(cls, card: individual_results.PlayerCard) -> PlayerCardPublic:
+        def ref(p: individual_results.PlayerName) -> PlayerRefPublic:
+            return PlayerRefPublic(number=p.number, name=p.name)
+
+        line = card.line
+        return cls(
+            player=ref(card.player),
+            line=None
+            if line is None
+            else PlayerLinePublic(
+                place=line.place,
+                number=line.number,
+                name=line.name,
+                total=float(line.total),
+                percentage=_number(line.percent),
+                boards=line.boards,
+            ),
+            unit=card.unit,
+            boards_total=card.boards_total,
+            lines=[
+                PlayerCardLinePublic(
+                    board=row.board,
+                    round=row.round,
+                    table=row.table,
+                    seat=row.seat,
+                    partner=None if row.partner is None else ref(row.partner),
+                    opponents=[ref(p) for p in row.opponents or ()],
+                    contract=row.contract,
+                    declarer=row.declarer,
+                    result=row.result,
+                    score=row.score,
+                    value=_number(row.value),
+                    percent=_number(row.percent),
+                    note=row.note,
+                )
+                for row in card.lines
+            ],
+        )
+
+
+@public.get("/{section_id}/players/{number}", response_model=PlayerCardPublic)
+async def public_player_card(runtime: RuntimeDep, section_id: int, number: int) -> PlayerCardPublic:
+    """An individual player's score card, released boards only."""
+
+    def work(s: Session) -> individual_results.IndividualData:
+        return individual_results.load_individual(s, setup.get_section(s, section_id))
+
+    found = await runtime.read(work)
+    card = await run_in_threadpool(individual_results.player_card, found, number, public=True)
+    return PlayerCardPublic.of(card)
 
 
 @public.get("/{section_id}/boards/{board}", response_model=TravellerPublic)

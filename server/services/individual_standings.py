@@ -69,16 +69,29 @@ def partnership_players(session: Session, section: Section) -> dict[int, tuple[i
     return players
 
 
+def player_names(session: Session, section: Section) -> dict[int, str]:
+    """Each player's number and name."""
+    rows = session.exec(select(SectionPlayer).where(SectionPlayer.section_id == section.id))
+    return {p.number: p.name for p in rows}
+
+
 def player_ranking(session: Session, section: Section, *, public: bool = False) -> PlayerRanking:
     """The ranking per player (public: only boards every table has finished)."""
     require_individual(section)
     data = standings.load(session, section)
-    engine = standings.scorer(data, public=public)
     members = partnership_players(session, section)
-    names = {
-        p.number: p.name
-        for p in session.exec(select(SectionPlayer).where(SectionPlayer.section_id == section.id))
-    }
+    return rank_players(data, members, player_names(session, section), public=public)
+
+
+def rank_players(
+    data: standings.SectionData,
+    members: dict[int, tuple[int, int]],
+    names: dict[int, str],
+    *,
+    public: bool = False,
+) -> PlayerRanking:
+    """The ranking per player of loaded data (pure: run it outside the transaction)."""
+    engine = standings.scorer(data, public=public)
     totals: dict[int, Fraction] = defaultdict(Fraction)
     tops: dict[int, Fraction] = defaultdict(Fraction)
     boards: dict[int, int] = defaultdict(int)
@@ -110,7 +123,8 @@ def player_ranking(session: Session, section: Section, *, public: bool = False) 
         )
         for player, _, label in places(tied_groups(ordered, key))
     ]
-    return PlayerRanking(section.id or 0, data.method.value, standings.UNITS[data.method], lines)
+    section_id = data.section.id or 0
+    return PlayerRanking(section_id, data.method.value, standings.UNITS[data.method], lines)
 
 
 def set_player_name(

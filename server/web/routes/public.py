@@ -14,7 +14,7 @@ from sqlmodel import Session
 
 from server.api.deps import Runtime
 from server.models import Section
-from server.services import dashboard, setup, standings
+from server.services import dashboard, individual_results, setup, standings
 from server.web.live import Fragments
 from server.web.respond import fragment, language, page
 from server.web.state import RuntimeDep, WebDep, WebState, get_runtime, get_web
@@ -43,13 +43,25 @@ async def ranking_context(
 ) -> dict[str, Any]:
     """Load in a short transaction, score outside it (scoring never holds up an entry)."""
 
-    def work(s: Session) -> tuple[standings.SectionData, str | None]:
+    def work(
+        s: Session,
+    ) -> tuple[standings.SectionData, individual_results.IndividualData | None, str | None]:
         section = setup.get_section(s, section_id)
-        return standings.load(s, section), event_language(s, section)
+        found = individual_results.load(s, section)
+        data = found.data if found is not None else standings.load(s, section)
+        return data, found, event_language(s, section)
 
-    data, club_language = await runtime.read(work)
+    data, found, club_language = await runtime.read(work)
     ranking = await run_in_threadpool(standings.rank, data, public=True)
-    return {"ranking": ranking, "section_id": section_id, "lang": language(conn, club_language)}
+    players = None
+    if found is not None:  # an individual ranks its players, not its partnerships
+        players = await run_in_threadpool(individual_results.ranking, found, public=True)
+    return {
+        "ranking": ranking,
+        "players": players,
+        "section_id": section_id,
+        "lang": language(conn, club_language),
+    }
 
 
 def ranking_fragments(web: WebState, ctx: dict[str, Any]) -> Fragments:
@@ -96,9 +108,12 @@ async def traveller_page(
 ) -> Response:
     def work(s: Session) -> dict[str, Any]:
         section = setup.get_section(s, section_id)
+        found = individual_results.load(s, section)
         return {
             "head": dashboard.head(s, section),
-            "data": standings.load(s, section),
+            "data": found.data if found is not None else standings.load(s, section),
+            # an individual's traveller names the four players at each table
+            "players": found.seated() if found is not None else None,
             "info": dashboard.board_info(s, section, board),
             "lang": language(request, event_language(s, section)),
         }
@@ -108,6 +123,29 @@ async def traveller_page(
     shown = await run_in_threadpool(standings.travel, data, board, public=True)
     released = standings.visible_boards(data)
     return page(request, "public/traveller.html", traveller=shown, released=released, **ctx)
+
+
+@router.get("/results/{section_id}/players/{number}", response_class=HTMLResponse)
+async def player_card_page(
+    request: Request, runtime: RuntimeDep, section_id: int, number: int
+) -> Response:
+    """An individual's player score card: their boards with partner and opponents."""
+
+    def work(s: Session) -> tuple[Any, individual_results.IndividualData, str]:
+        section = setup.get_section(s, section_id)
+        found = individual_results.load_individual(s, section)
+        lang = language(request, event_language(s, section))
+        return dashboard.head(s, section), found, lang
+
+    head, found, lang = await runtime.read(work)
+    card = await run_in_threadpool(individual_results.player_card, found, number, public=True)
+    return page(request, "public/player_card.html", head=head, card=card, lang=lang)
+
+
+@router.get("/results/{section_id}/players/{number}/qr.svg")
+async def player_card_qr(request: Request, section_id: int, number: int) -> Response:
+    """A QR code of a player's score card, for their phone."""
+    return _qr(str(request.url_for("player_card_page", section_id=section_id, number=number)))
 
 
 @router.get("/results/{section_id}/pairs/{key}", response_class=HTMLResponse)
@@ -127,7 +165,10 @@ async def score_card_page(
 @router.get("/results/{section_id}/pairs/{key}/qr.svg")
 async def score_card_qr(request: Request, section_id: int, key: str) -> Response:
     """A QR code of the score card's address, for the pair's phones."""
-    url = str(request.url_for("score_card_page", section_id=section_id, key=key))
+    return _qr(str(request.url_for("score_card_page", section_id=section_id, key=key)))
+
+
+def _qr(url: str) -> Response:
     buffer = io.BytesIO()
     segno.make(url, error="m").save(
         buffer, kind="svg", scale=6, border=2, dark="#14202e", light="#ffffff", xmldecl=False
