@@ -477,6 +477,9 @@ class RankingReport(Message):
     boards_total: int
     final: bool = Field(description="Every board is in (else the ranking is provisional).")
     groups: list[RankingGroupView]
+    kind: Literal["pairs", "individual"] = Field(
+        default="pairs", description="An individual ranks players (rows name a player)."
+    )
 
 
 ServerMessage = Annotated[

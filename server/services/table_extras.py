@@ -29,7 +29,16 @@ from protocol.messages import (
 )
 from server.errors import ConflictError, ForbiddenError, NotFoundError
 from server.models import Pair, Result
-from server.services import event_settings, hands, members, setup, standings, td
+from server.movements.model import parse_seats
+from server.services import (
+    event_settings,
+    hands,
+    individual_standings,
+    members,
+    setup,
+    standings,
+    td,
+)
 from server.services.views import missing_boards, result_view, results_at
 
 if TYPE_CHECKING:
@@ -169,8 +178,19 @@ def ranking(cmds: TableCommands) -> RankingReport:
         raise ConflictError(
             "session_not_over", "The ranking is shown when your last round is finished."
         )
-    ours = {row.ns_pair_id, row.ew_pair_id} - {None}
     placed = standings.ranking(cmds.s, section, public=True)
+    report = RankingReport(
+        event=placed.event,
+        section=placed.letter,
+        unit=placed.unit,
+        boards_shown=len(placed.boards_shown),
+        boards_total=placed.boards_total,
+        final=len(placed.boards_shown) >= placed.boards_total,
+        groups=[],
+    )
+    if section.movement_kind == "individual":
+        return _players_ranking(cmds, report, row.seats)
+    ours = {row.ns_pair_id, row.ew_pair_id} - {None}
     groups = [
         RankingGroupView(
             title=group.title,
@@ -188,15 +208,28 @@ def ranking(cmds: TableCommands) -> RankingReport:
         )
         for group in placed.groups
     ]
-    return RankingReport(
-        event=placed.event,
-        section=placed.letter,
-        unit=placed.unit,
-        boards_shown=len(placed.boards_shown),
-        boards_total=placed.boards_total,
-        final=len(placed.boards_shown) >= placed.boards_total,
-        groups=groups,
-    )
+    return report.model_copy(update={"groups": groups})
+
+
+def _players_ranking(
+    cmds: TableCommands, report: RankingReport, seats: str | None
+) -> RankingReport:
+    """An individual's ranking at the table: one group of players, this table's four marked."""
+    ranked = individual_standings.player_ranking(cmds.s, cmds.section, public=True)
+    ours = set(parse_seats(seats)) - {None} if seats else set()
+    rows = [
+        RankingRow(
+            place=line.place,
+            pair=str(line.number),
+            names=line.name,
+            total=f"{line.total:f}",
+            percent=_float(line.percent),
+            ours=line.number in ours,
+        )
+        for line in ranked.lines
+    ]
+    group = RankingGroupView(title="All players", rows=rows)
+    return report.model_copy(update={"groups": [group], "kind": "individual"})
 
 
 # ---------------------------------------------------------------- player numbers

@@ -28,10 +28,25 @@ def ranking_title(report: RankingReport) -> str:
     ).format(shown=report.boards_shown, total=report.boards_total)
 
 
-def group_table(group: RankingGroupView, unit: str) -> Table:
+#: The server's group titles (English on the wire), shown in the terminal's language.
+GROUP_TITLES = {
+    "North–South": N_("North–South"),
+    "East–West": N_("East–West"),
+    "All pairs": N_("All pairs"),
+    "All players": N_("All players"),
+}
+
+
+def group_table(group: RankingGroupView, unit: str, individual: bool = False) -> Table:
     """One ranked group; this table's pairs in reverse."""
-    table = Table(title=group.title, title_justify="left", box=None, pad_edge=False, padding=(0, 1))
-    for index, column in enumerate((_("Place"), _("Pair"), _("Players"), "%", unit)):
+    title = _(GROUP_TITLES[group.title]) if group.title in GROUP_TITLES else group.title
+    table = Table(title=title, title_justify="left", box=None, pad_edge=False, padding=(0, 1))
+    columns = (
+        (_("Place"), _("Player"), _("Name"), "%", unit)
+        if individual
+        else (_("Place"), _("Pair"), _("Players"), "%", unit)
+    )
+    for index, column in enumerate(columns):
         table.add_column(column, justify="left" if index in (1, 2) else "right")
     for row in group.rows:
         percent = "" if row.percent is None else f"{row.percent:.2f}"
@@ -79,7 +94,7 @@ class RankingScreen(TableScreen):
         for group in report.groups:
             if parts:
                 parts.append(Text(""))
-            parts.append(group_table(group, report.unit))
+            parts.append(group_table(group, report.unit, report.kind == "individual"))
         self.query_one("#ranking-body", Static).update(Group(*parts))
 
     def take_key(self, key: str) -> bool:

@@ -170,6 +170,17 @@ def test_individual_is_played_and_ranked_per_player(
     percents = [Fraction(line["percent"]) for line in lines]
     assert percents == sorted(percents, reverse=True)
     assert lines[0]["place"] in ("1", "1=")
+    # At the table, the session-end ranking is the players' too, this table's four marked.
+    club.td("PATCH", f"/api/v1/events/{club.event_id}", json={"show_ranking": True})
+    report = tables[0].send({"type": "get_ranking"}).json()
+    assert (report["type"], report["kind"]) == ("ranking_report", "individual")
+    (group,) = report["groups"]
+    assert [(row["place"], int(row["pair"])) for row in group["rows"]] == [
+        (line["place"], line["number"]) for line in lines
+    ]
+    assert {int(row["pair"]) for row in group["rows"] if row["ours"]} == set(
+        seats[(1, club.section["rounds"])]
+    )
 
 
 def test_individual_refuses_pair_changes(client: TestClient, engine: Engine) -> None:
