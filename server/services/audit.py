@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlalchemy import insert
+from sqlmodel import Session, SQLModel, col, select
 
-from server.models import Audit, Result, Section
+from server.models import Audit, Result, Section, utcnow
 from server.services.deadlines import change_deadline
+
+#: The audit row as one Core INSERT, built once (the table commands' hot path).
+_INSERT = insert(SQLModel.metadata.tables["audit"])
 
 
 def snapshot(result: Result) -> dict[str, Any]:
@@ -56,6 +60,36 @@ def record(
             row.corrections_until = change_deadline(section, row.at)
     session.add(row)
     return row
+
+
+def record_change(
+    session: Session,
+    *,
+    actor: str,
+    action: str,
+    section: Section,
+    result_id: int,
+    old: dict[str, Any] | None,
+    new: dict[str, Any],
+    reason: str = "",
+) -> None:
+    """:func:`record` for a change to a result by a table, as one INSERT with no ORM object to
+    build and flush: the same row, in the caller's transaction."""
+    at = utcnow()
+    session.connection().execute(
+        _INSERT,
+        {
+            "at": at,
+            "actor": actor,
+            "action": action,
+            "section_id": section.id,
+            "result_id": result_id,
+            "old": json.dumps(old, sort_keys=True) if old is not None else None,
+            "new": json.dumps(new, sort_keys=True),
+            "reason": reason,
+            "corrections_until": change_deadline(section, at),
+        },
+    )
 
 
 def trail(session: Session, result_id: int) -> list[Audit]:

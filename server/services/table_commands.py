@@ -10,9 +10,12 @@ import hmac
 import json
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Any
 
-from sqlalchemy import bindparam, insert
-from sqlmodel import Session, select
+from sqlalchemy import bindparam, insert, update
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.exc import StaleDataError
+from sqlmodel import Session, SQLModel, select
 
 from protocol.bridge import BridgeError, TableResult, ns_score, parse_card
 from protocol.messages import (
@@ -133,6 +136,17 @@ def apply_values(result: Result, values: CheckedValues) -> None:
     result.ns_score = values.ns_score
 
 
+def value_columns(values: CheckedValues) -> dict[str, Any]:
+    """The result's columns that :func:`apply_values` sets, for an UPDATE."""
+    return {
+        "contract": values.contract,
+        "declarer": values.declarer,
+        "tricks": values.tricks,
+        "lead": values.lead,
+        "ns_score": values.ns_score,
+    }
+
+
 # The hot path's statements, built once (building a statement costs more than running it).
 _SEEN = select(ReceivedEntry).where(
     ReceivedEntry.table_id == bindparam("table_id"), ReceivedEntry.entry_id == bindparam("entry_id")
@@ -148,6 +162,12 @@ _RESULT = (
     .with_for_update()
 )
 _REMEMBER = insert(ReceivedEntry)
+# A table's writes to its results are Core INSERT/UPDATEs, not the ORM's unit of work: the ORM
+# object stays in step through set_committed_value (nothing left for a flush to write).
+_RESULT_TABLE = SQLModel.metadata.tables["result"]
+_RESULT_COLUMNS = tuple(c.key for c in _RESULT_TABLE.columns if c.key != "id")
+_INSERT_RESULT = insert(_RESULT_TABLE)
+_UPDATE_RESULT = update(_RESULT_TABLE).where(_RESULT_TABLE.c.id == bindparam("result_key"))
 
 
 class TableCommands:
@@ -197,6 +217,24 @@ class TableCommands:
                 "received_at": utcnow(),
             },
         )
+
+    def _insert_result(self, result: Result) -> None:
+        """Store a new result (built, with its defaults, as a model object) and set its id."""
+        values = {key: getattr(result, key) for key in _RESULT_COLUMNS}
+        key = self.s.connection().execute(_INSERT_RESULT, values).inserted_primary_key
+        if key is None:  # pragma: no cover - an INSERT of one row always has its key
+            raise StaleDataError("The new result's INSERT returned no id.")
+        result.id = key[0]
+
+    def _update_result(self, result: Result, changes: dict[str, Any]) -> None:
+        """Write ``changes`` to the result's row and to the loaded object (kept clean)."""
+        stored = self.s.connection().execute(_UPDATE_RESULT, {"result_key": result.id, **changes})
+        if stored.rowcount != 1:
+            raise StaleDataError(
+                f"UPDATE of result {result.id} matched {stored.rowcount} row(s), not 1."
+            )
+        for key, value in changes.items():
+            set_committed_value(result, key, value)
 
     def _round_row(self) -> MovementAssignment:
         row = assignment(self.s, self.section, self.table.number, self.table.round)
@@ -374,24 +412,24 @@ class TableCommands:
                 entry_id=cmd.entry_id,
             )
             apply_values(result, values)
-            self.s.add(result)
-            self.s.flush()
-            audit.record(
+            self._insert_result(result)
+            audit.record_change(
                 self.s,
                 actor=actor,
                 action="entered",
-                section_id=self.section.id,
-                result=result,
+                section=self.section,
+                result_id=result.id or 0,
+                old=None,
                 new=audit.snapshot(result),
             )
             self._remember(cmd.entry_id, cmd, result)
             return self._acked(cmd.entry_id, result)
         old = audit.snapshot(result)
         if result.state == "rejected":
-            apply_values(result, values)
-            result.state, result.ruling_pending = "entered", cmd.ruling_pending
-            result.entry_id, result.entered_by = cmd.entry_id, actor
-            return self._save(cmd.entry_id, cmd, result, actor, "re-entered", old)
+            changes = value_columns(values)
+            changes.update(state="entered", ruling_pending=cmd.ruling_pending)
+            changes.update(entry_id=cmd.entry_id, entered_by=actor)
+            return self._save(cmd.entry_id, cmd, result, actor, "re-entered", old, changes)
         if result.state in ("adjusted", "not_played"):
             raise ConflictError(
                 "td_decided",
@@ -402,8 +440,6 @@ class TableCommands:
             self._remember(cmd.entry_id, cmd, result)
             return self._ack(cmd.entry_id, result, [])
         # A different entry for a board that has one: never overwrite, let the TD decide.
-        result.state = "conflict"
-        result.conflict_entry_id = cmd.entry_id
         outcome = self._save(
             cmd.entry_id,
             cmd,
@@ -411,6 +447,7 @@ class TableCommands:
             actor,
             "conflict",
             old,
+            {"state": "conflict", "conflict_entry_id": cmd.entry_id},
             reason=f"second entry {values.contract} {values.declarer or ''} {values.tricks}",
         )
         message = (
@@ -441,18 +478,20 @@ class TableCommands:
         result: Result,
         actor: str,
         action: str,
-        old: dict[str, object],
+        old: dict[str, Any],
+        changes: dict[str, Any],
         reason: str = "",
     ) -> Outcome:
-        result.version += 1
-        result.updated_at = utcnow()
-        self.s.add(result)
-        audit.record(
+        """Write ``changes`` with the next version, audit them and log the entry id."""
+        changes["version"] = result.version + 1
+        changes["updated_at"] = utcnow()
+        self._update_result(result, changes)
+        audit.record_change(
             self.s,
             actor=actor,
             action=action,
-            section_id=self.section.id,
-            result=result,
+            section=self.section,
+            result_id=result.id or 0,
             old=old,
             new=audit.snapshot(result),
             reason=reason,
@@ -476,10 +515,12 @@ class TableCommands:
             raise ConflictError("already_confirmed", f"Board {cmd.board} is already confirmed.")
         self._check_pin(result, cmd.pin)
         old = audit.snapshot(result)
-        result.state = "td_pending" if result.ruling_pending else "confirmed"
-        result.confirmed_by = f"{self.label} E/W"
-        result.confirmed_at = utcnow()
-        return self._save(cmd.entry_id, cmd, result, f"{self.label} E/W", "confirmed", old)
+        changes = {
+            "state": "td_pending" if result.ruling_pending else "confirmed",
+            "confirmed_by": f"{self.label} E/W",
+            "confirmed_at": utcnow(),
+        }
+        return self._save(cmd.entry_id, cmd, result, f"{self.label} E/W", "confirmed", old, changes)
 
     def _check_pin(self, result: Result, pin: str | None) -> None:
         """When the event asks for it, only E/W's PIN confirms (N/S cannot confirm themselves)."""
@@ -500,9 +541,15 @@ class TableCommands:
                 f"Board {cmd.board} is confirmed: North can correct it within the round.",
             )
         old = audit.snapshot(result)
-        result.state = "rejected"
         return self._save(
-            cmd.entry_id, cmd, result, f"{self.label} E/W", "rejected", old, reason=cmd.reason
+            cmd.entry_id,
+            cmd,
+            result,
+            f"{self.label} E/W",
+            "rejected",
+            old,
+            {"state": "rejected"},
+            reason=cmd.reason,
         )
 
     def correct(self, cmd: CorrectResult) -> Outcome:
@@ -516,11 +563,10 @@ class TableCommands:
         if result.version != cmd.version:
             raise ConflictError("stale_version", f"Board {cmd.board} has changed: look again.")
         old = audit.snapshot(result)
-        apply_values(result, values)
-        result.state, result.ruling_pending = "entered", cmd.ruling_pending
-        result.confirmed_by = result.confirmed_at = None
-        result.entry_id = cmd.entry_id
-        return self._save(cmd.entry_id, cmd, result, f"{self.label} N/S", "corrected", old)
+        changes = value_columns(values)
+        changes.update(state="entered", ruling_pending=cmd.ruling_pending)
+        changes.update(confirmed_by=None, confirmed_at=None, entry_id=cmd.entry_id)
+        return self._save(cmd.entry_id, cmd, result, f"{self.label} N/S", "corrected", old, changes)
 
     def call_td(self, cmd: CallTD) -> Outcome:
         self.s.add(
