@@ -2,10 +2,8 @@
 
 Catalogues live in ``server/locales/<lang>/LC_MESSAGES/messages.po``, English is the source
 (message ids). ``.po`` files are compiled in memory when first used, so no ``.mo`` files are
-built or committed. To refresh them after changing strings::
-
-    .venv/bin/pybabel extract -F server/locales/babel.cfg -o server/locales/messages.pot server/web
-    .venv/bin/pybabel update -i server/locales/messages.pot -d server/locales
+built or committed (``protocol.catalogues``). The commands that refresh them after changing
+strings are in ``server/locales/README.md``.
 
 Bridge words follow ``docs/glossary.md``. Every translation needs a native bridge player's review
 before a release; the ones we are least sure of are marked in ``server/locales/README.md``.
@@ -14,7 +12,6 @@ before a release; the ones we are least sure of are marked in ``server/locales/R
 from __future__ import annotations
 
 import gettext
-import io
 from datetime import datetime
 from decimal import Decimal
 from functools import cache
@@ -23,11 +20,9 @@ from typing import Final
 
 from babel import Locale
 from babel.dates import format_datetime, format_time
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 
-from protocol import languages
+from protocol import catalogues, languages
 
 LOCALES: Final = Path(__file__).resolve().parent / "locales"
 DOMAIN: Final = "messages"
@@ -46,16 +41,12 @@ def N_(message: str) -> str:  # noqa: N802
 
 def po_path(lang: str) -> Path:
     """The catalogue of a language."""
-    return LOCALES / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    return catalogues.po_file(LOCALES, lang, DOMAIN)
 
 
 def compile_catalogue(lang: str) -> bytes:
     """A language's ``.po`` compiled to ``.mo`` bytes (fuzzy entries left out)."""
-    with po_path(lang).open("rb") as handle:
-        catalogue = read_po(handle, locale=lang, domain=DOMAIN)
-    buffer = io.BytesIO()
-    write_mo(buffer, catalogue, use_fuzzy=False)
-    return buffer.getvalue()
+    return catalogues.compile_po(po_path(lang), lang, DOMAIN)
 
 
 @cache
@@ -63,7 +54,7 @@ def translations(lang: str) -> gettext.NullTranslations:
     """The translations of a language (English, or an unknown code: the message ids)."""
     if lang == SOURCE or lang not in LANGUAGES:
         return gettext.NullTranslations()
-    return gettext.GNUTranslations(io.BytesIO(compile_catalogue(lang)))
+    return catalogues.load(po_path(lang), lang, DOMAIN)
 
 
 def normalise(code: str | None) -> str | None:

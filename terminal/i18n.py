@@ -12,18 +12,17 @@ After changing strings::
     .venv/bin/pybabel extract -F terminal/locales/babel.cfg -k N_ --no-location --omit-header \\
         -o terminal/locales/terminal.pot .
     .venv/bin/pybabel update -D terminal -i terminal/locales/terminal.pot -d terminal/locales \\
-        --no-location
+        -w 100
 """
 
 from __future__ import annotations
 
 import gettext
-import io
 from functools import cache
 from pathlib import Path
 from typing import Final
 
-from protocol import languages
+from protocol import catalogues, languages
 from protocol.languages import LANGUAGES, SOURCE
 
 LOCALES: Final = Path(__file__).resolve().parent / "locales"
@@ -43,27 +42,20 @@ SEAT_WORDS: Final = {"N": N_("North"), "E": N_("East"), "S": N_("South"), "W": N
 
 def po_path(lang: str) -> Path:
     """The catalogue of a language."""
-    return LOCALES / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    return catalogues.po_file(LOCALES, lang, DOMAIN)
 
 
 def compile_catalogue(lang: str) -> bytes:
     """A language's ``.po`` compiled to ``.mo`` bytes (fuzzy entries left out)."""
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
-
-    with po_path(lang).open("rb") as handle:
-        catalogue = read_po(handle, locale=lang, domain=DOMAIN)
-    buffer = io.BytesIO()
-    write_mo(buffer, catalogue, use_fuzzy=False)
-    return buffer.getvalue()
+    return catalogues.compile_po(po_path(lang), lang, DOMAIN)
 
 
 @cache
 def translations(lang: str) -> gettext.NullTranslations:
     """The translations of a language (English, or an unknown code: the message ids)."""
-    if lang == SOURCE or lang not in LANGUAGES or not po_path(lang).exists():
+    if lang == SOURCE or lang not in LANGUAGES:
         return gettext.NullTranslations()
-    return gettext.GNUTranslations(io.BytesIO(compile_catalogue(lang)))
+    return catalogues.load(po_path(lang), lang, DOMAIN)
 
 
 def language() -> str:
