@@ -10,6 +10,19 @@ from protocol.bridge import BridgeError, ns_score
 from server.scoring import Direction, Method, SideScore, side_label
 
 
+def played_points(
+    board: int, contract: str | None, declarer: str | None, tricks: int | None
+) -> int | None:
+    """The N/S score (Law 77) of a contract a file says was played, or None without one (or
+    with one that cannot be scored)."""
+    if contract is None or tricks is None:
+        return None
+    try:
+        return ns_score(board, contract, None if contract == "PASS" else declarer, tricks)
+    except BridgeError:
+        return None
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class PairKey:
     """A pair: its number, and its section and direction when the numbering needs them."""
@@ -92,13 +105,7 @@ class Line:
 
     def ns_points(self) -> int | None:
         """The N/S score of the contract played (Law 77), or None without one."""
-        if self.contract is None or self.tricks is None:
-            return None
-        declarer = None if self.contract == "PASS" else self.declarer
-        try:
-            return ns_score(self.board, self.contract, declarer, self.tricks)
-        except BridgeError:
-            return None
+        return played_points(self.board, self.contract, self.declarer, self.tricks)
 
 
 @dataclass(slots=True)
@@ -124,13 +131,7 @@ class TeamLine:
 
     def ns_points(self) -> int | None:
         """The N/S score of the contract played (Law 77), or None without one."""
-        if self.contract is None or self.tricks is None:
-            return None
-        declarer = None if self.contract == "PASS" else self.declarer
-        try:
-            return ns_score(self.board, self.contract, declarer, self.tricks)
-        except BridgeError:
-            return None
+        return played_points(self.board, self.contract, self.declarer, self.tricks)
 
 
 @dataclass(slots=True)
