@@ -13,7 +13,7 @@ from server import ratelimit
 from server.api import schemas
 from server.api.deps import Runtime, RuntimeDep, require_td
 from server.api.movements import build_movement
-from server.models import Section
+from server.models import Result, Section
 from server.services import adjusted, audit, event_settings, setup, td, tokens
 from server.services.table_commands import Push
 from server.services.views import result_view
@@ -201,7 +201,17 @@ async def acknowledge(runtime: RuntimeDep, call_id: int) -> None:
     await runtime.run(lambda s: td.acknowledge_call(s, call_id))
 
 
-def _views(pushes: list[Push]) -> list[BoardResultView]:
+async def _settle(
+    runtime: Runtime,
+    section_id: int,
+    at: schemas.ResultRef,
+    action: Callable[[Session, Result], list[Push]],
+) -> list[BoardResultView]:
+    """The TD's ``action`` on the board's result at ``at`` (made empty if it has none),
+    published; the answer is the results it changed."""
+    pushes = await _with_pushes(
+        runtime, td.settle(section_id, at.table, at.round, at.board, action)
+    )
     return [p.message.result for p in pushes if isinstance(p.message, ResultChanged)]
 
 
@@ -210,23 +220,18 @@ async def td_set_result(
     runtime: RuntimeDep, section_id: int, body: schemas.TDSetResult
 ) -> list[BoardResultView]:
     """Enter or change a result as TD (also resolves a conflict). Audited with the reason."""
-    pushes = await _with_pushes(
+    return await _settle(
         runtime,
-        td.settle(
-            section_id,
-            body.table,
-            body.round,
-            body.board,
-            lambda s, r: td.set_result(
-                s,
-                result=r,
-                values=body.values,
-                reason=body.reason,
-                ruling_in_time=body.ruling_in_time,
-            ),
+        section_id,
+        body,
+        lambda s, r: td.set_result(
+            s,
+            result=r,
+            values=body.values,
+            reason=body.reason,
+            ruling_in_time=body.ruling_in_time,
         ),
     )
-    return _views(pushes)
 
 
 @guarded.post("/sections/{section_id}/results/adjust", response_model=list[BoardResultView])
@@ -234,24 +239,19 @@ async def td_adjust(
     runtime: RuntimeDep, section_id: int, body: schemas.TDAdjust
 ) -> list[BoardResultView]:
     """Give an artificial adjusted score (e.g. 60/40 for Ave+/Ave-)."""
-    pushes = await _with_pushes(
+    return await _settle(
         runtime,
-        td.settle(
-            section_id,
-            body.table,
-            body.round,
-            body.board,
-            lambda s, r: td.adjust(
-                s,
-                result=r,
-                ns_percent=body.ns_percent,
-                ew_percent=body.ew_percent,
-                reason=body.reason,
-                ruling_in_time=body.ruling_in_time,
-            ),
+        section_id,
+        body,
+        lambda s, r: td.adjust(
+            s,
+            result=r,
+            ns_percent=body.ns_percent,
+            ew_percent=body.ew_percent,
+            reason=body.reason,
+            ruling_in_time=body.ruling_in_time,
         ),
     )
-    return _views(pushes)
 
 
 def _parts(rows: list[schemas.ScorePartIn]) -> list[adjusted.PartIn]:
@@ -270,42 +270,32 @@ async def td_score(
         ew=_parts(body.ew) if body.ew is not None else None,
         ew_percent=body.ew_percent,
     )
-    pushes = await _with_pushes(
+    return await _settle(
         runtime,
-        td.settle(
-            section_id,
-            body.table,
-            body.round,
-            body.board,
-            lambda s, r: td.adjust_score(
-                s,
-                result=r,
-                adjustment=made,
-                reason=body.reason,
-                ruling_in_time=body.ruling_in_time,
-            ),
+        section_id,
+        body,
+        lambda s, r: td.adjust_score(
+            s,
+            result=r,
+            adjustment=made,
+            reason=body.reason,
+            ruling_in_time=body.ruling_in_time,
         ),
     )
-    return _views(pushes)
 
 
 @guarded.post("/sections/{section_id}/results/not-played", response_model=list[BoardResultView])
 async def td_not_played(
     runtime: RuntimeDep, section_id: int, body: schemas.TDNotPlayed
 ) -> list[BoardResultView]:
-    pushes = await _with_pushes(
+    return await _settle(
         runtime,
-        td.settle(
-            section_id,
-            body.table,
-            body.round,
-            body.board,
-            lambda s, r: td.mark_not_played(
-                s, result=r, reason=body.reason, ruling_in_time=body.ruling_in_time
-            ),
+        section_id,
+        body,
+        lambda s, r: td.mark_not_played(
+            s, result=r, reason=body.reason, ruling_in_time=body.ruling_in_time
         ),
     )
-    return _views(pushes)
 
 
 @guarded.get("/sections/{section_id}/results", response_model=list[BoardResultView])
