@@ -445,9 +445,10 @@ class SyncingClient(TableClient):
             await self._fetch_settings()
             while True:
                 self._wake.clear()
-                await self._report_queue()
+                if self._reported is None:  # just (re)connected: what waited while offline
+                    await self._report_queue()
                 await self._flush()
-                await self._report_queue()
+                await self._report_queue()  # sent only when the count changed: not per entry
                 await self._fetch_next()
                 wake = asyncio.ensure_future(self._wake.wait())
                 done, _ = await asyncio.wait({closed, wake}, return_when=asyncio.FIRST_COMPLETED)
