@@ -1,0 +1,1 @@
+"""The standing attack suite (issue 14): fairness, floods, guessing, hostile input; bounded in time."""
