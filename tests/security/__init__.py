@@ -1,1 +1,4 @@
-"""The standing attack suite (issue 14): fairness, floods, guessing, hostile input; bounded in time."""
+"""The standing attack suite (issue 14): fairness, floods, guessing and hostile input.
+
+Every test is bounded in time and count and talks to loopback only.
+"""
