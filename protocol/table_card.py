@@ -214,3 +214,18 @@ def card_lines(device: Device, translate: Translate, lang: str, width: int) -> l
         lines.append(line)
     lines.append(card.example[device])
     return lines
+
+
+def markdown_table(translate: Translate = str, lang: str = "en") -> str:
+    """The card's rows as a Markdown table (``protocol/keys.md`` holds the English one)."""
+    card = table_card(translate, lang)
+    lines = ["| | terminal | keypad |", "|---|---|---|"]
+    for section in card.sections:
+        lines.append(f"| **{section.title}** | | |")
+        for row in section.rows:
+            cells = []
+            for device in DEVICES:
+                note = row.note_for(device)
+                cells.append(f"`{row.keys(device)}`" + (f" ({note})" if note else ""))
+            lines.append(f"| {row.what} | {cells[0]} | {cells[1]} |")
+    return "\n".join(lines)
