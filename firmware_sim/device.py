@@ -11,8 +11,9 @@ starts the entry (level, suit, ``*`` doubled, declarer 1 N 2 E 3 S 4 W, tricks),
 it once it is complete (the LCD shows the score), ``BACK`` takes back one key. East confirms with
 ``ENT`` and rejects with ``BACK``; a reject brings North back to the same keys.
 
-The keypad's other keys: ``*`` outside an entry calls the TD, ``#`` is always the round summary
-(``ENT`` there goes on: the next round, or the first board still open), ``UP`` and ``DOWN`` step
+The keypad's other keys: ``*`` outside an entry calls the TD, ``#`` is the round summary and
+nothing else, from the boards, an entry or East's screen (``ENT`` there goes on: the next round,
+or the first board still open; before the boards ``#`` does nothing), ``UP`` and ``DOWN`` step
 through the boards, and in a relative-tricks event key "over" and "down" (the terminal's ``+``
 and ``-``). Before the boards (pairing code, waiting for round 1, seat check) ``UP``/``DOWN``
 switch the language (en, da, nb, de, ru), kept with the pairing; otherwise the screens follow the
@@ -380,6 +381,8 @@ class Device:
         elif key is Key.ENTER:
             if draft.complete:
                 self._send_entry(draft)
+        elif key is Key.HASH:
+            self._summary()  # as / on the terminal: the draft is dropped
         elif key.isdigit() or key.value in ENTRY_KEYS:
             try:
                 self._draft = grammar.press(draft, ENTRY_KEYS.get(key.value, key.value))

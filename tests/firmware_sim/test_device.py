@@ -170,6 +170,14 @@ def test_round_summary_gates_the_next_round(table: Table, tables: FakeTables) ->
     assert table.press("ENT") == ("T3 R2 B1 N/S 3-4", "0-7=enter *=TD")
 
 
+def test_hash_is_the_summary_from_an_entry_and_from_easts_screen(table: Table) -> None:
+    seated(table)
+    assert table.press("4", "4", "#") == ("R1 done 0/2", "ENT=boards ^v")
+    table.press("ENT", "4", "4", "3", "10", "ENT")
+    assert table.device.screen is Screen.EW_CONFIRM
+    assert table.press("#")[0] == "R1 done 0/2"
+
+
 def test_the_last_round_does_not_offer_a_next_round(tables: FakeTables) -> None:
     table = seated(Table(tables).boot())
     info = table.device.round
