@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Final
 
 from protocol import languages
-from protocol.languages import next_language as next_language  # the keypad's language key
 
 LANGUAGES: Final = tuple(languages.LANGUAGES)
 SOURCE: Final = languages.SOURCE
