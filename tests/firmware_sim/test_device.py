@@ -152,6 +152,23 @@ def test_relative_tricks(tables: FakeTables) -> None:
     assert table.press("BACK", "UP", "1")[0] == "3NT E +1 -430?"
 
 
+def test_the_opening_lead_when_the_event_asks(tables: FakeTables) -> None:
+    """The same lead keys as the terminal: suit 1-4, then 2-9, 0 ten, 11-14 J Q K A."""
+    table = seated(Table(tables).boot())
+    info = table.device.round
+    assert info is not None
+    table.device.round = info.model_copy(update={"lead_required": True})
+    assert table.press("3", "5", "1") == ("B5 3NT N", "Lead 1C 2D 3H 4S")
+    assert table.press("4") == ("B5 3NT N S", "Card 2-9 0 11-14")
+    assert table.press("1") == ("B5 3NT N S1", "Card 2-9 0 11-14")
+    assert table.press("4") == ("B5 3NT N SA", "Tricks 0-13: _")
+    table.hold = True  # keep the entry in the store to read it
+    table.press("9", "ENT")
+    [entry] = table.device.store.pending()
+    assert isinstance(entry, EnterResult)
+    assert (entry.values.contract, entry.values.lead, entry.values.tricks) == ("3NT", "SA", 9)
+
+
 def test_round_summary_gates_the_next_round(table: Table, tables: FakeTables) -> None:
     seated(table)
     assert table.press("#") == ("R1 done 0/2", "ENT=boards ^v")
