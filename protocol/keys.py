@@ -24,7 +24,7 @@ is "drop the last key and replay", so a draft is just its keys.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 from protocol.bridge import BridgeError, TableResult
@@ -94,7 +94,7 @@ class Draft:
     lead_suit: str | None = None
     lead_rank: str | None = None
     lead_high: bool = False
-    tricks: str = field(default="")
+    tricks: str = ""
 
     # ---------------------------------------------------------------- reading the draft
 
