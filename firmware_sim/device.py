@@ -5,29 +5,31 @@ preview, East's confirmation (§ 262B3), then the round summary that gates the n
 (§ 262C). Commands that carry an entry id are kept in the battery-backed store until the server
 answers them, and resent after a restart. No I/O and no clock: a runner feeds keys and messages.
 
-Keys: ``0``-``9``, ``*`` (call the TD), ``#`` (round summary / next round), ``ENT``, ``BACK``
-(clear / go back), ``UP`` and ``DOWN`` (previous / next board). Before the boards (pairing code,
-waiting for round 1, seat check) ``#`` switches the language (en, da, nb, de, ru), kept with the
-pairing; otherwise the screens follow the event's language (``RoundInfo.language``).
+A result is keyed with the table's one key grammar (``protocol/keys.py``, spec in
+``protocol/keys.md``), the same keys as the terminal: a digit on a board that needs its result
+starts the entry (level, suit, ``*`` doubled, declarer 1 N 2 E 3 S 4 W, tricks), ``ENT`` sends
+it once it is complete (the LCD shows the score), ``BACK`` takes back one key. East confirms with
+``ENT`` and rejects with ``BACK``; a reject brings North back to the same keys.
+
+The keypad's other keys: ``*`` outside an entry calls the TD, ``#`` is the round summary and
+nothing else, from the boards, an entry or East's screen (``ENT`` there goes on: the next round,
+or the first board still open; before the boards ``#`` does nothing), ``UP`` and ``DOWN`` step
+through the boards, and in a relative-tricks event key "over" and "down" (the terminal's ``+``
+and ``-``). Before the boards (pairing code, waiting for round 1, seat check) ``UP``/``DOWN``
+switch the language (en, da, nb, de, ru), kept with the pairing; otherwise the screens follow the
+event's language (``RoundInfo.language``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from protocol.bridge import (
-    BridgeError,
-    Contract,
-    Doubling,
-    Seat,
-    Strain,
-    TableResult,
-    Vulnerability,
-    result_ns_score,
-)
+from protocol import keys as grammar
+from protocol import languages
+from protocol.bridge import Vulnerability, result_ns_score
 from protocol.keypad_codec import KeypadCommand, KeypadReply
+from protocol.keys import Draft
 from protocol.messages import (
     COMPLETE_STATES,
     Ack,
@@ -37,7 +39,6 @@ from protocol.messages import (
     ConfirmResult,
     ConflictRaised,
     EnterResult,
-    EntryValues,
     Error,
     GetRound,
     Hello,
@@ -110,15 +111,9 @@ class Screen(StrEnum):
     WAIT_ROUND = "wait_round"
     SEATS = "seats"
     BOARD = "board"
-    LEVEL = "level"
-    STRAIN = "strain"
-    DOUBLING = "doubling"
-    DECLARER = "declarer"
-    TRICKS = "tricks"
-    PREVIEW = "preview"
+    ENTRY = "entry"
     SENDING = "sending"
     EW_CONFIRM = "ew_confirm"
-    PIN = "pin"
     CONFIRMING = "confirming"
     SUMMARY = "summary"
     NEXT_WAIT = "next_wait"
@@ -139,27 +134,10 @@ WAITING: Final = frozenset(
         Screen.TD_WAIT,
     }
 )
-_STRAINS: Final = (Strain.C, Strain.D, Strain.H, Strain.S, Strain.NT)
-_DOUBLINGS: Final = (Doubling.NONE, Doubling.X, Doubling.XX)
-_SEATS: Final = (Seat.N, Seat.E, Seat.S, Seat.W)
-
-
-@dataclass(slots=True)
-class Draft:
-    """The board North is entering."""
-
-    board: int
-    level: int | None = None
-    strain: Strain | None = None
-    doubling: Doubling = Doubling.NONE
-    declarer: Seat | None = None
-    tricks: str = ""
-
-    @property
-    def contract(self) -> Contract:
-        if not self.level or self.strain is None:
-            return Contract.passed_out()
-        return Contract(self.level, self.strain, self.doubling)
+#: The keypad's keys for the grammar's keys while a result is keyed (digits are themselves).
+ENTRY_KEYS: Final = {"*": grammar.DOUBLE, "UP": grammar.OVER, "DOWN": grammar.UNDER}
+#: Refusals the LCD names (the step's hint on line 2 already says what the others want).
+REFUSAL_TEXTS: Final = {"impossible": "Not possible", "too_many_tricks": "{tricks} not possible"}
 
 
 class Device:
@@ -199,9 +177,18 @@ class Device:
                 return str(language)
         return self.default_language
 
-    def switch_language(self) -> None:
-        """The players' key (# before the round): the next language, kept with the pairing."""
-        self.store.save_language(i18n.next_language(self.language))
+    def switch_language(self, step: int = 1) -> None:
+        """The players' keys (UP/DOWN before the boards): the next or previous language, kept with
+        the pairing."""
+        codes = list(languages.LANGUAGES)
+        index = codes.index(self.language) if self.language in codes else 0
+        self.store.save_language(codes[(index + step) % len(codes)])
+
+    def _language_key(self, key: Key) -> bool:
+        if key in (Key.UP, Key.DOWN):
+            self.switch_language(1 if key is Key.DOWN else -1)
+            return True
+        return False
 
     # ------------------------------------------------------------------ inputs and outputs
 
@@ -219,6 +206,11 @@ class Device:
         """Take the commands to send, oldest first."""
         out, self._out = self._out, []
         return out
+
+    @property
+    def draft(self) -> Draft | None:
+        """The result being keyed (on the ENTRY screen)."""
+        return self._draft if self.screen is Screen.ENTRY else None
 
     @property
     def busy(self) -> bool:
@@ -317,9 +309,9 @@ class Device:
             handler(key)
 
     def _key_pair(self, key: Key) -> None:
-        if key is Key.HASH:
-            self.switch_language()
-        elif key.isdigit() and len(self._buffer) < 12:
+        if self._language_key(key):
+            return
+        if key.isdigit() and len(self._buffer) < 12:
             self._buffer += key
         elif key is Key.BACK:
             self._buffer = self._buffer[:-1]
@@ -330,17 +322,16 @@ class Device:
             self._buffer = code
 
     def _key_seats(self, key: Key) -> None:
-        if key is Key.D1 and self.round is not None:
+        if key is Key.ENTER and self.round is not None:
             self.store.save_pairing(self.store.token, self.round.round)
             self._continue()
-        elif key in (Key.D2, Key.STAR):
+        elif key is Key.STAR:
             self._ask_td(Screen.SEATS)
-        elif key is Key.HASH:
-            self.switch_language()
+        else:
+            self._language_key(key)
 
     def _key_wait_round(self, key: Key) -> None:
-        if key is Key.HASH:
-            self.switch_language()
+        self._language_key(key)
 
     def _key_board(self, key: Key) -> None:
         status = self.selected
@@ -349,103 +340,67 @@ class Device:
         if key in (Key.UP, Key.DOWN):
             self._index = (self._index + (1 if key is Key.DOWN else -1)) % len(self._boards)
         elif key is Key.HASH:
-            self._summary_index = -1
-            self._go(Screen.SUMMARY)
+            self._summary()
         elif key is Key.STAR:
             self._ask_td(Screen.BOARD)
-        elif key is Key.ENTER and status.board not in self.saved_boards():
-            if status.state in ("missing", "rejected"):
-                self._draft = Draft(status.board)
-                self._go(Screen.LEVEL)
-            elif status.state == "entered" and status.result is not None:
-                self._pending_view = status.result
-                self._go(Screen.EW_CONFIRM)
+        elif status.board in self.saved_boards():
+            return
+        elif status.state in ("missing", "rejected") and (key is Key.ENTER or key.isdigit()):
+            keys: tuple[str, ...] = ()
+            if status.state == "rejected" and status.result is not None and key is Key.ENTER:
+                keys = self._keys_of(status.result)  # the rejected result's keys, to correct
+            self._start_entry(status.board, keys)
+            if key.isdigit():
+                self._key_entry(key)  # the first digit is the level: no key to open the entry
+        elif key is Key.ENTER and status.state == "entered" and status.result is not None:
+            self._ask_east(status.result)
 
-    def _key_level(self, key: Key) -> None:
-        assert self._draft is not None
-        if key is Key.BACK:
-            self._go(Screen.BOARD)
-        elif key is Key.D0:
-            self._draft.level, self._draft.strain, self._draft.declarer = 0, None, None
-            self._draft.tricks = "0"
-            self._go(Screen.PREVIEW)
-        elif key in "1234567" and key.isdigit():
-            self._draft.level = int(key)
-            self._go(Screen.STRAIN)
+    def _start_entry(self, board: int, keys: tuple[str, ...] = ()) -> None:
+        info = self.round
+        fresh = Draft(board)
+        if info is not None:
+            fresh = Draft(board, info.tricks_style, info.lead_required)
+        self._draft = grammar.replay(fresh, keys)
+        self._go(Screen.ENTRY)
 
-    def _key_strain(self, key: Key) -> None:
-        assert self._draft is not None
-        if key is Key.BACK:
-            self._go(Screen.LEVEL)
-        elif key in "12345" and key.isdigit():
-            self._draft.strain = _STRAINS[int(key) - 1]
-            self._go(Screen.DOUBLING)
+    def _keys_of(self, view: BoardResultView) -> tuple[str, ...]:
+        info = self.round
+        if info is None:
+            return grammar.keys_for(view)
+        return grammar.keys_for(view, info.tricks_style, info.lead_required)
 
-    def _key_doubling(self, key: Key) -> None:
-        assert self._draft is not None
+    def _key_entry(self, key: Key) -> None:
+        """The grammar's keys; ENT sends a complete result, BACK takes back one key."""
+        draft = self._draft
+        assert draft is not None
         if key is Key.BACK:
-            self._go(Screen.STRAIN)
-        elif key in (Key.D0, Key.D1, Key.D2, Key.ENTER):
-            self._draft.doubling = _DOUBLINGS[0 if key is Key.ENTER else int(key)]
-            self._go(Screen.DECLARER)
-
-    def _key_declarer(self, key: Key) -> None:
-        assert self._draft is not None
-        if key is Key.BACK:
-            self._go(Screen.DOUBLING)
-        elif key in "1234" and key.isdigit():
-            self._draft.declarer = _SEATS[int(key) - 1]
-            self._go(Screen.TRICKS)
+            if draft.keys:
+                self._draft = grammar.backspace(draft)
+            else:
+                self._go(Screen.BOARD)
+        elif key is Key.ENTER:
+            if draft.complete:
+                self._send_entry(draft)
+        elif key is Key.HASH:
+            self._summary()  # as / on the terminal: the draft is dropped
+        elif key.isdigit() or key.value in ENTRY_KEYS:
+            try:
+                self._draft = grammar.press(draft, ENTRY_KEYS.get(key.value, key.value))
+            except grammar.KeyRefusedError as refusal:
+                text = REFUSAL_TEXTS.get(refusal.code)
+                if text is not None:
+                    self._note = self._t(text, tricks=refusal.tricks)
 
     def _relative(self) -> bool:
         return self.round is not None and self.round.tricks_style == "relative"
 
-    def _key_tricks(self, key: Key) -> None:
-        assert self._draft is not None
-        buf = self._buffer
-        if key is Key.BACK:
-            if buf:
-                self._buffer = buf[:-1]
-            else:
-                self._go(Screen.DECLARER)
-        elif key is Key.ENTER and buf:
-            try:
-                result = TableResult.make(self._draft.contract, self._draft.declarer, buf)
-            except BridgeError:
-                self._buffer = ""
-                self._note = self._t("Not possible")
-                return
-            self._draft.tricks = str(result.tricks)
-            self._go(Screen.PREVIEW)
-        elif self._relative():
-            if key is Key.HASH:
-                self._buffer = "="
-            elif key is Key.STAR:
-                self._buffer = "-" if buf.startswith("+") else "+"
-            elif key.isdigit() and buf[:1] in ("+", "-") and len(buf) < 3:
-                self._buffer = buf + key
-        elif key.isdigit() and len(buf) < 2:
-            self._buffer = buf + key
-
-    def _key_preview(self, key: Key) -> None:
-        draft = self._draft
-        assert draft is not None
-        if key is Key.BACK:
-            self._go(Screen.LEVEL if draft.contract.is_pass else Screen.TRICKS)
-        elif key is Key.ENTER:
-            contract = draft.contract
-            entry = EnterResult(
-                entry_id=self.store.new_entry_id(),
-                board=draft.board,
-                values=EntryValues(
-                    contract=str(contract),
-                    declarer=None if draft.declarer is None else draft.declarer.value,
-                    tricks=int(draft.tricks or 0),
-                ),
-            )
-            self._awaiting = entry.entry_id
-            self._send(entry)
-            self._go(Screen.SENDING)
+    def _send_entry(self, draft: Draft) -> None:
+        values = draft.values()
+        assert values is not None
+        entry = EnterResult(entry_id=self.store.new_entry_id(), board=draft.board, values=values)
+        self._awaiting = entry.entry_id
+        self._send(entry)
+        self._go(Screen.SENDING)
 
     def _key_sending(self, key: Key) -> None:
         if key is Key.BACK:
@@ -453,34 +408,39 @@ class Device:
             self._awaiting = None
             self._go(Screen.BOARD)
 
+    @property
+    def _pin_required(self) -> bool:
+        return self.round is not None and self.round.confirm_pin_required
+
+    def _ask_east(self, view: BoardResultView) -> None:
+        self._pending_view = view
+        self._go(Screen.EW_CONFIRM)
+
     def _key_ew_confirm(self, key: Key) -> None:
+        """East: ENT confirms (after the PIN, when the event asks one), BACK rejects (after
+        taking back any PIN digits); the arrows and # leave the board unanswered."""
         view = self._pending_view
         assert view is not None
-        if key is Key.D1:
-            if self.round is not None and self.round.confirm_pin_required:
-                self._go(Screen.PIN)
-            else:
+        if key is Key.ENTER:
+            if not self._pin_required:
                 self._confirm(None)
-        elif key is Key.D2:
+            elif self._buffer:
+                self._confirm(self._buffer)
+        elif key is Key.BACK and self._buffer:
+            self._buffer = self._buffer[:-1]
+        elif key is Key.BACK:
             reject = RejectResult(
                 entry_id=self.store.new_entry_id(), board=view.board, version=view.version
             )
             self._awaiting = reject.entry_id
             self._send(reject)
             self._go(Screen.CONFIRMING)
-        elif key is Key.BACK:
-            self._go(Screen.BOARD)
-
-    def _key_pin(self, key: Key) -> None:
-        if key.isdigit() and len(self._buffer) < 8:
+        elif key.isdigit() and self._pin_required and len(self._buffer) < 8:
             self._buffer += key
-        elif key is Key.BACK:
-            if self._buffer:
-                self._buffer = self._buffer[:-1]
-            else:
-                self._go(Screen.EW_CONFIRM)
-        elif key is Key.ENTER and self._buffer:
-            self._confirm(self._buffer)
+        elif key is Key.HASH:
+            self._summary()
+        elif key in (Key.UP, Key.DOWN):
+            self._go(Screen.BOARD)
 
     def _confirm(self, pin: str | None) -> None:
         view = self._pending_view
@@ -492,15 +452,31 @@ class Device:
         self._send(confirm)
         self._go(Screen.CONFIRMING)
 
+    def _summary(self) -> None:
+        self._summary_index = -1
+        self._go(Screen.SUMMARY)
+
+    @property
+    def _last_round(self) -> bool:
+        return self.round is not None and self.round.round >= self.round.rounds
+
     def _key_summary(self, key: Key) -> None:
+        """ENT goes on (as Enter on the terminal's summary): the next round once every board is
+        done (§ 262C), else the first open board; BACK goes back to the boards; # the top."""
         n = len(self._boards)
+        info = self.round
         if key in (Key.UP, Key.DOWN) and n:
             step = 1 if key is Key.DOWN else -1
             self._summary_index = (self._summary_index + 1 + step) % (n + 1) - 1
-        elif key is Key.HASH and self.round is not None and self.round.complete:
-            self._send(NextRound())
-            self._go(Screen.NEXT_WAIT)
-        elif key in (Key.ENTER, Key.BACK):
+        elif key is Key.HASH:
+            self._summary()
+        elif key is Key.ENTER and info is not None and info.complete:
+            if not self._last_round:
+                self._send(NextRound())
+                self._go(Screen.NEXT_WAIT)
+        elif key is Key.ENTER:
+            self._continue()
+        elif key is Key.BACK:
             self._go(Screen.BOARD)
         elif key is Key.STAR:
             self._ask_td(Screen.SUMMARY)
@@ -510,12 +486,12 @@ class Device:
         self._go(Screen.CALL_TD)
 
     def _key_call_td(self, key: Key) -> None:
-        if key is Key.D1:
+        if key is Key.ENTER:
             call = CallTD(entry_id=self.store.new_entry_id())
             self._awaiting = call.entry_id
             self._send(call)
             self._go(Screen.TD_WAIT)
-        elif key in (Key.BACK, Key.D2):
+        elif key is Key.BACK:
             self._go(self._before_td)
 
     def _key_message(self, key: Key) -> None:
@@ -584,8 +560,7 @@ class Device:
         if self.screen is Screen.SENDING:
             self.stored_count += 1
             if view.state == "entered":
-                self._pending_view = view
-                self._go(Screen.EW_CONFIRM)
+                self._ask_east(view)
             elif view.state == "conflict":
                 self._show(
                     self._t("B{board} conflict", board=view.board),
@@ -596,8 +571,7 @@ class Device:
                 self._continue()
         elif self.screen is Screen.CONFIRMING:
             if view.state == "rejected":
-                self._draft = Draft(view.board)
-                self._go(Screen.LEVEL)
+                self._start_entry(view.board, self._keys_of(view))  # North keeps the keys
                 self._note = self._t("EW rejected")
             else:
                 self._continue()
@@ -678,7 +652,7 @@ class Device:
         t, r = self._t("T{table}", table=self.table), self._t("R{round}", round=info.round)
         ns = self._t("NS") + pair_label(info.ns)
         ew = self._t("EW") + pair_label(info.ew)
-        return fit(f"{t} {r} {ns} {ew}", f"{r} {ns} {ew}"), self._t("Seats OK? 1=yes")
+        return fit(f"{t} {r} {ns} {ew}", f"{r} {ns} {ew}"), self._t("ENT=OK *=TD")
 
     def _show_board(self) -> tuple[str, str]:
         status = self.selected
@@ -688,7 +662,7 @@ class Device:
         if status.board in self.saved_boards():
             hint = self._t("Saved, sending")
         elif state in ("missing", "rejected"):
-            hint = self._t("ENT=enter *=TD" if state == "missing" else "Rejected ENT=new")
+            hint = self._t("0-7=enter *=TD" if state == "missing" else "Rejected ENT=fix")
         elif state == "entered":
             hint = self._t("ENT=EW confirm")
         elif state == "conflict":
@@ -700,65 +674,69 @@ class Device:
         return self._header(status.board), hint
 
     def _draft_text(self) -> str:
+        """The contract keyed so far: "B5 4SX S"."""
         draft = self._draft
         assert draft is not None
         text = self._t("B{board}", board=draft.board)
         if draft.level:
-            text += f" {draft.level}"
-            if draft.strain is not None:
-                text += f"{draft.strain.value}{draft.doubling.suffix}"
-                if self.screen is Screen.DOUBLING:
-                    text = text[: len(text) - len(draft.doubling.suffix)]
-            if draft.declarer is not None and self.screen is Screen.TRICKS:
-                text += f" {i18n.seat(self.language, draft.declarer.value)}"
+            text += f" {draft.level}{draft.strain or ''}{draft.doubling}"
+        if draft.declarer is not None:
+            text += f" {i18n.seat(self.language, draft.declarer)}"
+        if draft.lead_suit is not None:
+            text += f" {draft.lead_suit}{draft.lead_rank or ('1' if draft.lead_high else '')}"
         return text
 
-    def _show_level(self) -> tuple[str, str]:
-        assert self._draft is not None
-        return self._t("B{board} contract", board=self._draft.board), self._t("Level 1-7 0=pass")
-
-    def _show_strain(self) -> tuple[str, str]:
-        return self._draft_text(), "1C 2D 3H 4S 5NT"
-
-    def _show_doubling(self) -> tuple[str, str]:
-        return self._draft_text(), "0=- 1=X 2=XX"
-
-    def _show_declarer(self) -> tuple[str, str]:
-        return self._draft_text(), self._t("Decl 1N 2E 3S 4W")
-
-    def _show_tricks(self) -> tuple[str, str]:
-        if self._relative():
-            return fit(self._draft_text() + " #= *+-", self._draft_text()), (
-                self._t("Result: {entry}_", entry=self._buffer)
-            )
-        return self._draft_text(), self._t("Tricks 0-13: {entry}_", entry=self._buffer)
-
-    def _preview_line(self) -> str:
+    def _show_entry(self) -> tuple[str, str]:
+        """Line 1 what is keyed, line 2 the keys of the field that is next (or the score)."""
         draft = self._draft
         assert draft is not None
-        contract = draft.contract
-        if contract.is_pass or draft.declarer is None:
-            return "PASS 0?"
-        tricks = int(draft.tricks or 0)
-        result = TableResult(contract, draft.declarer, tricks)
+        step = draft.step
+        if step == "done":
+            return self._preview_line("?"), self._t("ENT=send BK=edit")
+        text = self._draft_text()
+        if step == "level":
+            return self._t("B{board} contract", board=draft.board), self._t("Level 1-7 0=pass")
+        if step == "strain":
+            return text, "1C 2D 3H 4S 5NT"
+        if step == "declarer":
+            return fit(f"{text} *=X", text), self._t("Decl 1N 2E 3S 4W")
+        if step == "lead":
+            wanted = "Lead 1C 2D 3H 4S" if draft.lead_suit is None else "Card 2-9 0 11-14"
+            return text, self._t(wanted)
+        if self._relative():
+            return fit(f"{text} 0 ^+ v-", text), self._t("Result: {entry}_", entry=draft.tricks)
+        return text, self._t("Tricks 0-13: {entry}_", entry=draft.tricks)
+
+    def _preview_line(self, mark: str = "") -> str:
+        """The result keyed and its N/S score: "4SX S -2 -500" (``mark``: "?" before sending)."""
+        draft = self._draft
+        assert draft is not None
+        result = draft.table_result()
+        if result is None or result.declarer is None:
+            return "PASS 0" + mark
         status = self._status(draft.board)
         vul = Vulnerability(status.vulnerability) if status else Vulnerability.NONE
         score = signed(result_ns_score(result, vul))
-        c, d, res = str(contract), i18n.seat(self.language, draft.declarer.value), result.result
-        return fit(f"{c} {d} {res} {score}?", f"{c} {d}{res} {score}?", f"{c}{d}{res} {score}?")
-
-    def _show_preview(self) -> tuple[str, str]:
-        return self._preview_line(), self._t("ENT=send BK=edit")
+        c, d = str(result.contract), i18n.seat(self.language, result.declarer.value)
+        res = result.result
+        return fit(
+            f"{c} {d} {res} {score}{mark}",
+            f"{c} {d}{res} {score}{mark}",
+            f"{c}{d}{res} {score}{mark}",
+        )
 
     def _show_sending(self) -> tuple[str, str]:
-        return self._preview_line().rstrip("?"), self._sending()
+        return self._preview_line(), self._sending()
 
     def _show_ew_confirm(self) -> tuple[str, str]:
+        """The result for East, and which key confirms and which rejects."""
         assert self._pending_view is not None
-        return result_line(self._pending_view, self.language), self._t("EW OK? 1=yes")
-
-    def _show_pin(self) -> tuple[str, str]:
-        return self._t("EW PIN, then ENT"), "*" * len(self._buffer) + "_"
+        line1 = result_line(self._pending_view, self.language)
+        if not self._pin_required:
+            return line1, self._t("EW:ENT=OK BK=no")
+        if not self._buffer:
+            return line1, self._t("EW PIN, then ENT")
+        return line1, "*" * len(self._buffer) + "_"
 
     def _show_confirming(self) -> tuple[str, str]:
         assert self._pending_view is not None
@@ -775,7 +753,9 @@ class Device:
                     "R{round} done {done}/{total}", round=info.round, done=done, total=len(boards)
                 )
             )
-            return line1, self._t("#=next round" if info.complete else "ENT=boards ^v")
+            if not info.complete:
+                return line1, self._t("ENT=boards ^v")
+            return line1, self._t("Last round ^v" if self._last_round else "ENT=next round")
         status = boards[self._summary_index % len(boards)]
         if status.result is not None and status.result.contract is not None:
             line2 = result_line(status.result, self.language)
@@ -796,7 +776,7 @@ class Device:
         return fit(self._t("R{round} done, wait", round=info.round)), fit(moves or waiting, waiting)
 
     def _show_call_td(self) -> tuple[str, str]:
-        return self._t("Call the TD?"), self._t("1=yes BACK=no")
+        return self._t("Call the TD?"), self._t("ENT=yes BACK=no")
 
     def _show_td_wait(self) -> tuple[str, str]:
         return self._t("Calling the TD"), self._sending()

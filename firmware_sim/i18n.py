@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Final
 
 from protocol import languages
-from protocol.languages import next_language as next_language  # the keypad's language key
 
 LANGUAGES: Final = tuple(languages.LANGUAGES)
 SOURCE: Final = languages.SOURCE
@@ -26,12 +25,30 @@ CHARSET: Final = frozenset(
     "ÆØÅæøåÄÖÜäöüßАБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯабвгдеёжзийклмнопрстуфхцчшщъыьэюя"
 )
 
-#: Seat letters as clubs write them (the keys stay 1=N 2=E 3=S 4=W).
+#: Seat letters as clubs write them (the keys stay 1=N 2=E 3=S 4=W, as in protocol/keys.py).
 SEATS: Final[dict[str, dict[str, str]]] = languages.SEAT_LETTERS
 
 #: English id -> (da, nb, de, ru). Each must fit 16 characters with its fields filled in.
 TEXTS: Final[dict[str, tuple[str, str, str, str]]] = {
     "Not possible": ("Ikke muligt", "Ikke mulig", "Nicht möglich", "Невозможно"),
+    "{tricks} not possible": (
+        "{tricks} ikke muligt",
+        "{tricks} ikke mulig",
+        "{tricks} unmöglich",
+        "{tricks} невозможно",
+    ),
+    "Lead 1C 2D 3H 4S": (
+        "Udsp 1C 2D 3H 4S",
+        "Utsp 1C 2D 3H 4S",
+        "Aus 1C 2D 3H 4S",
+        "Ход 1C 2D 3H 4S",
+    ),
+    "Card 2-9 0 11-14": (
+        "Kort 2-9 0 11-14",
+        "Kort 2-9 0 11-14",
+        "Karte 2-9 0 1x",
+        "Карта 2-9 0 1x",
+    ),
     "B{board} conflict": (
         "S{board} konflikt",
         "S{board} konflikt",
@@ -61,21 +78,11 @@ TEXTS: Final[dict[str, tuple[str, str, str, str]]] = {
     "Connecting...": ("Forbinder...", "Kobler til...", "Verbinde...", "Соединение..."),
     "No link yet": ("Ikke forbundet", "Ikke tilkoblet", "Keine Verbindung", "Нет связи"),
     "Wait for round 1": ("Vent på runde 1", "Vent på runde 1", "Warten: Runde 1", "Ждите раунд 1"),
-    "Seats OK? 1=yes": (
-        "Pladser OK? 1=ja",
-        "Plasser OK? 1=ja",
-        "Plätze OK? 1=ja",
-        "Места ОК? 1=да",
-    ),
+    "ENT=OK *=TD": ("ENT=OK *=TL", "ENT=OK *=TL", "ENT=OK *=TL", "ENT=ОК *=судья"),
     "No boards": ("Ingen spil", "Ingen spill", "Keine Boards", "Нет сдач"),
     "Saved, sending": ("Gemt, sender", "Lagret, sender", "Gesp., sende", "Сохр., отправка"),
-    "ENT=enter *=TD": ("ENT=indtast *=TL", "ENT=inn *=TL", "ENT=Eingabe *=TL", "ENT=ввод *=судья"),
-    "Rejected ENT=new": (
-        "Afvist ENT=igen",
-        "Avvist ENT=igjen",
-        "Abgel. ENT=neu",
-        "Откл. ENT=заново",
-    ),
+    "0-7=enter *=TD": ("0-7=indtast *=TL", "0-7=inn *=TL", "0-7=Eingabe *=TL", "0-7=ввод *=судья"),
+    "Rejected ENT=fix": ("Afvist ENT=ret", "Avvist ENT=rett", "Abgel. ENT=korr", "Откл. ENT=испр"),
     "ENT=EW confirm": ("ENT=ØV bekræft", "ENT=ØV bekreft", "ENT=OW bestätigt", "ENT=ВЗ подтв."),
     "Conflict: TD": ("Konflikt: TL", "Konflikt: TL", "Konflikt: TL", "Конфликт: судья"),
     "B{board} contract": (
@@ -111,7 +118,12 @@ TEXTS: Final[dict[str, tuple[str, str, str, str]]] = {
         "Gesp., kein Netz",
         "Сохр., нет связи",
     ),
-    "EW OK? 1=yes": ("ØV OK? 1=ja", "ØV OK? 1=ja", "OW OK? 1=ja", "ВЗ ОК? 1=да"),
+    "EW:ENT=OK BK=no": (
+        "ØV:ENT=OK BK=nej",
+        "ØV:ENT=OK BK=nei",
+        "ENT=ja BACK=nein",
+        "ВЗ:ENT=да BK=нет",
+    ),
     "EW PIN, then ENT": ("ØV PIN, så ENT", "ØV PIN, så ENT", "OW PIN, dann ENT", "ВЗ: PIN и ENT"),
     "R{round} done {done}/{total}": (
         "R{round} færdig {done}/{total}",
@@ -119,7 +131,8 @@ TEXTS: Final[dict[str, tuple[str, str, str, str]]] = {
         "R{round} fertig {done}/{total}",
         "Р{round} готово {done}/{total}",
     ),
-    "#=next round": ("#=næste runde", "#=neste runde", "#=nächste Runde", "#=след. раунд"),
+    "ENT=next round": ("ENT=næste runde", "ENT=neste runde", "ENT=nächste Rd.", "ENT=след. раунд"),
+    "Last round ^v": ("Sidste runde ^v", "Siste runde ^v", "Letzte Runde ^v", "Последний раунд"),
     "ENT=boards ^v": ("ENT=spil ^v", "ENT=spill ^v", "ENT=Boards ^v", "ENT=сдачи ^v"),
     "R{round} done, wait": (
         "R{round} færdig, vent",
@@ -129,7 +142,12 @@ TEXTS: Final[dict[str, tuple[str, str, str, str]]] = {
     ),
     "for the TD": ("på TL", "på TL", "auf den TL", "судью"),
     "Call the TD?": ("Tilkald TL?", "Tilkall TL?", "TL rufen?", "Вызвать судью?"),
-    "1=yes BACK=no": ("1=ja BACK=nej", "1=ja BACK=nei", "1=ja BACK=nein", "1=да BACK=нет"),
+    "ENT=yes BACK=no": (
+        "ENT=ja BACK=nej",
+        "ENT=ja BACK=nei",
+        "ENT=ja BACK=nein",
+        "ENT=да BACK=нет",
+    ),
     "Calling the TD": ("Tilkalder TL", "Tilkaller TL", "Rufe den TL", "Вызов судьи"),
     "N/S": ("N-S", "N/S", "N/S", "С/Ю"),
     "NS": ("NS", "NS", "NS", "СЮ"),
@@ -155,6 +173,8 @@ REVIEW: Final = (
     "de 'AS' (Alleinspieler) for declarer, 'Höhe' for the level, 'Abgel.' for rejected",
     "ru 'Ур.' for the level, 'Сохр.' for saved, 'Раз' for declarer",
     "ru 'Итог' for the relative result entry",
+    "de 'ENT=nächste Rd.' (Runde) and 'ENT=ja BACK=nein' without OW, to fit 16 characters",
+    "da 'Udsp', nb 'Utsp', de 'Aus' (Ausspiel), ru 'Ход' for the opening lead",
 )
 
 

@@ -1,7 +1,8 @@
 """Simulated players at a keypad: they press keys to play whole rounds (tests, benchmarks).
 
-It reads the screen like a person would and answers it: pairing code, seating OK, a random
-legal result for each board, East's confirmation, then the next round. It also times each
+It reads the screen like a person would and answers it with the table's key grammar
+(``protocol/keys.md``): pairing code, seating OK, a random legal result for each board, East's
+confirmation, then the next round. It also times each
 entry from the "send" key press to the "stored" screen.
 """
 
@@ -44,7 +45,7 @@ class Player:
             info is not None
             and info.round == info.rounds
             and info.complete
-            and self.keypad.device.screen is Screen.NEXT_WAIT
+            and self.keypad.device.screen in (Screen.SUMMARY, Screen.NEXT_WAIT)
         )
 
     def __call__(self) -> float | None:
@@ -64,7 +65,7 @@ class Player:
             self._queue = self._plan()
         if self._queue:
             key = self._queue.pop(0)
-            if device.screen is Screen.PREVIEW and key == Key.ENTER:
+            if device.screen is Screen.ENTRY and key == Key.ENTER:
                 self._sent_at = now
             self.keypad.press(key)
         self._next = now + self.think
@@ -77,35 +78,39 @@ class Player:
         if screen is Screen.PAIR:
             return [*self.code, Key.ENTER]
         if screen is Screen.SEATS:
-            return [Key.D1]
+            return [Key.ENTER]
         if screen is Screen.BOARD:
             return [Key.ENTER] if self._board_needs_work() else [Key.DOWN]
-        if screen is Screen.LEVEL:
+        if screen is Screen.ENTRY:
+            draft = device.draft
+            if draft is not None and draft.keys:
+                return [Key.ENTER] if draft.complete else [Key.BACK] * len(draft.keys)
             if rng.random() < 0.05:
-                return [Key.D0]
+                return [Key.D0, Key.ENTER]
             level = rng.randint(1, 7)
             strain = rng.randint(1, 5)
-            doubling = rng.choice("0001112")
+            doubled = [Key.STAR] * int(rng.choice("0001112"))
             declarer = rng.randint(1, 4)
             tricks = rng.randint(max(0, level + 6 - 4), min(13, level + 6 + 2))
             if device.round is not None and device.round.tricks_style == "relative":
                 diff = tricks - level - 6
-                result = ["#"] if diff == 0 else ["*"] * (1 if diff > 0 else 2) + [str(abs(diff))]
+                result = ["0"] if diff == 0 else [Key.UP if diff > 0 else Key.DOWN, str(abs(diff))]
             else:
                 result = list(str(tricks))
-            return [str(level), str(strain), doubling, str(declarer), *result, Key.ENTER]
-        if screen is Screen.PREVIEW:
-            return [Key.ENTER]
+            return [str(level), str(strain), *doubled, str(declarer), *result, Key.ENTER]
         if screen is Screen.EW_CONFIRM:
-            return [Key.D2] if rng.random() < self.reject_rate else [Key.D1]
-        if screen is Screen.PIN:
-            return [*(self.pin or "0"), Key.ENTER]
+            if rng.random() < self.reject_rate:
+                return [Key.BACK]
+            return [*(self.pin or "0"), Key.ENTER] if self._pin_required() else [Key.ENTER]
         if screen is Screen.SUMMARY:
-            info = device.round
-            return [Key.HASH] if info is not None and info.complete else [Key.ENTER]
+            return [Key.ENTER]
         if screen in (Screen.MESSAGE, Screen.CALL_TD):
             return [Key.BACK] if screen is Screen.CALL_TD else [Key.ENTER]
         return []
+
+    def _pin_required(self) -> bool:
+        info = self.keypad.device.round
+        return info is not None and info.confirm_pin_required
 
     def _board_needs_work(self) -> bool:
         device = self.keypad.device

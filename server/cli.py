@@ -138,6 +138,7 @@ def bench(ctx: typer.Context) -> None:
 def _mount() -> None:
     """Sub-commands that live with their packages (each imports only typer at load time)."""
     from firmware_sim.cli import keypad_sim
+    from server.cards_cli import cards
     from server.deploy_cli import app as deploy_app
     from server.deploy_cli import serve
     from server.gateway.cli import gateway
@@ -152,6 +153,7 @@ def _mount() -> None:
     app.add_typer(deploy_app)  # backup, restore, doctor, discover
     app.command("keypad-sim")(keypad_sim)
     app.command("gateway")(gateway)
+    app.command("cards")(cards)  # the printable table card (protocol/table_card.py)
 
 
 _mount()

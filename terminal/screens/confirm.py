@@ -69,7 +69,8 @@ def view_words(view: BoardResultView) -> str:
 
 
 class ConfirmScreen(ModalScreen[EastAnswer | None]):
-    """East checks the result North sent; Enter confirms, - rejects (Enter is ignored at first)."""
+    """East checks the result North sent; Enter confirms, Backspace rejects (protocol/keys.md;
+    Enter is ignored at first)."""
 
     def __init__(
         self, status: BoardStatus, view: BoardResultView, *, pin_required: bool, guard: float
@@ -102,7 +103,8 @@ class ConfirmScreen(ModalScreen[EastAnswer | None]):
                 yield Static("", id="pin")
             yield Static("", id="confirm-message", classes="dialog-text")
             yield Static(
-                _("Enter = CONFIRM        - = REJECT (back to North)"), classes="dialog-keys"
+                _("Enter = CONFIRM        Backspace = REJECT (back to North)"),
+                classes="dialog-keys",
             )
 
     def on_mount(self) -> None:
@@ -115,7 +117,7 @@ class ConfirmScreen(ModalScreen[EastAnswer | None]):
             self.query_one("#pin", Static).update(_("E/W PIN:") + f"  {dots}")
 
     def on_key(self, event: events.Key) -> None:
-        """Enter confirms, - rejects, digits key the PIN, Backspace deletes a PIN digit."""
+        """Enter confirms, Backspace rejects (after deleting any PIN digits), digits key the PIN."""
         key = key_of(event)
         event.stop()
         if key == "enter":
@@ -125,13 +127,13 @@ class ConfirmScreen(ModalScreen[EastAnswer | None]):
                 self.query_one("#confirm-message", Static).update(_("East: key the E/W PIN first."))
                 return
             self.dismiss(EastAnswer("confirm", self.pin or None))
-        elif key == "-":
-            self.dismiss(EastAnswer("reject"))
-        elif key.isdigit() and self.pin_required and len(self.pin) < 8:
-            self.pin += key
-            self._show_pin()
         elif key == "backspace" and self.pin:
             self.pin = self.pin[:-1]
+            self._show_pin()
+        elif key in ("backspace", "-"):
+            self.dismiss(EastAnswer("reject"))  # the grammar's reject ("-" from habit)
+        elif key.isdigit() and self.pin_required and len(self.pin) < 8:
+            self.pin += key
             self._show_pin()
         elif key == "escape":
             self.dismiss(None)

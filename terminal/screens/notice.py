@@ -69,15 +69,14 @@ class MenuScreen(ModalScreen[str | None]):
 
 
 class HelpScreen(ModalScreen[None]):
-    """The keypad grammar, as documented in terminal/keypad.py."""
+    """The table card's terminal column (protocol/table_card.py, from the key grammar)."""
 
     def compose(self) -> ComposeResult:
         """The grammar text."""
         with Vertical(id="help", classes="dialog"):
-            yield Static(_("Keys for one board"), classes="dialog-title")
-            yield Static(key_help(), classes="dialog-text")
+            yield Static(key_help(), classes="dialog-text", markup=False)
             yield Static(
-                _("Enter sends; East confirms with Enter or rejects with -.  Any key = close"),
+                _("Any key = close"),
                 classes="dialog-keys",
             )
 

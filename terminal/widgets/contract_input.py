@@ -1,4 +1,4 @@
-"""The contract input: one board's fields, filled key by key with the keypad grammar."""
+"""The contract input: one board's fields, filled key by key with the table's key grammar."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ STEP_FIELD = {"level": "contract", "strain": "contract", "declarer": "declarer"}
 STEP_HELP = {
     "level": N_("Level\n\n 1 2 3 4 5 6 7\n\n 0 = passed out"),
     "strain": N_("Suit\n\n 1 ♣   2 ♦   3 ♥\n 4 ♠   5 {nt}\n\n * = doubled"),
-    "declarer": N_("Declarer\n\n       8 {n}\n 4 {w}        6 {e}\n       2 {s}\n\n * = doubled"),
+    "declarer": N_("Declarer\n\n 1 {n}   2 {e}\n 3 {s}   4 {w}\n\n * = doubled"),
     "lead": N_(
         "Lead: suit, then card\n\n 1 ♣  2 ♦  3 ♥  4 ♠\n 2-9   0 = 10\n 11 J  12 Q  13 K  14 A"
     ),

@@ -36,7 +36,7 @@ def paired(table: Table) -> Table:
 
 
 def seated(table: Table) -> Table:
-    paired(table).press("1")
+    paired(table).press("ENT")
     return table
 
 
@@ -46,9 +46,9 @@ def test_pairing_then_seat_check(table: Table) -> None:
     assert table.press("BACK") == ("T3 Pair code:", "0_")
     assert table.press("00", "ENT") == ("T3 Pair code:", "000_")  # too short: ignored
     assert table.device.screen is Screen.PAIR
-    assert table.press("3", "ENT") == ("T3 R1 NS3 EW6", "Seats OK? 1=yes")
+    assert table.press("3", "ENT") == ("T3 R1 NS3 EW6", "ENT=OK *=TD")
     assert table.device.store.token == "token-table-3"
-    assert table.press("1") == ("T3 R1 B5 N/S 3-6", "ENT=enter *=TD")
+    assert table.press("ENT") == ("T3 R1 B5 N/S 3-6", "0-7=enter *=TD")
 
 
 def test_wrong_pairing_code_is_refused(table: Table) -> None:
@@ -57,110 +57,177 @@ def test_wrong_pairing_code_is_refused(table: Table) -> None:
 
 
 def test_north_enters_and_east_confirms(table: Table, tables: FakeTables) -> None:
+    """The grammar of protocol/keys.py: the level's digit opens the entry, * doubles at any
+    point after the level, 1-4 = N E S W, ENT sends, ENT confirms."""
     seated(table)
-    assert table.press("ENT") == ("B5 contract", "Level 1-7 0=pass")
     assert table.press("4") == ("B5 4", "1C 2D 3H 4S 5NT")
-    assert table.press("4") == ("B5 4S", "0=- 1=X 2=XX")
-    assert table.press("1") == ("B5 4SX", "Decl 1N 2E 3S 4W")
+    assert table.press("4") == ("B5 4S *=X", "Decl 1N 2E 3S 4W")
+    assert table.press("*") == ("B5 4SX *=X", "Decl 1N 2E 3S 4W")
     assert table.press("3") == ("B5 4SX S", "Tricks 0-13: _")
-    assert table.press("8") == ("B5 4SX S", "Tricks 0-13: 8_")
-    # Board 5: N/S vulnerable, so 4SX two down is -500 for N/S.
-    assert table.press("ENT") == ("4SX S -2 -500?", "ENT=send BK=edit")
-    assert table.press("ENT") == ("4SX S -2 -500", "EW OK? 1=yes")
+    # Board 5: N/S vulnerable, so 4SX two down is -500 for N/S; the score shows at once.
+    assert table.press("8") == ("4SX S -2 -500?", "ENT=send BK=edit")
+    assert table.press("ENT") == ("4SX S -2 -500", "EW:ENT=OK BK=no")
     assert tables.results[(3, 5)].state == "entered"
-    assert table.press("1") == ("T3 R1 B6 N/S 3-6", "ENT=enter *=TD")
+    assert table.press("ENT") == ("T3 R1 B6 N/S 3-6", "0-7=enter *=TD")
     assert tables.results[(3, 5)].state == "confirmed"
     assert table.device.store.pending() == []
     assert table.device.stored_count == 1
 
 
-def test_back_goes_back_one_step_at_a_time(table: Table) -> None:
+def test_enter_still_opens_the_entry(table: Table) -> None:
     seated(table)
-    table.press("ENT", "3", "5", "0", "1", "9")
-    assert table.lines == ("B5 3NT N", "Tricks 0-13: 9_")
-    assert table.press("BACK", "BACK") == ("B5 3NT", "Decl 1N 2E 3S 4W")
-    assert table.press("BACK") == ("B5 3NT", "0=- 1=X 2=XX")
-    assert table.press("2", "2", "0") == ("B5 3NTXX E", "Tricks 0-13: 0_")
+    assert table.press("ENT") == ("B5 contract", "Level 1-7 0=pass")
+    assert table.press("BACK") == ("T3 R1 B5 N/S 3-6", "0-7=enter *=TD")
+
+
+def test_back_takes_back_one_key_at_a_time(table: Table) -> None:
+    seated(table)
+    table.press("3", "5", "1", "9")
+    assert table.lines == ("3NT N = +600?", "ENT=send BK=edit")
+    assert table.press("BACK", "BACK") == ("B5 3NT *=X", "Decl 1N 2E 3S 4W")
+    assert table.press("*", "*", "2", "0") == ("3NTXX E-9 +4600?", "ENT=send BK=edit")
     # "3NTXX E -9 +4600?" is 17 characters: the preview drops a space to fit.
-    assert table.press("ENT") == ("3NTXX E-9 +4600?", "ENT=send BK=edit")
+    assert table.press(*["BACK"] * 6) == ("B5 contract", "Level 1-7 0=pass")
+    assert table.press("BACK") == ("T3 R1 B5 N/S 3-6", "0-7=enter *=TD")
 
 
 def test_passed_out_board(table: Table, tables: FakeTables) -> None:
     seated(table)
-    assert table.press("ENT", "0") == ("PASS 0?", "ENT=send BK=edit")
-    assert table.press("ENT") == ("PASS 0", "EW OK? 1=yes")
-    table.press("1")
+    assert table.press("0") == ("PASS 0?", "ENT=send BK=edit")
+    assert table.press("ENT") == ("PASS 0", "EW:ENT=OK BK=no")
+    table.press("ENT")
     assert tables.results[(3, 5)].contract == "PASS"
 
 
-def test_impossible_tricks_are_refused(table: Table) -> None:
+def test_fourteen_tricks_are_not_possible_and_the_one_stays(table: Table) -> None:
     seated(table)
-    table.press("ENT", "7", "5", "0", "1", "14", "ENT")
-    assert table.lines == ("B5 7NT N", "Not possible")
-    assert table.press("13", "ENT")[0] == "7NT N = +2220?"
+    table.press("7", "5", "1", "1")
+    assert table.press("4")[1] == "14 not possible"
+    draft = table.device.draft
+    assert draft is not None
+    assert draft.tricks == "1"
+    assert table.press("3") == ("7NT N = +2220?", "ENT=send BK=edit")
 
 
-def test_east_rejects_and_north_enters_again(table: Table, tables: FakeTables) -> None:
+def test_fourteen_in_german(table: Table) -> None:
     seated(table)
-    table.press("ENT", "4", "4", "0", "3", "10", "ENT", "ENT")
-    assert table.press("2") == ("B5 contract", "EW rejected")
+    table.device.store.save_language("de")
+    table.press("7", "5", "1", "1")
+    assert table.press("4")[1] == "14 unmöglich"
+
+
+def test_east_rejects_and_north_keeps_the_keys(table: Table, tables: FakeTables) -> None:
+    seated(table)
+    table.press("4", "4", "3", "10", "ENT")
+    assert table.press("BACK") == ("4S S = +620?", "EW rejected")
     assert tables.results[(3, 5)].state == "rejected"
-    table.press("4", "4", "0", "3", "11", "ENT")
-    assert table.lines == ("4S S +1 +650?", "ENT=send BK=edit")
-    table.press("ENT", "1")
+    table.press("BACK")  # the 0 of 10: 1 trick
+    assert table.press("1") == ("4S S +1 +650?", "ENT=send BK=edit")
+    table.press("ENT", "ENT")
     assert tables.results[(3, 5)].state == "confirmed"
     assert tables.results[(3, 5)].tricks == 11
 
 
+def test_a_rejected_board_reopens_with_its_keys(table: Table, tables: FakeTables) -> None:
+    seated(table)
+    table.press("4", "4", "3", "10", "ENT", "BACK")
+    table.press("BACK", "BACK", "BACK", "BACK", "BACK", "BACK")  # all keys, then the board
+    assert table.lines == ("T3 R1 B5 N/S 3-6", "Rejected ENT=fix")
+    assert table.press("ENT") == ("4S S = +620?", "ENT=send BK=edit")
+
+
 def test_relative_tricks(tables: FakeTables) -> None:
+    """UP and DOWN key "over" and "down" (the terminal's + and -); 0 is made."""
     table = Table(tables).boot()
     seated(table)
     info = table.device.round
     assert info is not None
     table.device.round = info.model_copy(update={"tricks_style": "relative"})
-    table.press("ENT", "3", "5", "0", "2")
-    assert table.lines == ("B5 3NT E #= *+-", "Result: _")
-    assert table.press("*", "*", "1") == ("B5 3NT E #= *+-", "Result: -1_")
-    assert table.press("ENT")[0] == "3NT E -1 +50?"
-    assert table.press("BACK") == ("B5 3NT E #= *+-", "Result: _")
-    assert table.press("#", "ENT")[0] == "3NT E = -400?"
+    table.press("3", "5", "2")
+    assert table.lines == ("B5 3NT E 0 ^+ v-", "Result: _")
+    assert table.press("DOWN") == (table.lines[0], "Result: -_")
+    assert table.press("1")[0] == "3NT E -1 +50?"
+    assert table.press("BACK", "BACK")[1] == "Result: _"
+    assert table.press("0")[0] == "3NT E = -400?"
+    assert table.press("BACK", "UP", "1")[0] == "3NT E +1 -430?"
+
+
+def test_the_opening_lead_when_the_event_asks(tables: FakeTables) -> None:
+    """The same lead keys as the terminal: suit 1-4, then 2-9, 0 ten, 11-14 J Q K A."""
+    table = seated(Table(tables).boot())
+    info = table.device.round
+    assert info is not None
+    table.device.round = info.model_copy(update={"lead_required": True})
+    assert table.press("3", "5", "1") == ("B5 3NT N", "Lead 1C 2D 3H 4S")
+    assert table.press("4") == ("B5 3NT N S", "Card 2-9 0 11-14")
+    assert table.press("1") == ("B5 3NT N S1", "Card 2-9 0 11-14")
+    assert table.press("4") == ("B5 3NT N SA", "Tricks 0-13: _")
+    table.hold = True  # keep the entry in the store to read it
+    table.press("9", "ENT")
+    [entry] = table.device.store.pending()
+    assert isinstance(entry, EnterResult)
+    assert (entry.values.contract, entry.values.lead, entry.values.tricks) == ("3NT", "SA", 9)
 
 
 def test_round_summary_gates_the_next_round(table: Table, tables: FakeTables) -> None:
     seated(table)
     assert table.press("#") == ("R1 done 0/2", "ENT=boards ^v")
-    table.press("#")  # not complete: no NextRound
+    table.press("#")  # # is the summary, always: no NextRound
     assert "next_round" not in table.sent
     assert table.press("DOWN") == ("B5 missing", "missing")
-    table.press("ENT", "ENT", "1", "4", "0", "1", "10", "ENT", "ENT", "1")
-    table.press("ENT", "2", "1", "0", "2", "8", "ENT", "ENT", "1")
-    assert table.lines == ("R1 done 2/2", "#=next round")
+    assert table.press("ENT") == ("T3 R1 B5 N/S 3-6", "0-7=enter *=TD")  # the first open board
+    table.press("1", "4", "1", "10", "ENT", "ENT")
+    table.press("2", "1", "2", "8", "ENT", "ENT")
+    assert table.lines == ("R1 done 2/2", "ENT=next round")
     assert table.press("DOWN") == ("B5 confirmed", "1S N +3 +170")
     assert table.press("DOWN") == ("B6 confirmed", "2C E = -90")
-    assert table.press("DOWN", "#") == ("T3 R2 NS3 EW4", "Seats OK? 1=yes")
-    assert table.press("1") == ("T3 R2 B1 N/S 3-4", "ENT=enter *=TD")
+    assert table.press("DOWN", "ENT") == ("T3 R2 NS3 EW4", "ENT=OK *=TD")
+    assert table.press("#") == ("T3 R2 NS3 EW4", "ENT=OK *=TD")  # no language switch
+    assert table.device.language == "en"
+    assert table.press("ENT") == ("T3 R2 B1 N/S 3-4", "0-7=enter *=TD")
+
+
+def test_hash_is_the_summary_from_an_entry_and_from_easts_screen(table: Table) -> None:
+    seated(table)
+    assert table.press("4", "4", "#") == ("R1 done 0/2", "ENT=boards ^v")
+    table.press("ENT", "4", "4", "3", "10", "ENT")
+    assert table.device.screen is Screen.EW_CONFIRM
+    assert table.press("#")[0] == "R1 done 0/2"
+
+
+def test_the_last_round_does_not_offer_a_next_round(tables: FakeTables) -> None:
+    table = seated(Table(tables).boot())
+    info = table.device.round
+    assert info is not None
+    table.device.round = info.model_copy(update={"rounds": 1})
+    table.press("1", "4", "1", "10", "ENT", "ENT", "2", "1", "2", "8", "ENT", "ENT")
+    assert table.lines == ("R1 done 2/2", "Last round ^v")
+    table.press("ENT")
+    assert "next_round" not in table.sent
 
 
 def test_call_the_td(table: Table, tables: FakeTables) -> None:
     seated(table)
-    assert table.press("*") == ("Call the TD?", "1=yes BACK=no")
-    assert table.press("1") == ("TD is called", "ENT=continue")
+    assert table.press("*") == ("Call the TD?", "ENT=yes BACK=no")
+    assert table.press("ENT") == ("TD is called", "ENT=continue")
     assert tables.td_calls == [3]
-    assert table.press("ENT") == ("T3 R1 B5 N/S 3-6", "ENT=enter *=TD")
+    assert table.press("ENT") == ("T3 R1 B5 N/S 3-6", "0-7=enter *=TD")
 
 
 def test_seating_wrong_calls_the_td(table: Table, tables: FakeTables) -> None:
-    paired(table).press("2", "1")
+    paired(table).press("*", "ENT")
     assert tables.td_calls == [3]
-    assert table.press("ENT") == ("T3 R1 NS3 EW6", "Seats OK? 1=yes")
+    assert table.press("ENT") == ("T3 R1 NS3 EW6", "ENT=OK *=TD")
 
 
 def test_east_pin_when_the_event_requires_one() -> None:
     tables = FakeTables(confirm_pin="42")
     table = Table(tables).boot()
-    seated(table).press("ENT", "1", "1", "0", "1", "7", "ENT", "ENT", "1")
-    assert table.lines == ("EW PIN, then ENT", "_")
-    assert table.press("4", "2") == ("EW PIN, then ENT", "**_")
+    seated(table).press("1", "1", "1", "7", "ENT")
+    assert table.lines == ("1C N = +70", "EW PIN, then ENT")
+    assert table.press("ENT") == ("1C N = +70", "EW PIN, then ENT")  # no PIN yet: nothing
+    assert table.press("4", "3") == ("1C N = +70", "**_")
+    assert table.press("BACK", "2") == ("1C N = +70", "**_")
     table.press("ENT")
     assert tables.results[(3, 5)].state == "confirmed"
 
@@ -168,17 +235,17 @@ def test_east_pin_when_the_event_requires_one() -> None:
 def test_wrong_pin_is_refused_and_the_board_stays_entered() -> None:
     tables = FakeTables(confirm_pin="42")
     table = Table(tables).boot()
-    seated(table).press("ENT", "1", "1", "0", "1", "7", "ENT", "ENT", "1", "99", "ENT")
+    seated(table).press("1", "1", "1", "7", "ENT", "99", "ENT")
     assert table.lines == ("Refused: bad_pin", "Wrong PIN.")
     assert table.press("ENT") == ("T3 R1 B5 N/S 3-6", "ENT=EW confirm")
-    assert table.press("ENT") == ("1C N = +70", "EW OK? 1=yes")
+    assert table.press("ENT") == ("1C N = +70", "EW PIN, then ENT")
 
 
 def test_offline_entry_is_kept_and_marked(table: Table) -> None:
     seated(table)
     table.hold = True
     table.device.link_status(False)
-    table.press("ENT", "4", "4", "0", "3", "10", "ENT", "ENT")
+    table.press("4", "4", "3", "10", "ENT")
     assert table.lines == ("4S S = +620", "Saved, no link")
     assert table.device.busy
     assert table.press("BACK") == ("T3 R1 B5 N/S 3-6", "Saved, sending")
@@ -198,7 +265,7 @@ def test_round_zero_waits_and_a_pushed_round_starts_it(tables: FakeTables) -> No
     assert table.lines == ("T3 Traveller", "Wait for round 1")
     assert table.device.busy
     table.device.receive(RoundChanged(round=info))
-    assert table.lines == ("T3 R1 NS3 EW6", "Seats OK? 1=yes")
+    assert table.lines == ("T3 R1 NS3 EW6", "ENT=OK *=TD")
 
 
 def test_pushed_result_change_updates_the_board(table: Table) -> None:
@@ -208,21 +275,21 @@ def test_pushed_result_change_updates_the_board(table: Table) -> None:
     )
     table.device.receive(ResultChanged(result=view))
     assert table.lines == ("T3 R1 B5 N/S 3-6", "adjusted")
-    assert table.press("DOWN", "UP", "ENT") == ("T3 R1 B5 N/S 3-6", "adjusted")  # nothing to enter
+    assert table.press("DOWN", "UP", "ENT", "4") == ("T3 R1 B5 N/S 3-6", "adjusted")  # no entry
 
 
 def test_gateway_that_forgot_us_gets_a_hello_and_the_entry_again(table: Table) -> None:
     seated(table)
     table.bound = None  # the gateway restarted and lost its table binding
-    table.press("ENT", "1", "1", "0", "1", "7", "ENT", "ENT")
+    table.press("1", "1", "1", "7", "ENT")
     assert table.sent[-3:] == ["enter_result", "hello", "enter_result"]
-    assert table.lines == ("1C N = +70", "EW OK? 1=yes")
+    assert table.lines == ("1C N = +70", "EW:ENT=OK BK=no")
 
 
 def test_revoked_token_asks_to_pair_again_and_keeps_entries(table: Table) -> None:
     seated(table)
     table.hold = True
-    table.press("ENT", "1", "1", "0", "1", "7", "ENT", "ENT")
+    table.press("1", "1", "1", "7", "ENT")
     table.device.receive(Error(code="invalid_token", message="Token expired"))
     assert table.lines == ("Pair again", "Token expired")
     assert table.device.store.token is None
@@ -233,7 +300,7 @@ def test_restart_resends_unanswered_entries_with_the_same_id(tables: FakeTables)
     store = MemoryStore(3)
     first = seated(Table(tables, store=store).boot())
     first.hold = True
-    first.press("ENT", "4", "4", "0", "3", "10", "ENT", "ENT")
+    first.press("4", "4", "3", "10", "ENT")
     [entry] = store.pending()
     # Power cut. The new firmware run has the same battery-backed store.
     second = Table(tables, store=store).boot()
@@ -241,14 +308,14 @@ def test_restart_resends_unanswered_entries_with_the_same_id(tables: FakeTables)
     assert tables.applied[entry.entry_id] == 1
     assert store.pending() == []
     # Seating was kept; B5 was still unanswered when the round came, so B6 is offered first.
-    assert second.lines == ("T3 R1 B6 N/S 3-6", "ENT=enter *=TD")
+    assert second.lines == ("T3 R1 B6 N/S 3-6", "0-7=enter *=TD")
     assert second.press("UP") == ("T3 R1 B5 N/S 3-6", "ENT=EW confirm")
 
 
 def test_keys_are_ignored_while_waiting(table: Table) -> None:
     seated(table)
     table.hold = True
-    table.press("ENT", "1", "1", "0", "1", "7", "ENT", "ENT")
+    table.press("1", "1", "1", "7", "ENT")
     before = table.lines
     assert table.press("5", "#", "*", "UP") == before
 
@@ -368,7 +435,7 @@ def test_every_screen_fits_the_lcd_whatever_is_pressed(
                 device.receive(reply)
         for line in device.display:
             assert len(line) == WIDTH
-            assert line.isascii() or device.language != "en"  # "#" may switch the language
+            assert line.isascii() or device.language != "en"  # UP/DOWN may switch it
             assert line.isprintable()
 
 
@@ -385,12 +452,12 @@ def test_the_random_walk_reaches_the_deep_screens() -> None:
     device.boot()
     device.receive(info)
     screens = []
-    for key in ["1", "ENT", "7", "5", "2", "4", "0", "ENT", "ENT", "1", "#"]:
+    for key in ["ENT", "ENT", "7", "5", "*", "*", "4", "0", "ENT", "ENT", "#"]:
         device.press(key)
         for command in device.outgoing():
             for reply in server_replies(info, command, -7600):
                 device.receive(reply)
         screens.append((device.screen, device.display))
-    assert screens[7] == (Screen.PREVIEW, ("7NTXXW-13 +7600?", "ENT=send BK=edit"))
+    assert screens[7] == (Screen.ENTRY, ("7NTXXW-13 +7600?", "ENT=send BK=edit"))
     assert screens[8][0] is Screen.EW_CONFIRM
     assert all(len(line) == WIDTH for _, lines in screens for line in lines)

@@ -17,7 +17,7 @@ from tests.firmware_sim.conftest import Table
 from tests.firmware_sim.test_device import big_rounds, keys, server_replies
 
 #: The widest values the fields take on the screens that use them.
-WIDEST = {"table": 99, "board": 99, "round": 99, "done": 99, "total": 99, "code": ""}
+WIDEST = {"table": 99, "board": 99, "round": 99, "done": 99, "total": 99, "code": "", "tricks": 19}
 SHOWABLE = set(string.printable) - set("\t\n\r\x0b\x0c") | i18n.CHARSET
 
 
@@ -34,7 +34,8 @@ def test_every_text_is_translated_and_fits(lang: str) -> None:
 
 def test_fields_survive_translation() -> None:
     for message, translations in i18n.TEXTS.items():
-        fields = sorted(f for f in ("{table}", "{board}", "{round}", "{entry}") if f in message)
+        names = ("{table}", "{board}", "{round}", "{entry}", "{tricks}")
+        fields = sorted(f for f in names if f in message)
         for text in translations:
             assert sorted(f for f in fields if f in text) == fields, (message, text)
 
@@ -51,13 +52,14 @@ def test_a_danish_keypad_enters_a_board(tables: FakeTables) -> None:
     table.device = Device(3, MemoryStore(3), language="da")
     table.boot()
     assert table.lines == ("B3 Parkode:", "_")
-    assert table.press("0003", "ENT") == ("B3 R1 NS3 ØV6", "Pladser OK? 1=ja")
-    assert table.press("1") == ("B3 R1 S5 N-S 3-6", "ENT=indtast *=TL")
+    assert table.press("0003", "ENT") == ("B3 R1 NS3 ØV6", "ENT=OK *=TL")
+    assert table.press("ENT") == ("B3 R1 S5 N-S 3-6", "0-7=indtast *=TL")
     assert table.press("ENT") == ("S5 kontrakt", "Trin 1-7 0=pas")
-    assert table.press("4", "4", "1") == ("S5 4SX", "Spf 1N 2Ø 3S 4V")
+    assert table.press("4", "4", "*") == ("S5 4SX *=X", "Spf 1N 2Ø 3S 4V")
     assert table.press("2") == ("S5 4SX Ø", "Stik 0-13: _")
-    assert table.press("8") == ("S5 4SX Ø", "Stik 0-13: 8_")
-    assert table.press("ENT") == ("4SX Ø -2 +300?", "ENT=send BK=ret")
+    assert table.press("8") == ("4SX Ø -2 +300?", "ENT=send BK=ret")
+    assert table.press("ENT") == ("4SX Ø -2 +300", "ØV:ENT=OK BK=nej")
+    assert table.press("1", "4") == ("4SX Ø -2 +300", "ØV:ENT=OK BK=nej")  # not the PIN
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES[1:])
@@ -100,38 +102,46 @@ def test_the_keypad_shows_the_events_language_through_the_gateway_codec(
     table = Table(tables)
     table.boot()
     assert table.lines == ("T3 Pair code:", "_"), "not paired yet: the keypad's own language"
-    assert table.press("0003", "ENT") == ("T3 R1 NS3 OW6", "Plätze OK? 1=ja")
+    assert table.press("0003", "ENT") == ("T3 R1 NS3 OW6", "ENT=OK *=TL")
 
 
-def test_the_players_switch_the_keypads_language_with_one_key(tables: FakeTables) -> None:
-    """# on the seat check goes to the next language (de -> ru -> en -> da...); the choice is
-    kept with the pairing (a power cut keeps it) and a new pairing goes back to the event's."""
+def test_the_players_switch_the_keypads_language_with_the_arrows(tables: FakeTables) -> None:
+    """DOWN on the seat check goes to the next language (de -> ru -> en -> da...), UP back; the
+    choice is kept with the pairing (a power cut keeps it) and a new pairing goes back to the
+    event's. # is the round summary on every screen, never the language (issue 17)."""
     tables.language = "de"
     store = MemoryStore(3)
     table = Table(tables, store=store)
     table.boot()
     table.press("0003", "ENT")
-    assert table.press("#") == ("С3 Р1 СЮ3 ВЗ6", "Места ОК? 1=да")
+    assert table.press("#") == ("T3 R1 NS3 OW6", "ENT=OK *=TL")
+    assert store.language is None
+    assert table.press("DOWN") == ("С3 Р1 СЮ3 ВЗ6", "ENT=ОК *=судья")
     assert store.language == "ru"
-    assert table.press("#") == ("T3 R1 NS3 EW6", "Seats OK? 1=yes")
-    assert table.press("#")[1] == "Pladser OK? 1=ja"
-    assert table.press("1")[1] == "ENT=indtast *=TL", "the board screen stays Danish"
+    assert table.press("DOWN") == ("T3 R1 NS3 EW6", "ENT=OK *=TD")
+    assert table.press("UP", "DOWN", "DOWN")[0] == "B3 R1 NS3 ØV6"
+    assert table.press("ENT")[1] == "0-7=indtast *=TL", "the board screen stays Danish"
     reborn = Table(tables, store=store)
     reborn.bound = 3
     reborn.boot()
-    assert reborn.lines[1] == "ENT=indtast *=TL", "remembered across a power cut"
+    assert reborn.lines[1] == "0-7=indtast *=TL", "remembered across a power cut"
     store.save_pairing(None, None)
     again = Table(tables, store=store)
     again.boot()
     again.press("0003", "ENT")
     assert store.language is None
-    assert again.lines[1] == "Plätze OK? 1=ja", "a new pairing: the event's language again"
+    assert again.lines[1] == "ENT=OK *=TL", "a new pairing: the event's language again"
+    assert again.lines[0] == "T3 R1 NS3 OW6"
 
 
-def test_the_language_key_on_every_screen_before_the_round() -> None:
-    """# also switches while waiting for the pairing code or for round 1."""
+def test_the_language_keys_on_every_screen_before_the_round() -> None:
+    """The arrows also switch while waiting for the pairing code or for round 1; # does not."""
     device = Device(1, MemoryStore(1))
     device.boot()
     device.press(Key.HASH)
+    assert device.language == "en"
+    device.press(Key.DOWN)
     assert device.language == "da"
     assert device.display[0].startswith("B1 Parkode:")
+    device.press(Key.UP)
+    assert device.language == "en"

@@ -46,11 +46,11 @@ def test_runner_plays_a_board_over_a_pty_pair() -> None:
     gateway = FakeGateway(tables, Link(None, time.monotonic, role="gateway"))
     script = [
         "0003 ENT",
-        "1",
-        "ENT 4 4 1 3 8 ENT ENT",
-        "1",
+        "ENT",
+        "4 4 * 3 8 ENT",
+        "ENT",
         "; board 6 passed out",
-        "ENT 0 ENT ENT 1",
+        "0 ENT ENT",
     ]
     screens: list[str] = []
     finished: list[Device] = []
@@ -86,7 +86,7 @@ def test_runner_plays_a_board_over_a_pty_pair() -> None:
         "|T3 R1 NS3 EW6   |",
         "|T3 R1 B5 N/S 3-6|",
         "|4SX S -2 -500?  |",
-        "|EW OK? 1=yes    |",
+        "|EW:ENT=OK BK=no |",
     ):
         assert line in text
 

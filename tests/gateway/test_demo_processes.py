@@ -24,7 +24,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 TRAVELLER = [sys.executable, "-c", "from server.cli import main; main()"]
 GATEWAY = [*TRAVELLER, "gateway"]
-BOARD = "ENT 4 4 0 3 10 ENT ENT 1"  # 4S by South, 10 tricks; send; E/W confirm
+BOARD = "4 4 3 1 0 ENT ENT"  # 4S by South, 10 tricks; send; E/W confirm (protocol/keys.md)
 
 
 def _free_port() -> int:
@@ -125,9 +125,9 @@ def test_keypad_sim_plays_against_the_demo(tmp_path: Path, env: dict[str, str], 
         assert password, banner
         assert section, banner
         script = tmp_path / "keys.txt"
-        # Pair, seats OK, the three boards of round 1, "#": the next round, before the TD
-        # started it. The keypad waits; then seats OK and one board of round 2.
-        script.write_text(f"{code[1]} ENT 1 {BOARD} {BOARD} {BOARD} # 1 {BOARD}\n")
+        # Pair, seats OK, the three boards of round 1, ENT on the summary: the next round,
+        # before the TD started it. The keypad waits; then seats OK and one board of round 2.
+        script.write_text(f"{code[1]} ENT ENT {BOARD} {BOARD} {BOARD} ENT ENT {BOARD}\n")
         keypad = start(
             [
                 *TRAVELLER,

@@ -47,9 +47,9 @@ TD_PASSWORD = "e2e-td-password"
 SIZE = (80, 24)
 # Keys per board, in the order a table meets its boards: (keys, contract, declarer, tricks).
 PLAYS = [
-    (["4", "4", "2", "1", "0"], "4S", "S", 10),
-    (["3", "5", "8", "9"], "3NT", "N", 9),
-    (["2", "3", "*", "6", "7"], "2HX", "E", 7),
+    (["4", "4", "3", "1", "0"], "4S", "S", 10),
+    (["3", "5", "1", "9"], "3NT", "N", 9),
+    (["2", "3", "*", "2", "7"], "2HX", "E", 7),
     (["0"], "PASS", None, 0),
 ]
 DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
@@ -205,7 +205,7 @@ async def test_results_keyed_while_the_server_is_down_arrive_once(
         await pilot.press("enter")
         served.stop()
         await client.wait_for(lambda: not client.online, timeout=10)
-        await pilot.press("4", "4", "2", "1", "0", "enter", "enter")
+        await pilot.press("4", "4", "3", "1", "0", "enter", "enter")
         assert client.waiting == 2
         assert "OFFLINE, 2 results waiting" in str(app.screen.query_one(StatusLine).render())
         served.start()
@@ -252,7 +252,7 @@ async def test_the_extras_against_the_real_server(served: Served, tmp_path: Path
         assert client.round.ns.names[0] == "Anna Lind"
         await pilot.press("enter")
         board = client.round.boards[0].board
-        await pilot.press("4", "4", "2", "1", "0", "enter")  # checked by the server first
+        await pilot.press("4", "4", "3", "1", "0", "enter")  # checked by the server first
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)

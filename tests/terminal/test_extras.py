@@ -21,7 +21,7 @@ from terminal.screens.summary import SummaryScreen
 from .conftest import make_app, screen_text, seated, settle
 
 SIZE = (80, 24)
-FOUR_SPADES_BY_SOUTH_MADE = ["4", "4", "2", "1", "0", "enter", "enter"]
+FOUR_SPADES_BY_SOUTH_MADE = ["4", "4", "3", "1", "0", "enter", "enter"]
 # West holds ♥AKQJ and ♠432; double dummy, N/S take 7 tricks in spades.
 DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 NS_TRICKS = {"C": 5, "D": 7, "H": 5, "S": 7, "NT": 5}
@@ -64,7 +64,7 @@ async def test_the_summary_shows_where_the_pairs_go_once_the_round_is_done() -> 
         await seated(pilot, client)
         assert client.round is not None
         assert client.round.next == []
-        await pilot.press(*FOUR_SPADES_BY_SOUTH_MADE, "3", "5", "8", "9", "enter", "enter")
+        await pilot.press(*FOUR_SPADES_BY_SOUTH_MADE, "3", "5", "1", "9", "enter", "enter")
         await settle(pilot, client)
         await client.wait_for(lambda: bool(client.round and client.round.next))
         await pilot.pause()
@@ -135,7 +135,7 @@ async def test_a_lead_not_in_the_leaders_hand_is_refused() -> None:
         await seated(pilot, client)
         await settle(pilot, client)
         # 4♠ by South, lead ♠A (North's card: West leads), ten tricks.
-        await pilot.press("4", "4", "2", "4", "1", "4", "1", "0", "enter")
+        await pilot.press("4", "4", "3", "4", "1", "4", "1", "0", "enter")
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert isinstance(app.screen, BoardEntryScreen)
@@ -157,7 +157,7 @@ async def test_tricks_far_from_double_dummy_ask_are_you_sure() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await seated(pilot, client)
         await settle(pilot, client)
-        await pilot.press("4", "4", "2", "1", "3", "enter")  # thirteen tricks
+        await pilot.press("4", "4", "3", "1", "3", "enter")  # thirteen tricks
         await wait_for_screen(pilot, app, QuestionScreen)
         assert "far from what the cards allow" in screen_text(app)
         await pilot.press("backspace")  # no: North changes it
@@ -171,7 +171,7 @@ async def test_tricks_far_from_double_dummy_ask_are_you_sure() -> None:
         await settle(pilot, client)
         assert server.results[(1, 1, 1)].tricks == 13
         # Ten tricks is within three of double dummy: no question (7 keys, as always).
-        await pilot.press("4", "4", "2", "1", "0", "enter")
+        await pilot.press("4", "4", "3", "1", "0", "enter")
         await wait_for_screen(pilot, app, ConfirmScreen)
 
 
@@ -247,7 +247,7 @@ async def test_the_ranking_at_the_end_of_the_session() -> None:
     app, client = make_app(server)
     async with app.run_test(size=SIZE) as pilot:
         await seated(pilot, client)
-        await pilot.press(*FOUR_SPADES_BY_SOUTH_MADE, "3", "5", "8", "9", "enter", "enter")
+        await pilot.press(*FOUR_SPADES_BY_SOUTH_MADE, "3", "5", "1", "9", "enter", "enter")
         await settle(pilot, client)
         assert isinstance(app.screen, SummaryScreen)
         assert "Enter = the ranking" in screen_text(app)

@@ -17,7 +17,7 @@ from terminal.widgets.status_line import StatusLine
 from .conftest import make_app, screen_text, seated, settle
 
 SIZE = (80, 24)
-FOUR_SPADES_BY_SOUTH_MADE = ["4", "4", "2", "1", "0", "enter", "enter"]
+FOUR_SPADES_BY_SOUTH_MADE = ["4", "4", "3", "1", "0", "enter", "enter"]
 
 
 def entered_kinds(server: FakeServer) -> list[str]:
@@ -54,13 +54,13 @@ async def test_full_round_enter_reject_reenter_confirm_gate_next_round() -> None
         assert screen.board == 1
 
         # North keys 4♠ by South, ten tricks; the score is shown before sending.
-        await pilot.press("4", "4", "2", "1", "0")
+        await pilot.press("4", "4", "3", "1", "0")
         assert "4♠ by South, made, N/S +420" in screen_text(app)
         await pilot.press("enter")
         assert isinstance(app.screen, ConfirmScreen)
 
-        # East rejects: back to North, with the keys ready to change.
-        await pilot.press("-")
+        # East rejects with Backspace (protocol/keys.md): back to North, the keys kept.
+        await pilot.press("backspace")
         await settle(pilot, client)
         assert server.results[(1, 1, 1)].state == "rejected"
         assert isinstance(app.screen, BoardEntryScreen)
@@ -87,7 +87,7 @@ async def test_full_round_enter_reject_reenter_confirm_gate_next_round() -> None
         assert "next_round" not in [c.type for c in server.received]
 
         # Board 2: 3NT by North, +1; after East confirms the summary shows the round is done.
-        await pilot.press("3", "5", "8", "1", "0", "enter", "enter")
+        await pilot.press("3", "5", "1", "1", "0", "enter", "enter")
         await settle(pilot, client)
         assert isinstance(app.screen, SummaryScreen)
         assert app.screen.unfinished == []
@@ -115,7 +115,7 @@ async def test_keypresses_for_four_spades_by_south_made() -> None:
     """The headline number: keys from an empty board to East's confirmation."""
     for style, keys in (
         ("absolute", FOUR_SPADES_BY_SOUTH_MADE),
-        ("relative", ["4", "4", "2", "0", "enter", "enter"]),
+        ("relative", ["4", "4", "3", "0", "enter", "enter"]),
     ):
         server = FakeServer(tricks_style=style)  # type: ignore[arg-type]
         app, client = make_app(server)
@@ -140,7 +140,7 @@ async def test_next_round_waits_for_the_td() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await seated(pilot, client)
         await pilot.press(*FOUR_SPADES_BY_SOUTH_MADE)
-        await pilot.press("3", "5", "8", "9", "enter", "enter")
+        await pilot.press("3", "5", "1", "9", "enter", "enter")
         await settle(pilot, client)
         assert isinstance(app.screen, SummaryScreen)
         await pilot.press("enter")
@@ -247,7 +247,7 @@ async def test_conflict_is_shown_and_the_td_called() -> None:
     app, client = make_app(server)
     async with app.run_test(size=SIZE) as pilot:
         await seated(pilot, client)
-        await pilot.press("4", "4", "2", "1", "0", "enter")
+        await pilot.press("4", "4", "3", "1", "0", "enter")
         await settle(pilot, client)
         # Another device at the table enters something different for the same board.
         values = EntryValues(contract="3NT", declarer="N", tricks=9)
@@ -265,7 +265,7 @@ async def test_pin_and_double_enter_guard() -> None:
     app, client = make_app(server, guard=60.0)
     async with app.run_test(size=SIZE) as pilot:
         await seated(pilot, client)
-        await pilot.press("4", "4", "2", "1", "0", "enter", "enter")
+        await pilot.press("4", "4", "3", "1", "0", "enter", "enter")
         assert isinstance(app.screen, ConfirmScreen)  # the second Enter came too soon
         app.screen.guard = 0.0
         await pilot.press("enter")
@@ -313,7 +313,7 @@ async def test_an_offline_entry_that_meets_another_device_s_entry_is_a_conflict(
         await settle(pilot, client)
         server.set_online(False)
         await settle(pilot, client, online=False)
-        await pilot.press("4", "4", "2", "1", "0", "enter", "escape")
+        await pilot.press("4", "4", "3", "1", "0", "enter", "escape")
         # Meanwhile a second device at the table gave the server another result for board 1.
         values = EntryValues(contract="3NT", declarer="N", tricks=9)
         server.handle(1, EnterResult(entry_id="other-device-1", board=1, values=values))
@@ -332,7 +332,7 @@ async def test_a_ruling_pending_board_is_confirmed_as_td_pending() -> None:
     app, client = make_app(server)
     async with app.run_test(size=SIZE) as pilot:
         await seated(pilot, client)
-        await pilot.press("4", "4", "2", "1", "0", ".", "3")
+        await pilot.press("4", "4", "3", "1", "0", ".", "3")
         assert "(TD ruling pending)" in screen_text(app)
         await pilot.press("enter")
         assert "A TD ruling is pending" in screen_text(app)

@@ -20,13 +20,13 @@ def keyed(keys: str, board: int = 1, **options: Any) -> Draft:
 @pytest.mark.parametrize(
     ("keys", "options", "contract", "declarer", "tricks", "ns"),
     [
-        ("44210", {}, "4S", "S", 10, 420),
-        ("442=", {}, "4S", "S", "=", 420),
-        ("4420", {"tricks_style": "relative"}, "4S", "S", "=", 420),
-        ("44*2-2", {"tricks_style": "relative"}, "4SX", "S", "-2", -300),
-        ("44**2-1", {}, "4SXX", "S", "-1", -200),
-        ("3589", {}, "3NT", "N", 9, 400),
-        ("1168", {}, "1C", "E", 8, -90),
+        ("44310", {}, "4S", "S", 10, 420),
+        ("443=", {}, "4S", "S", "=", 420),
+        ("4430", {"tricks_style": "relative"}, "4S", "S", "=", 420),
+        ("44*3-2", {"tricks_style": "relative"}, "4SX", "S", "-2", -300),
+        ("44**3-1", {}, "4SXX", "S", "-1", -200),
+        ("3519", {}, "3NT", "N", 9, 400),
+        ("1128", {}, "1C", "E", 8, -90),
         ("754=", {}, "7NT", "W", "=", -1520),
         ("634+1", {}, "6H", "W", "+1", -1010),
         ("0", {}, "PASS", None, 0, 0),
@@ -52,12 +52,12 @@ def test_keys_make_entries(
 
 
 def test_the_lead_card_when_the_event_asks() -> None:
-    draft = keyed("352" + "414", lead_required=True)
+    draft = keyed("353" + "414", lead_required=True)
     assert draft.step == "tricks"
     assert draft.lead == "SA"
-    draft = keyed("3524" + "0" + "9", lead_required=True)
+    draft = keyed("3534" + "0" + "9", lead_required=True)
     assert (draft.lead, draft.values().tricks) == ("ST", 9)  # type: ignore[union-attr]
-    draft = keyed("352" + "27" + "9", lead_required=True)
+    draft = keyed("353" + "27" + "9", lead_required=True)
     assert draft.lead == "D7"
 
 
@@ -66,10 +66,10 @@ def test_the_lead_card_when_the_event_asks() -> None:
     [
         ("", "8", "Level is 1 to 7"),
         ("4", "7", "Suit: 1"),
-        ("44", "5", "Declarer: 8 North"),
+        ("44", "5", "Declarer: 1 North, 2 East, 3 South, 4 West"),
         ("75", "*", ""),
-        ("752+", "1", r"7NT\+1 is impossible"),
-        ("44210", "5", "All keyed"),
+        ("753+", "1", r"7NT\+1 is impossible"),
+        ("44310", "5", "All keyed"),
         ("", "*", "Key the level first"),
     ],
 )
@@ -84,11 +84,11 @@ def test_refused_keys_say_what_fits(keys: str, bad: str, reason: str) -> None:
 
 def test_relative_style_needs_a_sign() -> None:
     with pytest.raises(KeyRefusedError, match="0 = made"):
-        keyed("4429", tricks_style="relative")
+        keyed("4439", tricks_style="relative")
 
 
 def test_backspace_takes_back_one_key() -> None:
-    draft = keyed("44*210")
+    draft = keyed("44*310")
     assert backspace(draft).tricks == "1"
     assert backspace(backspace(backspace(draft))).declarer is None
     assert backspace(keyed("")).keys == ()
@@ -97,10 +97,10 @@ def test_backspace_takes_back_one_key() -> None:
 @pytest.mark.parametrize(
     ("contract", "declarer", "tricks", "result", "style", "keys"),
     [
-        ("4SX", "S", 8, "-2", "absolute", ("4", "4", "*", "2", "8")),
-        ("4SX", "S", 8, "-2", "relative", ("4", "4", "*", "2", "-", "2")),
+        ("4SX", "S", 8, "-2", "absolute", ("4", "4", "*", "3", "8")),
+        ("4SX", "S", 8, "-2", "relative", ("4", "4", "*", "3", "-", "2")),
         ("3NT", "W", 9, "=", "relative", ("3", "5", "4", "0")),
-        ("7CXX", "E", 13, "=", "absolute", ("7", "1", "*", "*", "6", "1", "3")),
+        ("7CXX", "E", 13, "=", "absolute", ("7", "1", "*", "*", "2", "1", "3")),
         ("PASS", None, 0, None, "absolute", ("0",)),
     ],
 )
@@ -128,3 +128,19 @@ def test_keys_for_a_stored_result_round_trip(
     scored = again.scored()
     assert scored is not None
     assert (scored.contract, scored.tricks) == (contract, tricks)
+
+
+@pytest.mark.parametrize("second", ["4", "5", "9"])
+def test_fourteen_tricks_are_not_possible_and_the_one_stays(second: str) -> None:
+    draft = keyed("4431")
+    with pytest.raises(KeyRefusedError, match=f"^1{second} is not possible"):
+        press(draft, second)
+    assert keyed("44310").tricks == "10"
+
+
+def test_the_declarer_keys_are_the_keypads_bridge_order() -> None:
+    """1 2 3 4 = N E S W on every device (protocol/keys.md); the compass 8 and 6 are refused."""
+    assert [keyed(f"44{key}").declarer for key in "1234"] == ["N", "E", "S", "W"]
+    for compass in "86":
+        with pytest.raises(KeyRefusedError, match="Declarer"):
+            keyed(f"44{compass}")

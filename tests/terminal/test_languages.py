@@ -109,7 +109,7 @@ async def test_every_screen_fits_80x24(language: str) -> None:
         for where, key in [
             ("level", "4"),
             ("suit", "4"),
-            ("declarer", "2"),
+            ("declarer", "3"),
             ("lead", "3"),
             ("lead rank", "1"),
             ("lead high", "4"),
@@ -143,7 +143,7 @@ async def test_every_screen_fits_80x24(language: str) -> None:
         for board in (2, 3):
             await pilot.press("enter")  # the first unfinished board
             assert f"{board}" in screen_text(app)
-            await pilot.press("3", "5", "8", "3", "7", "9", "enter")
+            await pilot.press("3", "5", "1", "3", "7", "9", "enter")
             await pilot.press("1", "2", "3", "4", "enter")
             await settle(pilot, client)
             await pilot.press("enter")
@@ -169,7 +169,7 @@ async def test_a_danish_club_night_at_the_table() -> None:
         assert "Øst-Vest" in text
         assert "bør spillerne bruge indtastningsenhedens oplysninger" in text
         await pilot.press("enter")
-        await pilot.press("4", "4", "2", "1", "0")
+        await pilot.press("4", "4", "3", "1", "0")
         text = screen_text(app)
         assert "Spilfører" in text
         assert "Syd" in text
@@ -189,7 +189,7 @@ async def test_a_danish_club_night_at_the_table() -> None:
         assert DANISH_262C1 in text
         assert "bekræftet" in text
         assert "MANGLER" in text
-        await pilot.press("enter", "1", "5", "6", "7", "enter")  # 1NT by East, seven tricks
+        await pilot.press("enter", "1", "5", "2", "7", "enter")  # 1NT by East, seven tricks
         text = screen_text(app)
         assert "1UT, spilfører Øst: hjem, N-S -90" in text
         await pilot.press("enter")
@@ -211,7 +211,7 @@ async def test_the_players_switch_the_language_with_one_key(tmp_path: Path) -> N
         await pilot.pause()
         assert i18n.language() == "ru"
         assert "Стол 1" in screen_text(app)
-        await pilot.press("enter", "3", "5", "6")  # 3NT by East: the key is 6, the letter В
+        await pilot.press("enter", "3", "5", "2")  # 3NT by East: the key is 2, the letter В
         text = screen_text(app)
         assert "Восток" in text
         assert "3 БК" in text

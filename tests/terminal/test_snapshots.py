@@ -73,7 +73,7 @@ def test_board_entry_declarer_step(snap_compare: SnapCompare) -> None:
 def test_board_entry_with_live_score(snap_compare: SnapCompare) -> None:
     async def steps(pilot: Pilot[Any], client: Any) -> None:
         await seated(pilot, client)
-        await pilot.press("4", "4", "*", "2", "8")
+        await pilot.press("4", "4", "*", "3", "8")
 
     assert snap(snap_compare, steps)
 
@@ -81,7 +81,7 @@ def test_board_entry_with_live_score(snap_compare: SnapCompare) -> None:
 def test_board_entry_with_lead_and_relative_tricks(snap_compare: SnapCompare) -> None:
     async def steps(pilot: Pilot[Any], client: Any) -> None:
         await seated(pilot, client)
-        await pilot.press("3", "5", "8", "4", "1", "3", "+", "1")
+        await pilot.press("3", "5", "1", "4", "1", "3", "+", "1")
 
     server = FakeServer(lead_required=True, tricks_style="relative")
     assert snap(snap_compare, steps, server)
@@ -98,7 +98,7 @@ def test_east_confirmation(snap_compare: SnapCompare) -> None:
 def test_east_confirmation_with_pin(snap_compare: SnapCompare) -> None:
     async def steps(pilot: Pilot[Any], client: Any) -> None:
         await seated(pilot, client)
-        await pilot.press("3", "5", "8", "9", "enter", "1", "2")
+        await pilot.press("3", "5", "1", "9", "enter", "1", "2")
 
     assert snap(snap_compare, steps, FakeServer(pin="1234"))
 
@@ -106,7 +106,7 @@ def test_east_confirmation_with_pin(snap_compare: SnapCompare) -> None:
 def test_round_summary_not_finished(snap_compare: SnapCompare) -> None:
     async def steps(pilot: Pilot[Any], client: Any) -> None:
         await seated(pilot, client)
-        await pilot.press("4", "4", "2", "1", "0", "enter")
+        await pilot.press("4", "4", "3", "1", "0", "enter")
         await pilot.press("escape", "/")
 
     assert snap(snap_compare, steps, FakeServer(boards_per_round=3))
@@ -115,8 +115,8 @@ def test_round_summary_not_finished(snap_compare: SnapCompare) -> None:
 def test_round_summary_complete(snap_compare: SnapCompare) -> None:
     async def steps(pilot: Pilot[Any], client: Any) -> None:
         await seated(pilot, client)
-        await pilot.press("4", "4", "2", "1", "0", "enter", "enter")
-        await pilot.press("3", "5", "8", "8", "enter", "enter")
+        await pilot.press("4", "4", "3", "1", "0", "enter", "enter")
+        await pilot.press("3", "5", "1", "8", "enter", "enter")
         await settle(pilot, client)
 
     assert snap(snap_compare, steps)
@@ -129,7 +129,7 @@ def test_offline_with_results_waiting(snap_compare: SnapCompare) -> None:
         await seated(pilot, client)
         server.set_online(False)
         await settle(pilot, client, online=False)
-        await pilot.press("4", "4", "2", "1", "0", "enter", "enter")
+        await pilot.press("4", "4", "3", "1", "0", "enter", "enter")
 
     assert snap(snap_compare, steps, server)
 
@@ -139,7 +139,7 @@ def test_conflict_notice(snap_compare: SnapCompare) -> None:
 
     async def steps(pilot: Pilot[Any], client: Any) -> None:
         await seated(pilot, client)
-        await pilot.press("4", "4", "2", "1", "0", "enter")
+        await pilot.press("4", "4", "3", "1", "0", "enter")
         await settle(pilot, client)
         values = EntryValues(contract="3NT", declarer="N", tricks=9)
         server.handle(1, EnterResult(entry_id="other-device-1", board=1, values=values))
@@ -170,7 +170,7 @@ DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 NS_TRICKS = {"C": 5, "D": 7, "H": 5, "S": 7, "NT": 5}
 EW_TRICKS = {"C": 7, "D": 5, "H": 7, "S": 5, "NT": 5}
 DD = {"N": NS_TRICKS, "S": NS_TRICKS, "E": EW_TRICKS, "W": EW_TRICKS}
-FOUR_SPADES = ("4", "4", "2", "1", "0", "enter", "enter")
+FOUR_SPADES = ("4", "4", "3", "1", "0", "enter", "enter")
 
 
 def played_elsewhere(server: FakeServer) -> FakeServer:
@@ -232,7 +232,7 @@ def test_are_you_sure(snap_compare: SnapCompare) -> None:
     async def steps(pilot: Pilot[Any], client: Any) -> None:
         await seated(pilot, client)
         await settle(pilot, client)
-        await pilot.press("4", "4", "2", "1", "3", "enter")
+        await pilot.press("4", "4", "3", "1", "3", "enter")
         await done(pilot)
 
     assert snap(snap_compare, steps, FakeServer(deals={1: DEAL}, dd={1: DD}))
@@ -281,7 +281,7 @@ def test_players_keying(snap_compare: SnapCompare) -> None:
 def test_ranking(snap_compare: SnapCompare) -> None:
     async def steps(pilot: Pilot[Any], client: Any) -> None:
         await seated(pilot, client)
-        await pilot.press(*FOUR_SPADES, "3", "5", "8", "9", "enter", "enter")
+        await pilot.press(*FOUR_SPADES, "3", "5", "1", "9", "enter", "enter")
         await settle(pilot, client)
         await pilot.press("enter")
         await done(pilot)
@@ -313,7 +313,7 @@ def test_danish_board_entry_with_live_score(
 ) -> None:
     async def steps(pilot: Pilot[Any], client: Any) -> None:
         await seated(pilot, client)
-        await pilot.press("4", "4", "*", "6", "8")
+        await pilot.press("4", "4", "*", "2", "8")
 
     assert snap(snap_compare, steps, FakeServer(language="da"))
 
@@ -321,7 +321,7 @@ def test_danish_board_entry_with_live_score(
 def test_danish_east_confirmation(snap_compare: SnapCompare, english_afterwards: Any) -> None:
     async def steps(pilot: Pilot[Any], client: Any) -> None:
         await seated(pilot, client)
-        await pilot.press("3", "5", "6", "9", "enter")
+        await pilot.press("3", "5", "2", "9", "enter")
 
     assert snap(snap_compare, steps, FakeServer(language="da"))
 
@@ -331,7 +331,7 @@ def test_danish_round_summary_not_finished(
 ) -> None:
     async def steps(pilot: Pilot[Any], client: Any) -> None:
         await seated(pilot, client)
-        await pilot.press("4", "4", "2", "1", "0", "enter")
+        await pilot.press("4", "4", "3", "1", "0", "enter")
         await pilot.press("escape", "/")
 
     assert snap(snap_compare, steps, FakeServer(language="da", boards_per_round=3))
@@ -359,7 +359,7 @@ def test_russian_east_confirmation_with_pin(
 ) -> None:
     async def steps(pilot: Pilot[Any], client: Any) -> None:
         await seated(pilot, client)
-        await pilot.press("3", "5", "8", "9", "enter", "1", "2")
+        await pilot.press("3", "5", "1", "9", "enter", "1", "2")
 
     assert snap(snap_compare, steps, FakeServer(language="ru", pin="1234"))
 
@@ -367,8 +367,8 @@ def test_russian_east_confirmation_with_pin(
 def test_russian_round_summary_complete(snap_compare: SnapCompare, english_afterwards: Any) -> None:
     async def steps(pilot: Pilot[Any], client: Any) -> None:
         await seated(pilot, client)
-        await pilot.press("4", "4", "2", "1", "0", "enter", "enter")
-        await pilot.press("3", "5", "8", "8", "enter", "enter")
+        await pilot.press("4", "4", "3", "1", "0", "enter", "enter")
+        await pilot.press("3", "5", "1", "8", "enter", "enter")
         await settle(pilot, client)
 
     assert snap(snap_compare, steps, FakeServer(language="ru"))
@@ -394,9 +394,9 @@ async def _keys(pilot: Pilot[Any], client: Any, keys: tuple[str, ...]) -> None:
 #: confirmation, and the § 262C summary with a board missing.
 MAIN_SCREENS = {
     "seat_check": (),
-    "board_entry": ("4", "4", "*", "6", "8"),
-    "east_confirmation": ("3", "5", "6", "9", "enter"),
-    "summary_not_finished": ("4", "4", "2", "1", "0", "enter", "escape", "/"),
+    "board_entry": ("4", "4", "*", "2", "8"),
+    "east_confirmation": ("3", "5", "2", "9", "enter"),
+    "summary_not_finished": ("4", "4", "3", "1", "0", "enter", "escape", "/"),
 }
 
 
@@ -411,3 +411,46 @@ def test_norwegian_and_german_main_screens(
         await _keys(pilot, client, keys)
 
     assert snap(snap_compare, steps, FakeServer(language=language, boards_per_round=3))
+
+
+# ---------------------------------------------------------------- one key grammar (issue 17)
+
+
+def test_danish_board_entry_declarer_step(
+    snap_compare: SnapCompare, english_afterwards: Any
+) -> None:
+    """The declarer keys 1 N 2 Ø 3 S 4 V, as on the keypad (protocol/keys.md)."""
+
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press("4", "4", "*")
+
+    assert snap(snap_compare, steps, FakeServer(language="da"))
+
+
+def test_danish_key_help(snap_compare: SnapCompare, english_afterwards: Any) -> None:
+    """The help screen is the table card's terminal column (protocol/table_card.py)."""
+
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press(".", "4")
+
+    assert snap(snap_compare, steps, FakeServer(language="da"))
+
+
+def test_fourteen_tricks_are_not_possible(snap_compare: SnapCompare) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press("4", "4", "3", "1", "4")
+
+    assert snap(snap_compare, steps)
+
+
+def test_danish_fourteen_tricks_are_not_possible(
+    snap_compare: SnapCompare, english_afterwards: Any
+) -> None:
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press("4", "4", "3", "1", "4")
+
+    assert snap(snap_compare, steps, FakeServer(language="da"))
