@@ -26,6 +26,7 @@ from server.web.routes import (
     players,
     public,
     publish,
+    setup_wizard,
 )
 from server.web.security import SecurityHeaders, is_web_path
 from server.web.state import WebState
@@ -44,6 +45,7 @@ for module in (
     audit,
     publish,
     movement_pages,
+    setup_wizard,
 ):
     router.include_router(module.router)
 router.include_router(public.router)
