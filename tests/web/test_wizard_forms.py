@@ -69,7 +69,14 @@ def test_a_20_pair_mitchell_with_defaults_member_and_visitor_names(
     details = client.get("/td/setup/details", params={**STEP1, "choice": "mitchell"})
     assert 'name="n_A_10EW_2"' in details.text
     assert '<option value="101">Anna Jensen' in details.text
-    r = create(client, csrf, n_A_1NS_1="101", n_A_1NS_2="Bo Visitor", lead_required="on")
+    r = create(
+        client,
+        csrf,
+        n_A_1NS_1="101",
+        n_A_1NS_2="Bo Visitor",
+        lead_required="on",
+        tricks_style="relative",
+    )
     assert r.status_code == 303, r.text
     done = client.get(r.headers["location"])
     assert "Event created. Sections: 1." in done.text
@@ -80,6 +87,7 @@ def test_a_20_pair_mitchell_with_defaults_member_and_visitor_names(
     assert event.name == "Monday pairs"
     assert event.lead_required
     assert event.scoring == "mp"
+    assert event.tricks_style == "relative"
     assert (section.tables, section.rounds, section.boards_per_round) == (10, 9, 3)
     assert (pair.player1, pair.member1, pair.player2, pair.member2) == (
         "Anna Jensen",
@@ -164,3 +172,11 @@ def test_hand_records_go_onto_the_boards_and_a_broken_file_is_refused(
     assert sorted(b.number for b in dealt) == [1, 2]
     assert dealt[0].deal is not None
     assert dealt[0].deal.startswith("N:AKQJT98765432")
+
+
+def test_the_wizard_speaks_the_chosen_language(client: TestClient) -> None:
+    web_login(client)
+    page = client.get("/td/setup/movements", params={**STEP1, "lang": "da"})
+    assert "Turneringsplaner, der passer" in page.text
+    assert "19 runder kræver 38 spil eller flere; tiden giver plads til 28 spil" in page.text
+    assert "to vindere (N/S og Ø/V)" in page.text

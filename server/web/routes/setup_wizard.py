@@ -78,6 +78,7 @@ REASONS = {
 }
 SCORING = ("mp", "mp-american", "imps", "butler", "total")
 AFTER_CONFIRM = ("nothing", "score", "traveller")
+TRICKS_STYLES = ("absolute", "relative")
 PLAYER_NUMBERS = ("off", "first_round", "every_round")
 LANGUAGES = ("", "en", "da", "nb", "de", "ru")
 _WORDS = (N_("mp-american"), N_("total"), N_("first_round"), N_("every_round"))
@@ -245,6 +246,7 @@ def _details_context(s: Session, ask: Ask, movement: Movement | None) -> dict[st
         "title": TITLES.get(ask.choice, ""),
         "scorings": SCORING,
         "after_confirms": AFTER_CONFIRM,
+        "tricks_styles": TRICKS_STYLES,
         "player_numbers": PLAYER_NUMBERS,
         "languages": LANGUAGES,
         "step": 3,
@@ -296,7 +298,8 @@ async def _text(upload: Any) -> str | None:
 
 
 def _choice(form: FormData, key: str, allowed: tuple[str, ...]) -> str:
-    value = form.get(key)
+    """The chosen option; a field left out takes the first (the default)."""
+    value = form.get(key, allowed[0])
     text = value if isinstance(value, str) else ""
     if text not in allowed:
         raise InvalidError("wizard_value", f"{key}: {text!r} is not one of {', '.join(allowed)}.")
@@ -308,7 +311,7 @@ def _settings(form: FormData) -> event_wizard.Settings:
     return event_wizard.Settings(
         scoring=_choice(form, "scoring", SCORING),
         lead_required=form.get("lead_required") == "on",
-        tricks_style="absolute",
+        tricks_style=_choice(form, "tricks_style", TRICKS_STYLES),
         confirm_pin_required=form.get("confirm_pin_required") == "on",
         after_confirm=_choice(form, "after_confirm", AFTER_CONFIRM),
         show_ranking=form.get("show_ranking") == "on",
