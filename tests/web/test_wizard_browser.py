@@ -159,6 +159,7 @@ def test_markup_in_a_name_is_refused_on_the_page_and_nothing_is_stored(
         "Section A, pair 2NS: a name may not hold markup"
     )
     expect(td_page.locator('input[name="n_A_2NS_1"]')).to_have_value("<script>x</script>")
+    shoot(td_page, "3-refused-1366.png")
     with pytest.raises(Exception, match="No row was found"):
         held(live_server, name)
 

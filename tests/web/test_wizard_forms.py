@@ -57,6 +57,9 @@ def test_a_bad_field_is_named_on_the_first_step(client: TestClient) -> None:
     page = client.get("/td/setup/movements", params={**STEP1, "pairs": "x"})
     assert page.status_code == 400
     assert "pairs: give a number from 2 to 80" in page.text
+    page = client.get("/td/setup/movements", params={**STEP1, "name": "<i>Club</i>"})
+    assert page.status_code == 400
+    assert "Event: a name may not hold markup" in page.text
 
 
 def test_a_20_pair_mitchell_with_defaults_member_and_visitor_names(
