@@ -144,24 +144,48 @@ def propose(
     boards_per_round: int | None = None,
 ) -> Advice:
     """Every movement tried for `pairs` pairs in `minutes`: the fitting ones and the rest."""
+    ask = _ask(pairs, minutes, minutes_per_board, boards_per_round)
+    tried = [_try(key, ask, minutes_per_board) for key in KEYS]
+    return Advice(
+        pairs,
+        minutes,
+        minutes_per_board,
+        tuple(t for t in tried if isinstance(t, Proposal)),
+        tuple(t for t in tried if isinstance(t, Unfit)),
+    )
+
+
+def proposal_for(
+    key: str,
+    pairs: int,
+    *,
+    minutes: int = DEFAULT_MINUTES,
+    minutes_per_board: float = DEFAULT_MINUTES_PER_BOARD,
+    boards_per_round: int | None = None,
+) -> Proposal | None:
+    """The one proposal `propose` makes under `key`, None if it does not fit (or no such key)."""
+    if key not in _BUILDERS:
+        return None
+    tried = _try(key, _ask(pairs, minutes, minutes_per_board, boards_per_round), minutes_per_board)
+    return tried if isinstance(tried, Proposal) else None
+
+
+def _ask(pairs: int, minutes: int, minutes_per_board: float, boards_per_round: int | None) -> _Ask:
     if pairs < 2:
         raise ValueError("a section needs at least 2 pairs")
     if minutes_per_board <= 0 or minutes <= 0:
         raise ValueError("the time available and the minutes per board must be positive")
-    ask = _Ask(pairs, int(minutes // minutes_per_board), boards_per_round)
-    proposals: list[Proposal] = []
-    unfit: list[Unfit] = []
-    for key in KEYS:
-        try:
-            movement = _BUILDERS[key](ask)
-        except NoFitError as exc:
-            unfit.append(Unfit(key, exc.reason, exc.figures))
-            continue
-        except (MovementError, ValueError):
-            unfit.append(Unfit(key, "not_built"))
-            continue
-        proposals.append(_proposal(key, movement, pairs, minutes_per_board))
-    return Advice(pairs, minutes, minutes_per_board, tuple(proposals), tuple(unfit))
+    return _Ask(pairs, int(minutes // minutes_per_board), boards_per_round)
+
+
+def _try(key: str, ask: _Ask, minutes_per_board: float) -> Proposal | Unfit:
+    try:
+        movement = _BUILDERS[key](ask)
+    except NoFitError as exc:
+        return Unfit(key, exc.reason, exc.figures)
+    except (MovementError, ValueError):
+        return Unfit(key, "not_built")
+    return _proposal(key, movement, ask.pairs, minutes_per_board)
 
 
 def _proposal(key: str, m: Movement, pairs: int, minutes_per_board: float) -> Proposal:
@@ -240,19 +264,24 @@ def _mitchell(ask: _Ask, even: EvenCure = "skip") -> Movement:
 
 
 def _arrow_switch(ask: _Ask) -> Movement:
-    """A Mitchell for one winner: the arrow-switch rounds with the best balance."""
+    """A Mitchell for one winner: as many arrow-switched last rounds as raise the balance
+    (it climbs to a peak at one or two rounds for club sizes, then falls)."""
     tables = _tables(ask)
     if tables < 3:
         raise NoFitError("too_few_pairs", least=5)
     rounds, bpr = _shape(ask, max_rounds(tables), free_rounds=True)
-    candidates = [
-        _with_phantom(
-            mitchell(tables, rounds=rounds, boards_per_round=bpr, arrow_switch_rounds=n),
+    best: tuple[float, Movement] | None = None
+    for switched in range(1, rounds // 2 + 1):
+        m = _with_phantom(
+            mitchell(tables, rounds=rounds, boards_per_round=bpr, arrow_switch_rounds=switched),
             ask.pairs,
         )
-        for n in range(1, rounds // 2 + 1)
-    ]
-    return max(candidates, key=lambda m: comparison_balance(m).balance)
+        balance = comparison_balance(m).balance
+        if best is not None and balance <= best[0]:
+            break
+        best = (balance, m)
+    assert best is not None
+    return best[1]
 
 
 def _hesitation(ask: _Ask) -> Movement:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from server.movements import validate
-from server.movements.advice import propose
+from server.movements.advice import propose, proposal_for
 from server.movements.balance import comparison_balance
 from server.movements.upload import MovementFileError, read_movement
 
@@ -105,3 +105,13 @@ def test_a_movement_file_is_read_and_a_bad_line_is_named() -> None:
     assert read_movement(round_data).boards() == [1, 2, 3]
     with pytest.raises(MovementFileError, match="empty"):
         read_movement("  ")
+
+
+def test_one_proposal_is_the_same_as_in_the_full_advice() -> None:
+    full = propose(7).proposal("howell")
+    one = proposal_for("howell", 7)
+    assert one is not None
+    assert full is not None
+    assert one.movement == full.movement
+    assert proposal_for("hesitation", 7) is None
+    assert proposal_for("no-such-movement", 7) is None

@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 from starlette.datastructures import FormData, UploadFile
@@ -28,6 +29,7 @@ from server.movements.advice import (
     DEFAULT_MINUTES_PER_BOARD,
     MAX_BOARDS_PER_ROUND,
     Advice,
+    proposal_for,
     propose,
 )
 from server.movements.upload import MovementFileError, read_movement
@@ -154,9 +156,14 @@ def read_ask(values: dict[str, str]) -> Ask:
     )
 
 
-def advice_for(ask: Ask) -> Advice:
-    return propose(
-        ask.pairs, minutes=ask.minutes, minutes_per_board=ask.per_board, boards_per_round=ask.bpr
+async def advice_for(ask: Ask) -> Advice:
+    """The proposals, worked out off the event loop (a balance figure per movement)."""
+    return await run_in_threadpool(
+        propose,
+        ask.pairs,
+        minutes=ask.minutes,
+        minutes_per_board=ask.per_board,
+        boards_per_round=ask.bpr,
     )
 
 
@@ -189,7 +196,7 @@ async def movements(request: Request, td_: TDPage) -> Response:
         ask = read_ask(values)
     except InvalidError as exc:
         return _start(request, td_, _typed(values), exc.message, 400)
-    advice = advice_for(ask)
+    advice = await advice_for(ask)
     chosen = ask.choice if ask.choice in (IMPORT, *(p.key for p in advice.proposals)) else ""
     return page(
         request,
@@ -221,11 +228,18 @@ def _or(text: str | None, default: int) -> int:
     return int(text) if text and text.strip().isdigit() else default
 
 
-def _movement(ask: Ask) -> Movement | None:
+async def _movement(ask: Ask) -> Movement | None:
     """The chosen generated movement (None for a file); InvalidError if it does not fit."""
     if ask.choice == IMPORT:
         return None
-    proposal = advice_for(ask).proposal(ask.choice)
+    proposal = await run_in_threadpool(
+        proposal_for,
+        ask.choice,
+        ask.pairs,
+        minutes=ask.minutes,
+        minutes_per_board=ask.per_board,
+        boards_per_round=ask.bpr,
+    )
     if proposal is None:
         raise InvalidError(
             "movement_unfit",
@@ -259,7 +273,7 @@ async def details(request: Request, runtime: RuntimeDep, td_: TDPage) -> Respons
     values = dict(request.query_params)
     try:
         ask = read_ask(values)
-        movement = _movement(ask)
+        movement = await _movement(ask)
     except InvalidError as exc:
         return redirect(f"/td/setup/movements?{urlencode(values)}", exc.message, "error")
     ctx = await runtime.read(lambda s: _details_context(s, ask, movement))
@@ -327,7 +341,7 @@ async def create(request: Request, runtime: RuntimeDep, td_: TDForm) -> Response
     values = {k: v for k, v in form.items() if isinstance(v, str)}
     try:
         ask = read_ask(values)
-        movement = _movement(ask)
+        movement = await _movement(ask)
     except InvalidError as exc:
         return redirect(f"/td/setup/movements?{urlencode(values)}", exc.message, "error")
     try:
