@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from server.movements import validate
-from server.movements.advice import propose, proposal_for
+from server.movements.advice import proposal_for, propose
 from server.movements.balance import comparison_balance
 from server.movements.upload import MovementFileError, read_movement
 
