@@ -183,3 +183,19 @@ def test_the_wizard_speaks_the_chosen_language(client: TestClient) -> None:
     assert "Turneringsplaner, der passer" in page.text
     assert "19 runder kræver 38 spil eller flere; tiden giver plads til 28 spil" in page.text
     assert "to vindere (N/S og Ø/V)" in page.text
+
+
+def test_a_team_match_is_offered_for_four_pairs_without_a_pairs_balance(
+    client: TestClient, engine: Engine
+) -> None:
+    csrf = web_login(client)
+    page = client.get("/td/setup/movements", params={**STEP1, "pairs": "4"})
+    match = page.text.split('data-key="team-match"', 1)[1].split("</label>", 1)[0]
+    assert "Team match (two rooms)" in match
+    assert "data-balance" not in match
+    assert 'data-key="individual"' in page.text
+    r = create(client, csrf, pairs="4", choice="team-match")
+    assert r.status_code == 303
+    with Session(engine) as s:
+        section = s.exec(select(Section)).one()
+    assert (section.movement_kind, section.tables) == ("teams", 2)
