@@ -77,6 +77,7 @@ def test_a_20_pair_mitchell_with_defaults_member_and_visitor_names(
         csrf,
         n_A_1NS_1="101",
         n_A_1NS_2="Bo Visitor",
+        n_A_2EW_1="anna  jensen",
         lead_required="on",
         tricks_style="relative",
     )
@@ -87,6 +88,7 @@ def test_a_20_pair_mitchell_with_defaults_member_and_visitor_names(
         event = s.exec(select(Event)).one()
         section = s.exec(select(Section)).one()
         pair = s.exec(select(Pair).where(Pair.number == 1, Pair.direction == "NS")).one()
+        by_name = s.exec(select(Pair).where(Pair.number == 2, Pair.direction == "EW")).one()
     assert event.name == "Monday pairs"
     assert event.lead_required
     assert event.scoring == "mp"
@@ -98,6 +100,7 @@ def test_a_20_pair_mitchell_with_defaults_member_and_visitor_names(
         "Bo Visitor",
         None,
     )
+    assert (by_name.player1, by_name.member1) == ("Anna Jensen", "101")
     assert f"/td/s/{section.id}/movement/cards?by=table" in done.text
 
 
