@@ -26,6 +26,7 @@ from server.web.routes import (
     players,
     public,
     publish,
+    setup_wizard,
     table_cards,
 )
 from server.web.security import SecurityHeaders, is_web_path
@@ -46,6 +47,7 @@ for module in (
     publish,
     movement_pages,
     table_cards,
+    setup_wizard,
 ):
     router.include_router(module.router)
 router.include_router(public.router)

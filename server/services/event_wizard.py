@@ -1,0 +1,156 @@
+"""The set-up wizard's last step: an event, its sections, pair names and hand records, all
+stored in one go or not at all.
+
+Names are taken as typed (a visitor) or, when the text is a membership number or a member's
+exact name, as that member. Markup and control characters are refused. A hand-record file
+(PBN) puts each deal on the boards of that number in every section.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from sqlmodel import Session, select
+
+from server.errors import InvalidError
+from server.io.errors import EventFileError
+from server.io.handrecords import normalise_deal
+from server.io.pbn import read_pbn
+from server.models import Board, Member
+from server.movements import Movement
+from server.services import audit, members, setup
+
+#: Characters a name may not hold: markup (apostrophes stay: O'Brien).
+MARKUP = frozenset("<>")
+MAX_NAME = 100
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The event's settings (models.Event), with the defaults of a club night."""
+
+    scoring: str = "mp"
+    lead_required: bool = False
+    tricks_style: str = "absolute"
+    confirm_pin_required: bool = False
+    after_confirm: str = "nothing"
+    show_ranking: bool = False
+    player_numbers: str = "off"
+    language: str | None = None
+
+
+@dataclass(frozen=True)
+class SectionPlan:
+    letter: str
+    movement: Movement
+    #: The typed players of each pair ("7NS" or "7"): a name or a membership number each.
+    names: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Created:
+    event_id: int
+    section_ids: tuple[int, ...]
+    deals: int
+
+
+def clean_name(text: str, where: str) -> str:
+    """A player's name as typed, trimmed; refused with markup or control characters."""
+    name = " ".join(text.split())
+    if len(name) > MAX_NAME:
+        raise InvalidError("bad_name", f"{where}: a name has at most {MAX_NAME} characters.")
+    if any(c in MARKUP or unicodedata.category(c)[0] == "C" for c in text.strip()):
+        raise InvalidError(
+            "bad_name", f"{where}: a name may not hold markup (< >) or control characters."
+        )
+    return name
+
+
+def read_deals(text: str) -> dict[int, str]:
+    """The deals of a PBN hand-record file by board number."""
+    try:
+        boards = read_pbn(text).boards
+        deals = {n: normalise_deal(b.deal) for n, b in boards.items() if b.deal}
+    except EventFileError as exc:
+        raise InvalidError("bad_hand_records", f"The hand-record file: {exc}") from exc
+    except ValueError as exc:
+        raise InvalidError("bad_hand_records", f"The hand-record file: {exc}") from exc
+    if not deals:
+        raise InvalidError("bad_hand_records", "The hand-record file holds no deals.")
+    return deals
+
+
+def create(
+    session: Session,
+    *,
+    name: str,
+    settings: Settings,
+    sections: Sequence[SectionPlan],
+    deals: Mapping[int, str] | None = None,
+) -> Created:
+    """Store the event with its sections, names and deals (one transaction: a refusal
+    anywhere stores nothing, as the caller's session is rolled back)."""
+    title = " ".join(name.split())
+    if not title:
+        raise InvalidError("bad_name", "The event needs a name.")
+    clean_name(title, "Event")
+    event = setup.create_event(session, name=title, **vars(settings))
+    known = {m.number: m for m in session.exec(select(Member))}
+    by_name = {m.name.casefold(): m for m in known.values()}
+    created: list[int] = []
+    stored = 0
+    for plan in sections:
+        section = setup.create_section(
+            session, event=event, letter=plan.letter, movement=plan.movement
+        )
+        pairs = {f"{p.number}{p.direction or ''}": p for p in setup.pairs_of(session, section)}
+        for ref, typed in plan.names.items():
+            pair = pairs.get(ref)
+            where = f"Section {section.letter}, pair {ref}"
+            if pair is None:
+                label = ref
+                raise InvalidError("unknown_pair", f"Section {section.letter} has no pair {label}.")
+            players = [_player(clean_name(t, where), known, by_name) for t in typed]
+            if not any(n for n, _ in players):
+                continue
+            members.set_pair(
+                session,
+                section,
+                pair,
+                player1=players[0][0],
+                player2=players[1][0],
+                member1=players[0][1],
+                member2=players[1][1],
+            )
+        stored += _put_deals(session, section.id or 0, deals or {})
+        created.append(section.id or 0)
+    return Created(event.id or 0, tuple(created), stored)
+
+
+def _player(
+    typed: str, known: Mapping[str, Member], by_name: Mapping[str, Member]
+) -> tuple[str, str | None]:
+    """A name and membership number: a member by number or exact name, else a visitor."""
+    member = known.get(typed) or by_name.get(typed.casefold())
+    return (member.name, member.number) if member else (typed, None)
+
+
+def _put_deals(session: Session, section_id: int, deals: Mapping[int, str]) -> int:
+    stored = 0
+    for board in session.exec(select(Board).where(Board.section_id == section_id)):
+        deal = deals.get(board.number)
+        if deal is None:
+            continue
+        board.deal = deal
+        session.add(board)
+        stored += 1
+        audit.record(
+            session,
+            actor="td",
+            action="deal_set",
+            section_id=section_id,
+            new={"board": board.number, "deal": deal},
+        )
+    return stored

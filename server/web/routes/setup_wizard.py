@@ -1,0 +1,404 @@
+"""The set-up wizard: the field and the time, the movements that fit, the settings and names,
+then the event with its sections (and the guide cards to print before play).
+
+Steps 1-3 are GET pages carrying the answers so far in the query (back and reload just work);
+the last step posts the whole form (multipart: a movement file and a PBN hand-record file may
+come with it). A refusal shows the form again with its message and stores nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, Response
+from sqlmodel import Session
+from starlette.datastructures import FormData, UploadFile
+
+from server.error_words import notice
+from server.errors import InvalidError, TravellerError
+from server.i18n import N_
+from server.movements import Movement, PairRef
+from server.movements.advice import (
+    DEFAULT_MINUTES,
+    DEFAULT_MINUTES_PER_BOARD,
+    MAX_BOARDS_PER_ROUND,
+    Advice,
+    proposal_for,
+    propose,
+)
+from server.movements.upload import MovementFileError, read_movement
+from server.services import dashboard, event_wizard, members, setup
+from server.web.auth import TDForm, TDPage
+from server.web.respond import page, redirect
+from server.web.state import RuntimeDep
+
+router = APIRouter(prefix="/td/setup", include_in_schema=False)
+
+MAX_SECTIONS = 8
+MAX_PAIRS = 80
+MAX_FILE = 1_000_000
+#: The choice that takes the movement from an uploaded file.
+IMPORT = "import"
+
+TITLES = {
+    "mitchell": N_("Mitchell"),
+    "mitchell-relay": N_("Mitchell, relay and bye stand"),
+    "mitchell-arrow": N_("Mitchell, arrow-switch (one winner)"),
+    "hesitation": N_("Hesitation Mitchell"),
+    "appendix-mitchell": N_("Appendix Mitchell"),
+    "web-mitchell": N_("Web Mitchell (two circuits)"),
+    "rover-mitchell": N_("Mitchell with a rover pair"),
+    "howell": N_("Howell (complete)"),
+    "three-quarter-howell": N_("Three-quarter Howell"),
+    "individual": N_("Individual"),
+    "team-match": N_("Team match (two rooms)"),
+    "teams-round-robin": N_("Round-robin teams"),
+    "teams-swiss": N_("Swiss teams"),
+}
+REASONS = {
+    "too_few_pairs": N_("needs at least %(least)s pairs"),
+    "odd_tables_no_relay": N_("a relay is for an even number of tables, not %(tables)s"),
+    "even_pairs_only": N_("for an even number of pairs"),
+    "odd_pairs_only": N_("for an odd number of pairs"),
+    "web_tables": N_("for an even number of tables, 6 or more (%(least)s pairs or more)"),
+    "howell_size": N_("Howells are for %(least)s to %(most)s pairs"),
+    "too_long": N_(
+        "%(rounds)s rounds need %(boards)s boards or more; the time allows %(fit)s boards"
+    ),
+    "individual_size": N_("for 8 or 12 players (4 or 6 pairs), not %(players)s"),
+    "two_teams": N_("a match is two teams of two pairs: %(pairs)s pairs"),
+    "teams_event": N_(
+        "a section plays one two-room match; set up each match of the event as a team match"
+    ),
+    "not_built": N_("the engine has no such movement for this size"),
+}
+SCORING = ("mp", "mp-american", "imps", "butler", "total")
+AFTER_CONFIRM = ("nothing", "score", "traveller")
+TRICKS_STYLES = ("absolute", "relative")
+PLAYER_NUMBERS = ("off", "first_round", "every_round")
+LANGUAGES = ("", "en", "da", "nb", "de", "ru")
+_WORDS = (N_("mp-american"), N_("total"), N_("first_round"), N_("every_round"))
+
+
+@dataclass(frozen=True)
+class Ask:
+    """The answers of step 1: the event, its sections, the field and the time."""
+
+    name: str
+    sections: int
+    pairs: int
+    minutes: int
+    per_board: float
+    bpr: int | None
+    choice: str = ""
+
+    def query(self, **changes: Any) -> str:
+        values = {
+            "name": self.name,
+            "sections": self.sections,
+            "pairs": self.pairs,
+            "minutes": self.minutes,
+            "per_board": f"{self.per_board:g}",
+            "bpr": self.bpr or "",
+            "choice": self.choice,
+            **changes,
+        }
+        return urlencode({k: v for k, v in values.items() if v != ""})
+
+
+def default_ask() -> Ask:
+    """A club night: one section of 20 pairs, three and a half hours."""
+    return Ask(
+        name=f"Pairs {date.today().isoformat()}",
+        sections=1,
+        pairs=20,
+        minutes=DEFAULT_MINUTES,
+        per_board=DEFAULT_MINUTES_PER_BOARD,
+        bpr=None,
+    )
+
+
+def _number(values: dict[str, str], key: str, low: float, high: float, *, whole: bool) -> float:
+    text = values.get(key, "").strip().replace(",", ".")
+    try:
+        value = int(text) if whole else float(text)
+    except ValueError:
+        value = None
+    if value is None or not low <= value <= high:
+        raise InvalidError(
+            "wizard_value", f"{key}: give a number from {low:g} to {high:g} (not {text!r})."
+        )
+    return value
+
+
+def read_ask(values: dict[str, str]) -> Ask:
+    """Step 1's answers checked; InvalidError naming the field."""
+    defaults = default_ask()
+    name = " ".join(values.get("name", "").split()) or defaults.name
+    event_wizard.clean_name(name, "Event")
+    bpr_text = values.get("bpr", "").strip()
+    return Ask(
+        name=name[:200],
+        sections=int(_number(values, "sections", 1, MAX_SECTIONS, whole=True)),
+        pairs=int(_number(values, "pairs", 2, MAX_PAIRS, whole=True)),
+        minutes=int(_number(values, "minutes", 10, 24 * 60, whole=True)),
+        per_board=_number(values, "per_board", 1, 30, whole=False),
+        bpr=None
+        if not bpr_text
+        else int(_number(values, "bpr", 1, MAX_BOARDS_PER_ROUND, whole=True)),
+        choice=values.get("choice", "").strip(),
+    )
+
+
+async def advice_for(ask: Ask) -> Advice:
+    """The proposals, worked out off the event loop (a balance figure per movement)."""
+    return await run_in_threadpool(
+        propose,
+        ask.pairs,
+        minutes=ask.minutes,
+        minutes_per_board=ask.per_board,
+        boards_per_round=ask.bpr,
+    )
+
+
+def letters(count: int) -> list[str]:
+    return [chr(ord("A") + i) for i in range(count)]
+
+
+def _start(request: Request, td_: TDPage, ask: Ask, error: str | None, status: int) -> Response:
+    return page(
+        request, "td/wizard_start.html", td_, ask=ask, error=error, step=1, status_code=status
+    )
+
+
+@router.get("", response_class=HTMLResponse)
+async def start(request: Request, td_: TDPage) -> Response:
+    """Step 1: the event's name, sections, pairs and time (the answers so far, if any)."""
+    values = dict(request.query_params)
+    try:
+        ask = read_ask(values) if values.get("pairs") else default_ask()
+    except InvalidError:
+        ask = _typed(values)
+    return _start(request, td_, ask, None, 200)
+
+
+@router.get("/movements", response_class=HTMLResponse)
+async def movements(request: Request, td_: TDPage) -> Response:
+    """Step 2: the movements that fit, with boards, time and balance; why the others don't."""
+    values = dict(request.query_params)
+    try:
+        ask = read_ask(values)
+    except InvalidError as exc:
+        return _start(request, td_, _typed(values), exc.message, 400)
+    advice = await advice_for(ask)
+    chosen = ask.choice if ask.choice in (IMPORT, *(p.key for p in advice.proposals)) else ""
+    return page(
+        request,
+        "td/wizard_movements.html",
+        td_,
+        ask=ask,
+        advice=advice,
+        chosen=chosen or advice.recommended or IMPORT,
+        titles=TITLES,
+        reasons=REASONS,
+        step=2,
+    )
+
+
+def _typed(values: dict[str, str]) -> Ask:
+    """The answers as typed, to show them again next to the refusal."""
+    d = default_ask()
+    return Ask(
+        name=values.get("name", d.name)[:200],
+        sections=_or(values.get("sections"), d.sections),
+        pairs=_or(values.get("pairs"), d.pairs),
+        minutes=_or(values.get("minutes"), d.minutes),
+        per_board=d.per_board,
+        bpr=None,
+    )
+
+
+def _or(text: str | None, default: int) -> int:
+    return int(text) if text and text.strip().isdigit() else default
+
+
+async def _movement(ask: Ask) -> Movement | None:
+    """The chosen generated movement (None for a file); InvalidError if it does not fit."""
+    if ask.choice == IMPORT:
+        return None
+    proposal = await run_in_threadpool(
+        proposal_for,
+        ask.choice,
+        ask.pairs,
+        minutes=ask.minutes,
+        minutes_per_board=ask.per_board,
+        boards_per_round=ask.bpr,
+    )
+    if proposal is None:
+        raise InvalidError(
+            "movement_unfit",
+            f"The movement {ask.choice!r} does not fit {ask.pairs} pairs in {ask.minutes} "
+            "minutes: choose one of the proposals.",
+        )
+    return proposal.movement
+
+
+def _details_context(s: Session, ask: Ask, movement: Movement | None) -> dict[str, Any]:
+    refs = sorted(movement.pairs(), key=PairRef.sort_key) if movement else []
+    return {
+        "ask": ask,
+        "movement": movement,
+        "refs": [] if movement and movement.kind == "individual" else [str(r) for r in refs],
+        "letters": letters(ask.sections),
+        "members": members.members(s),
+        "title": TITLES.get(ask.choice, ""),
+        "scorings": SCORING,
+        "after_confirms": AFTER_CONFIRM,
+        "tricks_styles": TRICKS_STYLES,
+        "player_numbers": PLAYER_NUMBERS,
+        "languages": LANGUAGES,
+        "step": 3,
+    }
+
+
+@router.get("/details", response_class=HTMLResponse)
+async def details(request: Request, runtime: RuntimeDep, td_: TDPage) -> Response:
+    """Step 3: settings (each with a default), names from the member list, files."""
+    values = dict(request.query_params)
+    try:
+        ask = read_ask(values)
+        movement = await _movement(ask)
+    except InvalidError as exc:
+        return redirect(f"/td/setup/movements?{urlencode(values)}", exc.message, "error")
+    ctx = await runtime.read(lambda s: _details_context(s, ask, movement))
+    return page(request, "td/wizard_details.html", td_, form={}, error=None, **ctx)
+
+
+_NAME_FIELD = re.compile(r"^n_([A-H])_(\d+(?:NS|EW)?)_([12])$")
+
+
+def _names(form: FormData, section_letters: list[str]) -> dict[str, dict[str, tuple[str, str]]]:
+    """The typed names by section letter and pair: {"A": {"7NS": ("Anna", "123")}}."""
+    typed: dict[str, dict[str, list[str]]] = {}
+    for key, value in form.multi_items():
+        match = _NAME_FIELD.match(key)
+        if match is None or not isinstance(value, str) or match.group(1) not in section_letters:
+            continue
+        seats = typed.setdefault(match.group(1), {}).setdefault(match.group(2), ["", ""])
+        seats[int(match.group(3)) - 1] = value
+    return {
+        letter: {ref: (pair[0], pair[1]) for ref, pair in refs.items()}
+        for letter, refs in typed.items()
+    }
+
+
+async def _text(upload: Any) -> str | None:
+    """An uploaded file's text, None when no file was chosen."""
+    if not isinstance(upload, UploadFile) or not upload.filename:
+        return None
+    data = await upload.read(MAX_FILE + 1)
+    if len(data) > MAX_FILE:
+        raise InvalidError("file_too_big", f"The file is larger than {MAX_FILE} bytes.")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def _choice(form: FormData, key: str, allowed: tuple[str, ...]) -> str:
+    """The chosen option; a field left out takes the first (the default)."""
+    value = form.get(key, allowed[0])
+    text = value if isinstance(value, str) else ""
+    if text not in allowed:
+        raise InvalidError("wizard_value", f"{key}: {text!r} is not one of {', '.join(allowed)}.")
+    return text
+
+
+def _settings(form: FormData) -> event_wizard.Settings:
+    language = _choice(form, "language", LANGUAGES)
+    return event_wizard.Settings(
+        scoring=_choice(form, "scoring", SCORING),
+        lead_required=form.get("lead_required") == "on",
+        tricks_style=_choice(form, "tricks_style", TRICKS_STYLES),
+        confirm_pin_required=form.get("confirm_pin_required") == "on",
+        after_confirm=_choice(form, "after_confirm", AFTER_CONFIRM),
+        show_ranking=form.get("show_ranking") == "on",
+        player_numbers=_choice(form, "player_numbers", PLAYER_NUMBERS),
+        language=language or None,
+    )
+
+
+@router.post("", response_class=HTMLResponse)
+async def create(request: Request, runtime: RuntimeDep, td_: TDForm) -> Response:
+    """Create the event, its sections, names and hand records; or show the refusal."""
+    form = await request.form()
+    values = {k: v for k, v in form.items() if isinstance(v, str)}
+    try:
+        ask = read_ask(values)
+        movement = await _movement(ask)
+    except InvalidError as exc:
+        return redirect(f"/td/setup/movements?{urlencode(values)}", exc.message, "error")
+    try:
+        settings = _settings(form)
+        if movement is None:
+            text = await _text(form.get("movement_file"))
+            if text is None:
+                raise InvalidError("no_movement_file", "Choose the movement file to import.")
+            movement = _read_movement(text)
+        hands_text = await _text(form.get("pbn_file"))
+        deals = None if hands_text is None else event_wizard.read_deals(hands_text)
+        names = _names(form, letters(ask.sections))
+        plans = [
+            event_wizard.SectionPlan(letter, movement, names.get(letter, {}))
+            for letter in letters(ask.sections)
+        ]
+        made = await runtime.run(
+            lambda s: event_wizard.create(
+                s, name=ask.name, settings=settings, sections=plans, deals=deals
+            )
+        )
+    except TravellerError as exc:
+        ctx = await runtime.read(lambda s: _details_context(s, ask, movement))
+        return page(
+            request,
+            "td/wizard_details.html",
+            td_,
+            form=values,
+            error=exc.message,
+            status_code=exc.status,
+            **ctx,
+        )
+    ids = ",".join(str(i) for i in made.section_ids)
+    return redirect(f"/td/setup/done?sections={ids}", _created(made))
+
+
+def _created(made: event_wizard.Created) -> str:
+    count, deals = len(made.section_ids), made.deals
+    if deals:
+        return notice(f"Event created. Sections: {count}; deals: {deals}.")
+    return notice(f"Event created. Sections: {count}.")
+
+
+def _read_movement(text: str) -> Movement:
+    try:
+        return read_movement(text)
+    except MovementFileError as exc:
+        raise InvalidError("bad_movement_file", f"The movement file: {exc}") from exc
+
+
+@router.get("/done", response_class=HTMLResponse)
+async def done(request: Request, runtime: RuntimeDep, td_: TDPage, sections: str = "") -> Response:
+    """The last step: each section with its dashboard, movement and guide cards to print."""
+    ids = [int(x) for x in sections.split(",") if x.strip().isdigit()][:MAX_SECTIONS]
+
+    def work(s: Session) -> list[dashboard.SectionHead]:
+        return [dashboard.head(s, setup.get_section(s, i)) for i in ids]
+
+    heads = await runtime.read(work)
+    return page(request, "td/wizard_done.html", td_, heads=heads, step=4)

@@ -1,0 +1,117 @@
+"""The set-up wizard's movement advice: what fits a field and the time, and why not."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.movements import validate
+from server.movements.advice import proposal_for, propose
+from server.movements.balance import comparison_balance
+from server.movements.upload import MovementFileError, read_movement
+
+
+def keys(pairs: int, **kw: object) -> set[str]:
+    return {p.key for p in propose(pairs, **kw).proposals}  # type: ignore[arg-type]
+
+
+def test_a_20_pair_club_night_gets_the_mitchells_that_fit_the_time() -> None:
+    advice = propose(20, minutes=210, minutes_per_board=7.5)
+    assert advice.recommended == "mitchell"
+    mitchell = advice.proposal("mitchell")
+    assert mitchell is not None
+    assert (mitchell.tables, mitchell.rounds, mitchell.boards_per_round) == (10, 9, 3)
+    assert mitchell.played == 27
+    assert mitchell.minutes == 202.5
+    assert mitchell.winners == 2
+    assert not mitchell.sit_outs
+    assert {"mitchell-relay", "mitchell-arrow", "hesitation", "web-mitchell"} <= keys(20)
+    # Every proposal is a valid movement within the time, its balance as balance.py says.
+    for p in advice.proposals:
+        validate(p.movement)
+        assert p.minutes <= 210
+        assert p.balance == round(comparison_balance(p.movement).balance, 1)
+    # The arrow-switch has one winner and a better balance for one winner.
+    arrow = advice.proposal("mitchell-arrow")
+    assert arrow is not None
+    assert arrow.winners == 1
+    assert arrow.balance > mitchell.balance
+
+
+def test_reasons_name_why_a_movement_does_not_fit() -> None:
+    unfit = {u.key: u for u in propose(20, minutes=210).unfit}
+    assert unfit["howell"].reason == "too_long"
+    assert unfit["howell"].figures == {"rounds": 19, "boards": 38, "fit": 28}
+    assert unfit["appendix-mitchell"].reason == "odd_pairs_only"
+    assert unfit["rover-mitchell"].reason == "odd_pairs_only"
+    assert unfit["individual"].reason == "individual_size"
+    assert unfit["team-match"].reason == "two_teams"
+    assert unfit["teams-round-robin"].reason == "teams_event"
+
+
+def test_seven_pairs_get_a_complete_howell_with_a_phantom() -> None:
+    advice = propose(7, minutes=210)
+    assert advice.recommended == "howell"
+    howell = advice.proposal("howell")
+    assert howell is not None
+    assert (howell.tables, howell.rounds, howell.boards_per_round) == (4, 7, 4)
+    assert howell.balance == 100.0
+    assert howell.sit_outs
+    assert len(howell.movement.pairs()) == 7
+    assert {"rover-mitchell", "three-quarter-howell"} <= keys(7)
+    assert "hesitation" not in keys(7)
+
+
+def test_an_odd_mitchell_has_a_phantom_and_odd_fields_get_appendix_and_rover() -> None:
+    advice = propose(13)
+    mitchell = advice.proposal("mitchell")
+    assert mitchell is not None
+    assert mitchell.sit_outs
+    assert len(mitchell.movement.pairs()) == 13
+    assert {"appendix-mitchell", "rover-mitchell"} <= keys(13)
+    assert {u.key: u.reason for u in advice.unfit}["mitchell-relay"] == "odd_tables_no_relay"
+
+
+def test_small_fields_get_individuals_and_team_matches() -> None:
+    assert {"individual", "team-match", "howell"} <= keys(4)
+    assert "individual" in keys(6)
+
+
+def test_boards_per_round_given_by_the_td_are_kept_or_the_movement_does_not_fit() -> None:
+    assert {p.boards_per_round for p in propose(20, boards_per_round=2).proposals} == {2}
+    unfit = {u.key: u for u in propose(20, minutes=60, boards_per_round=4).unfit}
+    assert unfit["mitchell"].reason == "too_long"
+
+
+def test_bad_fields_are_refused() -> None:
+    with pytest.raises(ValueError, match="at least 2 pairs"):
+        propose(1)
+    with pytest.raises(ValueError, match="must be positive"):
+        propose(10, minutes_per_board=0)
+
+
+CSV = "section,table,round,ns,ew,boards\nA,1,1,1NS,1EW,1-2\nA,2,1,2NS,2EW,3-4\n"
+
+
+def test_a_movement_file_is_read_and_a_bad_line_is_named() -> None:
+    m = read_movement(CSV)
+    assert (m.tables, m.rounds, m.boards()) == (2, 1, [1, 2, 3, 4])
+    with pytest.raises(MovementFileError, match="line 3"):
+        read_movement(CSV.replace("2NS,2EW,3-4", "2NS,2EW,x-y"))
+    with pytest.raises(MovementFileError, match=r"line 3: round 1, table 2.*board 1"):
+        read_movement(CSV.replace("2NS,2EW,3-4", "2NS,2EW,1-2"))
+    with pytest.raises(MovementFileError, match="line 2"):
+        read_movement('{"sections":\n  nonsense}')
+    round_data = "Section,Table,Round,NSPair,EWPair,LowBoard,HighBoard\nA,1,1,1,2,1,3\n"
+    assert read_movement(round_data).boards() == [1, 2, 3]
+    with pytest.raises(MovementFileError, match="empty"):
+        read_movement("  ")
+
+
+def test_one_proposal_is_the_same_as_in_the_full_advice() -> None:
+    full = propose(7).proposal("howell")
+    one = proposal_for("howell", 7)
+    assert one is not None
+    assert full is not None
+    assert one.movement == full.movement
+    assert proposal_for("hesitation", 7) is None
+    assert proposal_for("no-such-movement", 7) is None
