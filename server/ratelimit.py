@@ -26,10 +26,11 @@ from starlette.types import ASGIApp
 
 from server.errors import ForbiddenError, NotFoundError, TravellerError, UnauthorizedError
 
-#: Failures allowed per address per window, by what is being guessed.
+#: Failures allowed per window, by what is being guessed: the keypad gateway's limit per keypad
+#: (server/gateway/service.py); the HTTP routes use the GuessLimiters of ``Guards``.
 WINDOWS: dict[str, tuple[int, float]] = {
     "td_login": (10, 60.0),  # ten wrong passwords a minute
-    "pairing": (20, 60.0),  # twenty unknown codes a minute: 10^6 codes take weeks
+    "pairing": (20, 60.0),  # twenty unknown codes a minute per keypad
 }
 MAX_KEYS = 10_000  # addresses remembered per window; the oldest are forgotten first
 
@@ -245,9 +246,6 @@ class Guards:
     """The limits of one app (kept on app.state)."""
 
     sockets_per_address: int = 128
-    windows: dict[str, SlidingWindow] = field(
-        default_factory=lambda: {k: SlidingWindow(*v) for k, v in WINDOWS.items()}
-    )
     #: Unknown pairing codes: five free per address, then exponential; 100 overall.
     pairing: GuessLimiter = field(default_factory=GuessLimiter)
     #: Wrong Data Connector club ids or licence keys (a scoring program, not a person: it may

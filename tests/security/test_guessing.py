@@ -22,7 +22,6 @@ from server import ratelimit
 from server.app import create_app
 from server.config import ConfigError, Settings, check
 from server.db import make_engine
-from server.ratelimit import GuessLimiter
 from server.services import tokens
 from tests.server.conftest import TD_PASSWORD, Club, open_club
 
@@ -94,7 +93,7 @@ def test_pairing_guesses_from_many_addresses_meet_an_overall_back_off(club: Club
 
 
 def test_one_address_backs_off_exponentially() -> None:
-    limiter = GuessLimiter(per_client=5, overall=1000)
+    limiter = ratelimit.GuessLimiter(per_client=5, overall=1000)
     for _ in range(5):
         assert limiter.retry_after("a", now=0) == 0
         limiter.failed("a", now=0)
@@ -117,7 +116,7 @@ def test_a_day_of_guessing_from_400_addresses_reaches_the_check_about_1000_times
     """Every address of the flood guesses whenever it is let: the codes it gets to try in a
     day, against 10^10 codes of which 50 belong to tables waiting to pair, leave the expected
     time to pair one at centuries."""
-    limiter = GuessLimiter()
+    limiter = ratelimit.GuessLimiter()
     addresses = [f"10.9.{n // 250}.{n % 250}" for n in range(400)]
     checked, now, day, step = 0, 0.0, 86_400.0, 60.0
     while now < day:
@@ -143,7 +142,7 @@ def test_an_ipv6_network_counts_as_one_guesser() -> None:
 
 
 def test_the_overall_hold_is_off_while_a_flood_overflows_the_memory() -> None:
-    limiter = GuessLimiter(per_client=5, overall=10, capacity=20)
+    limiter = ratelimit.GuessLimiter(per_client=5, overall=10, capacity=20)
     for n in range(19):
         limiter.failed(f"a{n}", now=0)
     assert limiter.retry_after("fresh", now=0) == 0
