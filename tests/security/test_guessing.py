@@ -214,6 +214,14 @@ def test_wrong_data_connector_credentials_back_off(client: TestClient) -> None:
     assert dc_ping(at(client, "10.6.0.2"), CLUB_ID, LICENCE)["DataType"] == 1
 
 
+def test_the_data_connectors_own_port_counts_with_the_main_server(client: TestClient) -> None:
+    from server.dataconnector.router import own_app
+
+    main = ratelimit.guards(client.app)
+    own = own_app(client.app.state.runtime, main)  # type: ignore[attr-defined]
+    assert ratelimit.guards(own).data_connector is main.data_connector
+
+
 @pytest.mark.parametrize(
     ("club_id", "licence"),
     [(CLUB_ID, "x"), (CLUB_ID, "a" * 16), (CLUB_ID, "1234567890123"), (CLUB_ID, None)],
