@@ -5,6 +5,8 @@ from __future__ import annotations
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from server import credentials
+
 
 class Settings(BaseSettings):
     """Everything the server needs to start; read from TRAVELLER_* variables or passed in."""
@@ -50,6 +52,12 @@ class Settings(BaseSettings):
     max_sockets_per_address: int = Field(
         default=128, description="Open table websockets allowed from one address (0: no cap)."
     )
+    token_check_seconds: float = Field(
+        default=10.0,
+        gt=0,
+        description="How often an open table websocket checks that its token is still live: "
+        "the TD's 'new device' (or withdrawing a terminal) closes the old device's socket.",
+    )
     dc_club_id: str | None = Field(
         default=None,
         description="Bridgemate Data Connector: the club id scoring programs must send "
@@ -74,11 +82,20 @@ class ConfigError(RuntimeError):
 
 
 def check(settings: Settings) -> None:
-    """Refuse to start a production server without a TD password."""
+    """Refuse to start a production server without a TD password, or with a weak TD password
+    or Data Connector licence (server.credentials: they are guessed from the club's LAN)."""
     if not settings.demo and not settings.td_password:
         raise ConfigError(
             "TRAVELLER_TD_PASSWORD is not set: a production server needs a TD password "
             "(the demo prints one of its own)."
         )
-    if settings.td_password is not None and len(settings.td_password) < 6:
-        raise ConfigError("the TD password must have at least 6 characters")
+    if settings.td_password is not None:
+        problem = credentials.td_password_problem(settings.td_password)
+        if problem:
+            raise ConfigError(
+                f"TRAVELLER_TD_PASSWORD: {problem}; choose a longer one "
+                "(e.g. python3 -c 'import secrets; print(secrets.token_urlsafe(9))')"
+            )
+    problem = credentials.dc_credentials_problem(settings.dc_club_id, settings.dc_license)
+    if problem:
+        raise ConfigError(f"Data Connector: {problem}")

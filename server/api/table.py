@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from contextlib import nullcontext
 from typing import Annotated, Any
 
@@ -25,12 +26,13 @@ from protocol.messages import (
 )
 from server import error_words, ratelimit
 from server.api.deps import Runtime, RuntimeDep, TableTokenDep
-from server.errors import TravellerError
+from server.errors import TravellerError, UnauthorizedError
 from server.services import tokens
 from server.services.table_commands import Outcome, outcome_for
 from server.services.views import round_info
 
 router = APIRouter(prefix="/api/v1/table", tags=["table"])
+log = logging.getLogger(__name__)
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"model": Error, "description": "Token missing, unknown, revoked or expired."},
@@ -45,12 +47,13 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     response_model=Paired,
     responses={
         **ERRORS,
-        429: {"model": Error, "description": "Too many unknown codes from this address."},
+        429: {"model": Error, "description": "Too many unknown codes: wait and try again."},
     },
 )
 async def pair(runtime: RuntimeDep, body: PairTerminal, request: Request) -> Paired:
     """Exchange the table's pairing code (shown to the TD) for a table token. A code works
-    once; twenty unknown codes a minute from one address are refused."""
+    once; after five unknown codes an address backs off exponentially, and after 100 from
+    everyone so do all addresses with mistakes of their own (server.ratelimit)."""
 
     def work(session: Session) -> Paired:
         token, ident = tokens.pair_terminal(session, code=body.code, device=body.device)
@@ -132,15 +135,58 @@ async def command(
     return await execute(runtime, token, body)
 
 
-async def _pushes(
-    websocket: WebSocket, runtime: Runtime, section_id: int, table: int, lock: asyncio.Lock
-) -> None:
+class _Link:
+    """One terminal's open socket: sends one at a time, and once it is closed sends no more."""
+
+    def __init__(self, websocket: WebSocket, accept_language: str | None) -> None:
+        self.websocket = websocket
+        self.accept_language = accept_language
+        self.lock = asyncio.Lock()
+        self.closed = False
+
+    async def send(self, message: Message) -> bool:
+        """Send ``message``; False once the socket is closed (nothing was sent)."""
+        async with self.lock:
+            if self.closed:
+                return False
+            await self.websocket.send_text(message.model_dump_json())
+            return True
+
+    async def refuse(self, exc: TravellerError, entry_id: str | None = None) -> None:
+        """The token is no longer good (revoked, expired): say why and close (4401)."""
+        async with self.lock:
+            if self.closed:
+                return
+            self.closed = True
+            with contextlib.suppress(Exception):
+                reply = _error(exc, entry_id, self.accept_language)
+                await self.websocket.send_text(reply.model_dump_json())
+                await self.websocket.close(code=4401)
+
+
+async def _pushes(link: _Link, runtime: Runtime, token: str, section_id: int, table: int) -> None:
+    """Deliver the table's pushes while its token is live. The token is read again before each
+    batch and every ``token_check_seconds`` while quiet, so once the TD moves the table to a new
+    device (or withdraws this terminal) the old socket hears nothing more and is closed."""
     sub = runtime.bus.subscribe(section_id, table)
+    every = runtime.settings.token_check_seconds
     try:
         while True:
-            message = await sub.queue.get()
-            async with lock:
-                await websocket.send_text(message.model_dump_json())
+            batch: list[Message] = []
+            with contextlib.suppress(TimeoutError):
+                batch.append(await asyncio.wait_for(sub.queue.get(), every))
+                while not sub.queue.empty():
+                    batch.append(sub.queue.get_nowait())
+            try:
+                await runtime.read(lambda s: tokens.table_identity(s, token))
+            except UnauthorizedError as exc:
+                await link.refuse(exc)
+                return
+            except Exception:  # the database is away: deliver as before, check again next time
+                log.warning("could not check a terminal's token; its pushes go out unchecked")
+            for message in batch:
+                if not await link.send(message):
+                    return
     except WebSocketDisconnect:
         return  # the terminal went between a push and its delivery: the reader ends the socket
     finally:
@@ -239,10 +285,10 @@ async def _serve(websocket: WebSocket, runtime: Runtime) -> None:
         await websocket.close(code=4401)
         return
     await websocket.send_text(info.model_dump_json())
-    lock = asyncio.Lock()
-    pusher = asyncio.create_task(_pushes(websocket, runtime, section_id, info.table, lock))
+    link = _Link(websocket, accept)
+    pusher = asyncio.create_task(_pushes(link, runtime, hello.token, section_id, info.table))
     try:
-        while True:
+        while not link.closed:
             raw = await _receive(websocket, runtime)
             try:
                 command = parse_command(raw)
@@ -252,10 +298,13 @@ async def _serve(websocket: WebSocket, runtime: Runtime) -> None:
                 entry_id = getattr(command, "entry_id", None)
                 try:
                     reply = await execute(runtime, hello.token, command, table_id)
+                except UnauthorizedError as exc:  # revoked or expired since the hello
+                    await link.refuse(exc, entry_id)
+                    break
                 except TravellerError as exc:
                     reply = _error(exc, entry_id, accept)
-            async with lock:
-                await websocket.send_text(reply.model_dump_json())
+            if not await link.send(reply):
+                break
     except WebSocketDisconnect:
         pass
     finally:

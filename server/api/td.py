@@ -27,11 +27,12 @@ guarded = APIRouter(prefix="/api/v1", tags=["td"], dependencies=[Depends(require
     response_model=schemas.TDToken,
     responses={
         401: {"model": Error, "description": "Wrong TD password."},
-        429: {"model": Error, "description": "Too many wrong passwords from this address."},
+        429: {"model": Error, "description": "Too many wrong passwords: wait and try again."},
     },
 )
 async def login(runtime: RuntimeDep, body: schemas.TDLogin, request: Request) -> schemas.TDToken:
-    """Exchange the TD password for a bearer token (ten wrong passwords a minute per address)."""
+    """Exchange the TD password for a bearer token. Wrong passwords count with the web login
+    page's: five free per address, then exponential back-off (server.ratelimit.LoginLimiter)."""
     hours = runtime.settings.td_session_hours
     with ratelimit.attempt(request, "td_login"):
         token = await runtime.run(

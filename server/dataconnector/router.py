@@ -6,12 +6,14 @@ import hmac
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import ValidationError
 from sqlmodel import Session
 
+from server import ratelimit
 from server.api.deps import Runtime
 from server.config import Settings
 from server.dataconnector import dispatch
@@ -31,6 +33,7 @@ from server.dataconnector.wire import (
     Request as DcRequest,
 )
 from server.errors import TravellerError
+from server.ratelimit import GuessLimiter
 from server.services.table_commands import Push
 
 log = logging.getLogger(__name__)
@@ -67,14 +70,26 @@ async def ping() -> str:
 async def scoring_program(request: Request) -> JSONResponse:
     """A ScoringProgramRequest in, a ScoringProgramResponse out, always with HTTP 200."""
     runtime: Runtime = request.app.state.runtime
-    response, pushes = await answer(runtime, await request.body())
+    guesses = Guesses(ratelimit.guards(request.app).data_connector, ratelimit.guesser(request))
+    response, pushes = await answer(runtime, await request.body(), guesses)
     if pushes:
         runtime.publish(pushes)
     return JSONResponse(response.wire())
 
 
-def check_credentials(settings: Settings, req: DcRequest) -> None:
-    """The club id and licence key must be the ones the server is configured with."""
+@dataclass(frozen=True)
+class Guesses:
+    """The limiter of wrong credentials and who is sending this request (its address)."""
+
+    limiter: GuessLimiter
+    who: str
+
+
+def check_credentials(settings: Settings, req: DcRequest, guesses: Guesses | None = None) -> None:
+    """The club id and licence key must be the ones the server is configured with. With
+    ``guesses``, an address that sent wrong ones backs off exponentially (after ten), and all
+    such addresses do after 100 from everyone (server.ratelimit.GuessLimiter): the key cannot
+    be guessed at the 800 answers a second the connector gives."""
     club, licence = settings.dc_club_id, settings.dc_license
     if not club or not licence:
         raise DcError(
@@ -82,19 +97,31 @@ def check_credentials(settings: Settings, req: DcRequest) -> None:
             "The Data Connector is switched off on this Traveller server: set "
             "TRAVELLER_DC_CLUB_ID and TRAVELLER_DC_LICENSE.",
         )
+    wait = guesses.limiter.retry_after(guesses.who) if guesses else 0
+    if wait:
+        raise DcError(
+            ErrorType.VALIDATION,
+            f"Too many wrong club ids or licence keys from this computer: try again in {wait} s.",
+        )
     same_club = hmac.compare_digest(req.club_id.encode(), club.encode())
     same_licence = hmac.compare_digest(req.licence_key.encode(), licence.encode())
     if not (same_club and same_licence):
+        if guesses:
+            guesses.limiter.failed(guesses.who)
         raise DcError(ErrorType.VALIDATION, "Unknown club id or licence key.")
+    if guesses:
+        guesses.limiter.succeeded(guesses.who)
 
 
-async def answer(runtime: Runtime, body: bytes) -> tuple[Response, list[Push]]:
+async def answer(
+    runtime: Runtime, body: bytes, guesses: Guesses | None = None
+) -> tuple[Response, list[Push]]:
     """The response to one request body, and the pushes to publish; never raises."""
     command, guid = Command.NONE, ""
     try:
         req = parse_request(body)
         command, guid = req.command, req.session_guid
-        check_credentials(runtime.settings, req)
+        check_credentials(runtime.settings, req, guesses)
         if command in (Command.CONNECT, Command.DISCONNECT):
             return ok(command, "Connected." if command == Command.CONNECT else "Goodbye."), []
         if command == Command.PING:
@@ -126,7 +153,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     if runtime is not None:
         settings = runtime.settings
         if settings.dc_club_id and settings.dc_license and settings.dc_port:
-            listener = await Listener.start(own_app(runtime), settings.host, settings.dc_port)
+            own = own_app(runtime, ratelimit.guards(app))
+            listener = await Listener.start(own, settings.host, settings.dc_port)
     try:
         yield
     finally:
@@ -134,10 +162,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             await listener.stop()
 
 
-def own_app(runtime: Runtime) -> FastAPI:
-    """The Data Connector alone (its own port), sharing the main server's runtime."""
+def own_app(runtime: Runtime, guards: ratelimit.Guards | None = None) -> FastAPI:
+    """The Data Connector alone (its own port), sharing the main server's runtime and its
+    guards (a guesser gains nothing from trying both ports)."""
     app = FastAPI(title="Traveller Data Connector", openapi_url=None, docs_url=None, redoc_url=None)
     app.state.runtime = runtime
+    if guards is not None:
+        app.state.traveller_guards = guards
     app.include_router(routes)
     return app
 

@@ -14,7 +14,10 @@ from sqlmodel import Session, col, select
 from server.errors import NotFoundError, UnauthorizedError
 from server.models import BridgeTable, Event, Section, TableToken, TDSession, utcnow
 
-PAIRING_CODE_DIGITS = 6
+#: Ten digits: 10^10 codes, so with 50 tables waiting to pair a guess hits one in 2 * 10^8,
+#: while ``server.ratelimit`` lets about a thousand wrong codes a day reach the check from a
+#: LAN of 400 addresses (centuries of guessing). Still a phone number to key on a keypad.
+PAIRING_CODE_DIGITS = 10
 
 
 def digest(token: str) -> str:
@@ -22,13 +25,13 @@ def digest(token: str) -> str:
 
 
 def new_pairing_code(session: Session) -> str:
-    """A fresh six-digit code (digits only, so a numeric keypad can type it), unique in the db."""
+    """A fresh ten-digit code (digits only, so a numeric keypad can type it), unique in the db."""
     for _ in range(100):
         code = f"{secrets.randbelow(10**PAIRING_CODE_DIGITS):0{PAIRING_CODE_DIGITS}d}"
         taken = session.exec(select(BridgeTable).where(BridgeTable.pairing_code == code)).first()
         if taken is None:
             return code
-    raise RuntimeError("could not find a free pairing code")  # pragma: no cover - 10^6 codes
+    raise RuntimeError("could not find a free pairing code")  # pragma: no cover - 10^10 codes
 
 
 def new_pin() -> str:
@@ -55,7 +58,9 @@ def pair_terminal(session: Session, *, code: str, device: str) -> tuple[str, Tab
     for a second or replacement device). A rebooted terminal keeps its token and need not pair
     again; a leaked or photographed code is useless once its table has paired."""
     table = session.exec(
-        select(BridgeTable).where(BridgeTable.pairing_code == code.strip()).with_for_update()
+        select(BridgeTable)
+        .where(BridgeTable.pairing_code == "".join(code.split()))
+        .with_for_update()
     ).first()
     if table is None:
         raise NotFoundError(

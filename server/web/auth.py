@@ -14,6 +14,7 @@ from fastapi import Depends, Request
 from fastapi.responses import Response
 from starlette.requests import HTTPConnection
 
+from server import ratelimit
 from server.api.deps import Runtime
 from server.errors import ForbiddenError, TravellerError
 from server.services import tokens
@@ -53,7 +54,8 @@ class TD:
 
 
 def client_address(conn: HTTPConnection) -> str:
-    return conn.client.host if conn.client else "unknown"
+    """Who is logging in, as the login limiter counts them (an IPv6 /64 counts as one)."""
+    return ratelimit.guesser(conn)
 
 
 def same_origin(conn: HTTPConnection) -> bool:

@@ -10,7 +10,7 @@ from fastapi.responses import RedirectResponse, Response
 
 from server import error_words
 from server.errors import TravellerError
-from server.ratelimit import LoginLimiter
+from server.ratelimit import login_limiter
 from server.web import static
 from server.web.auth import LoginRequiredError
 from server.web.render import make_templates
@@ -102,7 +102,7 @@ def _referer(request: Request) -> str:
 
 def install(app: FastAPI) -> None:
     """Add the TD dashboard and public pages to ``app`` (call once, before it starts)."""
-    app.state.web = WebState(templates=make_templates(), limiter=LoginLimiter())
+    app.state.web = WebState(templates=make_templates(), limiter=login_limiter(app))
     app.include_router(router)
     app.add_exception_handler(LoginRequiredError, _login_redirect)
     _wrap_errors(app)

@@ -44,7 +44,7 @@ def test_demo_creates_a_five_table_mitchell_with_codes(tmp_path: object) -> None
     engine = make_engine(f"sqlite:///{tmp_path}/demo.db")
     demo = create_demo(engine)
     assert sorted(demo.pairing_codes) == [1, 2, 3, 4, 5]
-    assert all(len(c) == 6 and c.isdigit() for c in demo.pairing_codes.values())
+    assert all(len(c) == 10 and c.isdigit() for c in demo.pairing_codes.values())
     with Session(engine) as s:
         section = s.exec(select(Section)).one()
         assert (section.tables, section.boards_per_round, section.current_round) == (5, 3, 1)

@@ -46,7 +46,7 @@ def demo(tmp_path: Path, servers: list[ServerProcess]) -> ServerProcess:
     )
     servers.append(server)
     server.wait_ready()
-    codes = dict(re.findall(r"table (\d+): (\d{6})", server.output()))
+    codes = dict(re.findall(r"table (\d+): (\d{10})", server.output()))
     server.extra.update(codes=codes, database_url=f"sqlite:///{data / 'demo.db'}", data=data)
     return server
 

@@ -134,7 +134,7 @@ def test_migrations_build_exactly_the_models(db_url: str) -> None:
 def test_production_server_needs_a_td_password() -> None:
     with pytest.raises(ConfigError, match="TRAVELLER_TD_PASSWORD"):
         create_app(Settings(td_password=None, demo=False))
-    with pytest.raises(ConfigError, match="6 characters"):
+    with pytest.raises(ConfigError, match="8 characters"):
         create_app(Settings(td_password="abc"))
 
 
@@ -160,7 +160,7 @@ def test_a_push_to_a_terminal_that_has_just_gone_ends_quietly() -> None:
     from starlette.websockets import WebSocketDisconnect
 
     from protocol.messages import Error
-    from server.api.table import _pushes
+    from server.api.table import _Link, _pushes
     from server.bus import Bus
 
     class GoneSocket:
@@ -170,11 +170,16 @@ def test_a_push_to_a_terminal_that_has_just_gone_ends_quietly() -> None:
             self.sent += 1
             raise WebSocketDisconnect(code=1006)
 
+    async def token_live(_work: object) -> None:
+        return None
+
     async def scenario() -> tuple[int, int]:
         bus = Bus()
-        runtime = SimpleNamespace(bus=bus)
+        settings = SimpleNamespace(token_check_seconds=5.0)
+        runtime = SimpleNamespace(bus=bus, settings=settings, read=token_live)
         socket = GoneSocket()
-        task = asyncio.create_task(_pushes(socket, runtime, 1, 3, asyncio.Lock()))  # type: ignore[arg-type]
+        link = _Link(socket, None)  # type: ignore[arg-type]
+        task = asyncio.create_task(_pushes(link, runtime, "token", 1, 3))  # type: ignore[arg-type]
         await asyncio.sleep(0)
         assert bus.subscribers == 1
         bus.publish([(1, 3, Error(code="x", message="a push"))])

@@ -79,32 +79,32 @@ def test_login_attempts_are_rate_limited(client: TestClient) -> None:
         web_login(client)  # even the right password waits out the limit
 
 
-def test_limiter_forgets_after_the_window() -> None:
-    limiter = LoginLimiter(per_client=2, overall=100, window=60)
+def test_limiter_forgets_after_the_back_off() -> None:
+    limiter = LoginLimiter(per_client=2, overall=100)
     limiter.failed("a", now=0)
     limiter.failed("a", now=1)
-    assert limiter.retry_after("a", now=2) > 0
-    assert limiter.retry_after("b", now=2) == 0
-    assert limiter.retry_after("a", now=61.5) == 0
+    assert limiter.retry_after("a", now=1) == 30
+    assert limiter.retry_after("b", now=1) == 0
+    assert limiter.retry_after("a", now=31) == 0
+    limiter.failed("a", now=31)  # each further mistake doubles the wait
+    assert limiter.retry_after("a", now=31) == 60
 
 
-def test_limiter_stops_many_addresses_and_a_right_password_clears_one() -> None:
-    limiter = LoginLimiter(per_client=3, overall=4, window=60)
-    for client, at in (("a", 0), ("a", 1), ("b", 2)):
+def test_limiter_holds_many_addresses_and_a_right_password_clears_one() -> None:
+    limiter = LoginLimiter(per_client=3, overall=4)
+    for client, at in (("a", 0), ("a", 1), ("b", 2), ("b", 3)):
         limiter.failed(client, now=at)
-    assert limiter.retry_after("c", now=3) == 0
-    limiter.failed("c", now=3)
-    assert limiter.retry_after("d", now=4) == 57  # everyone waits: 4 failures in the window
-    limiter.succeeded("a")
-    assert limiter.retry_after("a", now=61) == 0
+    assert limiter.retry_after("a", now=3) == 30  # held: 4 failures overall, 2 of its own
+    assert limiter.retry_after("c", now=3) == 0  # no mistakes of its own: never held
+    limiter.succeeded("a", now=3)
+    assert limiter.retry_after("a", now=3) == 0
 
 
-def test_the_web_login_and_the_api_share_one_limiter_implementation() -> None:
+def test_the_web_login_and_the_api_share_one_limiter(client: TestClient) -> None:
     from server import ratelimit
-    from server.web import state
 
-    assert state.WebState.__dataclass_fields__["limiter"].type in ("LoginLimiter", LoginLimiter)
-    assert isinstance(LoginLimiter()._client, ratelimit.SlidingWindow)
+    app = client.app
+    assert app.state.web.limiter is ratelimit.limiter_of(app, "td_login")  # type: ignore[attr-defined]
 
 
 def test_forms_need_the_csrf_token_and_the_same_origin(client: TestClient, club: Club) -> None:

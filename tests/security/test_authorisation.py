@@ -1,6 +1,7 @@
 """The authorisation matrix: a table token reaches only its own table and never the TD side;
-expired and revoked tokens are refused; TD passwords and pairing codes cannot be guessed
-(per-address limits); a pairing code works once; N/S cannot confirm as E/W without the PIN, nor
+expired and revoked tokens are refused, and a revoked token's open socket is closed; TD
+passwords and pairing codes cannot be guessed (per-address back-off; the overall limits are in
+test_guessing.py); a pairing code works once; N/S cannot confirm as E/W without the PIN, nor
 guess it (five wrong PINs lock the terminal's confirmations)."""
 
 from __future__ import annotations
@@ -16,13 +17,14 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, select
+from starlette.websockets import WebSocketDisconnect
 
 from server.app import create_app
 from server.config import Settings
 from server.db import make_engine
 from server.models import BridgeTable, Result, TableToken, utcnow
-from server.services import tokens
-from tests.server.conftest import TD_PASSWORD, Club, new_id, open_club
+from server.services import round_control, setup, tokens
+from tests.server.conftest import TD_PASSWORD, Club, Table, new_id, open_club
 
 
 @pytest.fixture
@@ -105,7 +107,7 @@ def test_expired_and_revoked_tokens_are_refused(club: Club) -> None:
 
 
 def test_td_login_is_rate_limited_per_address(client: TestClient) -> None:
-    for _ in range(10):
+    for _ in range(5):
         r = client.post("/api/v1/td/login", json={"password": "guess-" + new_id()[:8]})
         assert (r.status_code, r.json()["code"]) == (401, "td_password_wrong")
     r = client.post("/api/v1/td/login", json={"password": TD_PASSWORD})
@@ -117,7 +119,7 @@ def test_td_login_is_rate_limited_per_address(client: TestClient) -> None:
 
 def test_pairing_codes_cannot_be_brute_forced(club: Club) -> None:
     real = club.section["pairing_codes"]["1"]
-    guesses = [f"{n:06d}" for n in range(10**6 - 1, 0, -1) if f"{n:06d}" != real][:20]
+    guesses = [f"{n:010d}" for n in range(10**10 - 1, 10**10 - 7, -1) if f"{n:010d}" != real][:5]
     for guess in guesses:
         r = club.client.post("/api/v1/table/pair", json={"code": guess})
         assert r.status_code in (404, 200)
@@ -176,3 +178,66 @@ def test_ns_cannot_confirm_its_own_entry_as_ew_without_the_pin(
     assert (r.status_code, r.json()["code"]) == (429, "pin_locked")
     with Session(engine) as s:
         assert s.exec(select(Result)).one().state == "entered"
+
+
+def move_to_new_device(club: Club, table: int) -> str:
+    """The TD's 'new device' for a table (its terminals' tokens revoked); its fresh code."""
+    with Session(club.engine) as s:
+        code = round_control.move_to_new_device(s, setup.get_section(s, club.section_id), table)
+        s.commit()
+    return code
+
+
+def test_moving_a_table_closes_the_old_devices_socket_before_its_next_push(club: Club) -> None:
+    old = club.pair(1)
+    board = old.round()["boards"][0]["board"]
+    with club.client.websocket_connect("/api/v1/table/ws") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": old.token}))
+        assert json.loads(ws.receive_text())["table"] == 1
+        code = move_to_new_device(club, 1)
+        r = club.client.post("/api/v1/table/pair", json={"code": code, "device": "new"})
+        new = Table(club.client, r.json()["token"], 1)
+        assert new.enter(board, "3NT", "N", 9).status_code == 200  # pushed to table 1
+        refusal = json.loads(ws.receive_text())
+        assert (refusal["type"], refusal["code"]) == ("error", "token_revoked")
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+        assert closed.value.code == 4401
+
+
+def test_an_old_devices_command_after_the_move_closes_its_socket(club: Club) -> None:
+    old = club.pair(1)
+    with club.client.websocket_connect("/api/v1/table/ws") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": old.token}))
+        assert json.loads(ws.receive_text())["table"] == 1
+        move_to_new_device(club, 1)
+        ws.send_text('{"type": "get_round"}')
+        ws.send_text('{"type": "get_round"}')
+        assert json.loads(ws.receive_text())["code"] == "token_revoked"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+        assert closed.value.code == 4401
+
+
+@pytest.mark.timeout(60)
+def test_a_quiet_old_socket_is_closed_after_the_move(engine: Engine) -> None:
+    settings = Settings(td_password=TD_PASSWORD, token_check_seconds=0.2)
+    with TestClient(create_app(settings, engine=engine)) as client:
+        club = open_club(client, engine, tables=3, bpr=2)
+        club.start_round(1)
+        old, other = club.pair(1), club.pair(2)
+        with (
+            client.websocket_connect("/api/v1/table/ws") as ws,
+            client.websocket_connect("/api/v1/table/ws") as still,
+        ):
+            ws.send_text(json.dumps({"type": "hello", "token": old.token}))
+            still.send_text(json.dumps({"type": "hello", "token": other.token}))
+            assert json.loads(ws.receive_text())["table"] == 1
+            assert json.loads(still.receive_text())["table"] == 2
+            move_to_new_device(club, 1)  # nothing is pushed to table 1
+            assert json.loads(ws.receive_text())["code"] == "token_revoked"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_text()
+            assert closed.value.code == 4401
+            still.send_text('{"type": "get_round"}')  # table 2's terminal carries on
+            assert json.loads(still.receive_text())["type"] == "round_info"
