@@ -20,15 +20,18 @@ from server.errors import (
     UnavailableError,
 )
 from server.models import BridgeTable, KeypadBinding, TableToken, utcnow
-from server.ratelimit import PIN_GUESSES, WINDOWS, RateLimitedError, SlidingWindow
+from server.ratelimit import PIN_GUESSES, GuessLimiter, RateLimitedError
 from server.services import tokens
 from server.services.table_commands import Outcome, outcome_for
 from server.services.views import round_info
 
 from .jobs import Binding, Handled, Station
 
-#: Unknown pairing codes per keypad, as the HTTP pairing endpoint allows per address.
-PAIRING_FAILURES = SlidingWindow(*WINDOWS["pairing"])
+#: Unknown pairing codes, as the HTTP pairing endpoint limits them per address: each keypad
+#: (port and bus address) backs off on its own, and all keypads together back off once 100
+#: wrong codes were keyed, so many keypad addresses on a ``tcp-listen://`` port cannot share
+#: out a brute force (issue 14 M1). A keypad that paired is never held by the others' flood.
+PAIRING_FAILURES = GuessLimiter()
 #: The server's token errors, as the keypad firmware knows them (protocol/README.md section 6).
 KEYPAD_CODES = {"token_invalid": "invalid_token", "token_expired": "token_expired"}
 
@@ -61,7 +64,7 @@ def handle(
         return Handled(Error(code=code, message=exc.message, entry_id=entry_id), None)
     except TravellerError as exc:
         if isinstance(command, PairTerminal) and isinstance(exc, NotFoundError):
-            PAIRING_FAILURES.hit(str(station))
+            PAIRING_FAILURES.failed(str(station))
         if isinstance(exc, ForbiddenError) and exc.code == "pin_wrong" and call.pin_key:
             PIN_GUESSES.hit(call.pin_key)
         return Handled(Error(code=exc.code, message=exc.message, entry_id=entry_id))
@@ -131,9 +134,11 @@ class _Call:
         return _handled(outcome, row, ident.table)
 
     def pair(self, session: Session, command: PairTerminal) -> Handled:
-        if PAIRING_FAILURES.wait(str(self.station)):
-            raise RateLimitedError("rate_limited", "Too many wrong codes: wait a minute.")
+        wait = PAIRING_FAILURES.retry_after(str(self.station))
+        if wait:
+            raise RateLimitedError("rate_limited", f"Too many wrong codes: wait {wait} s.")
         token, ident = tokens.pair_terminal(session, code=command.code, device=command.device)
+        PAIRING_FAILURES.succeeded(str(self.station))
         row = self.bind(session, ident.token)
         reply = Paired(
             token=token,

@@ -23,9 +23,11 @@ from protocol.messages import (
     RoundInfo,
 )
 from server.db import make_engine, transact
+from server.gateway import service
 from server.gateway.jobs import KEEP, Binding, Station
-from server.gateway.service import PAIRING_FAILURES, handle, load_bindings
+from server.gateway.service import handle, load_bindings
 from server.models import Event, KeypadBinding, Section, TableToken, utcnow
+from server.ratelimit import GuessLimiter
 from server.services import round_control, td
 
 from .harness import Club, make_club
@@ -89,7 +91,16 @@ def test_pairing_binds_the_keypad_and_survives_a_restart(engine: Engine, club: C
     assert load_bindings(engine)[KP].table == 2
 
 
-def test_a_refused_code_and_too_many_of_them(engine: Engine, club: Club) -> None:
+@pytest.fixture
+def fresh_limiter(monkeypatch: pytest.MonkeyPatch) -> GuessLimiter:
+    limiter = GuessLimiter()
+    monkeypatch.setattr(service, "PAIRING_FAILURES", limiter)
+    return limiter
+
+
+def test_a_refused_code_and_too_many_of_them(
+    engine: Engine, club: Club, fresh_limiter: GuessLimiter
+) -> None:
     station = Station("/dev/ttyS9", 1)
     handled = handle(engine, station, PairTerminal(code="000000", device="kp"))
     assert isinstance(handled.reply, Error)
@@ -100,7 +111,26 @@ def test_a_refused_code_and_too_many_of_them(engine: Engine, club: Club) -> None
     limited = handle(engine, station, PairTerminal(code=club.codes[1], device="kp")).reply
     assert isinstance(limited, Error)
     assert limited.code == "rate_limited"
-    PAIRING_FAILURES._events.clear()
+
+
+def test_many_keypads_guessing_meet_an_overall_hold_but_a_new_keypad_still_pairs(
+    engine: Engine, club: Club, fresh_limiter: GuessLimiter
+) -> None:
+    """Issue 14 M1 at the gateway: 60 keypad addresses on one port share out 120 wrong codes;
+    after the overall cap the guessers are held, while a fresh keypad keying the right code
+    pairs at once."""
+    guessers = [Station("tcp-listen://127.0.0.1:7000", address) for address in range(1, 61)]
+    for station in guessers:
+        for attempt in range(2):
+            reply = handle(engine, station, PairTerminal(code=f"99{attempt:08d}", device="kp"))
+            assert isinstance(reply.reply, Error)
+            assert reply.reply.code == "pairing_code_unknown"
+    held = handle(engine, guessers[0], PairTerminal(code="9900000009", device="kp")).reply
+    assert isinstance(held, Error)
+    assert held.code == "rate_limited"
+    newcomer = Station("tcp-listen://127.0.0.1:7000", 61)
+    paired = handle(engine, newcomer, PairTerminal(code=club.codes[1], device="kp"))
+    assert isinstance(paired.reply, Paired)
 
 
 def test_commands_before_hello_ask_for_one(engine: Engine, club: Club) -> None:
