@@ -1,1 +1,2 @@
-"""The standing attack suite (issue 14): fairness, floods, guessing, hostile input; bounded in time."""
+"""The standing attack suite (issue 14): fairness, floods, guessing, hostile input; bounded in
+time."""
