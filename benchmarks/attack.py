@@ -10,12 +10,16 @@ Three measurements, each bounded in time and stopping by itself:
 * **Idle connections**: raw TCP connections that send half a request head and then nothing,
   from several addresses; how many the server still holds (its open sockets, from /proc) once
   the header timeout has passed, and whether a normal request is answered meanwhile.
+
+Throughout, a playing table on 127.0.0.1 asks for its round over its websocket in a loop: its
+round trips, quiet and during the floods, are the "other tables keep their answers" figure.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import secrets
 import sys
@@ -27,9 +31,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+from websockets.asyncio.client import ClientConnection, connect
 
+from benchmarks import tdapi
 from benchmarks.procs import ServerProcess, TreeSampler, _status_kb
-from benchmarks.stats import markdown
+from benchmarks.stats import Latency, fmt, markdown
 
 #: The first attacker address; the playing tables and the TD stay on 127.0.0.1.
 FIRST_SOURCE = 2
@@ -179,11 +185,12 @@ async def oversized_bodies(server: ServerProcess, count: int, megabytes: int) ->
         async with httpx.AsyncClient(transport=transport, timeout=60) as http:
             headers = {"content-type": "application/json"}
             try:
-                if i % 2:  # chunked: no Content-Length, the server must count
-                    r = await http.post(server.base_url + path, content=_chunks(megabytes))
-                else:
-                    body = b"x" * (megabytes * 2**20)
-                    r = await http.post(server.base_url + path, content=body, headers=headers)
+                if i % 2 == 0:  # declared: refused from its Content-Length
+                    headers["content-length"] = str(megabytes * 2**20)
+                # else chunked: no Content-Length, the server must count
+                r = await http.post(
+                    server.base_url + path, content=_chunks(megabytes), headers=headers
+                )
                 result.statuses[str(r.status_code)] += 1
             except httpx.HTTPError as exc:  # the server closed the connection mid-body
                 result.statuses[type(exc).__name__] += 1
@@ -236,13 +243,59 @@ async def idle_connections(
     return held
 
 
+class PlayingTable:
+    """One table of a fresh event, asking for its round (get_round) over its websocket."""
+
+    def __init__(self, server: ServerProcess) -> None:
+        self.server = server
+        self.samples: list[float] = []
+        self.now = "quiet"  # the flood running, for the figures by phase
+        self.by_phase: dict[str, list[float]] = {}
+        self.failures = 0
+
+    async def open(self) -> str:
+        async with httpx.AsyncClient(timeout=30) as http:
+            plan = await tdapi.create_event(
+                http, self.server.base_url, tables=2, rounds=1, boards_per_round=2
+            )
+            await tdapi.start_round(http, plan, 1)
+            tokens = await tdapi.pair_all(http, plan)
+        return next(iter(tokens.values()))
+
+    async def play(self, ws: ClientConnection, stop: asyncio.Event, pause: float = 0.05) -> None:
+        """Round trips until ``stop``; a reply slower than 10 s counts as a failure."""
+        while not stop.is_set():
+            sent = time.perf_counter()
+            await ws.send('{"type": "get_round"}')
+            try:
+                while json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] != "round_info":
+                    pass
+            except TimeoutError:
+                self.failures += 1
+                continue
+            took = time.perf_counter() - sent
+            self.samples.append(took)
+            self.by_phase.setdefault(self.now, []).append(took)
+            await asyncio.sleep(pause)
+
+    async def phase(self, ws: ClientConnection, seconds: float) -> list[float]:
+        """Play for ``seconds`` alone (the quiet figure)."""
+        stop = asyncio.Event()
+        task = asyncio.create_task(self.play(ws, stop))
+        await asyncio.sleep(seconds)
+        stop.set()
+        await task
+        samples, self.samples = self.samples, []
+        return samples
+
+
 # ------------------------------------------------------------------------------------ report
 
 
 @dataclass
 class AttackConfig:
     guess_sources: int = 50
-    guess_seconds: float = 30.0
+    guess_seconds: float = 120.0
     bodies: int = 4
     body_mb: int = 200
     connections: int = 600
@@ -256,6 +309,10 @@ class AttackReport:
     guesses: Guesses
     bodies: Bodies
     held: Held
+    quiet: Latency
+    flooded: Latency
+    failures: int
+    phases: dict[str, Latency] = field(default_factory=dict)
 
 
 async def run_attack(cfg: AttackConfig, work: Path) -> AttackReport:
@@ -263,12 +320,32 @@ async def run_attack(cfg: AttackConfig, work: Path) -> AttackReport:
     server = ServeProcess(f"sqlite:///{work / 'traveller.db'}", env=env, log_path=work / "log")
     await asyncio.to_thread(server.start)
     try:
-        guesses = await pairing_guesses(server.base_url, cfg.guess_sources, cfg.guess_seconds)
-        bodies = await oversized_bodies(server, cfg.bodies, cfg.body_mb)
-        held = await idle_connections(server, cfg.connections, cfg.per_source, cfg.header_timeout)
+        table = PlayingTable(server)
+        token = await table.open()
+        async with connect(f"ws://127.0.0.1:{server.port}/api/v1/table/ws") as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            await asyncio.wait_for(ws.recv(), 10)
+            quiet = await table.phase(ws, 3.0)
+            stop = asyncio.Event()
+            playing = asyncio.create_task(table.play(ws, stop))
+            try:
+                table.now = "guesses"
+                guesses = await pairing_guesses(
+                    server.base_url, cfg.guess_sources, cfg.guess_seconds
+                )
+                table.now = "bodies"
+                bodies = await oversized_bodies(server, cfg.bodies, cfg.body_mb)
+                table.now = "connections"
+                held = await idle_connections(
+                    server, cfg.connections, cfg.per_source, cfg.header_timeout
+                )
+            finally:
+                stop.set()
+                await playing
     finally:
         await asyncio.to_thread(server.stop)
-    return AttackReport(cfg, guesses, bodies, held)
+    flooded = Latency.of(table.samples)
+    return AttackReport(cfg, guesses, bodies, held, Latency.of(quiet), flooded, table.failures)
 
 
 def run(cfg: AttackConfig) -> AttackReport:
@@ -299,4 +376,21 @@ def render(report: AttackReport) -> str:
             f"health meanwhile {h.health_status}",
         ],
     ]
+    q, f = report.quiet, report.flooded
+    rows.append(
+        [
+            "a playing table's get_round (ms)",
+            f"p50 {fmt(f.p50)}, p99 {fmt(f.p99)}, max {fmt(f.max)}",
+            f"{f.count} round trips during the floods, {report.failures} over 10 s; "
+            f"quiet before: p50 {fmt(q.p50)}, p99 {fmt(q.p99)} ({q.count})",
+        ]
+    )
+    for name, lat in report.phases.items():
+        rows.append(
+            [
+                f"... during the {name}",
+                f"p50 {fmt(lat.p50)}, p99 {fmt(lat.p99)}, max {fmt(lat.max)}",
+                f"{lat.count} round trips",
+            ]
+        )
     return markdown(["attack", "figure", "how"], rows)

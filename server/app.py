@@ -124,7 +124,9 @@ def create_app(settings: Settings, *, engine: Engine | None = None) -> FastAPI:
     app.include_router(movements.router)
     app.include_router(dataconnector.router)  # Bridgemate Data Connector: /dc and :5079
     # Inside the security headers: a refused body or path still gets them.
-    app.add_middleware(RequestLimits, max_body_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        RequestLimits, max_body_bytes=settings.max_body_bytes, body_timeout=settings.body_timeout
+    )
     install_web(app)  # TD dashboard and public results pages, with security headers
     _refuse_websockets_at_the_handshake(app, traveller_error)
     return app

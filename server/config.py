@@ -80,6 +80,11 @@ class Settings(BaseSettings):
         description="Seconds a connection has to send a request's headers, when it opens and "
         "after each response; slower ones are closed.",
     )
+    body_timeout: float = Field(
+        default=30.0,
+        gt=0,
+        description="Seconds a request body may pause between two of its parts (408 after).",
+    )
     keep_alive_timeout: float = Field(
         default=5.0, gt=0, description="Seconds an idle keep-alive connection is kept open."
     )

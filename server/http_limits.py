@@ -8,9 +8,10 @@ them use up the server's file descriptors. ``GuardedHttp`` (the HTTP protocol uv
 chosen by ``uvicorn_options``) closes a connection whose headers are not complete within
 ``header_timeout`` seconds, and lets one address hold at most
 ``idle_connections_per_address`` connections waiting for a request (a new one closes the
-oldest). ``RequestLimits`` (ASGI middleware in the app, so the
-Data Connector's port and any proxy setup get it too) refuses an oversized body with 413
-before reading it, from its Content-Length, or as soon as a streamed body passes the limit.
+oldest). ``RequestLimits`` (ASGI middleware in the app, so the Data Connector's port and any
+proxy setup get it too) refuses an oversized body with 413 before reading it, from its
+Content-Length, or as soon as a streamed body passes the limit, and a body that stalls with
+408.
 """
 
 from __future__ import annotations
@@ -200,8 +201,12 @@ class GuardedHttp(_Base):
         super().connection_lost(exc)
 
 
-class BodyTooLargeError(Exception):
-    """The request body passed the limit while the app read it."""
+class BodyRefusedError(Exception):
+    """The request body passed the size limit, or paused too long, while the app read it."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
 
 
 def _error(status: int, code: str, message: str) -> tuple[Message, Message]:
@@ -225,12 +230,15 @@ def long_segment(path: str) -> bool:
 
 class RequestLimits:
     """Pure ASGI middleware: bodies above ``max_body_bytes`` get 413 ``body_too_large``
-    (nothing is buffered here: a body is counted as the app reads it), paths with an
-    over-long segment get 414 ``path_too_long`` (a websocket is refused at the handshake)."""
+    (nothing is buffered here: a body is counted as the app reads it), a body that pauses
+    for more than ``body_timeout`` seconds gets 408 ``body_timeout`` (a slow-loris body holds
+    no task for ever), and paths with an over-long segment get 414 ``path_too_long`` (a
+    websocket is refused at the handshake)."""
 
-    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_body_bytes: int, body_timeout: float = 30.0) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
+        self.body_timeout = body_timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -239,27 +247,40 @@ class RequestLimits:
         if long_segment(scope.get("path", "")):
             await self._refuse_path(scope, send)
             return
-        if scope["type"] == "websocket" or not self.max_body_bytes:
+        if scope["type"] == "websocket":
             await self.app(scope, receive, send)
             return
-        limit = self.max_body_bytes
         declared = _content_length(scope)
-        if declared is not None and declared > limit:
-            await self._send(send, *self._too_large())
+        if self.max_body_bytes and declared is not None and declared > self.max_body_bytes:
+            await self._send(send, *_error(413, "body_too_large", self._too_large()))
             return
+        await self._guarded(scope, receive, send)
+
+    async def _guarded(self, scope: Scope, receive: Receive, send: Send) -> None:
         received = 0
-        over = started = False
+        complete = started = False
+        refused: BodyRefusedError | None = None
 
         async def counted() -> Message:
-            nonlocal received, over
-            if over:
-                raise BodyTooLargeError
-            message = await receive()
+            nonlocal received, complete, refused
+            if refused is not None:
+                raise refused
+            if complete:  # the body is read: the app waits for a disconnect, unbounded
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), self.body_timeout)
+            except TimeoutError:
+                seconds = f"{self.body_timeout:g}"
+                refused = BodyRefusedError(
+                    408, "body_timeout", f"The request body paused for more than {seconds} s."
+                )
+                raise refused from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > limit:
-                    over = True
-                    raise BodyTooLargeError
+                complete = not message.get("more_body", False)
+                if self.max_body_bytes and received > self.max_body_bytes:
+                    refused = BodyRefusedError(413, "body_too_large", self._too_large())
+                    raise refused
             return message
 
         async def answer(message: Message) -> None:
@@ -268,29 +289,25 @@ class RequestLimits:
                 if started:
                     return
                 started = True
-                if over:  # the app answered the failed read: the client gets the 413
-                    await self._send(send, *self._too_large())
+                if refused is not None:  # the app answered the failed read: ours goes out
+                    await self._send(send, *_error(refused.status, refused.code, refused.message))
                     return
-            elif over:
+            elif refused is not None:
                 return
             await send(message)
 
         try:
             await self.app(scope, counted, answer)
-        except BodyTooLargeError:
+        except BodyRefusedError as exc:
             if started:
                 raise
-            await self._send(send, *self._too_large())
+            await self._send(send, *_error(exc.status, exc.code, exc.message))
         else:
-            if over and not started:
-                await self._send(send, *self._too_large())
+            if refused is not None and not started:
+                await self._send(send, *_error(refused.status, refused.code, refused.message))
 
-    def _too_large(self) -> tuple[Message, Message]:
-        return _error(
-            413,
-            "body_too_large",
-            f"Request bodies are limited to {self.max_body_bytes} bytes.",
-        )
+    def _too_large(self) -> str:
+        return f"Request bodies are limited to {self.max_body_bytes} bytes."
 
     @staticmethod
     async def _send(send: Send, start: Message, body: Message) -> None:

@@ -38,6 +38,7 @@ LIMITS = {
     "TRAVELLER_KEEP_ALIVE_TIMEOUT": "1",
     "TRAVELLER_IDLE_CONNECTIONS_PER_ADDRESS": "8",
     "TRAVELLER_MAX_BODY_BYTES": str(2**20),
+    "TRAVELLER_BODY_TIMEOUT": "1",
 }
 
 
@@ -110,6 +111,27 @@ async def test_a_kept_alive_connection_may_not_trickle_its_next_request(
                 break
     writer.close()
     assert closed, "the server kept a trickling request head open"
+
+
+async def test_a_stalled_body_is_answered_408_and_closed(served: ServeProcess) -> None:
+    """M2/M3: complete headers, then a body that stops: the request no longer waits for ever
+    (it held a connection and a task, outside both the header timeout and the idle cap)."""
+    reader, writer = await asyncio.open_connection(
+        "127.0.0.1", served.port, local_addr=("127.0.0.5", 0)
+    )
+    writer.write(
+        b"POST /api/v1/table/pair HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
+        b'content-length: 1000\r\n\r\n{"code": "'
+    )
+    try:
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 15)
+        body = json.loads(await asyncio.wait_for(reader.read(4096), 15))
+        assert head.startswith(b"HTTP/1.1 408"), head
+        assert body["code"] == "body_timeout"
+        assert await asyncio.wait_for(reader.read(), 15) == b"", "the connection is closed"
+    finally:
+        writer.close()
+    assert await attack.health(served.base_url) == 200
 
 
 async def test_oversized_bodies_are_refused_without_the_server_buffering_them(
