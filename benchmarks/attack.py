@@ -193,7 +193,7 @@ async def oversized_bodies(server: ServerProcess, count: int, megabytes: int) ->
                 )
                 result.statuses[str(r.status_code)] += 1
             except httpx.HTTPError as exc:  # the server closed the connection mid-body
-                result.statuses[type(exc).__name__] += 1
+                result.statuses[f"closed mid-body ({type(exc).__name__})"] += 1
 
     await asyncio.gather(*(send(i) for i in range(count)))
     sampler.stop()
@@ -345,7 +345,10 @@ async def run_attack(cfg: AttackConfig, work: Path) -> AttackReport:
     finally:
         await asyncio.to_thread(server.stop)
     flooded = Latency.of(table.samples)
-    return AttackReport(cfg, guesses, bodies, held, Latency.of(quiet), flooded, table.failures)
+    phases = {name: Latency.of(v) for name, v in table.by_phase.items() if name != "quiet"}
+    return AttackReport(
+        cfg, guesses, bodies, held, Latency.of(quiet), flooded, table.failures, phases
+    )
 
 
 def run(cfg: AttackConfig) -> AttackReport:

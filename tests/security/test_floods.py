@@ -281,3 +281,19 @@ async def test_a_playing_table_gets_every_ack_during_a_flood(served: ServeProces
         await flooding
         await ws.close()
     assert len(acks) == 2 * len(boards)
+
+
+def test_bench_attack_runs_small_and_holds_no_idle_connection() -> None:
+    """`traveller bench attack` itself keeps working (tiny sizes, about 20 s)."""
+    from typer.testing import CliRunner
+
+    from benchmarks.bench_cli import app
+
+    args = ["attack", "--guess-sources", "2", "--guess-seconds", "2", "--bodies", "2"]
+    args += ["--body-mb", "8", "--connections", "20", "--per-source", "10"]
+    args += ["--header-timeout", "1"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "| idle connections held | 0 of 20 |" in result.output
+    assert "pairing guesses reaching the check" in result.output
+    assert "a playing table's get_round" in result.output
