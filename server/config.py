@@ -91,13 +91,14 @@ class Settings(BaseSettings):
     idle_connections_per_address: int = Field(
         default=32,
         ge=0,
-        description="Connections one address may hold open waiting for a request (0: no cap).",
+        description="Connections one address may hold open waiting for a request (0: no cap; "
+        "a trusted reverse proxy, uvicorn's FORWARDED_ALLOW_IPS, is not capped).",
     )
     max_header_bytes: int = Field(
         default=32_768, ge=1024, description="Largest request head (request line and headers)."
     )
     max_live_sockets_per_address: int = Field(
-        default=16,
+        default=32,
         ge=0,
         description="Open live-page websockets (public results, TD dashboard) allowed from "
         "one address (0: no cap).",

@@ -17,6 +17,7 @@ Content-Length, or as soon as a streamed body passes the limit, and a body that 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import weakref
 from dataclasses import dataclass
@@ -120,6 +121,25 @@ def ledger(server_state: object) -> IdleConnections:
     return found
 
 
+def trusted_proxy(address: str, allowed: list[str] | str) -> bool:
+    """Whether ``address`` is one of uvicorn's ``forwarded_allow_ips`` (addresses, networks
+    or "*"): a reverse proxy, whose one address stands for many clients."""
+    entries = allowed.split(",") if isinstance(allowed, str) else allowed
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    for entry in (e.strip() for e in entries):
+        if entry == "*":
+            return True
+        try:
+            if ip in ipaddress.ip_network(entry, strict=False):
+                return True
+        except ValueError:
+            continue
+    return False
+
+
 def _base() -> type[asyncio.Protocol]:
     """httptools' protocol when installed (faster, uvicorn's own choice), else h11's."""
     try:
@@ -139,13 +159,19 @@ class GuardedHttp(_Base):
     its next request's headers are complete (the request then runs, or the connection turns
     into a websocket). While waiting it has ``header_timeout`` seconds and
     ``max_header_bytes`` bytes; at most ``idle_per_address`` connections of one address wait
-    at a time (a new one closes the oldest)."""
+    at a time (a new one closes the oldest), unless that address is a trusted reverse proxy."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:
         super().connection_made(transport)
         self._limits = current_limits()
         self._idle = ledger(self.server_state)
         self._address = self.client[0] if self.client else "unknown"
+        # Behind a trusted proxy (`traveller serve` reads X-Forwarded-For from it) the cap per
+        # address would count every client of the proxy as one: the header timeout still holds.
+        proxy = self.config.proxy_headers and trusted_proxy(
+            self._address, self.config.forwarded_allow_ips
+        )
+        self._cap = 0 if proxy else self._limits.idle_per_address
         self._timer: asyncio.TimerHandle | None = None
         self._wait_for_request()
 
@@ -153,7 +179,7 @@ class GuardedHttp(_Base):
         self._cycle_before = self.cycle
         self._header_bytes = 0
         self._timer = self.loop.call_later(self._limits.header_timeout, self._drop)
-        for oldest in self._idle.admit(self._address, self, self._limits.idle_per_address):
+        for oldest in self._idle.admit(self._address, self, self._cap):
             oldest._drop()
 
     def _request_started(self) -> None:

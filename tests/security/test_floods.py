@@ -88,6 +88,19 @@ async def test_slow_and_idle_connections_are_closed_and_requests_still_answered(
         close_all(slow + silent)
 
 
+async def test_a_trusted_proxy_is_not_capped_but_still_timed_out(served: ServeProcess) -> None:
+    """M2: 127.0.0.1 (uvicorn's FORWARDED_ALLOW_IPS: a reverse proxy there stands for every
+    client) may hold more than 8 waiting connections; the header timeout still closes them."""
+    base = attack.open_sockets(served.pid)
+    proxy = await attack.idle(served.port, "127.0.0.1", 20)
+    try:
+        await wait_until(lambda: attack.open_sockets(served.pid) >= base + 20, 10, "20 held")
+        await wait_until(lambda: attack.open_sockets(served.pid) <= base, 15, "the timeout")
+        assert await still_open(proxy) == 0
+    finally:
+        close_all(proxy)
+
+
 async def test_a_kept_alive_connection_may_not_trickle_its_next_request(
     served: ServeProcess,
 ) -> None:
