@@ -156,6 +156,13 @@ def test_a_live_socket_of_an_unknown_section_is_refused_at_the_handshake(
     ):
         pass
     _error(refused.value, 404, "unknown_section")
+    web_login(client)  # the TD's dashboard feed, the same
+    with (
+        pytest.raises(WebSocketDenialResponse) as refused,
+        client.websocket_connect("/td/s/999/live"),
+    ):
+        pass
+    _error(refused.value, 404, "unknown_section")
 
 
 def test_a_websocket_with_an_over_long_path_is_refused(client: TestClient) -> None:
