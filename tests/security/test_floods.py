@@ -126,6 +126,28 @@ async def test_a_kept_alive_connection_may_not_trickle_its_next_request(
     assert closed, "the server kept a trickling request head open"
 
 
+async def test_an_endless_request_head_is_cut_off(served: ServeProcess) -> None:
+    """M2: headers are read only up to max_header_bytes (32 KiB): a client that keeps sending
+    header lines fast (inside the timeout) gets 431 and the connection closes."""
+    reader, writer = await asyncio.open_connection(
+        "127.0.0.1", served.port, local_addr=("127.0.0.6", 0)
+    )
+    try:
+        writer.write(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\n")
+        for n in range(100):  # 100 x 1 KiB of header lines, no end of the head
+            with contextlib.suppress(ConnectionError):
+                writer.write(b"X-Pad-%d: %s\r\n" % (n, b"a" * 1000))
+                await writer.drain()
+        try:
+            answer = await asyncio.wait_for(reader.read(), 15)
+        except ConnectionResetError:  # closed with our header lines unread: also cut off
+            answer = b"HTTP/1.1 431 (reset)"
+    finally:
+        writer.close()
+    assert answer.startswith(b"HTTP/1.1 431"), answer[:200]
+    assert await attack.health(served.base_url) == 200
+
+
 async def test_a_stalled_body_is_answered_408_and_closed(served: ServeProcess) -> None:
     """M2/M3: complete headers, then a body that stops: the request no longer waits for ever
     (it held a connection and a task, outside both the header timeout and the idle cap)."""
