@@ -1,4 +1,5 @@
-"""`traveller bench ...`: the load benchmark, the chaos run and the scoring/keypad benchmarks.
+"""`traveller bench ...`: the load benchmark, the chaos run, the attack floods and the
+scoring/keypad benchmarks.
 
 The `benchmarks` package is not pip-installed: it is imported from the repository root, so the
 commands work from a clone (`./traveller bench load`) and say so clearly anywhere else.
@@ -115,6 +116,34 @@ def chaos(
     typer.echo(render(report))
     if not report.ok:
         raise typer.Exit(1)
+
+
+@app.command()
+def attack(
+    guess_sources: int = typer.Option(50, min=1, max=250, help="Addresses guessing codes."),
+    guess_seconds: float = typer.Option(
+        120, min=1, max=900, help="How long they guess (s; the per-address window is 60 s)."
+    ),
+    bodies: int = typer.Option(4, min=1, max=16, help="Oversized bodies sent at once."),
+    body_mb: int = typer.Option(200, min=1, max=1024, help="Size of each body (MB)."),
+    connections: int = typer.Option(600, min=1, max=5000, help="Idle and slow connections."),
+    per_source: int = typer.Option(50, min=1, help="Connections per source address."),
+    header_timeout: float = typer.Option(5, min=0.5, max=60, help="The server's timeout (s)."),
+) -> None:
+    """Floods against `traveller serve` on 127.0.0.1 (from 127.0.0.2 and up): pairing guesses
+    per hour reaching the check, RSS under oversized bodies, idle connections held."""
+    from benchmarks.attack import AttackConfig, render, run
+
+    cfg = AttackConfig(
+        guess_sources=guess_sources,
+        guess_seconds=guess_seconds,
+        bodies=bodies,
+        body_mb=body_mb,
+        connections=connections,
+        per_source=per_source,
+        header_timeout=header_timeout,
+    )
+    typer.echo(render(run(cfg)))
 
 
 def _wrap(module: str, name: str) -> None:

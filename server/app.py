@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import UTC, datetime
 
@@ -13,6 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy import Engine
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
 
 from protocol.messages import PROTOCOL_VERSION, Error
 from server import dataconnector, error_words
@@ -22,6 +23,7 @@ from server.backup import scheduled_backups
 from server.config import Settings, check
 from server.db import make_engine, migrate
 from server.errors import TravellerError
+from server.http_limits import RequestLimits
 from server.notify import PgFanout, fanout
 from server.web import install as install_web
 
@@ -78,7 +80,7 @@ def create_app(settings: Settings, *, engine: Engine | None = None) -> FastAPI:
     )
 
     @app.exception_handler(TravellerError)
-    async def traveller_error(request: Request, exc: TravellerError) -> JSONResponse:
+    async def traveller_error(request: HTTPConnection, exc: TravellerError) -> JSONResponse:
         message = error_words.for_request(exc, request.headers.get("accept-language"))
         body = Error(code=exc.code, message=message).model_dump(mode="json")
         return JSONResponse(body, status_code=exc.status)
@@ -121,8 +123,32 @@ def create_app(settings: Settings, *, engine: Engine | None = None) -> FastAPI:
     app.include_router(table.router)
     app.include_router(movements.router)
     app.include_router(dataconnector.router)  # Bridgemate Data Connector: /dc and :5079
+    # Inside the security headers: a refused body or path still gets them.
+    app.add_middleware(
+        RequestLimits, max_body_bytes=settings.max_body_bytes, body_timeout=settings.body_timeout
+    )
     install_web(app)  # TD dashboard and public results pages, with security headers
+    _refuse_websockets_at_the_handshake(app, traveller_error)
     return app
+
+
+def _refuse_websockets_at_the_handshake(
+    app: FastAPI, api_error: Callable[[HTTPConnection, TravellerError], Awaitable[Response]]
+) -> None:
+    """A websocket refused before it is accepted (an unknown section of a live page) gets the
+    API's JSON error as the handshake's HTTP answer; the web's handler (pages, form redirects)
+    keeps every HTTP request."""
+    web_error: Callable[[HTTPConnection, Exception], Awaitable[Response]]
+    web_error = app.exception_handlers[TravellerError]  # type: ignore[assignment]
+
+    async def traveller_error(conn: HTTPConnection, exc: Exception) -> Response:
+        assert isinstance(exc, TravellerError)
+        if conn.scope["type"] == "websocket":
+            return await api_error(conn, exc)
+        response: Response = await web_error(conn, exc)
+        return response
+
+    app.add_exception_handler(TravellerError, traveller_error)
 
 
 def _fanout_state(relay: PgFanout | None) -> str:

@@ -55,6 +55,7 @@ def demo(
     from server.config import Settings
     from server.db import make_engine
     from server.demo import create_demo
+    from server.http_limits import uvicorn_options
 
     data_dir.mkdir(parents=True, exist_ok=True)
     db_path = data_dir / "demo.db"
@@ -96,7 +97,11 @@ def demo(
     ]
     typer.echo("\n".join(lines))
     uvicorn.run(
-        create_app(settings, engine=engine), host="127.0.0.1", port=port, log_level="warning"
+        create_app(settings, engine=engine),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        **uvicorn_options(settings),
     )
 
 

@@ -75,6 +75,42 @@ class Settings(BaseSettings):
         "or ';': /dev/ttyUSB0, /dev/ttyUSB1#1-8 (an RS-485 bus polling keypads 1 to 8), "
         "tcp-listen://0.0.0.0:7001. Unset: no gateway (or run `traveller gateway`).",
     )
+    # Limits against floods (server/http_limits.py, server/web/live.py; SECURITY.md).
+    max_body_bytes: int = Field(
+        default=8 * 2**20,
+        ge=0,
+        description="Largest request body in bytes (413 above it; 0: no limit). The largest "
+        "legitimate one is the TD's player list upload (2 MB of text, sent as multipart).",
+    )
+    header_timeout: float = Field(
+        default=10.0,
+        gt=0,
+        description="Seconds a connection has to send a request's headers, when it opens and "
+        "after each response; slower ones are closed.",
+    )
+    body_timeout: float = Field(
+        default=30.0,
+        gt=0,
+        description="Seconds a request body may pause between two of its parts (408 after).",
+    )
+    keep_alive_timeout: float = Field(
+        default=5.0, gt=0, description="Seconds an idle keep-alive connection is kept open."
+    )
+    idle_connections_per_address: int = Field(
+        default=32,
+        ge=0,
+        description="Connections one address may hold open waiting for a request (0: no cap; "
+        "a trusted reverse proxy, uvicorn's FORWARDED_ALLOW_IPS, is not capped).",
+    )
+    max_header_bytes: int = Field(
+        default=32_768, ge=1024, description="Largest request head (request line and headers)."
+    )
+    max_live_sockets_per_address: int = Field(
+        default=32,
+        ge=0,
+        description="Open live-page websockets (public results, TD dashboard) allowed from "
+        "one address (0: no cap).",
+    )
 
 
 class ConfigError(RuntimeError):

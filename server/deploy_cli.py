@@ -177,6 +177,7 @@ def serve(
 
     from server.config import ConfigError, Settings, check
     from server.db import is_sqlite, make_engine, migrate
+    from server.http_limits import uvicorn_options
 
     overrides = {"host": host, "port": port, "database_url": database_url}
     settings = Settings.model_validate({k: v for k, v in overrides.items() if v})
@@ -230,4 +231,5 @@ def serve(
             ssl_keyfile=str(ssl_keyfile) if ssl_keyfile else None,
             log_level="info",
             proxy_headers=True,
+            **uvicorn_options(settings),  # header and keep-alive timeouts, size limits
         )

@@ -11,6 +11,9 @@ from collections.abc import Iterator
 import uvicorn
 from fastapi import FastAPI
 
+from server.config import Settings
+from server.http_limits import uvicorn_options
+
 log = logging.getLogger(__name__)
 
 
@@ -39,7 +42,13 @@ class Listener:
         except OSError as exc:
             log.warning("Data Connector port %s:%s not opened: %s", host, port, exc)
             return None
-        config = uvicorn.Config(app, lifespan="off", log_level="warning", access_log=False)
+        # Logging stays as the main server configured it, for the whole process: uvicorn's
+        # log_level and access_log=False act on the process-wide "uvicorn.*" loggers, and
+        # would silence the main server's access log.
+        settings: Settings = getattr(getattr(app.state, "runtime", None), "settings", Settings())
+        config = uvicorn.Config(
+            app, lifespan="off", log_config=None, log_level=None, **uvicorn_options(settings)
+        )
         server = _Server(config)
         task = asyncio.create_task(server.serve(sockets=[sock]))
         for _ in range(200):

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from fastapi import WebSocket, WebSocketDisconnect
 
 from server.bus import Bus
+from server.ratelimit import ConnectionCap, address
 
 log = logging.getLogger(__name__)
 
@@ -124,6 +125,13 @@ class Hub:
         self.bus = bus
         self.channels: dict[tuple[str, int], Channel] = {}
         self.gate = asyncio.Lock()
+        self.sockets: ConnectionCap | None = None  # per address, from the app's settings
+
+    def _sockets(self, websocket: WebSocket) -> ConnectionCap:
+        if self.sockets is None:
+            settings = websocket.app.state.runtime.settings
+            self.sockets = ConnectionCap(settings.max_live_sockets_per_address)
+        return self.sockets
 
     async def serve(
         self,
@@ -133,7 +141,27 @@ class Hub:
         allowed: Allowed | None = None,
     ) -> None:
         """Stream a channel's fragments to an accepted websocket until it goes away, or until
-        ``allowed`` (asked every RECHECK_SECONDS) says no (e.g. the TD logged out)."""
+        ``allowed`` (asked every RECHECK_SECONDS) says no (e.g. the TD logged out).
+
+        At most ``max_live_sockets_per_address`` live pages watch from one address; one more
+        is closed at once with 1013 (try again later), before it costs a queue or a render."""
+        sockets, where = self._sockets(websocket), address(websocket)
+        if not sockets.acquire(where):
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+                await websocket.close(code=1013)
+            return
+        try:
+            await self._watch(websocket, key, render, allowed)
+        finally:
+            sockets.release(where)
+
+    async def _watch(
+        self,
+        websocket: WebSocket,
+        key: tuple[str, int],
+        render: Render,
+        allowed: Allowed | None,
+    ) -> None:
         channel = self.channels.get(key)
         if channel is None:
             audience = key[0].split(":", 1)[0]

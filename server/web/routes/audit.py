@@ -10,6 +10,7 @@ from sqlmodel import Session
 
 from server.services import dashboard, setup, standings
 from server.web.auth import TDPage
+from server.web.fields import whole_number
 from server.web.respond import page
 from server.web.state import RuntimeDep
 
@@ -17,7 +18,7 @@ router = APIRouter(prefix="/td/s/{section_id}", include_in_schema=False)
 
 
 def _number(text: str) -> int | None:
-    return int(text) if text.strip().isdigit() else None
+    return whole_number(text)
 
 
 @router.get("/audit", response_class=HTMLResponse)

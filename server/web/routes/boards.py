@@ -17,6 +17,7 @@ from server.models import Result, utcnow
 from server.services import adjusted, dashboard, deadlines, round_control, setup, td
 from server.services.table_commands import Push
 from server.web.auth import TDForm, TDPage
+from server.web.fields import whole_number
 from server.web.respond import act, page, redirect
 from server.web.state import RuntimeDep
 
@@ -155,7 +156,7 @@ def _values(contract: str, declarer: str, tricks: str, lead: str) -> EntryValues
         return EntryValues(
             contract=contract.strip().upper(),
             declarer=declarer.strip().upper() or None,
-            tricks=int(text) if text.isdigit() else text,
+            tricks=text if (number := whole_number(text)) is None else number,
             lead=lead.strip().upper() or None,
         )
     except ValidationError as exc:
@@ -178,8 +179,9 @@ async def adjust(
 ) -> Response:
     """An artificial adjusted score: Ave+/Ave/Ave- (a preset button) or any split."""
     ns_text, _, ew_text = preset.partition("/")
-    if ns_text.isdigit() and ew_text.isdigit():
-        ns_percent, ew_percent = int(ns_text), int(ew_text)
+    ns_preset, ew_preset = whole_number(ns_text), whole_number(ew_text)
+    if ns_preset is not None and ew_preset is not None:
+        ns_percent, ew_percent = ns_preset, ew_preset
     return await act(
         runtime,
         td.settle(

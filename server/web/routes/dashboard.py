@@ -11,6 +11,7 @@ from sqlmodel import Session
 from server.movements import mitchell
 from server.services import dashboard, round_control, setup, standings, td
 from server.web.auth import TDForm, TDPage, current_td, same_origin
+from server.web.fields import whole_number
 from server.web.live import Fragments
 from server.web.respond import act, fragment, language, page
 from server.web.state import RuntimeDep, WebDep, WebState, get_runtime, get_web
@@ -134,7 +135,7 @@ async def round_time(
     section_id: int,
     minutes: Annotated[str, Form(max_length=4)] = "",
 ) -> Response:
-    value = int(minutes) if minutes.strip().isdigit() else None
+    value = whole_number(minutes)
     return await act(
         runtime,
         lambda s: round_control.set_round_time(s, setup.get_section(s, section_id), value),

@@ -11,6 +11,7 @@ from sqlmodel import Session
 
 from server.services import dashboard, deadlines, exports, publication, setup, standings
 from server.web.auth import TDForm, TDPage
+from server.web.fields import whole_number
 from server.web.respond import act, page
 from server.web.state import RuntimeDep
 
@@ -53,7 +54,7 @@ async def publish(
     period: Annotated[str, Form(max_length=8)] = "hours",
     amount: Annotated[str, Form(max_length=4)] = "",
 ) -> Response:
-    value = int(amount) if amount.strip().isdigit() else None
+    value = whole_number(amount)
     minutes = value if period == "minutes" else None
     hours = value if period == "hours" else None
     labels = {"live": "Results are live again.", "provisional": "Published as provisional."}
