@@ -8,6 +8,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
 from protocol.bridge import BridgeError, dealer
+from protocol.text import neutral
 from server.scoring import Method
 
 from . import spelling
@@ -20,6 +21,7 @@ _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|\S+')
 _COLUMN = re.compile(r"([^\\;]+)(?:\\\d+[LR]?)?")
 _UNKNOWN = frozenset({"", "?", "-", "#"})
+_ESCAPE = re.compile(r"\\([\\\"])")
 
 
 @dataclass(slots=True)
@@ -32,14 +34,19 @@ class Game:
 
 
 def _unescape(value: str) -> str:
-    return value.replace('\\"', '"').replace("\\\\", "\\")
+    """A PBN string's text: \\" is a quote and \\\\ a backslash, read left to right."""
+    return _ESCAPE.sub(r"\1", value)
 
 
 def _strip_comment(text: str) -> str:
-    """Drop a ';' comment outside quoted strings."""
-    quoted = False
+    """Drop a ';' comment outside quoted strings (where \\" and \\\\ are escapes)."""
+    quoted = escaped = False
     for index, char in enumerate(text):
-        if char == '"':
+        if escaped:
+            escaped = False
+        elif char == "\\" and quoted:
+            escaped = True
+        elif char == '"':
             quoted = not quoted
         elif char == ";" and not quoted:
             return text[:index]
@@ -429,7 +436,9 @@ _SCORING = {
 
 
 def _quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """A PBN string: one line (``neutral``: a stored name's line break would start a
+    fake tag), with \\ and " escaped."""
+    return '"' + neutral(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def write_pbn(event: EventFile, report: ScoreReport | None = None) -> str:

@@ -9,6 +9,7 @@ from typing import Any, NoReturn
 from xml.parsers import expat
 
 from protocol.bridge import BridgeError
+from protocol.text import neutral
 from server.scoring import Method
 
 from . import handrecords, spelling
@@ -242,9 +243,11 @@ def _traveller(
 
 
 def _add(parent: ET.Element, tag: str, text: object | None) -> ET.Element:
+    """A child element; its text single-line and XML-safe (``neutral`` drops what XML 1.0
+    cannot carry, a name stored before the input check; ElementTree quotes & < >)."""
     child = ET.SubElement(parent, tag)
     if text is not None:
-        child.text = str(text)
+        child.text = neutral(str(text))
     return child
 
 

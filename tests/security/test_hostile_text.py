@@ -179,3 +179,126 @@ def test_the_web_forms_refuse_hostile_names(client: TestClient, club: Club) -> N
     assert audit == []
     names = transact(club.engine, lambda s: [e.name for e in s.exec(select(Event))])
     assert names == ["Monday pairs"]
+
+
+# --- exports: escaped for each format, and read back by `traveller score` ------------------
+
+HOSTILE_NAMES = {
+    ("1", "NS"): ('=HYPERLINK("http://x","y")', "+1"),
+    ("2", "NS"): ("@SUM(A1)", 'O"Brien \\ Back\\'),
+    ("3", "NS"): ("]", '[Event "fake"]'),
+    ("1", "EW"): ("Ærø Østergård", "Łukasz Żółć"),
+    ("2", "EW"): ("Иван Петров", "-5; not a comment {nor this}"),
+}
+LEGACY = ('Anna\nJensen\r\n[Event "fake"]', "Bo\x1b[31m Nielsen\u202e\x00")
+"""Pair 3 E/W, stored straight into the database as a row from before the input check."""
+PLAYS = [("3NT", "N", 10), ("4S", "S", 9), ("2H", "E", 8), ("3NTX", "W", 7), ("1C", "N", 7)]
+
+
+@pytest.fixture
+def hostile(client: TestClient, engine: Any) -> Club:
+    """A 3-table Mitchell played to the end by pairs with hostile (and one legacy) names."""
+    club = open_club(client, engine, tables=3, bpr=2)
+    for (number, direction), (first, second) in HOSTILE_NAMES.items():
+        r = club.td(
+            "PUT",
+            f"/api/v1/sections/{club.section_id}/pairs/{number}{direction}",
+            json={"player1": first, "player2": second},
+        )
+        assert r.status_code == 200, r.text
+
+    def legacy(s: Session) -> None:
+        pair = s.exec(
+            select(Pair).where(
+                Pair.section_id == club.section_id, Pair.number == 3, Pair.direction == "EW"
+            )
+        ).one()
+        pair.player1, pair.player2 = LEGACY
+        s.add(pair)
+
+    transact(engine, legacy)
+    tables = [club.pair(n) for n in (1, 2, 3)]
+    played = 0
+    for round_ in (1, 2, 3):
+        club.start_round(round_)
+        for table in tables:
+            if round_ > 1:
+                table.send({"type": "next_round"})
+            for board in table.round()["boards"]:
+                contract, declarer, tricks = PLAYS[played % len(PLAYS)]
+                played += 1
+                ack = table.enter(board["board"], contract, declarer, tricks).json()
+                table.confirm(board["board"], ack["result"]["version"])
+    return club
+
+
+def _expected_names() -> dict[str, tuple[str, ...]]:
+    names = {f"{n}{d}": pair for (n, d), pair in HOSTILE_NAMES.items()}
+    names["3EW"] = tuple(neutral(name) for name in LEGACY)
+    return names
+
+
+EXPORTS = [("pbn", ".pbn"), ("usebio", ".xml"), ("travellers", ".csv")]
+
+
+@pytest.mark.parametrize(("kind", "suffix"), EXPORTS, ids=[k for k, _ in EXPORTS])
+def test_traveller_score_reads_its_own_exports_back(
+    hostile: Club, tmp_path: Any, kind: str, suffix: str
+) -> None:
+    """The export of an event with hostile names, read by `traveller score`: the same names
+    (a legacy name made single-line and clean) and the same totals as the live ranking."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from server.io.cli import app as score_app
+    from server.services import exports, setup, standings
+
+    data = transact(
+        hostile.engine, lambda s: standings.load(s, setup.get_section(s, hostile.section_id))
+    )
+    live = {line.pair.key: line.total for line in standings.rank(data, public=False).lines}
+    assert len(live) == 6
+    made = exports.export(data, kind)
+    path = tmp_path / f"export{suffix}"
+    path.write_bytes(made.content)
+    result = CliRunner().invoke(score_app, [str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    pairs = {f"{p['number']}{p['direction']}": p for p in json.loads(result.stdout)["pairs"]}
+    assert {key: tuple(p["names"]) for key, p in pairs.items()} == _expected_names()
+    assert {key: p["total"] for key, p in pairs.items()} == {
+        key: float(total) for key, total in live.items()
+    }
+
+
+def test_the_exports_neutralise_what_each_format_needs(hostile: Club) -> None:
+    import csv
+    import io
+    import xml.etree.ElementTree as ET
+
+    from server.services import exports, setup, standings
+
+    data = transact(
+        hostile.engine, lambda s: standings.load(s, setup.get_section(s, hostile.section_id))
+    )
+    for kind in ("travellers", "ranking"):
+        text = exports.export(data, kind).content.decode()
+        cells = [cell for row in csv.reader(io.StringIO(text)) for cell in row]
+        names = [c for c in cells if any(ch.isalpha() for ch in c) and c[:1] in "=+-@'"]
+        assert names, kind
+        assert all(c.startswith("'") for c in names), names  # no cell starts a formula
+        assert "\x1b" not in text
+        assert "\u202e" not in text
+    pbn = exports.export(data, "pbn").content.decode()
+    tags = [line for line in pbn.splitlines() if line.startswith("[")]
+    assert sum(line.startswith("[Event ") for line in tags) == 6  # one a board, no fake one
+    assert all(line.endswith("]") for line in tags)
+    assert neutral(LEGACY[0]) == 'Anna Jensen [Event "fake"]'
+    assert neutral(LEGACY[1]) == "Bo[31m Nielsen"
+    assert '"Anna Jensen [Event \\"fake\\"] - Bo[31m Nielsen"' in pbn
+    assert "\x1b" not in pbn
+    usebio = exports.export(data, "usebio").content
+    root = ET.fromstring(usebio)  # well-formed XML 1.0
+    players = [p.text for p in root.iter("PLAYER_NAME")]
+    assert 'Anna Jensen [Event "fake"]' in players
+    assert '=HYPERLINK("http://x","y")' in players
