@@ -12,6 +12,7 @@ from protocol.text import neutral
 from . import spelling
 from .assemble import Assembler, RawPair, RawRef
 from .errors import EventFileError
+from .limits import check_lines
 from .model import EventFile, Line, PairKey
 from .scorefile import ScoreReport, decimal
 
@@ -97,8 +98,14 @@ def _columns(header: list[str]) -> dict[str, int]:
 
 
 def read_travellers_csv(text: str) -> EventFile:
-    """Read travellers: one row per table result, columns found by their header names."""
-    rows = list(csv.reader(io.StringIO(text)))
+    """Read travellers: one row per table result, columns found by their header names (a
+    line of more than ``limits.MAX_LINE`` characters is refused with its number)."""
+    check_lines(text)
+    reader = csv.reader(io.StringIO(text))
+    try:
+        rows = list(reader)
+    except csv.Error as exc:  # a quoted field running on past the field size limit
+        raise EventFileError(f"not a CSV file ({exc})", line=reader.line_num) from None
     if not rows:
         raise EventFileError("the CSV file is empty")
     columns = _columns(rows[0])

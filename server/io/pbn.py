@@ -14,6 +14,7 @@ from server.scoring import Method
 from . import spelling
 from .assemble import Assembler, RawPair, RawRef
 from .errors import EventFileError
+from .limits import check_lines
 from .model import BoardRecord, EventFile, Line, PairKey
 from .scorefile import ScoreReport, decimal
 
@@ -54,7 +55,10 @@ def _strip_comment(text: str) -> str:
 
 
 def split_games(text: str) -> list[Game]:
-    """Split PBN text into games; "#" values are copied from the previous game."""
+    """Split PBN text into games; "#" values are copied from the previous game. A line longer
+    than ``limits.MAX_LINE`` is refused with its number (the tag pattern's memory grows with
+    the line: 3.5 GB for one 20 MB tag)."""
+    check_lines(text)
     games: list[Game] = []
     game = Game()
     section: str | None = None
