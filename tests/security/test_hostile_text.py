@@ -302,3 +302,15 @@ def test_the_exports_neutralise_what_each_format_needs(hostile: Club) -> None:
     players = [p.text for p in root.iter("PLAYER_NAME")]
     assert 'Anna Jensen [Event "fake"]' in players
     assert '=HYPERLINK("http://x","y")' in players
+
+
+def test_the_board_forms_refuse_a_hostile_reason(client: TestClient, club: Club) -> None:
+    csrf = web_login(client)
+    url = f"/td/s/{club.section_id}/tables/1/rounds/1/boards/1"
+    for reason in ("fouled\u202eboard", "fouled\nboard", "\x1b[2J"):
+        r = client.post(f"{url}/not-played", data={"csrf": csrf, "reason": reason})
+        assert "flash-error" in r.text
+    r = client.post(f"{url}/not-played", data={"csrf": csrf, "reason": "no time"})
+    assert "marked not played" in r.text
+    results = club.td("GET", f"/api/v1/sections/{club.section_id}/results").json()
+    assert [r["state"] for r in results if r["board"] == 1 and r["table"] == 1] == ["not_played"]
