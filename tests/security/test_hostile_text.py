@@ -190,8 +190,9 @@ HOSTILE_NAMES = {
     ("1", "EW"): ("Ærø Østergård", "Łukasz Żółć"),
     ("2", "EW"): ("Иван Петров", "-5; not a comment {nor this}"),
 }
-LEGACY = ('Anna\nJensen\r\n[Event "fake"]', "Bo\x1b[31m Nielsen\u202e\x00")
-"""Pair 3 E/W, stored straight into the database as a row from before the input check."""
+LEGACY = ('Anna\nJensen\r\n[Event "fake"]', "Bo\x1b[31m Nielsen\u202e\x07")
+"""Pair 3 E/W, stored straight into the database as a row from before the input check (no NUL:
+PostgreSQL never stored one)."""
 PLAYS = [("3NT", "N", 10), ("4S", "S", 9), ("2H", "E", 8), ("3NTX", "W", 7), ("1C", "N", 7)]
 
 
