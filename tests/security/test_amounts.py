@@ -144,3 +144,22 @@ def test_a_legacy_out_of_range_row_leaves_every_view_answering(
     )
     assert r.status_code == 303
     assert all(row.withdrawn_at is not None for row in _stored(club))
+
+
+@pytest.mark.parametrize("value", ["inf", "-inf", "Infinity", "nan", "1e999", "1e999999"])
+def test_an_adjusted_scores_percentage_or_weight_is_finite(club: Club, value: str) -> None:
+    """The TD API's assigned and weighted scores (§ X78A): a weight or E/W percentage of
+    "inf" raised OverflowError (a 500); "1e999999" built a million-digit number."""
+    club.start_round(1)
+    path = f"/api/v1/sections/{club.section_id}/results/score"
+    part = {"contract": "4S", "declarer": "S", "tricks": 10}
+    for body in (
+        {"ns": [part], "ew_percent": value},
+        {"ns": [{**part, "weight": value}, {**part, "weight": "40", "tricks": 9}]},
+    ):
+        r = club.td("POST", path, json={"table": 1, "round": 1, "board": 1, "reason": "x", **body})
+        assert r.status_code == 422, r.text
+        assert r.json()["code"] in ("invalid_weight", "invalid_request")
+        assert len(r.json()["message"]) < 200
+    results = club.td("GET", f"/api/v1/sections/{club.section_id}/results").json()
+    assert all(r["state"] != "adjusted" for r in results)
