@@ -315,3 +315,26 @@ def test_the_board_forms_refuse_a_hostile_reason(client: TestClient, club: Club)
     assert "marked not played" in r.text
     results = club.td("GET", f"/api/v1/sections/{club.section_id}/results").json()
     assert [r["state"] for r in results if r["board"] == 1 and r["table"] == 1] == ["not_played"]
+
+
+def test_traveller_score_never_prints_a_files_control_characters(tmp_path: Any) -> None:
+    """A foreign file's names reach the TD's terminal cleaned: no ESC sequence (which could
+    retitle or clear the terminal), no bidi override."""
+    from typer.testing import CliRunner
+
+    from server.io.cli import app as score_app
+
+    path = tmp_path / "foreign.pbn"
+    path.write_text(
+        '[Event "Club\x1b]0;owned\x07 night"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+        '[TotalScoreTable "Rank\\2R;PairId\\2R;Names\\40L"]\n'
+        '1 1 "Anna\u202e - \x1b[2JBo"\n2 2 "Cai - Dag"\n'
+        '[ScoreTable "PairId_NS\\2R;PairId_EW\\2R;Contract\\5L;Declarer\\1R;Result\\2R"]\n'
+        "1 2 3NT N 9\n"
+    )
+    result = CliRunner().invoke(score_app, [str(path)])
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.output
+    assert "\u202e" not in result.output
+    assert "Club]0;owned night" in result.output
+    assert "Anna & [2JBo" in result.output
