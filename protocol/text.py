@@ -13,7 +13,8 @@ at the terminal alike:
   U+200C/U+200D stay allowed: Persian, the Indic scripts and emoji need them;
 - what XML 1.0 cannot carry (§ 2.2 Char): lone surrogates and the non-characters U+FFFE, U+FFFF.
 
-Only the standard library is used, so a firmware or terminal author can mirror the rule.
+The rule itself uses only the standard library (``unicodedata``), so a firmware or terminal
+author can mirror it; ``SingleLine`` puts it on the pydantic message and request models.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ def refused(text: str) -> str | None:
 
 
 def is_line_break(char: str) -> bool:
+    """Whether ``char`` ends a line (LF, CR, NEL, U+2028, U+2029)."""
     return char in _NEWLINES
 
 
@@ -87,7 +89,7 @@ def check(text: str) -> str:
 def neutral(text: str) -> str:
     """``text`` made single-line and safe to show or write, for names stored before the check
     existed: line breaks and tabs become spaces, other refused characters are dropped."""
-    if refusal(text) is None:
+    if refused(text) is None:
         return text
     out = []
     for char in text:
