@@ -32,7 +32,12 @@ def import_members(session: Session, text: str) -> ImportReport:
     known = {m.number: m for m in session.exec(select(Member))}
     first = text.lstrip("\ufeff").split("\n", 1)[0]
     delimiter = next((d for d in (",", ";", "\t") if d in first), ",")
-    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter))
+    try:
+        rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter))
+    except csv.Error:  # a quote never closed: one field past the csv module's limit
+        raise InvalidError(
+            "invalid_member_list", "The member list is not CSV: is a quote left open?"
+        ) from None
     if len(rows) > MAX_MEMBERS:
         raise InvalidError("too_many_members", f"At most {MAX_MEMBERS} members in one import.")
     for line, row in enumerate(rows, start=1):

@@ -3,6 +3,7 @@ score` use 3.5 GB; now a file over 16 MB, a line over 10,000 characters, a CSV f
 csv module's limit and a USEBIO file nested too deep or with too many elements are refused with
 an EventFileError naming the line, and the peak memory of a refusal stays small."""
 
+# ruff: noqa: F811  (the server fixtures, imported, are parameters here)
 from __future__ import annotations
 
 import tracemalloc
@@ -10,8 +11,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
+from sqlmodel import select
 from typer.testing import CliRunner
 
+from server.db import transact
 from server.io.cli import app as score_app
 from server.io.csv_io import read_travellers_csv
 from server.io.errors import EventFileError
@@ -19,6 +23,9 @@ from server.io.limits import MAX_FILE_BYTES, MAX_LINE, MAX_XML_DEPTH, MAX_XML_EL
 from server.io.pbn import read_pbn
 from server.io.scorefile import load
 from server.io.usebio import read_usebio
+from server.models import Member
+from tests.server.conftest import Club, client, club, engine  # noqa: F401  (fixtures)
+from tests.web.conftest import web_login
 
 MB = 1024 * 1024
 GAME = '[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Contract "3NT"]\n[Declarer "N"]\n'
@@ -95,3 +102,16 @@ def test_a_usebio_file_with_too_many_elements_is_refused() -> None:
     with pytest.raises(EventFileError) as refused:
         read_usebio(data)
     assert f"more than {MAX_XML_ELEMENTS} elements" in refused.value.message
+
+
+def test_a_member_list_with_an_endless_quoted_field_is_refused(
+    client: TestClient, club: Club
+) -> None:
+    """The players page takes 2 MB; a quote left open made one field past the csv module's
+    limit (131,072 characters), and the import a 500."""
+    csrf = web_login(client)
+    text = '101,"Anna' + "x" * 200_000 + "\n102,Bo\n"
+    r = client.post(f"/td/s/{club.section_id}/players/import", data={"csrf": csrf, "text": text})
+    assert r.status_code == 200
+    assert "is a quote left open" in r.text
+    assert transact(club.engine, lambda s: list(s.exec(select(Member)))) == []
