@@ -12,6 +12,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from protocol.text import MAX_NAME, SingleLine
+
 PROTOCOL_VERSION: Literal[1] = 1
 
 ResultState = Literal[
@@ -115,7 +117,7 @@ class PairTerminal(Message):
 
     type: Literal["pair_terminal"] = "pair_terminal"
     code: str = Field(min_length=4, max_length=12, examples=["483920"])
-    device: str = Field(default="terminal", max_length=64, examples=["pi-table-3"])
+    device: SingleLine = Field(default="terminal", max_length=64, examples=["pi-table-3"])
 
 
 class Hello(Message):
@@ -169,7 +171,7 @@ class RejectResult(Message):
     entry_id: str = Field(min_length=8, max_length=64)
     board: int = Field(ge=1)
     version: int
-    reason: str = Field(default="", max_length=200)
+    reason: SingleLine = Field(default="", max_length=200)
 
 
 class NextRound(Message):
@@ -183,7 +185,7 @@ class CallTD(Message):
 
     type: Literal["call_td"] = "call_td"
     entry_id: str = Field(min_length=8, max_length=64)
-    reason: str = Field(default="", max_length=200, examples=["we are pair 7, not 5"])
+    reason: SingleLine = Field(default="", max_length=200, examples=["we are pair 7, not 5"])
 
 
 class GetTableSettings(Message):
@@ -196,15 +198,15 @@ class LookupMember(Message):
     """A player keyed a membership number: the server answers with the member's name."""
 
     type: Literal["lookup_member"] = "lookup_member"
-    number: str = Field(min_length=1, max_length=32, examples=["10234"])
+    number: SingleLine = Field(min_length=1, max_length=32, examples=["10234"])
 
 
 class PlayerEntry(BaseModel):
     """One player of a pair: a membership number, or a visitor's name (neither: unchanged)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    member: str | None = Field(default=None, max_length=32, examples=["10234"])
-    name: str | None = Field(default=None, max_length=100, examples=["Visitor Vera"])
+    member: SingleLine | None = Field(default=None, max_length=32, examples=["10234"])
+    name: SingleLine | None = Field(default=None, max_length=MAX_NAME, examples=["Visitor Vera"])
 
 
 class SetPlayers(Message):
@@ -244,7 +246,7 @@ class MarkNotPlayed(Message):
     entry_id: str = Field(min_length=8, max_length=64)
     board: int = Field(ge=1)
     td_code: str = Field(min_length=1, max_length=12)
-    reason: str = Field(default="", max_length=200)
+    reason: SingleLine = Field(default="", max_length=200)
 
 
 class TableStatus(Message):

@@ -11,6 +11,7 @@ from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session
 
+from protocol.text import MAX_NAME, SingleLine
 from server.api.deps import RuntimeDep, require_td
 from server.api.schemas import MovementSpec
 from server.errors import InvalidError
@@ -220,27 +221,27 @@ def _pair(text: str) -> PairRef:
 class LatePair(BaseModel):
     model_config = ConfigDict(extra="forbid")
     pair: str = Field(examples=["14", "8EW"], description="The new pair, in the phantom's seat.")
-    reason: str = Field(default="late pair", max_length=500)
+    reason: SingleLine = Field(default="late pair", max_length=500)
 
 
 class PairLeft(BaseModel):
     model_config = ConfigDict(extra="forbid")
     pair: str = Field(examples=["3NS"])
     from_round: int = Field(ge=1, description="The first round the pair no longer plays.")
-    reason: str = Field(default="pair left", max_length=500)
+    reason: SingleLine = Field(default="pair left", max_length=500)
 
 
 class StopAfter(BaseModel):
     model_config = ConfigDict(extra="forbid")
     rounds: int = Field(ge=1)
-    reason: str = Field(default="session shortened", max_length=500)
+    reason: SingleLine = Field(default="session shortened", max_length=500)
 
 
 class BoardsPerRound(BaseModel):
     model_config = ConfigDict(extra="forbid")
     boards_per_round: int = Field(ge=1, le=12)
     from_round: int = Field(ge=1)
-    reason: str = Field(default="boards per round changed", max_length=500)
+    reason: SingleLine = Field(default="boards per round changed", max_length=500)
 
 
 async def _change(
@@ -293,7 +294,7 @@ class LateTable(BaseModel):
         description="Its opponents every round (a second late pair); default: each round "
         "the pair that would sit out.",
     )
-    reason: str = Field(default="late pair at a new table", max_length=500)
+    reason: SingleLine = Field(default="late pair at a new table", max_length=500)
 
 
 @router.post("/sections/{section_id}/movement/late-table", response_model=MovementPreview)
@@ -367,8 +368,8 @@ class PlayerRankingPublic(BaseModel):
 
 class PlayerNameIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(max_length=100, examples=["Anna Jensen"])
-    member: str | None = Field(default=None, max_length=32)
+    name: SingleLine = Field(max_length=MAX_NAME, examples=["Anna Jensen"])
+    member: SingleLine | None = Field(default=None, max_length=32)
 
 
 @router.get("/sections/{section_id}/individual/ranking", response_model=PlayerRankingPublic)

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from protocol.messages import AfterConfirm, EntryValues, PlayerNumbers
+from protocol.text import MAX_NAME, MAX_TEXT, SingleLine
 
 #: The languages of the pages (server/i18n.py LANGUAGES).
 Language = Literal["en", "da", "nb", "de", "ru"]
@@ -24,7 +25,7 @@ class TDToken(BaseModel):
 
 class EventCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=200, examples=["Monday pairs"])
+    name: SingleLine = Field(min_length=1, max_length=200, examples=["Monday pairs"])
     scoring: Literal["mp", "mp-american", "imps", "butler", "total"] = "mp"
     lead_required: bool = False
     tricks_style: Literal["absolute", "relative"] = "absolute"
@@ -54,7 +55,7 @@ class EventPatch(BaseModel):
     """Change an event's settings; fields left out keep their value."""
 
     model_config = ConfigDict(extra="forbid")
-    name: str | None = Field(default=None, min_length=1, max_length=200)
+    name: SingleLine | None = Field(default=None, min_length=1, max_length=200)
     scoring: Literal["mp", "mp-american", "imps", "butler", "total"] | None = None
     lead_required: bool | None = None
     tricks_style: Literal["absolute", "relative"] | None = None
@@ -142,10 +143,10 @@ class SectionPublic(BaseModel):
 
 class PairNamesIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    player1: str = Field(max_length=100, examples=["Anna Jensen"])
-    player2: str = Field(max_length=100, examples=["Bo Nielsen"])
-    member1: str | None = Field(default=None, max_length=32)
-    member2: str | None = Field(default=None, max_length=32)
+    player1: SingleLine = Field(max_length=MAX_NAME, examples=["Anna Jensen"])
+    player2: SingleLine = Field(max_length=MAX_NAME, examples=["Bo Nielsen"])
+    member1: SingleLine | None = Field(default=None, max_length=32)
+    member2: SingleLine | None = Field(default=None, max_length=32)
 
 
 class PairPublic(BaseModel):
@@ -194,14 +195,16 @@ RULING_IN_TIME = Field(
 
 class TDSetResult(ResultRef):
     values: EntryValues
-    reason: str = Field(min_length=1, max_length=500, examples=["wrong declarer entered"])
+    reason: SingleLine = Field(
+        min_length=1, max_length=MAX_TEXT, examples=["wrong declarer entered"]
+    )
     ruling_in_time: bool = RULING_IN_TIME
 
 
 class TDAdjust(ResultRef):
     ns_percent: int = Field(ge=0, le=100, examples=[60])
     ew_percent: int = Field(ge=0, le=100, examples=[40])
-    reason: str = Field(min_length=1, max_length=500, examples=["fouled board"])
+    reason: SingleLine = Field(min_length=1, max_length=MAX_TEXT, examples=["fouled board"])
     ruling_in_time: bool = RULING_IN_TIME
 
 
@@ -232,12 +235,14 @@ class TDScore(ResultRef):
     ew_percent: str | None = Field(
         default=None, max_length=8, examples=["40"], description="E/W's artificial score, %."
     )
-    reason: str = Field(min_length=1, max_length=500, examples=["misinformation"])
+    reason: SingleLine = Field(min_length=1, max_length=MAX_TEXT, examples=["misinformation"])
     ruling_in_time: bool = RULING_IN_TIME
 
 
 class TDNotPlayed(ResultRef):
-    reason: str = Field(min_length=1, max_length=500, examples=["late play not possible"])
+    reason: SingleLine = Field(
+        min_length=1, max_length=MAX_TEXT, examples=["late play not possible"]
+    )
     ruling_in_time: bool = RULING_IN_TIME
 
 

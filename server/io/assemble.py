@@ -6,6 +6,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from protocol.text import neutral
+
 from .model import EventFile, Line, PairEntry, PairKey
 
 
@@ -66,10 +68,12 @@ class Assembler:
         """The event with every pair and line keyed the same way."""
         directional = self._needs_direction()
         event = self.event
+        event.name = neutral(event.name)
         seen: dict[PairKey, PairEntry] = {}
         for raw in self.pairs:
             key = PairKey(raw.section, raw.number, raw.direction if directional else None)
-            seen[key] = PairEntry(key, raw.names, raw.ids, raw.total, raw.percentage, raw.place)
+            names = tuple(neutral(name) for name in raw.names)  # never an ESC to a terminal
+            seen[key] = PairEntry(key, names, raw.ids, raw.total, raw.percentage, raw.place)
         lines: list[Line] = []
         for line, ns, ew in self.refs:
             line.ns = _key(ns, directional)

@@ -7,11 +7,13 @@ import io
 from collections.abc import Callable
 
 from protocol.bridge import BridgeError
+from protocol.text import neutral
 
 from . import spelling
-from .assemble import Assembler, RawRef
+from .assemble import Assembler, RawPair, RawRef
 from .errors import EventFileError
-from .model import EventFile, Line
+from .limits import check_lines
+from .model import EventFile, Line, PairKey
 from .scorefile import ScoreReport, decimal
 
 TRAVELLER_COLUMNS = (
@@ -30,6 +32,10 @@ TRAVELLER_COLUMNS = (
     "ew_points",
     "ns_percentage",
     "ew_percentage",
+    "ns_player1",
+    "ns_player2",
+    "ew_player1",
+    "ew_player2",
 )
 RANKING_COLUMNS = (
     "place",
@@ -54,7 +60,28 @@ _ALIASES = {
     "tricks": ("tricks", "result", "res", "made"),
     "lead": ("lead", "lead card", "leadcard"),
     "score": ("score", "ns score", "ns_score", "score_ns"),
+    "ns_player1": ("ns_player1",),
+    "ns_player2": ("ns_player2",),
+    "ew_player1": ("ew_player1",),
+    "ew_player2": ("ew_player2",),
 }
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet takes for the start of a formula (OWASP, CSV injection)."""
+
+
+def text_cell(text: str) -> str:
+    """A name as a CSV cell a spreadsheet shows as text: single-line (``neutral``), and with a
+    leading apostrophe when it starts like a formula ("=HYPERLINK(...)", "+1", "@SUM(A1)") or
+    with an apostrophe itself, so that ``read_text_cell`` gives the name back exactly."""
+    text = neutral(text)
+    return "'" + text if text.startswith((*_FORMULA, "'")) else text
+
+
+def read_text_cell(cell: str) -> str:
+    """A name from a CSV cell: the apostrophe ``text_cell`` put before it taken off."""
+    if cell.startswith("'") and cell[1:].startswith((*_FORMULA, "'")):
+        return cell[1:]
+    return cell
 
 
 def _columns(header: list[str]) -> dict[str, int]:
@@ -71,13 +98,20 @@ def _columns(header: list[str]) -> dict[str, int]:
 
 
 def read_travellers_csv(text: str) -> EventFile:
-    """Read travellers: one row per table result, columns found by their header names."""
-    rows = list(csv.reader(io.StringIO(text)))
+    """Read travellers: one row per table result, columns found by their header names (a
+    line of more than ``limits.MAX_LINE`` characters is refused with its number)."""
+    check_lines(text)
+    reader = csv.reader(io.StringIO(text))
+    try:
+        rows = list(reader)
+    except csv.Error as exc:  # a quoted field running on past the field size limit
+        raise EventFileError(f"not a CSV file ({exc})", line=reader.line_num) from None
     if not rows:
         raise EventFileError("the CSV file is empty")
     columns = _columns(rows[0])
     event = EventFile(source="csv")
     assembler = Assembler(event)
+    named: set[tuple[str | None, int, str | None]] = set()
     for number, row in enumerate(rows[1:], start=2):
         if not any(cell.strip() for cell in row):
             continue
@@ -97,7 +131,27 @@ def read_travellers_csv(text: str) -> EventFile:
         except (spelling.SpellingError, BridgeError, ValueError) as exc:
             raise EventFileError(str(exc), line=number, board=board) from None
         assembler.add_line(line, ns, ew)
+        _names(assembler, named, cell, (("ns", ns), ("ew", ew)))
     return assembler.build()
+
+
+def _names(
+    assembler: Assembler,
+    named: set[tuple[str | None, int, str | None]],
+    cell: Callable[[str], str],
+    refs: tuple[tuple[str, RawRef | None], ...],
+) -> None:
+    """The players' names a Traveller export writes beside each pair (ns_player1 ...)."""
+    for side, ref in refs:
+        names = tuple(read_text_cell(cell(f"{side}_player{n}")) for n in (1, 2))
+        if ref is None or not any(names):
+            continue
+        key = (ref.section, ref.number, ref.explicit)
+        if key not in named:
+            named.add(key)
+            assembler.pairs.append(
+                RawPair(ref.section, ref.number, ref.explicit, names, explicit=bool(ref.explicit))
+            )
 
 
 def _row(board: int, cell: Callable[[str], str]) -> tuple[Line, RawRef | None, RawRef | None]:
@@ -139,8 +193,15 @@ def _pair(key: object) -> str:
     return "" if key is None else str(key).split(") ", 1)[-1]
 
 
+def _players(event: EventFile, key: PairKey | None) -> list[str]:
+    entry = event.pair(key) if key is not None else None
+    names = [*(entry.names if entry else ()), "", ""][:2]
+    return [text_cell(name) for name in names]
+
+
 def write_travellers_csv(event: EventFile, report: ScoreReport | None = None) -> str:
-    """Travellers as CSV, with each side's matchpoints (or IMPs) and % when scored."""
+    """Travellers as CSV, with each side's matchpoints (or IMPs) and % when scored, and the
+    players of each pair (names made safe for a spreadsheet, ``text_cell``)."""
     values = {}
     if report is not None:
         for board in report.boards:
@@ -182,6 +243,8 @@ def write_travellers_csv(event: EventFile, report: ScoreReport | None = None) ->
                 line.lead or "",
                 play[3],
                 *("" if v is None else f"{v:.2f}" for v in scored),
+                *_players(event, line.ns),
+                *_players(event, line.ew),
             ]
         )
     return out.getvalue()
@@ -201,7 +264,7 @@ def write_ranking_csv(report: ScoreReport) -> str:
                 pair.key.section or "",
                 pair.key.number,
                 pair.direction or "",
-                " & ".join(pair.names),
+                text_cell(" & ".join(pair.names)),
                 "" if total is None else f"{total:.2f}",
                 "" if percentage is None else f"{percentage:.2f}",
                 f"{decimal(pair.penalty):.2f}" if pair.penalty else "",

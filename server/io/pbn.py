@@ -8,11 +8,13 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
 from protocol.bridge import BridgeError, dealer
+from protocol.text import neutral
 from server.scoring import Method
 
 from . import spelling
 from .assemble import Assembler, RawPair, RawRef
 from .errors import EventFileError
+from .limits import check_lines
 from .model import BoardRecord, EventFile, Line, PairKey
 from .scorefile import ScoreReport, decimal
 
@@ -20,6 +22,7 @@ _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|\S+')
 _COLUMN = re.compile(r"([^\\;]+)(?:\\\d+[LR]?)?")
 _UNKNOWN = frozenset({"", "?", "-", "#"})
+_ESCAPE = re.compile(r"\\([\\\"])")
 
 
 @dataclass(slots=True)
@@ -32,14 +35,19 @@ class Game:
 
 
 def _unescape(value: str) -> str:
-    return value.replace('\\"', '"').replace("\\\\", "\\")
+    """A PBN string's text: \\" is a quote and \\\\ a backslash, read left to right."""
+    return _ESCAPE.sub(r"\1", value)
 
 
 def _strip_comment(text: str) -> str:
-    """Drop a ';' comment outside quoted strings."""
-    quoted = False
+    """Drop a ';' comment outside quoted strings (where \\" and \\\\ are escapes)."""
+    quoted = escaped = False
     for index, char in enumerate(text):
-        if char == '"':
+        if escaped:
+            escaped = False
+        elif char == "\\" and quoted:
+            escaped = True
+        elif char == '"':
             quoted = not quoted
         elif char == ";" and not quoted:
             return text[:index]
@@ -47,7 +55,10 @@ def _strip_comment(text: str) -> str:
 
 
 def split_games(text: str) -> list[Game]:
-    """Split PBN text into games; "#" values are copied from the previous game."""
+    """Split PBN text into games; "#" values are copied from the previous game. A line longer
+    than ``limits.MAX_LINE`` is refused with its number (the tag pattern's memory grows with
+    the line: 3.5 GB for one 20 MB tag)."""
+    check_lines(text)
     games: list[Game] = []
     game = Game()
     section: str | None = None
@@ -429,7 +440,9 @@ _SCORING = {
 
 
 def _quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """A PBN string: one line (``neutral``: a stored name's line break would start a
+    fake tag), with \\ and " escaped."""
+    return '"' + neutral(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def write_pbn(event: EventFile, report: ScoreReport | None = None) -> str:

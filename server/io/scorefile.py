@@ -21,6 +21,7 @@ from server.scoring import (
 )
 
 from .errors import EventFileError
+from .limits import check_size
 from .model import EventFile, Line, PairKey
 
 
@@ -86,6 +87,7 @@ def load(path: str | Path) -> EventFile:
     file = Path(path)
     suffix = file.suffix.lower()
     try:
+        check_size(file.stat().st_size)
         if suffix == ".bws" or suffix == ".mdb":
             from .bws import read_bws
 
@@ -95,6 +97,8 @@ def load(path: str | Path) -> EventFile:
         raise EventFileError(
             f"cannot read the file: {exc.strerror or exc}", path=str(file)
         ) from None
+    except EventFileError as exc:
+        raise exc.located(str(file)) from None
     try:
         return parse_bytes(data, suffix)
     except EventFileError as exc:
@@ -107,6 +111,7 @@ def parse_bytes(data: bytes, suffix: str = "") -> EventFile:
     from .pbn import read_pbn
     from .usebio import read_usebio
 
+    check_size(len(data))
     head = data[:2048].lstrip(b"\xef\xbb\xbf \t\r\n")
     if suffix == ".xml" or head.startswith(b"<"):
         return read_usebio(data)

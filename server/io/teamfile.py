@@ -32,6 +32,7 @@ from server.scoring import (
 )
 
 from . import spelling
+from .csv_io import text_cell
 from .errors import EventFileError
 from .model import EventFile, TeamEvent, TeamLine
 
@@ -336,7 +337,7 @@ def team_to_csv(report: TeamReport) -> str:
         writer.writerow(
             [
                 row["place"],
-                row["team"],
+                text_cell(row["team"]),
                 f"{row['vp']:.2f}",
                 f"{row['imps_won']:.2f}",
                 f"{row['imps_lost']:.2f}",

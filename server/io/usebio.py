@@ -9,11 +9,13 @@ from typing import Any, NoReturn
 from xml.parsers import expat
 
 from protocol.bridge import BridgeError
+from protocol.text import neutral
 from server.scoring import Method
 
 from . import handrecords, spelling
 from .assemble import Assembler, RawPair, RawRef
 from .errors import EventFileError
+from .limits import MAX_XML_DEPTH, MAX_XML_ELEMENTS, check_size
 from .model import BoardRecord, EventFile, Line, PairKey
 from .scorefile import ScoreReport, decimal
 
@@ -45,11 +47,33 @@ def _forbid(*_: Any) -> NoReturn:
 
 
 def parse_xml(data: bytes) -> ET.Element:
-    """Parse XML without entity expansion (no billion-laughs, no external entities)."""
+    """Parse XML without entity expansion (no billion-laughs, no external entities), of at
+    most ``limits.MAX_FILE_BYTES``, ``MAX_XML_DEPTH`` levels and ``MAX_XML_ELEMENTS``."""
+    check_size(len(data))
     builder = ET.TreeBuilder()
     parser = expat.ParserCreate()
-    parser.StartElementHandler = builder.start
-    parser.EndElementHandler = builder.end
+    depth = elements = 0
+
+    def start(tag: str, attributes: dict[str, str]) -> None:
+        nonlocal depth, elements
+        depth, elements = depth + 1, elements + 1
+        if depth > MAX_XML_DEPTH:
+            raise EventFileError(
+                f"elements nested more than {MAX_XML_DEPTH} deep", line=parser.CurrentLineNumber
+            )
+        if elements > MAX_XML_ELEMENTS:
+            raise EventFileError(
+                f"more than {MAX_XML_ELEMENTS} elements", line=parser.CurrentLineNumber
+            )
+        builder.start(tag, attributes)
+
+    def end(tag: str) -> None:
+        nonlocal depth
+        depth -= 1
+        builder.end(tag)
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
     parser.CharacterDataHandler = builder.data
     parser.EntityDeclHandler = _forbid
     parser.UnparsedEntityDeclHandler = _forbid
@@ -242,9 +266,11 @@ def _traveller(
 
 
 def _add(parent: ET.Element, tag: str, text: object | None) -> ET.Element:
+    """A child element; its text single-line and XML-safe (``neutral`` drops what XML 1.0
+    cannot carry, a name stored before the input check; ElementTree quotes & < >)."""
     child = ET.SubElement(parent, tag)
     if text is not None:
-        child.text = str(text)
+        child.text = neutral(str(text))
     return child
 
 

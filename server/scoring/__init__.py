@@ -29,8 +29,10 @@ from .penalties import (
     Ruling,
     Unit,
     assess,
+    largest_deduction,
     penalty_totals,
     standard_deduction,
+    stored_deduction,
     vp_penalty_as_imps,
 )
 from .ranking import place_label, rank
@@ -122,6 +124,7 @@ __all__ = [
     "group_imps",
     "group_matchpoints",
     "has_withdrawn",
+    "largest_deduction",
     "multiteam_scores",
     "neuberg",
     "neuberg_american",
@@ -143,6 +146,7 @@ __all__ = [
     "self_inflicted_team_board",
     "side_label",
     "standard_deduction",
+    "stored_deduction",
     "team_standings",
     "to_decimal",
     "traveller",

@@ -7,7 +7,16 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
+from protocol.bridge import ns_score
+
 from .models import Number
+
+MOST_STANDARD_DEDUCTIONS = 5
+"""One penalty is 1 to 5 standard deductions (§ X90B3)."""
+BOARD_CEILING = Fraction(ns_score(2, "7NTXX", "N", 13))
+"""The greatest score one board can carry (Law 77: 7NT redoubled and made, vulnerable, 2980):
+where the scoring has no standard deduction (total points) no penalty is larger, and no legal
+penalty in any unit of pairs or teams scoring comes near it."""
 
 
 class Unit(StrEnum):
@@ -52,6 +61,25 @@ def standard_deduction(
     if unit is Unit.BOARD_A_MATCH:
         return Fraction(1, 5)
     return Fraction(3, 2)
+
+
+def largest_deduction(standard: Fraction | None) -> Fraction:
+    """The most one penalty may deduct: 5 standard deductions (§ X90B3), or, where the scoring
+    has none (total points), the greatest score of one board (Law 77)."""
+    if standard is None:
+        return BOARD_CEILING
+    return min(standard * MOST_STANDARD_DEDUCTIONS, BOARD_CEILING)
+
+
+def stored_deduction(text: str) -> Fraction | None:
+    """A deduction as stored (a Fraction's text), or None when no penalty can be that: text
+    that is not a number, less than zero, or more than any unit allows (``BOARD_CEILING``):
+    a row stored before the amounts were bounded, which the standings leave out."""
+    try:
+        amount = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        return None
+    return amount if 0 <= amount <= BOARD_CEILING else None
 
 
 def vp_penalty_as_imps(vp: Number, boards_in_match: int) -> Fraction:

@@ -155,7 +155,10 @@ def _number(text: str) -> Fraction:
             num, den = cleaned.split("/", 1)
             value = Fraction(int(num), int(den))
         else:
-            value = Fraction(Decimal(cleaned))
+            number = Decimal(cleaned)
+            if not number.is_finite() or abs(number.adjusted()) > 9:  # inf, NaN, 1e999
+                raise ValueError(text)
+            value = Fraction(number)
     except (ValueError, ZeroDivisionError, InvalidOperation):
         raise InvalidError(
             "invalid_weight", f"{text!r} is not a weight: write 60, 60 %, 0.6 or 3/5."

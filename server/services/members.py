@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from sqlmodel import Session, col, select
 
+from protocol.text import MAX_NAME, refused
 from server.error_words import notice
 from server.errors import InvalidError
 from server.models import Member, Pair, Section
@@ -31,7 +32,12 @@ def import_members(session: Session, text: str) -> ImportReport:
     known = {m.number: m for m in session.exec(select(Member))}
     first = text.lstrip("\ufeff").split("\n", 1)[0]
     delimiter = next((d for d in (",", ";", "\t") if d in first), ",")
-    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter))
+    try:
+        rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter))
+    except csv.Error:  # a quote never closed: one field past the csv module's limit
+        raise InvalidError(
+            "invalid_member_list", "The member list is not CSV: is a quote left open?"
+        ) from None
     if len(rows) > MAX_MEMBERS:
         raise InvalidError("too_many_members", f"At most {MAX_MEMBERS} members in one import.")
     for line, row in enumerate(rows, start=1):
@@ -44,8 +50,11 @@ def import_members(session: Session, text: str) -> ImportReport:
         number, name = cells[0], " ".join(c for c in cells[1:] if c)
         if line == 1 and not any(ch.isdigit() for ch in number):
             continue  # a header line
-        if len(number) > 32 or len(name) > 100:
+        if len(number) > 32 or len(name) > MAX_NAME:
             report.problems.append(notice(f"line {line}: number or name too long"))
+            continue
+        if refused(number) is not None or refused(name) is not None:
+            report.problems.append(notice(f"line {line}: a control or formatting character"))
             continue
         member = known.get(number)
         if member is None:

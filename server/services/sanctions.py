@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from sqlmodel import Session, col, select
 
+from protocol.text import MAX_TEXT
 from server import scoring
 from server.errors import InvalidError, NotFoundError
 from server.models import Event, MovementAssignment, Pair, Sanction, Section, utcnow
@@ -16,6 +17,7 @@ from server.scoring import Method, Offence, Unit
 from server.services import audit
 from server.services.standings import METHODS, pair_name
 from server.services.standings import find_pair as find_pair_in
+from server.text import checked
 
 OFFENCES = {
     "262C2": "Entry missing at the end of the round (§ 262C2)",
@@ -65,6 +67,9 @@ class SanctionLine:
     reason: str
     created_at: datetime
     withdrawn: bool
+    applied: bool = True
+    """False for a row stored before amounts were bounded whose amount no penalty can be
+    (``scoring.stored_deduction``): the standings leave it out; the TD may withdraw it."""
 
 
 def _pair(session: Session, section: Section, key: str) -> Pair:
@@ -110,6 +115,7 @@ def record_offence(
     standard deduction (§ X90C); ``immediate`` penalises at once (e.g. 3+ minutes late)."""
     if kind not in OFFENCES:
         raise InvalidError("unknown_offence", f"{kind!r} is not an offence the TD can record.")
+    reason = checked(reason, max_length=MAX_TEXT)
     pair = _pair(session, section, pair_key)
     earlier = session.exec(
         select(Sanction)
@@ -139,16 +145,14 @@ def deduct(
     reason: str,
 ) -> Sanction:
     """A penalty of ``times`` standard deductions, or of an explicit ``amount``."""
-    if not reason.strip():
+    reason = checked(reason, max_length=MAX_TEXT)
+    if not reason:
         raise InvalidError("reason_required", "Give a reason for the penalty.")
     pair = _pair(session, section, pair_key)
+    one = standard_deduction(session, section)
     if amount:
-        try:
-            value = Fraction(amount.replace(",", "."))
-        except (ValueError, ZeroDivisionError) as exc:
-            raise InvalidError("invalid_amount", f"{amount!r} is not a number.") from exc
+        value = _amount(amount, one)
     else:
-        one = standard_deduction(session, section)
         if one is None:
             raise InvalidError(
                 "amount_required", "This scoring method has no standard deduction: give one."
@@ -156,13 +160,37 @@ def deduct(
         if not 1 <= times <= 5:
             raise InvalidError("invalid_times", "Give 1 to 5 standard deductions (§ X90B3).")
         value = one * times
+    return _store(session, section, pair, "211", value, reason)
+
+
+def _amount(amount: str, one: Fraction | None) -> Fraction:
+    """An explicit deduction: a number more than zero and at most 5 standard deductions
+    (``one``, § X90B3), or in total points one board's greatest score (Law 77). "1e26",
+    "inf" and "nan" are refused, never stored."""
+    try:
+        value = Fraction(amount.strip().replace(",", "."))
+    except (ValueError, ZeroDivisionError) as exc:
+        raise InvalidError("invalid_amount", f"{amount!r} is not a number.") from exc
     if value <= 0:
         raise InvalidError("invalid_amount", "A penalty is more than zero.")
-    return _store(session, section, pair, "211", value, reason)
+    most = scoring.largest_deduction(one)
+    if value > most:
+        largest = scoring.to_decimal(most, 2)
+        if one is None:
+            raise InvalidError(
+                "amount_too_large",
+                f"A penalty is at most {largest} points (one board's greatest score).",
+            )
+        raise InvalidError(
+            "amount_too_large",
+            f"A penalty is at most {largest} here (5 standard deductions, § X90B3).",
+        )
+    return value
 
 
 def withdraw(session: Session, section: Section, sanction_id: int, reason: str) -> None:
     """Take back a warning or penalty (kept in the audit trail)."""
+    reason = checked(reason, max_length=MAX_TEXT)
     row = session.get(Sanction, sanction_id)
     if row is None or row.section_id != section.id:
         raise NotFoundError("unknown_sanction", f"There is no penalty {sanction_id}.")
@@ -189,16 +217,18 @@ def sanctions(session: Session, section: Section) -> list[SanctionLine]:
     out = []
     for row in rows:
         pair = pairs.get(row.pair_id)
+        amount = scoring.stored_deduction(row.amount)
         out.append(
             SanctionLine(
                 id=row.id or 0,
                 pair=pair_name(pair).label if pair else "?",
                 kind=row.kind,
                 warning=row.warning,
-                amount=scoring.to_decimal(Fraction(row.amount), 2),
+                amount=scoring.to_decimal(amount or 0, 2),
                 reason=row.reason,
                 created_at=row.created_at,
                 withdrawn=row.withdrawn_at is not None,
+                applied=amount is not None,
             )
         )
     return out

@@ -15,6 +15,7 @@ from server.models import (
 )
 from server.movements import Movement, MovementError, validate
 from server.services import audit, movement_admin
+from server.text import checked
 
 
 def create_event(
@@ -30,6 +31,7 @@ def create_event(
     player_numbers: str = "off",
     language: str | None = None,
 ) -> Event:
+    name = checked(name, max_length=200)
     event = Event(
         name=name,
         scoring=scoring,
@@ -128,12 +130,14 @@ def set_pair_names(
     names: PairNames,
     actor: str = "td",
 ) -> Pair:
+    player1, player2 = checked(names.player1), checked(names.player2)
+    member1, member2 = (None if m is None else checked(m) for m in (names.member1, names.member2))
     pair = find_pair(session, section, number, direction)
     old: dict[str, object] = {"player1": pair.player1, "player2": pair.player2}
-    if pair.member1 or pair.member2 or names.member1 or names.member2:
+    if pair.member1 or pair.member2 or member1 or member2:
         old |= {"member1": pair.member1, "member2": pair.member2}
-    pair.player1, pair.player2 = names.player1.strip(), names.player2.strip()
-    pair.member1, pair.member2 = names.member1, names.member2
+    pair.player1, pair.player2 = player1, player2
+    pair.member1, pair.member2 = member1, member2
     session.add(pair)
     new: dict[str, object] = {
         "pair": f"{number}{direction or ''}",

@@ -157,8 +157,10 @@ def load(session: Session, section: Section) -> SectionData:
                 plays[int(board)].add((table, round_))
     penalties: dict[Hashable, Fraction] = {}
     for s in session.exec(select(Sanction).where(Sanction.section_id == sid)):
-        if s.withdrawn_at is None and not s.warning:
-            penalties[s.pair_id] = penalties.get(s.pair_id, Fraction(0)) + Fraction(s.amount)
+        # A row stored before the amounts were bounded (1e26) is left out, not a 500.
+        amount = scoring.stored_deduction(s.amount)
+        if s.withdrawn_at is None and not s.warning and amount is not None:
+            penalties[s.pair_id] = penalties.get(s.pair_id, Fraction(0)) + amount
     changes = published_changes(session, section) if section.published_at else []
     return SectionData(section, event, pairs, results, dict(plays), penalties, changes)
 

@@ -46,6 +46,7 @@ from protocol.messages import (
     parse_command,
     parse_server_message,
 )
+from protocol.text import refusal
 
 text = st.text(max_size=12)
 u16 = st.integers(0, 0xFFFF)
@@ -129,9 +130,11 @@ rounds = st.builds(
     tricks_style=st.sampled_from(["absolute", "relative"]),
     confirm_pin_required=st.booleans(),
 )
-reason = st.text(max_size=30)
+# Names and reasons the protocol takes: no control or formatting characters (protocol.text).
+reason = st.text(max_size=30).filter(lambda t: refusal(t) is None)
+device = st.text(max_size=64).filter(lambda t: refusal(t) is None)
 commands = st.one_of(
-    st.builds(PairTerminal, code=st.text(min_size=4, max_size=12), device=st.text(max_size=64)),
+    st.builds(PairTerminal, code=st.text(min_size=4, max_size=12), device=device),
     st.builds(Hello, token=st.text(max_size=60)),
     st.builds(GetRound),
     st.builds(NextRound),

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from sqlmodel import Session
 
 from protocol.messages import EntryValues
+from protocol.text import MAX_TEXT, SingleLine
 from server.errors import InvalidError
 from server.i18n import N_
 from server.models import Result, utcnow
@@ -23,7 +24,8 @@ from server.web.state import RuntimeDep
 
 router = APIRouter(prefix="/td/s/{section_id}/tables/{table}", include_in_schema=False)
 
-Reason = Annotated[str, Form(max_length=500)]
+Reason = Annotated[SingleLine, Form(max_length=MAX_TEXT)]
+"""A reason: one line, no control or formatting characters (protocol.text)."""
 #: § X79: past the correction deadline, a change carries out a ruling or appeal made in time.
 InTime = Annotated[bool, Form()]
 Cells = Annotated[list[str] | None, Form()]
