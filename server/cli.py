@@ -134,7 +134,14 @@ def run_tests(ctx: typer.Context) -> None:
     """Run the whole test suite (pytest, with the lint, type and layer checks).
 
     Extra arguments go to pytest, e.g. `traveller test -x -k websocket`."""
+    import importlib.util
+
     root = Path(__file__).resolve().parent.parent
+    if importlib.util.find_spec("pytest") is None:  # a .venv made by `./traveller demo`
+        typer.echo(
+            _("error: the tests need the dev tools: `./traveller test` installs them"), err=True
+        )
+        raise typer.Exit(2)
     cmd = [sys.executable, "-m", "pytest", *ctx.args]
     raise typer.Exit(subprocess.call(cmd, cwd=root, env=os.environ.copy()))
 
