@@ -186,3 +186,15 @@ def test_gateway_verbose_logs_each_keypad_command_and_reply(
     logged = [r.getMessage() for r in caplog.records if r.levelno == logging.DEBUG]
     assert any("keypad sent get_round" in m for m in logged), logged
     assert any("keypad told round_info" in m and "'table': 1" in m for m in logged), logged
+
+
+def test_score_text_output_of_a_team_match_has_column_headers(tmp_path: Path) -> None:
+    from tests.server.io.test_io_teams import ROOMS_PBN
+
+    event = tmp_path / "match.pbn"
+    event.write_text(ROOMS_PBN)
+    out = runner.invoke(app, ["score", str(event), "-f", "text"])
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert lines[3].split() == ["Place", "VP", "Team"]
+    assert any(line.split() == ["Bd", "Open", "room", "Closed", "room", "IMPs"] for line in lines)
