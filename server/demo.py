@@ -7,6 +7,7 @@ has it open writes to the new event, never to a deleted file.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,6 +116,7 @@ def wipe_sqlite(path: Path) -> None:
             quoted = '"' + name.replace('"', '""') + '"'
             conn.execute(f"DROP {kind.upper()} IF EXISTS {quoted}")
         conn.execute("COMMIT")
-        conn.execute("VACUUM")
+        with contextlib.suppress(sqlite3.OperationalError):  # busy: another reader is in it
+            conn.execute("VACUUM")
     finally:
         conn.close()
