@@ -21,7 +21,7 @@ FAKE_PYTHON = """#!/bin/sh
 log="$FAKE_LOG"
 if [ "$1" = "-c" ]; then exec "$REAL_PYTHON" "$@"; fi
 if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then
-    eval dir=\"\${$#}\"
+    eval dir=\\"\\${$#}\\"
     echo "venv $dir" >> "$log"
     mkdir -p "$dir/bin"
     cp "$0" "$dir/bin/python"
