@@ -23,7 +23,7 @@ app = typer.Typer(
 )
 
 
-@app.command()
+@app.command(context_settings={"ignore_unknown_options": True})
 def calc(
     contract: str = typer.Argument(..., help='The contract, e.g. 4SX, 3NT, "4♠X" or PASS.'),
     declarer: str = typer.Argument("N", help="N, E, S or W (ignored for PASS)."),
@@ -44,9 +44,13 @@ def calc(
 def demo(
     port: int = typer.Option(8000, help="Port to serve on (127.0.0.1 only)."),
     data_dir: Path = typer.Option(Path(".traveller"), help="Where the demo database lives."),
-    tables: int = typer.Option(5, min=2, max=30, help="Tables in the demo Mitchell."),
+    tables: int = typer.Option(5, min=2, max=30, help="Tables in a new demo Mitchell."),
+    wipe: bool = typer.Option(
+        False, "--wipe", help="Start the demo event again: every result and pairing is lost."
+    ),
 ) -> None:
-    """Start the server on SQLite with a fresh demo club night, and print how to join it."""
+    """Start the server on SQLite with the demo club night (kept between starts), and print how
+    to join it."""
     import secrets
 
     import uvicorn
@@ -54,26 +58,47 @@ def demo(
     from server.app import create_app
     from server.config import Settings
     from server.db import make_engine
-    from server.demo import create_demo
+    from server.demo import create_demo, find_demo, wipe_sqlite
+    from server.doctor import DEMO_SITE, read_site, write_site
     from server.http_limits import uvicorn_options
 
     data_dir.mkdir(parents=True, exist_ok=True)
     db_path = data_dir / "demo.db"
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{db_path}{suffix}").unlink(missing_ok=True)
-    password = secrets.token_urlsafe(9)
-    settings = Settings(
-        demo=True, td_password=password, database_url=f"sqlite:///{db_path}", port=port
+    site_file = data_dir / DEMO_SITE.name
+    if wipe and db_path.exists():
+        typer.echo(_("Wiping the demo event in {path} (--wipe).").format(path=db_path.resolve()))
+        wipe_sqlite(db_path)
+    database_url = f"sqlite:///{db_path.resolve()}"
+    engine = make_engine(database_url)
+    made = find_demo(engine)
+    password = read_site(site_file).get("TRAVELLER_TD_PASSWORD") if made else None
+    if made is None:
+        made = create_demo(engine, tables=tables)
+    password = password or secrets.token_urlsafe(9)
+    settings = Settings(demo=True, td_password=password, database_url=database_url, port=port)
+    write_site(
+        site_file,
+        {
+            "TRAVELLER_PORT": str(port),
+            "TRAVELLER_DATABASE_URL": database_url,
+            "TRAVELLER_DATA_DIR": str(data_dir.resolve()),
+            "TRAVELLER_TD_PASSWORD": password,
+        },
     )
-    engine = make_engine(settings.database_url)
-    made = create_demo(engine, tables=tables)
     base = f"http://127.0.0.1:{port}"
-    lines = [
-        "",
-        _(
+    if made.kept:
+        heading = _(
+            "Traveller demo club night, kept from the last start: a {tables}-table Mitchell "
+            "(start it again with --wipe)."
+        ).format(tables=made.tables)
+    else:
+        heading = _(
             "Traveller demo club night: a {tables}-table Mitchell, 3 boards a round, "
             "round 1 started."
-        ).format(tables=tables),
+        ).format(tables=made.tables)
+    lines = [
+        "",
+        heading,
         _("  Database:        {path}").format(path=db_path.resolve()),
         _("  TD dashboard:    {url}").format(url=f"{base}/td"),
         _("  Public results:  {url}").format(url=f"{base}/results"),
@@ -92,6 +117,7 @@ def demo(
     ]
     lines += [
         _("  Terminal:        {command}").format(command=f"traveller terminal --server {base}"),
+        _("  Check the site:  {command}").format(command="traveller doctor"),
         _("  Stop with Ctrl-C."),
         "",
     ]
@@ -113,7 +139,14 @@ def run_tests(ctx: typer.Context) -> None:
     """Run the whole test suite (pytest, with the lint, type and layer checks).
 
     Extra arguments go to pytest, e.g. `traveller test -x -k websocket`."""
+    import importlib.util
+
     root = Path(__file__).resolve().parent.parent
+    if importlib.util.find_spec("pytest") is None:  # a .venv made by `./traveller demo`
+        typer.echo(
+            _("error: the tests need the dev tools: `./traveller test` installs them"), err=True
+        )
+        raise typer.Exit(2)
     cmd = [sys.executable, "-m", "pytest", *ctx.args]
     raise typer.Exit(subprocess.call(cmd, cwd=root, env=os.environ.copy()))
 

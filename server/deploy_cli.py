@@ -84,17 +84,6 @@ def restore(
 ENV_FILE = Path("/etc/traveller/traveller.env")
 
 
-def read_env_file(path: Path) -> dict[str, str]:
-    """KEY=VALUE lines of a systemd environment file (comments and blanks skipped)."""
-    values: dict[str, str] = {}
-    for line in path.read_text().splitlines():
-        line = line.strip()
-        if line and not line.startswith("#") and "=" in line:
-            key, _sep, value = line.partition("=")
-            values[key.strip()] = value.strip().strip("\"'")
-    return values
-
-
 @app.command()
 def doctor(
     server: str = typer.Option(
@@ -111,9 +100,10 @@ def doctor(
     ),
 ) -> None:
     """Check this site: server, database, disk, clocks, serial ports. Exit 1 on a problem."""
-    from server.doctor import healthy, report, run_checks
+    from server.doctor import DEMO_SITE, healthy, read_site, report, run_checks
 
-    site = {**(read_env_file(env_file) if os.access(env_file, os.R_OK) else {}), **os.environ}
+    # A demo started here (its port and database), then the service's file, then the shell.
+    site = {**read_site(DEMO_SITE), **read_site(env_file), **os.environ}
     cafile = site.get("TRAVELLER_SSL_CERTFILE") or None
     url: str | None = server
     if url == "auto":

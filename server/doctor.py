@@ -34,6 +34,36 @@ SERIAL_PATTERNS = (
 )
 
 
+#: What `traveller demo` leaves in its data folder (the default one, from where it was
+#: started): its port and database, read by `traveller doctor` started in the same place.
+DEMO_SITE = Path(".traveller") / "demo.env"
+
+
+def read_site(path: Path) -> dict[str, str]:
+    """KEY=VALUE lines of a systemd environment file (comments and blanks skipped; {} when
+    there is no such file)."""
+    values: dict[str, str] = {}
+    try:
+        text = path.read_text()
+    except OSError:
+        return values
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#") and "=" in line:
+            key, _sep, value = line.partition("=")
+            values[key.strip()] = value.strip().strip("\"'")
+    return values
+
+
+def write_site(path: Path, values: dict[str, str]) -> None:
+    """Write KEY=VALUE lines readable by :func:`read_site` (owner only: it holds a password)."""
+    text = "# Written by `traveller demo` for `traveller doctor`.\n"
+    text += "".join(f"{key}={value}\n" for key, value in values.items())
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(text)
+
+
 @dataclass(frozen=True)
 class Check:
     """One line of the report."""

@@ -22,6 +22,7 @@ from .events import (
 from .messages import ClientNotice
 from .screens.base import TableScreen
 from .screens.board_entry import BoardEntryScreen
+from .screens.confirm import ConfirmScreen
 from .screens.notice import NoticeScreen
 from .screens.pairing import PairingScreen
 from .screens.seat_check import SeatCheckScreen
@@ -71,10 +72,16 @@ class TravellerTerminal(App[None]):
         """Start the client and show the first screen."""
         i18n.set_language(self.chosen_language())
         self.client.start(self._client_event)
-        if self.client.config.paired:
-            self.push_screen(SeatCheckScreen())
-        else:
+        info = self.client.round
+        if not self.client.config.paired:
             self.push_screen(PairingScreen())
+        elif info is not None and self.client.seated_round == info.round:
+            # A restart (even after kill -9) mid-round: the seats were confirmed already, so
+            # back to the board in hand, East's confirmation open if it waits for East.
+            self.seated_round = info.round
+            self.goto_next_board(ask_east=True)
+        else:
+            self.push_screen(SeatCheckScreen())
 
     def _client_event(self, event: ClientEvent) -> None:
         self.post_message(ClientNotice(event))
@@ -96,10 +103,12 @@ class TravellerTerminal(App[None]):
         if info is None:
             return
         self.seated_round = info.round
+        self.client.remember_seated(info.round)
         self.goto_next_board()
 
-    def goto_next_board(self, after: int | None = None) -> None:
-        """The next board that is not finished (after ``after``), or the round summary."""
+    def goto_next_board(self, after: int | None = None, *, ask_east: bool = False) -> None:
+        """The next board that is not finished (after ``after``), or the round summary;
+        ``ask_east``: open East's confirmation there if the board awaits it."""
         info = self.client.round
         if info is None:
             return
@@ -109,7 +118,7 @@ class TravellerTerminal(App[None]):
             numbers = numbers[start:] + numbers[:start]
         todo = [n for n in numbers if self._unfinished(n)]
         if todo:
-            self.goto(BoardEntryScreen(todo[0]))
+            self.goto(BoardEntryScreen(todo[0], ask_east=ask_east))
         else:
             self.goto(SummaryScreen())
 
@@ -122,6 +131,15 @@ class TravellerTerminal(App[None]):
         if isinstance(self.screen, NoticeScreen):
             self.pop_screen()
         self.push_screen(NoticeScreen(title, text))
+
+    def _close_confirmation(self, board: int) -> None:
+        """A board in conflict is the TD's to decide: East's dialog for it closes, unanswered,
+        instead of staying under the notice and inviting East to confirm it after."""
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, ConfirmScreen) and screen.status.board == board:
+                screen.pop_until_active()
+                screen.dismiss(None)
+                return
 
     # ------------------------------------------------------------------ client events
 
@@ -140,6 +158,7 @@ class TravellerTerminal(App[None]):
                 self.seated_round = None
                 self.goto(SeatCheckScreen())
         elif isinstance(event, ConflictReported):
+            self._close_confirmation(event.board)
             title = i18n._("Board {board}: two different results").format(board=event.board)
             self.show_notice(title, event.message)
         elif isinstance(event, CommandRefused) and event.code != "conflict":

@@ -5,8 +5,12 @@ from __future__ import annotations
 import logging
 import socket
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
+
+if TYPE_CHECKING:
+    from .config import StateLock
 
 app = typer.Typer(add_completion=False, help="The table terminal (Textual).")
 
@@ -72,6 +76,7 @@ def run(
     from .errors import ClientError
 
     client: TableClient
+    lock: StateLock | None = None
     if demo:
         from .demo import demo_server
         from .fake import FakeClient
@@ -80,12 +85,36 @@ def run(
     else:
         from .link import WebsocketClient
 
+        lock = hold_state_dir(folder)
         try:
             client = WebsocketClient(server or None, folder)
         except ClientError as error:
             typer.echo(error.message, err=True)
             raise typer.Exit(2) from None
     TravellerTerminal(client, device=device or socket.gethostname()).run()
+    if lock is not None:
+        lock.release()
+
+
+def hold_state_dir(folder: Path) -> StateLock:
+    """This terminal's claim on its state directory; a second terminal with the same one is
+    refused (exit 2) and told how to start as a terminal of its own."""
+    from .config import StateDirBusyError, StateLock
+    from .i18n import _
+
+    try:
+        return StateLock(folder)
+    except StateDirBusyError as busy:
+        who = _(" (process {pid})").format(pid=busy.pid) if busy.pid else ""
+        typer.echo(
+            _(
+                "Another terminal{who} already uses {folder}: it is that table's terminal, with "
+                "its token and its outbox. Start this one with a folder of its own: "
+                "traveller terminal --state-dir DIR"
+            ).format(who=who, folder=folder),
+            err=True,
+        )
+        raise typer.Exit(2) from None
 
 
 def serve_browsers(server: str, folder: Path, *, demo: bool, host: str, port: int) -> None:

@@ -146,6 +146,15 @@ class TableClient(TableQueries, ABC):
     def remember_language(self, language: str) -> None:
         """Keep the players' language for this table (for the rest of the event's session)."""
 
+    @property
+    @abstractmethod
+    def seated_round(self) -> int | None:
+        """The round of this table whose seats the players confirmed (kept across restarts)."""
+
+    @abstractmethod
+    def remember_seated(self, round_no: int) -> None:
+        """The players confirmed their seats for ``round_no`` (a restart does not ask again)."""
+
     @abstractmethod
     def submit(self, command: QueuedCommand) -> None:
         """Queue a command durably (committed before returning); it is sent when possible."""
@@ -344,6 +353,21 @@ class SyncingClient(TableClient):
     def remember_language(self, language: str) -> None:
         """Keep the players' language in the config file (for the rest of the event)."""
         self._set_config(self._config.with_language(language))
+
+    @property
+    def seated_round(self) -> int | None:
+        """The round whose seats were confirmed, if it is this table's (from the outbox)."""
+        seated = self._outbox.load_seated()
+        info = self._server_round
+        table = info.table if info else self._config.table
+        return seated[1] if seated and seated[0] == table else None
+
+    def remember_seated(self, round_no: int) -> None:
+        """Keep the seat check's answer in the outbox file, beside the round it was for."""
+        info = self._server_round
+        table = info.table if info else self._config.table
+        if table is not None:
+            self._outbox.save_seated(table, round_no)
 
     def submit(self, command: QueuedCommand) -> None:
         """Commit the command to the outbox, show it at once and wake the sender."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 from dataclasses import asdict, dataclass, replace
@@ -9,6 +10,7 @@ from pathlib import Path
 
 CONFIG_NAME = "terminal.json"
 OUTBOX_NAME = "outbox.sqlite3"
+LOCK_NAME = "terminal.lock"
 
 
 def default_state_dir() -> Path:
@@ -83,3 +85,38 @@ class ConfigStore:
         tmp = self.path.with_suffix(".tmp")
         tmp.write_text(json.dumps(asdict(config), indent=2), encoding="utf-8")
         os.replace(tmp, self.path)
+
+
+class StateDirBusyError(Exception):
+    """Another terminal process holds the state directory (its table token and outbox)."""
+
+    def __init__(self, state_dir: Path, pid: int | None) -> None:
+        super().__init__(f"{state_dir} is in use by process {pid}")
+        self.state_dir = state_dir
+        self.pid = pid
+
+
+class StateLock:
+    """One terminal per state directory: a second one on the same machine would silently be
+    the same table and share its outbox. The lock is the kernel's (flock), so it goes with the
+    process, even after kill -9, and a restart is never refused by a stale lock file."""
+
+    def __init__(self, state_dir: Path) -> None:
+        state_dir.mkdir(parents=True, exist_ok=True)
+        self.path = state_dir / LOCK_NAME
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.read(fd, 32).decode(errors="replace").strip()
+            os.close(fd)
+            raise StateDirBusyError(state_dir, int(holder) if holder.isdigit() else None) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        self._fd: int | None = fd
+
+    def release(self) -> None:
+        """Let another terminal use the directory (the process ending does it too)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -132,6 +133,23 @@ class Outbox:
         try:
             return TableSettings.model_validate_json(row[0])
         except ValueError:
+            return None
+
+    def save_seated(self, table: int, round_no: int) -> None:
+        """Remember that the players confirmed their seats for this table's round."""
+        with self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO cache (key, value) VALUES ('seated', ?)",
+                (json.dumps({"table": table, "round": round_no}),),
+            )
+
+    def load_seated(self) -> tuple[int, int] | None:
+        """The (table, round) whose seats were last confirmed, if any."""
+        row = self._db.execute("SELECT value FROM cache WHERE key = 'seated'").fetchone()
+        try:
+            value = json.loads(row[0]) if row else None
+            return (int(value["table"]), int(value["round"])) if value else None
+        except (ValueError, TypeError, KeyError):
             return None
 
     def close(self) -> None:

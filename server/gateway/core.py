@@ -139,6 +139,7 @@ class GatewayCore:
                 log.warning("%s: sent a %s, not a command", keypad.station, command.type)
                 return
             self.stats.commands += 1
+            log.debug("%s: keypad sent %s", keypad.station, _brief(command))
             self._enqueue(keypad, command)
         elif isinstance(event, LinkUp):
             if keypad.up is False and keypad.binding is not None:
@@ -266,6 +267,7 @@ class GatewayCore:
         if line is None or not line.send(station.address, msg_type, payload):
             log.warning("%s: not on its port any more; %s dropped", station, type(message).__name__)
             return
+        log.debug("%s: keypad told %s", station, _brief(message))
         self._remember(keypad, message)
 
     def _remember(self, keypad: _Keypad, message: Message) -> None:
@@ -355,3 +357,9 @@ def _table_of(message: Message) -> int:
         return message.round.table
     assert isinstance(message, ResultChanged | ConflictRaised)
     return message.result.table
+
+
+def _brief(message: Message) -> str:
+    """A message for the log (`gateway -v`): its type and the fields that are set."""
+    fields = message.model_dump(mode="json", exclude_none=True, exclude={"type"})
+    return f"{getattr(message, 'type', type(message).__name__)} {fields}"

@@ -340,10 +340,15 @@ def _row_json(row: RowResult) -> dict[str, Any]:
     }
 
 
+#: The column headers over each board's traveller in :func:`to_text` (the score is N/S's).
+BOARD_HEADER = f"  {'NS':>8}   {'EW':<8} {'Contract':<12} {'Score':>7} {'NS':>8} {'EW':>8}"
+
+
 def to_text(report: ScoreReport) -> str:
     """A printable ranking and the travellers."""
     event = report.event
     out = [f"{event.name or 'Event'} {event.date}".rstrip(), f"Method: {report.method.value}", ""]
+    out.append(f"{'Place':>5} {'Pair':>10} {'Total':>9} {'%':>7}  Names")
     current: str | None = "start"
     for p in report.pairs:
         if report.winners == 2 and p.direction != current:
@@ -355,7 +360,7 @@ def to_text(report: ScoreReport) -> str:
         )
     for b in report.boards:
         title = f"Board {b.board}" + (f" (section {b.section})" if b.section else "")
-        out.extend(["", title])
+        out.extend(["", title, BOARD_HEADER])
         for row in b.rows:
             play = " ".join(x for x in (row.contract, row.declarer, row.result) if x)
             out.append(

@@ -305,6 +305,7 @@ def team_to_text(report: TeamReport) -> str:
     """A printable VP ranking, then each match board by board."""
     event = report.event
     out = [f"{event.name or 'Event'} {event.date}".rstrip(), "Method: teams (IMPs, WBF VPs)", ""]
+    out.append(f"{'Place':>5} {'VP':>8}     Team")
     for s in report.standings:
         out.append(f"{s.place:>5} {_fixed(s.vp):>8} VP  {s.team}")
     for m in report.matches:
@@ -315,6 +316,7 @@ def team_to_text(report: TeamReport) -> str:
                 "",
                 f"{m.home} v {m.away}{stage}: IMPs {_fixed(r.home_won)}-{_fixed(r.away_won)}"
                 f" over {r.boards} boards, VP {_fixed(r.home_vp)}-{_fixed(r.away_vp)}",
+                f"  {'Bd':>3}  {'Open room':<22} {'Closed room':<22} {'IMPs':>6}",
             ]
         )
         for p in m.boards:

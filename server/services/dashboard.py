@@ -94,6 +94,9 @@ class TableRow:
     calls: int
     cells: list[Cell]  # the rounds on show
     earlier: Cell | None = None  # the rounds before them, summed up
+    #: Commands its terminals hold, not yet sent, as they last reported (results stored at
+    #: the table but not here: § 262C asks both sides to make sure nothing is missing).
+    unsent: int = 0
 
 
 @dataclass(frozen=True)
@@ -288,6 +291,11 @@ def _online(tokens: list[TableToken], connected: int, now: datetime) -> bool:
     return any(t.revoked_at is None and t.last_seen and t.last_seen >= recent for t in tokens)
 
 
+def _unsent(tokens: list[TableToken]) -> int:
+    """What a table's paired terminals hold unsent, as each last reported."""
+    return sum(t.queued or 0 for t in tokens if t.revoked_at is None)
+
+
 def _late(section: Section, since: datetime | None, elapsed: int | None, done: bool) -> bool:
     """Whether a table has been in its round longer than the TD's round time."""
     if done or not section.round_minutes or since is None or elapsed is None:
@@ -344,9 +352,11 @@ def _grid(data: _Section, connected: Mapping[int, int], now: datetime) -> Grid:
                 calls=calls[table.number],
                 cells=[c for c in cells if c.round in shown],
                 earlier=_sum(cells[: first - 1]) if first > 1 else None,
+                unsent=_unsent(tokens),
             )
         )
     totals["late"] = sum(1 for r in rows if r.late)
+    totals["unsent"] = sum(1 for r in rows if r.unsent)
     totals["calls"] = len(data.calls)
     return Grid(
         section_id=section.id or 0,

@@ -57,9 +57,10 @@ class BoardEntryScreen(TableScreen):
 
     HINTS = EDIT_HINTS
 
-    def __init__(self, board: int) -> None:
+    def __init__(self, board: int, *, ask_east: bool = False) -> None:
         super().__init__()
         self.board = board
+        self.ask_east = ask_east  # open East's confirmation at once if the board awaits it
         self.editing = False
         self.correcting: BoardResultView | None = None
         self.ruling_pending = False
@@ -73,8 +74,11 @@ class BoardEntryScreen(TableScreen):
         yield ScorePreview(id="preview")
 
     def on_mount(self) -> None:
-        """Show the board."""
+        """Show the board (and, when asked, East's confirmation of the result it awaits)."""
         self.load_board(self.board)
+        status = self.status
+        if self.ask_east and status and status.state == "entered" and status.result:
+            self._ask_east(status, status.result)
 
     async def relabel(self) -> None:
         """The language changed while keying: the same keys, shown again in new words."""

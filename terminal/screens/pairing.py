@@ -31,6 +31,9 @@ class PairingScreen(TableScreen):
             classes="explain",
         )
         yield Static("", id="code")
+        # Below the code, in the flow, so that a long refusal ("No table has the pairing code
+        # ... ask the TD for the table's current code") wraps whole at 80 columns.
+        yield Static("", id="pairing-message", classes="explain", markup=False)
 
     def on_mount(self) -> None:
         """Show the reason for pairing again, if any."""
@@ -41,6 +44,10 @@ class PairingScreen(TableScreen):
     def relabelled(self) -> None:
         """Redraw the code keyed so far."""
         self._show_code()
+
+    def say(self, text: str) -> None:
+        """Show a message under the code, wrapped over as many lines as it needs."""
+        self.query_one("#pairing-message", Static).update(text)
 
     def _show_code(self) -> None:
         self.query_one("#code", Static).update(_("Code:") + f"  {self.code or '_'}")
@@ -60,6 +67,8 @@ class PairingScreen(TableScreen):
             return True
         if key == "enter":
             if len(self.code) < 4:
+                self.code = ""  # the next digits start a new code, not "12" + "105496"
+                self._show_code()
                 self.say(_("A pairing code has at least 4 digits."))
             else:
                 self.busy = True

@@ -153,6 +153,8 @@ class SummaryScreen(TableScreen):
             self.set_hints(
                 _("Enter = first unfinished board   / = boards   . = call TD   + = language")
             )
+        elif self.unsent:
+            self._gate_unsent(info)
         elif info.round >= info.rounds:
             gate.update(_("ALL BOARDS DONE ✓  This was the last round. Thank you!"))
             digits.display = False
@@ -169,6 +171,50 @@ class SummaryScreen(TableScreen):
             detail.update(next_text(info))
             self.set_hints(_("Enter = next round   / = boards   . = call the TD   + = language"))
 
+    @property
+    def unsent(self) -> list[int]:
+        """Boards done at this table whose result (or confirmation) the server has not got."""
+        info = self.client.round
+        waiting = self.client.waiting_boards()
+        return [b.board for b in info.boards if b.board in waiting] if info else []
+
+    def _gate_unsent(self, info: RoundInfo) -> None:
+        """§ 262C: every board is done here, but not every result is at the server yet. Say
+        exactly that, never "you may move" as if the server had them all."""
+        unsent = self.unsent
+        listed = ", ".join(str(b) for b in unsent)
+        gate = self.query_one("#gate", Static)
+        digits = self.query_one("#gate-digits", Digits)
+        gate.set_class(True, "unfinished")
+        if self.client.online:
+            gate.update(
+                ngettext(
+                    "Sending board {boards} to the server…",
+                    "Sending boards {boards} to the server…",
+                    len(unsent),
+                ).format(boards=listed)
+            )
+            digits.display = False
+            detail = ""
+        else:
+            gate.update(_("DONE AT THIS TABLE, NOT YET AT THE SERVER. Boards:"))
+            digits.update("  ".join(str(b) for b in unsent))
+            digits.display = True
+            detail = (
+                ngettext(
+                    "Board {boards} is stored at this table only: the server cannot be "
+                    "reached. It is sent as soon as it can be; stay until then, or call the TD.",
+                    "Boards {boards} are stored at this table only: the server cannot be "
+                    "reached. They are sent as soon as it can be; stay until then, or call "
+                    "the TD.",
+                    len(unsent),
+                ).format(boards=listed)
+                + "\n"
+                + _(REGULATION_END)
+            )
+        self.query_one("#gate-detail", Static).update(detail)
+        self.set_hints(_("/ = boards   . = call the TD   + = language"))
+
     def take_key(self, key: str) -> bool:
         """Enter: next round or the first unfinished board; / boards; . call the TD."""
         info = self.client.round
@@ -179,6 +225,8 @@ class SummaryScreen(TableScreen):
                 from .board_entry import BoardEntryScreen
 
                 self.terminal.goto(BoardEntryScreen(self.unfinished[0]))
+            elif self.unsent:
+                return True  # not yet at the server: the gate says so
             elif info.round < info.rounds and not self.busy:
                 self.busy = True
                 self.say(_("Asking the server for the next round…"))

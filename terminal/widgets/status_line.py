@@ -25,21 +25,35 @@ def status_text(client: TableClient) -> tuple[str, str]:
             )
     elif config.table is not None:
         left += " · " + _("Table {table}").format(table=config.table)
-    if client.online:
-        right = _("online")
-        if client.waiting:
-            right = _("sending {num}").format(num=client.waiting)
-    elif client.waiting:
-        right = ngettext(
-            "OFFLINE, {num} result waiting", "OFFLINE, {num} results waiting", client.waiting
-        ).format(num=client.waiting)
-    else:
-        right = _("OFFLINE")
+    right = link_text(client)
     return left, right
 
 
+def link_text(client: TableClient) -> str:
+    """The link state in words, counting boards (an entry and its confirmation are one board
+    to the players); before pairing there is no link to speak of, so it is not "OFFLINE"."""
+    boards = len(client.waiting_boards())
+    if client.online:
+        if boards:
+            return ngettext("sending {num} board", "sending {num} boards", boards).format(
+                num=boards
+            )
+        return _("sending…") if client.waiting else _("online")
+    if not client.config.paired:
+        return _("not paired yet")
+    if boards:
+        return ngettext(
+            "OFFLINE, {num} board not sent", "OFFLINE, {num} boards not sent", boards
+        ).format(num=boards)
+    if client.waiting:
+        return ngettext(
+            "OFFLINE, {num} message not sent", "OFFLINE, {num} messages not sent", client.waiting
+        ).format(num=client.waiting)
+    return _("OFFLINE")
+
+
 class StatusLine(Static):
-    """Table, round, and "online" or "OFFLINE, N results waiting" (reversed when offline)."""
+    """Table, round, and "online" or "OFFLINE, N boards not sent" (reversed when offline)."""
 
     def __init__(self, client: TableClient) -> None:
         super().__init__(id="status-line")
@@ -55,4 +69,4 @@ class StatusLine(Static):
         width = max(self.size.width, 80) - 2
         gap = max(1, width - len(left) - len(right))
         self.update(f"{left}{' ' * gap}{right}")
-        self.set_class(not self.client.online, "offline")
+        self.set_class(not self.client.online and self.client.config.paired, "offline")

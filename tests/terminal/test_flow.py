@@ -163,7 +163,8 @@ async def test_offline_entries_wait_and_are_delivered_once() -> None:
         assert client.waiting == 2
         assert server.results == {}
         status = app.screen.query_one(StatusLine)
-        assert "OFFLINE, 2 results waiting" in str(status.render())
+        # Two commands (the entry, East's confirmation), one board: the players count boards.
+        assert "OFFLINE, 1 board not sent" in str(status.render())
         # The terminal keeps working: board 2 is offered and board 1 shows as confirmed.
         assert isinstance(app.screen, BoardEntryScreen)
         assert app.screen.board == 2
@@ -206,13 +207,15 @@ async def test_restart_with_a_pending_outbox(tmp_path: Path) -> None:
     await client.close()
     assert server.results == {}
 
-    # The terminal starts again, still offline: it remembers its table, round and outbox.
+    # The terminal starts again, still offline: it remembers its table, round and outbox, and
+    # that the seats were checked: it goes on with board 2.
     app, client = make_app(server, table=None, state_dir=tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert isinstance(app.screen, SeatCheckScreen)
+        assert isinstance(app.screen, BoardEntryScreen)
+        assert app.screen.board == 2
         assert client.waiting == 2
-        assert "OFFLINE, 2 results waiting" in str(app.screen.query_one(StatusLine).render())
+        assert "OFFLINE, 1 board not sent" in str(app.screen.query_one(StatusLine).render())
         assert "Round 1 of 2" in screen_text(app)
         server.set_online(True)
         await settle(pilot, client)

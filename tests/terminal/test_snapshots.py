@@ -454,3 +454,84 @@ def test_danish_fourteen_tricks_are_not_possible(
         await pilot.press("4", "4", "3", "1", "4")
 
     assert snap(snap_compare, steps, FakeServer(language="da"))
+
+
+# ---------------------------------------------------------------- the table side's edges (issue 17)
+
+#: The server's refusal of an unknown code, in the language the terminal asked for.
+UNKNOWN_CODE = {
+    "en": "No table has the pairing code '12105496' (a code works once: ask the TD for the "
+    "table's current code).",
+    "da": "Intet bord har parringskoden '12105496' (en kode virker én gang: bed "
+    "turneringslederen om bordets aktuelle kode).",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "da"])
+def test_pairing_refused_with_a_long_reason(
+    snap_compare: SnapCompare, english_afterwards: Any, monkeypatch: Any, language: str
+) -> None:
+    """Before pairing: "not paired yet" (not OFFLINE), and the refusal whole, wrapped."""
+    from terminal.errors import ClientError
+    from terminal.fake import FakeLink
+
+    async def refused(self: FakeLink, code: str, device: str) -> None:
+        raise ClientError("pairing_code_unknown", UNKNOWN_CODE[language])
+
+    monkeypatch.setattr(FakeLink, "pair", refused)
+
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        if language == "da":
+            await pilot.press("+")  # the players' language key: English -> Danish
+            await pilot.pause()
+        await pilot.press(*"12105496", "enter")
+        await pilot.app.workers.wait_for_complete()
+
+    assert snap(snap_compare, steps, table=None)
+
+
+@pytest.mark.parametrize("language", ["en", "da"])
+def test_offline_gate_done_here_not_at_the_server(
+    snap_compare: SnapCompare, english_afterwards: Any, language: str
+) -> None:
+    """§ 262C with the server away: every board done at the table, board 2 not yet sent."""
+    server = FakeServer(language=None if language == "en" else language)
+
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press("4", "4", "3", "1", "0", "enter", "enter")
+        await settle(pilot, client)
+        server.set_online(False)
+        await settle(pilot, client, online=False)
+        await pilot.press("3", "5", "1", "8", "enter", "enter")
+
+    assert snap(snap_compare, steps, server)
+
+
+def test_danish_conflict_notice(snap_compare: SnapCompare, english_afterwards: Any) -> None:
+    """The notice over the board (East's dialog for it closed), in Danish."""
+    server = FakeServer(language="da")
+
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        await pilot.press("4", "4", "3", "1", "0", "enter")
+        await settle(pilot, client)
+        values = EntryValues(contract="3NT", declarer="N", tricks=9)
+        server.handle(1, EnterResult(entry_id="other-device-1", board=1, values=values))
+        await client.wait_for(lambda: client.board(1).state == "conflict")
+
+    assert snap(snap_compare, steps, server)
+
+
+def test_danish_offline_with_boards_not_sent(
+    snap_compare: SnapCompare, english_afterwards: Any
+) -> None:
+    server = FakeServer(language="da")
+
+    async def steps(pilot: Pilot[Any], client: Any) -> None:
+        await seated(pilot, client)
+        server.set_online(False)
+        await settle(pilot, client, online=False)
+        await pilot.press("4", "4", "3", "1", "0", "enter", "enter")
+
+    assert snap(snap_compare, steps, server)

@@ -79,3 +79,30 @@ def test_the_pairing_page_says_offline_with_n_queued(client: TestClient, club: C
     assert 'data-status="offline"' in quiet
     assert 'data-queued="0"' in quiet
     assert "term-queued" not in quiet
+
+
+def test_the_live_grid_shows_which_tables_hold_unsent_results(
+    client: TestClient, club: Club
+) -> None:
+    """§ 262C: results stored at a table but not yet at the server are on the TD's grid."""
+    club.pair(3).send({"type": "table_status", "queued": 2})
+    club.pair(5)
+
+    def work(s: object) -> dashboard.Grid:
+        section = setup.get_section(s, club.section_id)  # type: ignore[arg-type]
+        return dashboard.grid(s, section)  # type: ignore[arg-type]
+
+    grid = transact(club.engine, work)
+    assert {r.table: r.unsent for r in grid.rows if r.unsent} == {3: 2}
+    assert grid.totals["unsent"] == 1
+    web_login(client)
+    _age_terminals(club, 10)  # table 3's terminal is offline now, still holding them
+    page = client.get(f"/td/s/{club.section_id}").text
+    row = page.split('data-table="3"', 1)[1].split("</tr>", 1)[0]
+    assert 'data-unsent="2"' in row
+    assert "2 unsent" in row
+    assert "stored at the table, not yet here" in row
+    quiet = page.split('data-table="5"', 1)[1].split("</tr>", 1)[0]
+    assert 'data-unsent="0"' in quiet
+    assert "unsent" not in quiet.replace('data-unsent="0"', "")
+    assert '<span class="value" data-total="unsent">1</span>' in page
