@@ -18,6 +18,7 @@ from server.web.respond import language, page, redirect
 from server.web.routes import (
     audit,
     boards,
+    changes,
     dashboard,
     login,
     movement_pages,
@@ -44,6 +45,7 @@ for module in (
     audit,
     publish,
     movement_pages,
+    changes,
 ):
     router.include_router(module.router)
 router.include_router(public.router)
