@@ -46,7 +46,7 @@ def test_the_changes_page_is_reached_from_the_movement_page(client: TestClient, 
     page = client.get(f"/td/s/{club.section_id}/changes").text
     for form in ("late_pair", "late_table", "pair_left", "swap", "stop_after", "boards_per_round"):
         assert f'id="change-{form}"' in page, form
-    assert "a change takes effect from round 2" in page
+    assert "Round 1 has started and stays as it is: a change takes effect from round 2." in page
 
 
 def test_a_pair_leaves_and_a_late_pair_takes_its_seat_previewed_then_audited(
