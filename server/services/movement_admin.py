@@ -85,8 +85,9 @@ class Preview:
 def preview_change(session: Session, section: Section, edit: Edit) -> Preview:
     """Work out ``edit`` on the stored movement without storing it.
 
-    Refused if it would change a round that has already started: results entered there must
-    stay attached to the same tables, pairs and boards."""
+    Refused if it would change a round that has already started (results entered there must
+    stay attached to the same tables, pairs and boards), or if it changes nothing (the same
+    change sent twice)."""
     before = load_movement(session, section)
     try:
         after = edit(before, section.current_round + 1)
@@ -105,6 +106,10 @@ def preview_change(session: Session, section: Section, edit: Edit) -> Preview:
     old = {(a.round, a.table): a for a in before.assignments}
     new = {(a.round, a.table): a for a in after.assignments}
     changed = frozenset(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
+    if not changed and after.rounds == before.rounds:
+        raise InvalidError(
+            "nothing_changes", "That change leaves the movement as it is: nothing to do."
+        )
     return Preview(before, after, changed)
 
 

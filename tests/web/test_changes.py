@@ -62,6 +62,8 @@ def test_a_pair_leaves_and_a_late_pair_takes_its_seat_previewed_then_audited(
     page = post(client, base + "/changes", csrf, kind="pair_left", pair="3EW", from_round="2")
     assert "Movement changed" in page.text
     assert rounds_of(club, "3EW") == [1]
+    page = post(client, base + "/changes", csrf, kind="pair_left", pair="3EW", from_round="2")
+    assert "nothing to do" in page.text  # the same form sent twice (a double click)
 
     page = preview(client, club, kind="late_pair", pair="11")
     assert page.status_code == 200
