@@ -64,6 +64,28 @@ def start_round_once(session: Session, section: Section, round_: int) -> list[Pu
     return start_round(session, section, round_)
 
 
+def reopen_round(session: Session, section: Section, round_: int) -> list[Push]:
+    """Undo closing round ``round_`` (the last one closed): its tables may enter results again.
+    The TD could change them all along; this only gives the tables back their entry."""
+    if round_ < 1 or round_ != section.closed_rounds:
+        raise ConflictError(
+            "round_not_closed",
+            f"Round {round_} is not the last round closed: only that one can be reopened.",
+        )
+    section.closed_rounds = round_ - 1
+    session.add(section)
+    audit.record(
+        session, actor="td", action="round_reopened", section_id=section.id, new={"round": round_}
+    )
+    event = session.get(Event, section.event_id)
+    assert event is not None
+    return [
+        Push(section.id or 0, t.number, RoundChanged(round=round_info(session, event, section, t)))
+        for t in tables_of(session, section)
+        if t.round == round_
+    ]
+
+
 def unsettled(session: Session, section: Section, *, up_to: int | None = None) -> list[Unsettled]:
     """The boards of the started rounds (up to round ``up_to``) at tables with both pairs
     seated that have no finished result, in round, table, board order."""

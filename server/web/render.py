@@ -45,6 +45,7 @@ ACTIONS = {
     "td_not_played": N_("TD: not played"),
     "round_started": N_("Round started"),
     "round_closed": N_("Round closed"),
+    "round_reopened": N_("Round reopened"),
     "round_time": N_("Round time set"),
     "gate_override": N_("Table moved on by the TD"),
     "table_new_device": N_("Table moved to a new device"),

@@ -157,3 +157,6 @@ def test_a_double_click_on_start_round_never_skips_a_round(td_page: Any, room: R
     td_page.once("dialog", lambda d: d.accept())
     close.click()
     expect(td_page.locator(".flash-ok")).to_contain_text("Round 3 closed")
+    shoot(td_page, "dashboard-closed", fits=False)
+    td_page.click("#reopen-round")  # the undo
+    expect(td_page.locator(".flash-ok")).to_contain_text("Round 3 reopened")

@@ -174,3 +174,20 @@ def test_final_results_stay_final_once_the_correction_period_is_over(
     page = post(client, f"/td/s/{club.section_id}/publish", csrf, status="live", confirmed="yes")
     assert "final results stay final" in page.text
     assert publication_of(club) == "final"
+
+
+def test_closing_a_round_can_be_undone_by_reopening_it(client: TestClient, club: Club) -> None:
+    csrf = web_login(client)
+    base = f"/td/s/{club.section_id}"
+    table = club.pair(5)
+    board = table.round()["boards"][0]["board"]
+    post(client, f"{base}/rounds/close", csrf, round="1", confirmed="yes")
+    assert table.enter(board, "3NT", "N", 9).json()["code"] == "round_closed"
+    assert 'id="reopen-round"' in client.get(base).text
+    page = post(client, f"{base}/rounds/reopen", csrf, round="1").text
+    assert "Round 1 reopened to table entries" in page
+    assert section(club)["closed_rounds"] == 0
+    assert table.enter(board, "3NT", "N", 9).json()["type"] == "result_ack"
+    page = post(client, f"{base}/rounds/reopen", csrf, round="1").text
+    assert "flash-error" in page
+    assert "Round reopened" in client.get(f"{base}/audit").text

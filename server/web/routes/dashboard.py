@@ -185,6 +185,19 @@ async def close_round(
     )
 
 
+@router.post("/s/{section_id}/rounds/reopen")
+async def reopen_round(
+    runtime: RuntimeDep, _td: TDForm, section_id: int, round: Annotated[int, Form(ge=1)]
+) -> Response:
+    """Undo closing a round: its tables may enter results again."""
+    return await act(
+        runtime,
+        lambda s: round_control.reopen_round(s, setup.get_section(s, section_id), round),
+        _back(section_id),
+        f"Round {round} reopened to table entries.",
+    )
+
+
 @router.post("/s/{section_id}/round-time")
 async def round_time(
     runtime: RuntimeDep,
