@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from sqlmodel import Session, col, select
 
@@ -14,6 +15,7 @@ from protocol.bridge import dealer, vulnerability
 from server.errors import ConflictError, InvalidError
 from server.models import Board, BridgeTable, MovementAssignment, Pair, Section, SectionPlayer
 from server.movements import Movement, MovementError, PairRef, RoundAssignment, validate
+from server.movements import edit as edits
 from server.movements.individual_pairs import partnership_players, players_of
 from server.movements.model import format_seats, parse_seats
 from server.services import audit
@@ -70,11 +72,22 @@ def load_movement(session: Session, section: Section) -> Movement:
     )
 
 
-def change_movement(session: Session, section: Section, edit: Edit, *, what: str) -> Movement:
-    """Apply ``edit`` to the stored movement and store the result.
+@dataclass(frozen=True)
+class Preview:
+    """A change worked out but not stored: the movement before and after, and the cells
+    (round, table) it changes."""
 
-    Refused if it would change a round that has already started: results entered there must
-    stay attached to the same tables, pairs and boards."""
+    before: Movement
+    after: Movement
+    changed: frozenset[tuple[int, int]]
+
+
+def preview_change(session: Session, section: Section, edit: Edit) -> Preview:
+    """Work out ``edit`` on the stored movement without storing it.
+
+    Refused if it would change a round that has already started (results entered there must
+    stay attached to the same tables, pairs and boards), or if it changes nothing (the same
+    change sent twice)."""
     before = load_movement(session, section)
     try:
         after = edit(before, section.current_round + 1)
@@ -90,7 +103,22 @@ def change_movement(session: Session, section: Section, edit: Edit, *, what: str
             f"That change would alter rounds 1-{started}, which have started: "
             "change only later rounds.",
         )
-    store(session, section, after, from_round=started + 1)
+    old = {(a.round, a.table): a for a in before.assignments}
+    new = {(a.round, a.table): a for a in after.assignments}
+    changed = frozenset(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
+    if not changed and after.rounds == before.rounds:
+        raise InvalidError(
+            "nothing_changes", "That change leaves the movement as it is: nothing to do."
+        )
+    return Preview(before, after, changed)
+
+
+def change_movement(session: Session, section: Section, edit: Edit, *, what: str) -> Movement:
+    """Apply ``edit`` to the stored movement and store the result (audited); refused as
+    :func:`preview_change` says."""
+    worked = preview_change(session, section, edit)
+    before, after = worked.before, worked.after
+    store(session, section, after, from_round=section.current_round + 1)
     audit.record(
         session,
         actor="td",
@@ -101,6 +129,84 @@ def change_movement(session: Session, section: Section, edit: Edit, *, what: str
         reason=what,
     )
     return after
+
+
+def require_pairs(section: Section) -> None:
+    """The changes that seat pairs are for pairs sections, not an individual."""
+    if section.movement_kind == "individual":
+        raise InvalidError(
+            "individual_section",
+            f"Section {section.letter} is an individual: players, not pairs, are seated; "
+            "this change is for pairs sections.",
+        )
+
+
+def late_pair(pair: PairRef) -> Edit:
+    """Seat a late pair in the phantom's place from the first round not yet started."""
+
+    def edit(m: Movement, first: int) -> Movement:
+        if first > m.rounds:
+            raise ValueError("no round is left to play: the late pair cannot join now")
+        seated = edits.add_late_pair(m, pair, from_round=first)
+        if pair not in seated.pairs():
+            raise ValueError(
+                f"no seat is empty for pair {pair}: seat it at a new table sharing boards"
+            )
+        return seated
+
+    return edit
+
+
+def late_table(pair: PairRef, share_with: int | None, opponent: PairRef | None) -> Edit:
+    """Seat a late pair at a new table sharing boards, from the first round not yet started."""
+    return lambda m, first: edits.add_late_table(
+        m, pair, share_with=share_with, from_round=first, opponent=opponent
+    )
+
+
+def pair_left(pair: PairRef, from_round: int) -> Edit:
+    """A pair has left: from ``from_round`` its opponents sit out (§ 216)."""
+    return lambda m, _first: edits.remove_pair(m, pair, from_round=from_round)
+
+
+def stop_after(rounds: int) -> Edit:
+    """Finish the session after ``rounds`` rounds."""
+    return lambda m, _first: edits.stop_after(m, rounds)
+
+
+def boards_per_round(count: int, from_round: int) -> Edit:
+    """Play ``count`` boards a round from ``from_round`` on."""
+    return lambda m, _first: edits.change_boards_per_round(m, count, from_round=from_round)
+
+
+def swap_pairs(first: PairRef, second: PairRef, from_round: int | None = None) -> Edit:
+    """Two pairs change places from ``from_round`` (default: the first round not yet
+    started): each takes the other's seats, opponents and boards (e.g. two pairs who sat
+    down at each other's table). A round already started is refused by the caller."""
+    return lambda m, start: swapped(m, first, second, from_round=from_round or start)
+
+
+def swapped(m: Movement, first: PairRef, second: PairRef, *, from_round: int) -> Movement:
+    """The movement with ``first`` and ``second`` in each other's seats from ``from_round``."""
+    if first == second:
+        raise ValueError(f"pick two different pairs to swap, not {first} twice")
+    for pair in (first, second):
+        if pair not in m.pairs():
+            raise MovementError(f"pair {pair} is not in the movement", pair=pair)
+    if from_round > m.rounds:
+        raise ValueError("no round is left to play: nothing to swap")
+    other = {first: second, second: first}
+
+    def seat(p: PairRef | None) -> PairRef | None:
+        return other.get(p, p) if p is not None else None
+
+    cells = [
+        replace(a, ns=seat(a.ns), ew=seat(a.ew)) if a.round >= from_round else a
+        for a in m.assignments
+    ]
+    changed = m.with_assignments(cells, name=f"{m.name}, pairs {first} and {second} swapped")
+    validate(changed)
+    return changed
 
 
 def store(session: Session, section: Section, m: Movement, *, from_round: int) -> None:

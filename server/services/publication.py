@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session
 
-from server.errors import InvalidError
+from server.errors import ConflictError, InvalidError
 from server.models import Section, utcnow
 from server.services import audit
 from server.services.deadlines import DEFAULT_CORRECTION_HOURS, MIN_PROVISIONAL_MINUTES, same_day
@@ -26,13 +26,19 @@ def publish(
     now: datetime | None = None,
 ) -> None:
     """Set the results' status. Publishing opens the correction period: 72 hours by default,
-    or ``hours``, or a short provisional deadline of ``minutes`` (at least 5). The period runs
+    or ``hours``, or a short provisional deadline of ``minutes`` (at least 5). Going back to
+    live un-publishes (an undo), except final results once their period is over. The period runs
     from the publication of the playing day's last section (§ X79), so the day's sections
     already published move to the new deadline if it is later. Changes published from now on
     each open their own deadline of the same period (``server.services.deadlines``)."""
     if status not in STATES:
         raise InvalidError("invalid_status", f"Results are live, provisional or final: {status}?")
     now = now or utcnow()
+    if status == "live" and section.publication == "final" and not corrections_open(section, now):
+        raise ConflictError(
+            "corrections_closed",
+            "The correction period is over (Law 79C, § X79): final results stay final.",
+        )
     old = {
         "publication": section.publication,
         "corrections_until": _iso(section.corrections_until),

@@ -1,20 +1,112 @@
-"""The TD's round control beyond start and close: round time, the end-of-round gate, devices."""
+"""The TD's round control beyond start and close: what to ask before starting or closing a
+round, round time, the end-of-round gate, devices."""
 
 from __future__ import annotations
 
-from sqlmodel import Session
+from dataclasses import dataclass
 
-from protocol.messages import RoundChanged
+from sqlmodel import Session, col, select
+
+from protocol.messages import COMPLETE_STATES, RoundChanged
 from server.errors import ConflictError, InvalidError, NotFoundError
-from server.models import Event, Section, TableToken, utcnow
+from server.models import Event, MovementAssignment, Result, Section, TableToken, utcnow
 from server.services import audit
 from server.services.setup import find_table as table_by_number
 from server.services.setup import tables_of
 from server.services.table_commands import Push
+from server.services.td import section_state, start_round
 from server.services.tokens import new_pairing_code, revoke_table_tokens
 from server.services.views import round_info
 
 MAX_ROUND_MINUTES = 240
+
+
+@dataclass(frozen=True)
+class TableBehind:
+    """A table still playing an earlier round than the one the TD is about to start."""
+
+    table: int
+    round: int
+    missing: int  # boards of its round without a finished result
+
+
+@dataclass(frozen=True)
+class Unsettled:
+    """A board of a started round with no finished result: missing, unconfirmed or in
+    conflict (§ 262)."""
+
+    table: int
+    round: int
+    board: int
+    state: str  # "missing", "entered" or "conflict"
+
+
+def tables_behind(session: Session, section: Section, round_: int) -> list[TableBehind]:
+    """The tables still in round ``round_ - 1`` (or earlier) with boards unfinished: starting
+    ``round_`` now asks first. None before round 2."""
+    if round_ < 2:
+        return []
+    return [
+        TableBehind(t.table, t.round, t.missing + t.entered + t.conflict)
+        for t in section_state(session, section)
+        if t.round < round_ - 1 or (t.round == round_ - 1 and not t.complete)
+    ]
+
+
+def start_round_once(session: Session, section: Section, round_: int) -> list[Push]:
+    """Start round ``round_`` unless it has started already: a second, identical request (a
+    double click) is refused and changes nothing, so it never starts the round after."""
+    if round_ <= section.current_round:
+        raise ConflictError(
+            "round_already_started",
+            f"Round {round_} has already started: nothing was changed.",
+        )
+    return start_round(session, section, round_)
+
+
+def reopen_round(session: Session, section: Section, round_: int) -> list[Push]:
+    """Undo closing round ``round_`` (the last one closed): its tables may enter results again.
+    The TD could change them all along; this only gives the tables back their entry."""
+    if round_ < 1 or round_ != section.closed_rounds:
+        raise ConflictError(
+            "round_not_closed",
+            f"Round {round_} is not the last round closed: only that one can be reopened.",
+        )
+    section.closed_rounds = round_ - 1
+    session.add(section)
+    audit.record(
+        session, actor="td", action="round_reopened", section_id=section.id, new={"round": round_}
+    )
+    event = session.get(Event, section.event_id)
+    assert event is not None
+    return [
+        Push(section.id or 0, t.number, RoundChanged(round=round_info(session, event, section, t)))
+        for t in tables_of(session, section)
+        if t.round == round_
+    ]
+
+
+def unsettled(session: Session, section: Section, *, up_to: int | None = None) -> list[Unsettled]:
+    """The boards of the started rounds (up to round ``up_to``) at tables with both pairs
+    seated that have no finished result, in round, table, board order."""
+    last = section.current_round if up_to is None else min(up_to, section.current_round)
+    rows = session.exec(
+        select(MovementAssignment)
+        .where(MovementAssignment.section_id == section.id, MovementAssignment.round <= last)
+        .order_by(col(MovementAssignment.round), col(MovementAssignment.table_number))
+    ).all()
+    states = {
+        (r.table_number, r.round, r.board): r.state
+        for r in session.exec(select(Result).where(Result.section_id == section.id))
+    }
+    out = []
+    for row in rows:
+        for board in row.board_numbers():
+            state = states.get((row.table_number, row.round, board), "missing")
+            if state not in COMPLETE_STATES:
+                shown = "missing" if state == "rejected" else state
+                out.append(Unsettled(row.table_number, row.round, board, shown))
+    return out
 
 
 def set_round_time(session: Session, section: Section, minutes: int | None) -> None:

@@ -45,6 +45,7 @@ ACTIONS = {
     "td_not_played": N_("TD: not played"),
     "round_started": N_("Round started"),
     "round_closed": N_("Round closed"),
+    "round_reopened": N_("Round reopened"),
     "round_time": N_("Round time set"),
     "gate_override": N_("Table moved on by the TD"),
     "table_new_device": N_("Table moved to a new device"),
@@ -57,6 +58,7 @@ ACTIONS = {
     "pair_names": N_("Pair names"),
     "section_created": N_("Section created"),
     "event_created": N_("Event created"),
+    "movement_changed": N_("Movement changed"),
 }
 RED_SUITS = ("♥", "♦")
 #: Words the services hand to the pages, translated where shown (``_(ranking.unit)``).

@@ -18,6 +18,7 @@ from server.web.respond import language, page, redirect
 from server.web.routes import (
     audit,
     boards,
+    changes,
     dashboard,
     login,
     movement_pages,
@@ -48,6 +49,7 @@ for module in (
     movement_pages,
     table_cards,
     setup_wizard,
+    changes,
 ):
     router.include_router(module.router)
 router.include_router(public.router)

@@ -142,7 +142,7 @@ def test_a_notice_after_an_action_in_the_td_language(client: TestClient, club: C
     csrf = web_login(client)
     r = client.post(
         f"/td/s/{club.section_id}/rounds/start",
-        data={"csrf": csrf, "round": "2"},
+        data={"csrf": csrf, "round": "2", "confirmed": "yes"},
         headers={"accept-language": "de"},
     )
     assert r.status_code == 200

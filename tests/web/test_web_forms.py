@@ -65,9 +65,9 @@ def test_rounds_calls_pairing_players_penalties_and_publishing(
 ) -> None:
     csrf = web_login(client)
     base = f"/td/s/{club.section_id}"
-    page = post(client, f"{base}/rounds/start", csrf, round="2")
+    page = post(client, f"{base}/rounds/start", csrf, round="2", confirmed="yes")
     assert "Round 2 started" in page.text
-    page = post(client, f"{base}/rounds/start", csrf, round="2")
+    page = post(client, f"{base}/rounds/start", csrf, round="2", confirmed="yes")
     assert "flash-error" in page.text
     page = post(client, f"{base}/tables/3/release", csrf, reason="moved on")
     assert "Table 3 moved on" in page.text
@@ -94,9 +94,17 @@ def test_rounds_calls_pairing_players_penalties_and_publishing(
     assert "Warning recorded" in page.text
     page = post(client, f"{base}/penalties/deduct", csrf, pair="1NS", times="1", reason="§ 211")
     assert "Deduction of 0.80 recorded" in page.text
-    page = post(client, f"{base}/publish", csrf, status="provisional", period="minutes", amount="3")
+    page = post(
+        client,
+        f"{base}/publish",
+        csrf,
+        status="provisional",
+        period="minutes",
+        amount="3",
+        confirmed="yes",
+    )
     assert "at least 5 minutes" in page.text
-    page = post(client, f"{base}/publish", csrf, status="provisional", period="hours", amount="72")
+    page = post(client, f"{base}/publish", csrf, status="provisional", amount="72", confirmed="yes")
     assert "Published as provisional" in page.text
     assert "open until" in page.text
     audit = client.get(f"{base}/audit?pair=1NS").text

@@ -10,7 +10,7 @@ from sqlmodel import Session
 
 from server.movements import mitchell
 from server.services import dashboard, round_control, setup, standings, td
-from server.web.auth import TDForm, TDPage, current_td, same_origin
+from server.web.auth import TD, TDForm, TDPage, current_td, same_origin
 from server.web.fields import whole_number
 from server.web.live import Fragments
 from server.web.respond import act, fragment, language, page
@@ -104,27 +104,98 @@ def _back(section_id: int) -> str:
     return f"/td/s/{section_id}"
 
 
-@router.post("/s/{section_id}/rounds/start")
+#: The hidden field a confirmation step (or the browser's confirm dialog) sends as "yes".
+Confirmed = Annotated[str, Form(max_length=3)]
+
+
+async def _asked(
+    request: Request, td_: TD, runtime: RuntimeDep, section_id: int, round_: int, kind: str
+) -> Response | None:
+    """The confirmation page for starting (``kind`` "start") or closing a round, or None when
+    there is nothing to ask: no table still playing an earlier round, no entry missing."""
+
+    def check(s: Session) -> dict[str, Any]:
+        section = setup.get_section(s, section_id)
+        if kind == "start":
+            listed: dict[str, Any] = {"behind": round_control.tables_behind(s, section, round_)}
+            ask = bool(listed["behind"]) and round_ == section.current_round + 1
+        else:
+            listed = {"unsettled": round_control.unsettled(s, section, up_to=round_)}
+            ask = bool(listed["unsettled"])
+        return {"head": dashboard.head(s, section), "ask": ask, **listed}
+
+    ctx = await runtime.read(check)
+    if not ctx.pop("ask"):
+        return None
+    return page(
+        request,
+        "td/confirm.html",
+        td_,
+        kind=kind,
+        action=f"/td/s/{section_id}/rounds/{kind}",
+        fields={"round": round_},
+        round=round_,
+        back=_back(section_id),
+        **ctx,
+    )
+
+
+@router.post("/s/{section_id}/rounds/start", response_model=None)
 async def start_round(
-    runtime: RuntimeDep, _td: TDForm, section_id: int, round: Annotated[int, Form(ge=1)]
+    request: Request,
+    runtime: RuntimeDep,
+    td_: TDForm,
+    section_id: int,
+    round: Annotated[int, Form(ge=1)],
+    confirmed: Confirmed = "",
 ) -> Response:
+    """Start the round the form names. With tables still in the round before, ask first (a
+    page, so it works without JavaScript); the same request twice never starts the round
+    after (the second is refused)."""
+    if confirmed != "yes" and (
+        asked := await _asked(request, td_, runtime, section_id, round, "start")
+    ):
+        return asked
     return await act(
         runtime,
-        lambda s: td.start_round(s, setup.get_section(s, section_id), round),
+        lambda s: round_control.start_round_once(s, setup.get_section(s, section_id), round),
         _back(section_id),
         f"Round {round} started.",
     )
 
 
-@router.post("/s/{section_id}/rounds/close")
+@router.post("/s/{section_id}/rounds/close", response_model=None)
 async def close_round(
-    runtime: RuntimeDep, _td: TDForm, section_id: int, round: Annotated[int, Form(ge=1)]
+    request: Request,
+    runtime: RuntimeDep,
+    td_: TDForm,
+    section_id: int,
+    round: Annotated[int, Form(ge=1)],
+    confirmed: Confirmed = "",
 ) -> Response:
+    """Close a round to table entries; with entries missing, name them and ask first."""
+    if confirmed != "yes" and (
+        asked := await _asked(request, td_, runtime, section_id, round, "close")
+    ):
+        return asked
     return await act(
         runtime,
         lambda s: td.close_round(s, setup.get_section(s, section_id), round),
         _back(section_id),
         f"Round {round} closed to table entries.",
+    )
+
+
+@router.post("/s/{section_id}/rounds/reopen")
+async def reopen_round(
+    runtime: RuntimeDep, _td: TDForm, section_id: int, round: Annotated[int, Form(ge=1)]
+) -> Response:
+    """Undo closing a round: its tables may enter results again."""
+    return await act(
+        runtime,
+        lambda s: round_control.reopen_round(s, setup.get_section(s, section_id), round),
+        _back(section_id),
+        f"Round {round} reopened to table entries.",
     )
 
 

@@ -9,7 +9,15 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
-from server.services import dashboard, deadlines, exports, publication, setup, standings
+from server.services import (
+    dashboard,
+    deadlines,
+    exports,
+    publication,
+    round_control,
+    setup,
+    standings,
+)
 from server.web.auth import TDForm, TDPage
 from server.web.fields import whole_number
 from server.web.respond import act, page
@@ -31,6 +39,7 @@ async def publish_page(
             "boards_total": ranking.boards_total,
             "boards_scored": len(ranking.boards_shown),
             "missing": len(dashboard.missing_entries(s, section)),
+            "unsettled": round_control.unsettled(s, section),
             "changes": deadlines.published_changes(s, section),
         }
 
@@ -45,15 +54,50 @@ async def publish_page(
     )
 
 
-@router.post("")
+def _asks(section_head: dashboard.SectionHead, status: str, unsettled: list[Any]) -> bool:
+    """Publishing with boards unsettled asks first; so does taking published results back
+    to live (the public then sees only the boards every table has finished)."""
+    if status == "live":
+        return section_head.publication != "live"
+    return bool(unsettled)
+
+
+@router.post("", response_model=None)
 async def publish(
+    request: Request,
     runtime: RuntimeDep,
-    _td: TDForm,
+    td_: TDForm,
     section_id: int,
     status: Annotated[str, Form(max_length=12)] = "provisional",
     period: Annotated[str, Form(max_length=8)] = "hours",
     amount: Annotated[str, Form(max_length=4)] = "",
+    confirmed: Annotated[str, Form(max_length=3)] = "",
 ) -> Response:
+    """Publish (or take back to live). Missing results and open conflicts are named and the
+    TD confirms first: on a page of its own, so it works without JavaScript."""
+    if confirmed != "yes":
+
+        def check(s: Session) -> dict[str, Any]:
+            section = setup.get_section(s, section_id)
+            return {
+                "head": dashboard.head(s, section),
+                "unsettled": round_control.unsettled(s, section),
+            }
+
+        ctx = await runtime.read(check)
+        if _asks(ctx["head"], status, ctx["unsettled"]):
+            return page(
+                request,
+                "td/confirm.html",
+                td_,
+                active="publish",
+                kind="unpublish" if status == "live" else "publish",
+                status=status,
+                action=f"/td/s/{section_id}/publish",
+                fields={"status": status, "period": period, "amount": amount},
+                back=f"/td/s/{section_id}/publish",
+                **ctx,
+            )
     value = whole_number(amount)
     minutes = value if period == "minutes" else None
     hours = value if period == "hours" else None

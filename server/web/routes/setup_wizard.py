@@ -35,6 +35,7 @@ from server.movements.advice import (
 from server.movements.upload import MovementFileError, read_movement
 from server.services import dashboard, event_wizard, members, setup
 from server.web.auth import TDForm, TDPage
+from server.web.fields import whole_number
 from server.web.respond import page, redirect
 from server.web.state import RuntimeDep
 
@@ -225,7 +226,8 @@ def _typed(values: dict[str, str]) -> Ask:
 
 
 def _or(text: str | None, default: int) -> int:
-    return int(text) if text and text.strip().isdigit() else default
+    number = whole_number(text) if text else None
+    return default if number is None else number
 
 
 async def _movement(ask: Ask) -> Movement | None:
@@ -395,7 +397,7 @@ def _read_movement(text: str) -> Movement:
 @router.get("/done", response_class=HTMLResponse)
 async def done(request: Request, runtime: RuntimeDep, td_: TDPage, sections: str = "") -> Response:
     """The last step: each section with its dashboard, movement and guide cards to print."""
-    ids = [int(x) for x in sections.split(",") if x.strip().isdigit()][:MAX_SECTIONS]
+    ids = [n for x in sections.split(",") if (n := whole_number(x)) is not None][:MAX_SECTIONS]
 
     def work(s: Session) -> list[dashboard.SectionHead]:
         return [dashboard.head(s, setup.get_section(s, i)) for i in ids]

@@ -11,15 +11,29 @@
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!(form instanceof HTMLFormElement)) return;
+    if (form.hasAttribute("data-once") && form.getAttribute("data-sent")) {
+      event.preventDefault(); // a double click sends the form once
+      return;
+    }
     var question = form.getAttribute("data-confirm");
     if (question && !window.confirm(question)) {
       event.preventDefault();
       return;
     }
+    // Asked and answered here: the server need not ask again on a page of its own.
+    var answers = question ? form.querySelectorAll("input[data-confirmed]") : [];
+    for (var j = 0; j < answers.length; j++) answers[j].value = "yes";
+    if (form.hasAttribute("data-once")) form.setAttribute("data-sent", "1");
     var fields = form.querySelectorAll("input[data-csrf]");
     for (var i = 0; i < fields.length; i++) {
       if (!fields[i].value) fields[i].value = csrf;
     }
+  });
+
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) return; // back to a page kept in memory: its forms may send again
+    var sent = document.querySelectorAll("form[data-sent]");
+    for (var i = 0; i < sent.length; i++) sent[i].removeAttribute("data-sent");
   });
 
   // ----------------------------------------------------------------- round timers
