@@ -182,6 +182,8 @@ def _form_posts(section: int) -> list[tuple[str, dict[str, str]]]:
         (f"/td/s/{section}/publish", {"amount": SUPERSCRIPT, "status": "provisional"}),
         (f"{board}/set", {"contract": "3NT", "declarer": "N", "tricks": SUPERSCRIPT}),
         (f"{board}/adjust", {"preset": f"{SUPERSCRIPT}/{SUPERSCRIPT}", "reason": "test"}),
+        (f"/td/s/{section}/changes", {"kind": "stop_after", "rounds": SUPERSCRIPT}),
+        (f"/td/s/{section}/changes", {"kind": "boards_per_round", "boards": SUPERSCRIPT}),
     ]
 
 
@@ -193,9 +195,16 @@ def test_superscript_digits_in_the_forms_give_a_notice_not_a_500(
     section = club.section_id
     for path, data in _form_posts(section):
         r = client.post(path, data={**data, "csrf": csrf}, follow_redirects=False)
-        assert r.status_code in (303, 400, 404, 409, 422), (path, r.status_code, r.text[:300])
+        assert r.status_code in (200, 303, 400, 404, 409, 422), (path, r.status_code, r.text[:300])
     r = client.get(f"/td/s/{section}/audit", params={"table": SUPERSCRIPT, "board": SUPERSCRIPT})
     assert r.status_code == 200
+    for field in ("pairs", "sections", "minutes", "bpr"):
+        r = client.get("/td/setup/movements", params={field: SUPERSCRIPT})
+        assert r.status_code in (200, 400), (field, r.status_code, r.text[:300])
+    r = client.get(
+        f"/td/s/{section}/changes/preview", params={"kind": "stop_after", "rounds": SUPERSCRIPT}
+    )
+    assert r.status_code in (200, 400, 409, 422), (r.status_code, r.text[:300])
     # nothing was changed by them: no result stored, no round time set
     results = client.get(f"/api/v1/sections/{section}/results", headers=club.td_headers)
     assert results.status_code == 200
