@@ -1,8 +1,10 @@
 """Hand records at the table: the opening lead must be in the leader's hand; double-dummy check.
 
-The deal is never sent to a terminal before the table has played the board: the terminal asks
-(CheckEntry) and the server answers with a refusal or a warning. The double-dummy table is
-computed once per deal and cached in this process; without endplay the check is skipped.
+The deal is never sent to a terminal before everyone at the table has played the board
+(protocol/fair_play.py). The lead is checked only on an actual entry, and the tricks warning is
+given once, on a board's first entry (server/services/table_commands.py): neither can be swept
+to rebuild the deal. The double-dummy table is computed once per deal and cached in this
+process; without endplay the check is skipped.
 """
 
 from __future__ import annotations
@@ -13,19 +15,16 @@ from functools import lru_cache
 
 from sqlmodel import Session, select
 
+from protocol import fair_play
+from protocol.fair_play import LEADER
 from server.errors import InvalidError
 from server.io import handrecords
 from server.models import Board
 
 log = logging.getLogger(__name__)
 
-#: The opening leader sits on declarer's left.
-LEADER = {"N": "E", "E": "S", "S": "W", "W": "N"}
-SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 SUIT_NAMES = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_INDEX = {"S": 0, "H": 1, "D": 2, "C": 3}
-#: Tricks this far from the double-dummy result make the terminal ask "are you sure?".
-DD_WARNING_GAP = 4
 
 _solver_lock = threading.Lock()
 
@@ -43,26 +42,27 @@ def card_text(card: str) -> str:
     return SUIT_NAMES.get(card[0], card[0]) + rank
 
 
-def check_lead(board: int, deal: str | None, declarer: str | None, lead: str | None) -> None:
-    """InvalidError ``lead_not_in_hand`` when the lead is not a card of the leader's hand."""
-    if not deal or not declarer or not lead:
-        return
+def lead_in_hand(board: int, deal: str | None, declarer: str, lead: str) -> bool | None:
+    """Whether the lead is a card of the opening leader's hand; None when the hand record
+    cannot tell (no deal, an unreadable deal, the leader's hand not in it)."""
+    if not deal:
+        return None
     try:
         held = handrecords.hands(deal)
     except ValueError:
         log.warning("board %s has an unreadable deal; the lead is not checked", board)
-        return
-    leader = LEADER[declarer]
-    suits = held[leader]
+        return None
+    suits = held[LEADER[declarer]]
     if not any(suits):
-        return  # the leader's hand is not in the hand record
-    if lead[1] not in suits[SUIT_INDEX[lead[0]]]:
-        raise InvalidError(
-            "lead_not_in_hand",
-            f"{card_text(lead)} is not in {SEAT_NAMES[leader]}'s hand on board {board}: "
-            f"{SEAT_NAMES[leader]} leads against {SEAT_NAMES[declarer]}. Check the lead "
-            "and the declarer.",
-        )
+        return None  # the leader's hand is not in the hand record
+    return lead[1] in suits[SUIT_INDEX[lead[0]]]
+
+
+def lead_refusal(board: int, declarer: str, lead: str) -> InvalidError:
+    """The refusal ``lead_not_in_hand`` of an entry whose lead the leader does not hold."""
+    return InvalidError(
+        "lead_not_in_hand", fair_play.lead_refusal_text(board, declarer, card_text(lead))
+    )
 
 
 @lru_cache(maxsize=2048)
@@ -88,24 +88,16 @@ def dd_tricks(deal: str | None) -> dict[str, dict[str, int]] | None:
 
 def dd_warning(
     board: int, deal: str | None, contract: str, declarer: str | None, tricks: int
-) -> tuple[int | None, str | None]:
-    """Double-dummy tricks for the contract, and an "are you sure?" text when far from them."""
+) -> str | None:
+    """The "are you sure?" text when the tricks are far from double dummy (never the number).
+
+    The caller gives it at most once per table and board, on the first entry only."""
     if contract == "PASS" or declarer is None:
-        return None, None
+        return None
     table = dd_tricks(deal)
     if table is None:
-        return None, None
-    strain = contract[1:].rstrip("X")
-    expected = table[declarer][strain]
-    if abs(expected - tricks) < DD_WARNING_GAP:
-        return expected, None
-    return expected, warning_text(board, declarer, tricks)
-
-
-def warning_text(board: int, declarer: str, tricks: int) -> str:
-    """The "are you sure?" question; it never says the double-dummy number (a player could key
-    a result before playing the board to learn it)."""
-    return (
-        f"Board {board}: {tricks} tricks for {SEAT_NAMES[declarer]} is far from what the cards "
-        "allow (double dummy). Check the declarer and the tricks."
-    )
+        return None
+    expected = table[declarer][contract[1:].rstrip("X")]
+    if not fair_play.tricks_far(expected, tricks):
+        return None
+    return fair_play.warning_text(board, declarer, tricks)

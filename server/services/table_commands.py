@@ -44,7 +44,13 @@ from protocol.messages import (
     TableCommand,
     TableStatus,
 )
-from server.errors import ConflictError, ForbiddenError, InvalidError, NotFoundError
+from server.errors import (
+    ConflictError,
+    ForbiddenError,
+    InvalidError,
+    NotFoundError,
+    TravellerError,
+)
 from server.models import (
     BridgeTable,
     MovementAssignment,
@@ -86,10 +92,15 @@ def changed(result: Result) -> list[Push]:
 
 @dataclass
 class Outcome:
-    """The reply to the command and what to push once the transaction has committed."""
+    """The reply to the command and what to push once the transaction has committed.
+
+    ``refusal``: the command is refused, but what it wrote stays (the audited lead refusal
+    that must be counted): the caller commits, then answers with this error (``reply`` is the
+    same refusal as a message, for a caller that sends messages)."""
 
     reply: Message
     pushes: list[Push] = field(default_factory=list)
+    refusal: TravellerError | None = None
 
 
 @dataclass(frozen=True)
@@ -296,11 +307,11 @@ class TableCommands:
             )
         return result
 
-    def _acked(self, entry_id: str, result: Result) -> Outcome:
+    def _acked(self, entry_id: str, result: Result, warning: str | None = None) -> Outcome:
         """The ack and the push of a changed result, sharing one view of it."""
         view = result_view(result)
         push = Push(result.section_id, result.table_number, ResultChanged(result=view))
-        return Outcome(ResultAck(entry_id=entry_id, result=view), [push])
+        return Outcome(ResultAck(entry_id=entry_id, result=view, warning=warning), [push])
 
     def _ack(self, entry_id: str, result: Result, pushes: list[Push]) -> Outcome:
         return Outcome(ResultAck(entry_id=entry_id, result=result_view(result)), pushes)
@@ -385,17 +396,22 @@ class TableCommands:
 
         return table_extras.mark_not_played(self, cmd)
 
-    def _check_lead(self, board: int, values: CheckedValues) -> None:
-        if values.lead is None or values.declarer is None:
-            return  # nothing to check against the hand (and no need to read the deal)
+    def enter(self, cmd: EnterResult) -> Outcome:
         from server.services import table_extras
 
-        table_extras.check_lead(self, board, values.declarer, values.lead)
-
-    def enter(self, cmd: EnterResult) -> Outcome:
         row = self._check_board(cmd.board)
         values = check_values(cmd.board, cmd.values, self.event.lead_required)
-        self._check_lead(cmd.board, values)
+        lead = table_extras.check_lead(self, cmd.entry_id, cmd.board, values)
+        if lead.refusal is not None:
+            return lead.refusal
+        outcome = self._enter(cmd, row, values)
+        if lead.flagged:
+            table_extras.flag_lead(self, cmd.board, cmd.entry_id, values)
+        return outcome
+
+    def _enter(self, cmd: EnterResult, row: MovementAssignment, values: CheckedValues) -> Outcome:
+        from server.services import table_extras
+
         result = self._result(cmd.board)
         actor = f"{self.label} N/S"
         if result is None:
@@ -413,6 +429,8 @@ class TableCommands:
             )
             apply_values(result, values)
             self._insert_result(result)
+            # The board's first entry here, and the only one that may get the "are you sure?".
+            warning = table_extras.first_entry_warning(self, cmd.board, values)
             audit.record_change(
                 self.s,
                 actor=actor,
@@ -421,9 +439,10 @@ class TableCommands:
                 result_id=result.id or 0,
                 old=None,
                 new=audit.snapshot(result),
+                reason="double-dummy warning given" if warning else "",
             )
             self._remember(cmd.entry_id, cmd, result)
-            return self._acked(cmd.entry_id, result)
+            return self._acked(cmd.entry_id, result, warning)
         old = audit.snapshot(result)
         if result.state == "rejected":
             changes = value_columns(values)
@@ -553,9 +572,13 @@ class TableCommands:
         )
 
     def correct(self, cmd: CorrectResult) -> Outcome:
+        from server.services import table_extras
+
         self._check_board(cmd.board)
         values = check_values(cmd.board, cmd.values, self.event.lead_required)
-        self._check_lead(cmd.board, values)
+        lead = table_extras.check_lead(self, cmd.entry_id, cmd.board, values)
+        if lead.refusal is not None:
+            return lead.refusal
         result = self._result(cmd.board)
         if result is None:
             raise ConflictError("not_entered", f"Board {cmd.board} has no result to correct.")
@@ -566,7 +589,12 @@ class TableCommands:
         changes = value_columns(values)
         changes.update(state="entered", ruling_pending=cmd.ruling_pending)
         changes.update(confirmed_by=None, confirmed_at=None, entry_id=cmd.entry_id)
-        return self._save(cmd.entry_id, cmd, result, f"{self.label} N/S", "corrected", old, changes)
+        outcome = self._save(
+            cmd.entry_id, cmd, result, f"{self.label} N/S", "corrected", old, changes
+        )
+        if lead.flagged:
+            table_extras.flag_lead(self, cmd.board, cmd.entry_id, values)
+        return outcome
 
     def call_td(self, cmd: CallTD) -> Outcome:
         self.s.add(
