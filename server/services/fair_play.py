@@ -75,8 +75,8 @@ def require_played(cmds: TableCommands, board: int) -> Disclosure:
     if not shown.played:
         raise ConflictError(
             "board_not_played_here",
-            f"Board {board} has not been played and confirmed by the players at table "
-            f"{cmds.table.number}: nothing about it is shown here.",
+            f"Board {board} has not been played and confirmed at table {cmds.table.number}: "
+            "nothing about it is shown here.",
         )
     return shown
 
