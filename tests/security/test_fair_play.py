@@ -47,6 +47,7 @@ from server.movements.mitchell import max_rounds, mitchell
 from server.movements.model import Movement
 from server.services import setup, td, tokens
 from server.services.table_commands import outcome_for
+from terminal.fake import FakeServer
 from tests.server.conftest import (  # noqa: F401 - the server's fixtures, used here by name
     Club,
     Table,
@@ -544,3 +545,57 @@ def test_no_reply_tells_a_table_about_a_board_someone_seated_has_not_played(
             for board in sorted({*night.boards_now(table), *before}):
                 run(night, table, GetBoardReport(board=board))
             play_out(night, table)
+
+
+# ---------------------------------------------------------------- the fake server (--demo)
+
+
+def test_the_fake_server_follows_the_same_rule() -> None:
+    """``traveller terminal --demo`` answers as the server: the next pair at a table number
+    learns nothing of a board it has still to play, and "nothing" shows no deal."""
+    server = FakeServer(tables=3, rounds=3, boards_per_round=1, after_confirm="traveller")
+    server.deals = dict.fromkeys((1, 2, 3), DEAL)
+
+    def play_round() -> None:
+        for table in (1, 2, 3):
+            board = server.round_info(table).boards[0].board
+            enter = EnterResult(
+                entry_id=new_id(), board=board, values=EntryValues(**values("S", 10))
+            )
+            ack = server.handle(table, enter)
+            assert isinstance(ack, ResultAck)
+            confirm = ConfirmResult(entry_id=new_id(), board=board, version=ack.result.version)
+            assert isinstance(server.handle(table, confirm), ResultAck)
+
+    play_round()
+    first = server.round_info(1).boards[0].board
+    assert isinstance(server.handle(1, GetBoardReport(board=first)), BoardReport)
+    for table in (1, 2, 3):
+        assert isinstance(server.handle(table, NextRound()), RoundInfo)
+    leak = server.handle(1, GetBoardReport(board=first))
+    assert isinstance(leak, Error)
+    assert leak.code == "board_not_played_here"
+    server.after_confirm = "nothing"
+    own = server.round_info(1).boards[0].board
+    play_round()
+    quiet = server.handle(1, GetBoardReport(board=own))
+    assert isinstance(quiet, BoardReport)
+    assert (quiet.deal, quiet.dd_tricks, quiet.rows) == (None, None, [])
+
+
+def test_the_fake_server_checks_leads_on_entries_only_and_caps_the_refusals() -> None:
+    server = FakeServer(deals={1: DEAL})
+    answers = {
+        server.handle(1, CheckEntry(board=1, values=EntryValues(**values(d, 10, card))))
+        for d in "NESW"
+        for card in CARDS
+    }
+    assert answers == {EntryChecked(board=1)}
+    codes = []
+    for lead in ("SA", "SK", "SQ"):
+        entry = EnterResult(entry_id=new_id(), board=1, values=EntryValues(**values("S", 10, lead)))
+        reply = server.handle(1, entry)
+        codes.append(reply.code if isinstance(reply, Error) else reply.type)
+    assert codes == ["lead_not_in_hand", "lead_not_in_hand", "result_ack"]
+    assert server.results[(1, 1, 1)].lead == "SQ"
+    assert [table for table, reason in server.td_calls if "lead" in reason] == [1]
