@@ -56,6 +56,8 @@ from tests.server.conftest import (  # noqa: F401 - the server's fixtures, used 
     new_id,
     open_club,
 )
+from tests.server.test_movements_played import _advance as advance
+from tests.server.test_movements_played import _club
 
 # North holds the top spades, West the top hearts: 4♠ by South is led by West, who holds
 # ♠432 ♥AKQJ ♦T98 ♣765.
@@ -599,3 +601,44 @@ def test_the_fake_server_checks_leads_on_entries_only_and_caps_the_refusals() ->
     assert codes == ["lead_not_in_hand", "lead_not_in_hand", "result_ack"]
     assert server.results[(1, 1, 1)].lead == "SQ"
     assert [table for table, reason in server.td_calls if "lead" in reason] == [1]
+
+
+def individual_club(client: TestClient, engine: Engine) -> Club:  # noqa: F811
+    """A 12-player individual, 2 boards a round, showing the traveller after each board."""
+    club = _club(client, engine, {"kind": "individual", "pairs": 12, "boards_per_round": 2})
+    club.td("PATCH", f"/api/v1/events/{club.event_id}", json={"after_confirm": "traveller"})
+    return club
+
+
+def test_in_an_individual_every_player_at_the_table_must_have_played_the_board(
+    client: TestClient,  # noqa: F811
+    engine: Engine,  # noqa: F811
+) -> None:
+    club = individual_club(client, engine)
+    tables = [club.pair(n) for n in range(1, club.section["tables"] + 1)]
+    club.start_round(1)
+    with Session(engine) as s:
+        seats = {
+            (a.table_number, a.round): {int(p) for p in (a.seats or "").split(",") if p}
+            for a in s.exec(select(MovementAssignment))
+        }
+    played: dict[int, set[int]] = {}  # board -> the players who have played it
+    shown, refused = 0, 0
+    for round_no in range(1, 5):  # four rounds tell both cases apart
+        if round_no > 1:
+            advance(club, tables, round_no)
+        for t in tables:
+            for board in boards_of(t):
+                play(t, board)
+                played.setdefault(board, set()).update(seats[(t.number, round_no)])
+        for t in tables:
+            for board, players in played.items():
+                reply = t.send({"type": "get_board_report", "board": board})
+                if seats[(t.number, round_no)] <= players:
+                    assert reply.json()["type"] == "board_report"
+                    shown += 1
+                else:
+                    assert reply.json()["code"] == "board_not_played_here"
+                    refused += 1
+    assert shown > 0
+    assert refused > 0
