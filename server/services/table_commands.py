@@ -13,6 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, insert, update
+from sqlalchemy.orm import object_session
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session, SQLModel, select
@@ -84,10 +85,25 @@ class Push:
     message: Message
 
 
+#: The "table" of a push for the TD's views only: no table has the number 0.
+TD_VIEWS = 0
+
+
 def changed(result: Result) -> list[Push]:
-    """Tell the result's own table (and the TD's views): never another table's terminal, which
-    must not see a board it has not played yet."""
-    return [Push(result.section_id, result.table_number, ResultChanged(result=result_view(result)))]
+    """Tell the result's own table while it is still in that round (and the TD's views): never
+    another table's terminal, nor the next pair at that table number, who may have the board
+    still to play (Law 16; e.g. the TD changes a result of a round the table has left)."""
+    table = result.table_number
+    session = object_session(result)
+    if session is not None:
+        now = session.execute(
+            select(BridgeTable.round).where(
+                BridgeTable.section_id == result.section_id, BridgeTable.number == table
+            )
+        ).scalar()
+        if now is not None and now != result.round:
+            table = TD_VIEWS
+    return [Push(result.section_id, table, ResultChanged(result=result_view(result)))]
 
 
 @dataclass

@@ -46,7 +46,7 @@ from server.movements.howell import howell
 from server.movements.mitchell import max_rounds, mitchell
 from server.movements.model import Movement
 from server.services import setup, td, tokens
-from server.services.table_commands import outcome_for
+from server.services.table_commands import TD_VIEWS, outcome_for
 from terminal.fake import FakeServer
 from tests.server.conftest import (  # noqa: F401 - the server's fixtures, used here by name
     Club,
@@ -642,3 +642,30 @@ def test_in_an_individual_every_player_at_the_table_must_have_played_the_board(
                     refused += 1
     assert shown > 0
     assert refused > 0
+
+
+def test_h2_a_td_change_to_a_round_the_table_has_left_is_not_pushed_to_it(
+    client: TestClient,  # noqa: F811
+    engine: Engine,  # noqa: F811
+) -> None:
+    club = open_club(client, engine, tables=3, bpr=1)
+    club.start_round(1)
+    tables = [club.pair(n) for n in (1, 2, 3)]
+    for t in tables:
+        play(t, boards_of(t)[0])
+    next_round(club, tables, 2)
+
+    def pushed_to(round_no: int) -> list[int | None]:
+        with Session(engine) as s:
+            result = s.exec(
+                select(Result).where(Result.table_number == 1, Result.round == round_no)
+            ).one()
+            pushes = td.mark_not_played(s, result=result, reason="fouled board")
+            s.commit()
+        return [p.table for p in pushes]
+
+    # Table 1 now seats an E/W pair that may still play its round-1 board: the TD's views
+    # hear of the change, table 1's terminal does not.
+    assert pushed_to(1) == [TD_VIEWS]
+    tables[0].enter(boards_of(tables[0])[0], "3NT", "N", 9)
+    assert pushed_to(2) == [1]  # its own round: the table is told
