@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Iterable
 from functools import lru_cache
 
 from sqlmodel import Session, select
@@ -27,6 +28,9 @@ SUIT_NAMES = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_INDEX = {"S": 0, "H": 1, "D": 2, "C": 3}
 
 _solver_lock = threading.Lock()
+_warm_lock = threading.Lock()
+_done: set[str] = set()  # deals solved in this process (in _dd_cached)
+_warming: set[str] = set()  # deals being solved in the background
 
 
 def deal_of(session: Session, section_id: int, board: int) -> str | None:
@@ -72,18 +76,55 @@ def _dd_cached(deal: str) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]
     return tuple((seat, tuple(row.items())) for seat, row in table.items())
 
 
-def dd_tricks(deal: str | None) -> dict[str, dict[str, int]] | None:
-    """Double-dummy tricks (declarer -> strain -> tricks), or None: no deal, no solver."""
+def _solved(key: str) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
+    table = _dd_cached(key)
+    with _warm_lock:
+        _done.add(key)
+        _warming.discard(key)
+    return table
+
+
+def _warm(key: str) -> None:
+    """Solve the deal in the background (a table's command must not wait a second for it)."""
+    with _warm_lock:
+        if key in _done or key in _warming:
+            return
+        _warming.add(key)
+
+    def solve() -> None:
+        try:
+            _solved(key)
+        except Exception as exc:  # a deal the solver refuses: no warning for it, ever
+            log.info("no double-dummy table: %s", exc)
+
+    threading.Thread(target=solve, name="double-dummy", daemon=True).start()
+
+
+def dd_tricks(deal: str | None, *, wait: bool = True) -> dict[str, dict[str, int]] | None:
+    """Double-dummy tricks (declarer -> strain -> tricks), or None: no deal, no solver.
+
+    ``wait=False``: only a table solved already; else None, and it is solved in the background
+    (for the writes, which hold the table's lock)."""
     if not deal or not handrecords.solver_available():
         return None
     try:
         if not handrecords.is_complete(deal):
             return None
-        cached = _dd_cached(handrecords.normalise_deal(deal))
+        key = handrecords.normalise_deal(deal)
+        if not wait and key not in _done:
+            _warm(key)
+            return None
+        cached = _solved(key)
     except (ValueError, handrecords.SolverUnavailableError) as exc:
         log.info("no double-dummy table: %s", exc)
         return None
     return {seat: dict(row) for seat, row in cached}
+
+
+def warm(deals: Iterable[str | None]) -> None:
+    """Start solving these deals in the background, so that their warnings are ready."""
+    for deal in deals:
+        dd_tricks(deal, wait=False)
 
 
 def dd_warning(
@@ -91,10 +132,11 @@ def dd_warning(
 ) -> str | None:
     """The "are you sure?" text when the tricks are far from double dummy (never the number).
 
-    The caller gives it at most once per table and board, on the first entry only."""
+    The caller gives it at most once per table and board, on the first entry only. It never
+    waits for the solver: a deal not solved yet gets no warning (and is solved meanwhile)."""
     if contract == "PASS" or declarer is None:
         return None
-    table = dd_tricks(deal)
+    table = dd_tricks(deal, wait=False)
     if table is None:
         return None
     expected = table[declarer][contract[1:].rstrip("X")]

@@ -649,6 +649,9 @@ class TableCommands:
         self.table.round_entered_at = utcnow()
         self.s.add(self.table)
         info = self.round_info()
+        from server.services import table_extras
+
+        table_extras.warm_round(self)  # the new round's double dummy, ready for its entries
         return Outcome(
             info, [Push(self.section.id or 0, self.table.number, RoundChanged(round=info))]
         )

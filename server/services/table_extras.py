@@ -31,7 +31,7 @@ from protocol.messages import (
     TravellerRow,
 )
 from server.errors import ConflictError, ForbiddenError, NotFoundError
-from server.models import Pair, Result, TDCall
+from server.models import Board, Pair, Result, TDCall
 from server.movements.model import parse_seats
 from server.services import (
     event_settings,
@@ -124,10 +124,26 @@ def flag_lead(cmds: TableCommands, board: int, entry_id: str, values: CheckedVal
 def first_entry_warning(cmds: TableCommands, board: int, values: CheckedValues) -> str | None:
     """The double-dummy "are you sure?" for a board's first entry at the table (the only one
     that gets it, so keying the tricks over and over reveals nothing)."""
+    deals = warm_round(cmds)
     if values.declarer is None:
         return None
-    deal = hands.deal_of(cmds.s, cmds.section.id or 0, board)
+    deal = deals.get(board)
     return hands.dd_warning(board, deal, values.contract, values.declarer, values.tricks)
+
+
+def warm_round(cmds: TableCommands) -> dict[int, str | None]:
+    """The deals of the table's round, their double dummy solved in the background (before
+    their first entries, which never wait for the solver)."""
+    boards = cmds._round_row().board_numbers()
+    rows = cmds.s.exec(
+        select(Board.number, Board.deal).where(
+            Board.section_id == cmds.section.id,
+            Board.number.in_(boards),  # type: ignore[attr-defined]
+        )
+    ).all()
+    deals: dict[int, str | None] = dict(rows)
+    hands.warm(deals.values())
+    return deals
 
 
 def check_entry(cmds: TableCommands, cmd: CheckEntry) -> EntryChecked:

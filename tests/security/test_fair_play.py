@@ -45,7 +45,7 @@ from server.models import Audit, Board, MovementAssignment, Result
 from server.movements.howell import howell
 from server.movements.mitchell import max_rounds, mitchell
 from server.movements.model import Movement
-from server.services import setup, td, tokens
+from server.services import hands, setup, td, tokens
 from server.services.table_commands import TD_VIEWS, outcome_for
 from terminal.fake import FakeServer
 from tests.server.conftest import (  # noqa: F401 - the server's fixtures, used here by name
@@ -167,6 +167,7 @@ def test_h1_lead_refusals_on_entries_are_audited_capped_and_flagged_for_the_td(
 @NEEDS_SOLVER
 def test_h1_sweeping_the_tricks_never_reveals_the_double_dummy_number(club: Club) -> None:
     t1 = club.pair(1)
+    assert hands.dd_tricks(DEAL) is not None  # solved (in the background, when a round starts)
     first = t1.enter(1, "4S", "N", 11)  # double dummy: 7 tricks in spades for North
     assert first.status_code == 200, first.text
     assert first.json()["warning"] == fair_play.warning_text(1, "N", 11)
