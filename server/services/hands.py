@@ -9,6 +9,7 @@ process; without endplay the check is skipped.
 
 from __future__ import annotations
 
+import atexit
 import logging
 import threading
 from collections.abc import Iterable
@@ -31,6 +32,7 @@ _solver_lock = threading.Lock()
 _warm_lock = threading.Lock()
 _done: set[str] = set()  # deals solved in this process (in _dd_cached)
 _warming: set[str] = set()  # deals being solved in the background
+_stopping = False
 
 
 def deal_of(session: Session, section_id: int, board: int) -> str | None:
@@ -72,6 +74,8 @@ def lead_refusal(board: int, declarer: str, lead: str) -> InvalidError:
 @lru_cache(maxsize=2048)
 def _dd_cached(deal: str) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
     with _solver_lock:  # the solver library is not safe to call from two threads at once
+        if _stopping:
+            raise handrecords.SolverUnavailableError("the process is stopping")
         table = handrecords.dd_table(deal)
     return tuple((seat, tuple(row.items())) for seat, row in table.items())
 
@@ -82,6 +86,15 @@ def _solved(key: str) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
         _done.add(key)
         _warming.discard(key)
     return table
+
+
+@atexit.register
+def _stop() -> None:
+    """At exit, wait for a background solve in progress and start no other: the solver's
+    native code must not run while the interpreter shuts down."""
+    global _stopping
+    with _solver_lock:
+        _stopping = True
 
 
 def _warm(key: str) -> None:
