@@ -43,7 +43,7 @@ from server.services import (
     standings,
     td,
 )
-from server.services.views import missing_boards, result_view, results_at
+from server.services.views import assignment, missing_boards, result_view, results_at
 
 if TYPE_CHECKING:
     from protocol.messages import CheckEntry, MarkNotPlayed, SetPlayers
@@ -134,7 +134,10 @@ def first_entry_warning(cmds: TableCommands, board: int, values: CheckedValues) 
 def warm_round(cmds: TableCommands) -> dict[int, str | None]:
     """The deals of the table's round, their double dummy solved in the background (before
     their first entries, which never wait for the solver)."""
-    boards = cmds._round_row().board_numbers()
+    row = assignment(cmds.s, cmds.section, cmds.table.number, cmds.table.round)
+    boards = row.board_numbers() if row is not None else []
+    if not boards:
+        return {}
     rows = cmds.s.exec(
         select(Board.number, Board.deal).where(
             Board.section_id == cmds.section.id,
