@@ -219,7 +219,8 @@ class SetPlayers(Message):
 
 
 class CheckEntry(Message):
-    """Before sending: is the lead in the leader's hand, and do the tricks look possible?"""
+    """Before sending: is the entry well formed (contract, declarer, tricks, lead)? It never
+    looks at the hand record: a query must not tell a table anything about a board's cards."""
 
     type: Literal["check_entry"] = "check_entry"
     board: int = Field(ge=1)
@@ -327,6 +328,11 @@ class ResultAck(Message):
     entry_id: str
     duplicate: bool = Field(default=False, description="True when the entry_id was seen before.")
     result: BoardResultView
+    warning: str | None = Field(
+        default=None,
+        description='"Are you sure?": the tricks are far from double dummy. Given once, on a '
+        "board's first entry at the table, and never with the number.",
+    )
 
 
 class Ack(Message):
@@ -402,7 +408,9 @@ class MemberFound(Message):
 
 
 class EntryChecked(Message):
-    """Answer to CheckEntry: the lead is possible; ``warning`` asks "are you sure?"."""
+    """Answer to CheckEntry: the entry is well formed. The lead and the tricks are checked
+    against the hand record only on the entry itself (rules.md § 11): ``warning`` stays None
+    from a current server (an older one answered the lead and double-dummy checks here)."""
 
     type: Literal["entry_checked"] = "entry_checked"
     board: int

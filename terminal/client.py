@@ -15,7 +15,7 @@ import random
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from protocol.messages import (
     COMPLETE_STATES,
@@ -67,6 +67,15 @@ QueuedCommand = EnterResult | CorrectResult | ConfirmResult | RejectResult | Cal
 Listener = Callable[[ClientEvent], None]
 PushHandler = Callable[[ServerMessage], None]
 TOKEN_ERRORS = frozenset({"token_invalid", "token_revoked", "token_expired"})
+
+
+@dataclass(frozen=True)
+class EntryNote:
+    """The server's word on an entry when it arrived: refused (``text`` says why; North keys it
+    again), or stored with an "are you sure?" warning."""
+
+    refused: bool
+    text: str
 
 
 def new_entry_id() -> str:
@@ -129,6 +138,10 @@ class TableClient(TableQueries, ABC):
     @abstractmethod
     def waiting_boards(self) -> frozenset[int]:
         """Boards with a queued command."""
+
+    def entry_note(self, board: int) -> EntryNote | None:
+        """What the server said of the board's last entry (a refusal or a warning), once."""
+        return None
 
     @abstractmethod
     def start(self, listener: Listener) -> None:
@@ -254,6 +267,7 @@ class SyncingClient(TableClient):
         self._next_asked: int | None = None  # the round whose "where next" was fetched
         self._view: RoundInfo | None = None
         self._waiting_boards: frozenset[int] = frozenset()
+        self._notes: dict[int, EntryNote] = {}  # board -> what the server said of its entry
         self._waiting = 0
         self._online = False
         self._listener: Listener | None = None
@@ -298,6 +312,10 @@ class SyncingClient(TableClient):
     def waiting_boards(self) -> frozenset[int]:
         """Boards with a queued command."""
         return self._waiting_boards
+
+    def entry_note(self, board: int) -> EntryNote | None:
+        """What the server said of the board's last entry (a refusal or a warning), once."""
+        return self._notes.pop(board, None)
 
     async def wait_for(self, condition: Callable[[], bool], timeout: float = 5.0) -> None:
         """Wait until ``condition()`` holds, checking it after every change (TimeoutError)."""
@@ -522,6 +540,7 @@ class SyncingClient(TableClient):
         if isinstance(reply, Error) and reply.code in TOKEN_ERRORS:
             raise ClientError(reply.code, reply.message)
         self._outbox.mark_delivered(entry_id, reply.model_dump_json())
+        self._note(command, reply)
         if isinstance(reply, ResultAck):
             before = self._server_board_state(reply.result.board)
             self._apply_result(reply.result)
@@ -542,6 +561,16 @@ class SyncingClient(TableClient):
         elif not isinstance(reply, Ack | RoundInfo):
             log.warning("unexpected answer %s to %s", reply.type, command.type)
         self._recompute()
+
+    def _note(self, command: TableCommand, reply: ServerMessage) -> None:
+        """Keep the server's word on an entry (the lead and the tricks are checked only when
+        the entry itself arrives, never by a question before it)."""
+        if not isinstance(command, EnterResult | CorrectResult):
+            return
+        if isinstance(reply, Error):
+            self._notes[command.board] = EntryNote(refused=True, text=reply.message)
+        elif isinstance(reply, ResultAck) and reply.warning:
+            self._notes[command.board] = EntryNote(refused=False, text=reply.warning)
 
     def _on_push(self, message: ServerMessage) -> None:
         if isinstance(message, ResultChanged):

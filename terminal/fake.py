@@ -96,6 +96,7 @@ class FakeServer:
     td_calls: list[tuple[int, str]] = field(default_factory=list)
     queued: dict[int, int] = field(default_factory=dict)  # table -> outbox size it reported
     revoked: set[str] = field(default_factory=set)
+    lead_refusals: dict[tuple[int, int, int], set[str]] = field(default_factory=dict)
     _seen: dict[str, tuple[str, tuple[int, int, int] | None]] = field(default_factory=dict)
     _links: list[FakeLink] = field(default_factory=list)
 
@@ -279,17 +280,21 @@ class FakeServer:
     ) -> ServerMessage:
         round_no = self.table_round.get(table, 0)
         status = self.board_status(table, command.board)
+        key = (table, round_no, command.board)
+        warning = None
         if isinstance(command, EnterResult | CorrectResult):
-            fake_extras.check_lead(self, command.board, command.values)
+            fake_extras.check_lead(self, table, command.entry_id, command.board, command.values)
+        if isinstance(command, EnterResult) and key not in self.results:  # the first entry
+            warning = fake_extras.first_entry_warning(self, command.board, command.values)
         result = apply_command(status, command, table=table, round_no=round_no, pin=self.pin)
-        self.results[(table, round_no, command.board)] = result
+        self.results[key] = result
         if result.state == "conflict" and status.state != "conflict":
             message = f"Board {command.board} has two different results. The TD has been called."
             self.td_calls.append((table, message))
             self._push(table, ConflictRaised(result=result, message=message))
         else:
             self._push(table, ResultChanged(result=result))
-        return ResultAck(entry_id=command.entry_id, result=result)
+        return ResultAck(entry_id=command.entry_id, result=result, warning=warning)
 
     def _next_round(self, table: int) -> ServerMessage:
         info = self.round_info(table)

@@ -1,10 +1,12 @@
 """The fake server's answers beyond § 262 entry, following the real server's rules: settings,
-member look-up, players, the lead and double-dummy checks, board reports, ranking, TD code."""
+member look-up, players, the lead and double-dummy checks on entries, board reports under the
+fair-play rule (protocol/fair_play.py), ranking, TD code."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from protocol import fair_play
 from protocol.bridge import BridgeError
 from protocol.messages import (
     BoardReport,
@@ -35,8 +37,7 @@ from .scoring import ScoredEntry, score_entry
 if TYPE_CHECKING:
     from .fake import FakeServer
 
-SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
-PLAYED = frozenset({"confirmed", "td_pending"})
+PLAYED = fair_play.PLAYED_STATES
 FakeQuery = GetTableSettings | LookupMember | CheckEntry | GetBoardReport | GetRanking
 QUERIES = (GetTableSettings, LookupMember, CheckEntry, GetBoardReport, GetRanking)
 
@@ -109,40 +110,44 @@ def set_players(server: FakeServer, table: int, command: SetPlayers) -> RoundInf
 # ---------------------------------------------------------------- hand records
 
 
-def check_lead(server: FakeServer, board: int, values: EntryValues) -> None:
-    """RuleError lead_not_in_hand when the lead is not in the opening leader's hand."""
+def check_lead(
+    server: FakeServer, table: int, entry_id: str, board: int, values: EntryValues
+) -> None:
+    """The lead of an actual entry, as the real server checks it (protocol/fair_play.py): a
+    lead not in the opening leader's hand is refused (RuleError ``lead_not_in_hand``) at most
+    ``LEAD_REFUSALS`` times per table and board, then taken and flagged for the TD."""
     if not values.declarer or not values.lead:
         return
-    leader = LEADER[values.declarer]
     lead = values.lead.upper().replace("10", "T")
-    if holds(server.deals.get(board), leader, lead) is False:
-        card = SYMBOLS.get(lead[0], lead[0]) + ("10" if lead[1] == "T" else lead[1])
-        raise RuleError(
-            "lead_not_in_hand",
-            f"{card} is not in {SEAT_NAMES[leader]}'s hand on board {board}: "
-            f"{SEAT_NAMES[leader]} leads against {SEAT_NAMES[values.declarer]}. Check the lead "
-            "and the declarer.",
-        )
+    if holds(server.deals.get(board), LEADER[values.declarer], lead) is not False:
+        return
+    card = SYMBOLS.get(lead[0], lead[0]) + ("10" if lead[1] == "T" else lead[1])
+    refused = server.lead_refusals.setdefault((table, server.table_round[table], board), set())
+    if entry_id not in refused:  # a resend of a refused entry is refused again, not counted
+        if not fair_play.lead_checked(len(refused)):
+            server.td_calls.append((table, f"board {board}: the lead {card} is not in hand"))
+            return
+        refused.add(entry_id)
+    raise RuleError("lead_not_in_hand", fair_play.lead_refusal_text(board, values.declarer, card))
+
+
+def first_entry_warning(server: FakeServer, board: int, values: EntryValues) -> str | None:
+    """The double-dummy "are you sure?" of a board's first entry at a table (never the number)."""
+    dd = server.dd.get(board)
+    scored = _scored(board, values)
+    if dd is None or scored.declarer is None:
+        return None
+    expected = dd[scored.declarer][scored.contract[1:].rstrip("X")]
+    if not fair_play.tricks_far(expected, scored.tricks):
+        return None
+    return fair_play.warning_text(board, scored.declarer, scored.tricks)
 
 
 def check_entry(server: FakeServer, table: int, board: int, values: EntryValues) -> EntryChecked:
-    """The lead check, then the double-dummy "are you sure?" (never saying the number)."""
+    """Whether the entry is well formed; like the real server, never a word about the cards."""
     server.board_status(table, board)
-    scored = _scored(board, values)
-    check_lead(server, board, values)
-    dd = server.dd.get(board)
-    if dd is None or scored.declarer is None:
-        return EntryChecked(board=board)
-    expected = dd[scored.declarer][scored.contract[1:].rstrip("X")]
-    if abs(expected - scored.tricks) < 4:
-        return EntryChecked(board=board)
-    return EntryChecked(
-        board=board,
-        warning=(
-            f"Board {board}: {scored.tricks} tricks for {SEAT_NAMES[scored.declarer]} is far "
-            "from what the cards allow (double dummy). Check the declarer and the tricks."
-        ),
-    )
+    _scored(board, values)
+    return EntryChecked(board=board)
 
 
 def _scored(board: int, values: EntryValues) -> ScoredEntry:
@@ -168,26 +173,33 @@ def _agreed(server: FakeServer, board: int) -> list[BoardResultView]:
     return sorted(found, key=lambda r: (r.round, r.table))
 
 
+def _pairs(server: FakeServer, table: int, round_no: int) -> set[int]:
+    seat = server.seating(table, round_no)
+    return {seat.ns, seat.ew}
+
+
 def board_report(server: FakeServer, table: int, board: int) -> BoardReport:
-    """The score or traveller, only for a board this table has played and confirmed."""
+    """The score or traveller, and the deal, as the fair-play rule allows: only once both pairs
+    at the table now have played the board, and only what the event shows."""
     current = server.table_round.get(table, 0)
-    played = [r for r in _agreed(server, board) if r.table == table and r.round <= current]
-    if not played:
+    seated = _pairs(server, table, current) if current else set()
+    agreed = _agreed(server, board)
+    played_by = {p for r in agreed for p in _pairs(server, r.table, r.round)}
+    shown = fair_play.disclosure(board, seated, played_by, server.after_confirm)
+    if not shown.played:
         raise RuleError(
             "board_not_played_here",
             f"Board {board} has not been played and confirmed at table {table}: "
             "nothing about it is shown here.",
         )
-    own = played[-1]
-    report = BoardReport(
-        board=board,
-        show=server.after_confirm,
-        deal=server.deals.get(board),
-        dd_tricks=server.dd.get(board),
-    )
-    if server.after_confirm == "nothing":
+    report = BoardReport(board=board, show=server.after_confirm)
+    if not shown.anything:
         return report
-    agreed = _agreed(server, board)
+    if shown.deal:
+        update = {"deal": server.deals.get(board), "dd_tricks": server.dd.get(board)}
+        report = report.model_copy(update=update)
+    here = [r for r in agreed if (r.table, r.round) == (table, current)]
+    own = (here or [r for r in agreed if _pairs(server, r.table, r.round) & seated])[-1]
     scores = [r.ns_score or 0 for r in agreed]
     rows = []
     for index, result in enumerate(agreed):
@@ -217,7 +229,7 @@ def board_report(server: FakeServer, table: int, board: int) -> BoardReport:
             "results": len(rows),
             "ns_percent": mine.ns_percent,
             "ew_percent": mine.ew_percent,
-            "rows": rows if server.after_confirm == "traveller" else [],
+            "rows": rows if shown.traveller else [],
         }
     )
 

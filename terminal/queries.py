@@ -61,7 +61,8 @@ class TableQueries(ABC):
         return reply if isinstance(reply, RoundInfo) else None
 
     async def check_entry(self, board: int, values: EntryValues) -> EntryChecked:
-        """The lead check and the double-dummy warning for an entry about to be sent."""
+        """Whether an entry about to be sent is well formed. The server says nothing here about
+        the cards: the lead and the tricks are checked on the entry itself (rules.md § 11)."""
         return expect(await self.ask(CheckEntry(board=board, values=values)), EntryChecked)
 
     async def board_report(self, board: int) -> BoardReport:

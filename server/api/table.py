@@ -97,6 +97,8 @@ async def execute(runtime: Runtime, token: str, command: TableCommand, order: in
     with guard:
         outcome = await runtime.command(work, order)
     runtime.publish(outcome.pushes)
+    if outcome.refusal is not None:  # refused, with what it wrote committed (an audited lead)
+        raise outcome.refusal
     return outcome.reply
 
 

@@ -1,33 +1,38 @@
 """Hand records at the table: the opening lead must be in the leader's hand; double-dummy check.
 
-The deal is never sent to a terminal before the table has played the board: the terminal asks
-(CheckEntry) and the server answers with a refusal or a warning. The double-dummy table is
-computed once per deal and cached in this process; without endplay the check is skipped.
+The deal is never sent to a terminal before everyone at the table has played the board
+(protocol/fair_play.py). The lead is checked only on an actual entry, and the tricks warning is
+given once, on a board's first entry (server/services/table_commands.py): neither can be swept
+to rebuild the deal. The double-dummy table is computed once per deal and cached in this
+process; without endplay the check is skipped.
 """
 
 from __future__ import annotations
 
+import atexit
 import logging
 import threading
+from collections.abc import Iterable
 from functools import lru_cache
 
 from sqlmodel import Session, select
 
+from protocol import fair_play
+from protocol.fair_play import LEADER
 from server.errors import InvalidError
 from server.io import handrecords
 from server.models import Board
 
 log = logging.getLogger(__name__)
 
-#: The opening leader sits on declarer's left.
-LEADER = {"N": "E", "E": "S", "S": "W", "W": "N"}
-SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 SUIT_NAMES = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_INDEX = {"S": 0, "H": 1, "D": 2, "C": 3}
-#: Tricks this far from the double-dummy result make the terminal ask "are you sure?".
-DD_WARNING_GAP = 4
 
 _solver_lock = threading.Lock()
+_warm_lock = threading.Lock()
+_done: set[str] = set()  # deals solved in this process (in _dd_cached)
+_warming: set[str] = set()  # deals being solved in the background
+_stopping = False
 
 
 def deal_of(session: Session, section_id: int, board: int) -> str | None:
@@ -43,69 +48,111 @@ def card_text(card: str) -> str:
     return SUIT_NAMES.get(card[0], card[0]) + rank
 
 
-def check_lead(board: int, deal: str | None, declarer: str | None, lead: str | None) -> None:
-    """InvalidError ``lead_not_in_hand`` when the lead is not a card of the leader's hand."""
-    if not deal or not declarer or not lead:
-        return
+def lead_in_hand(board: int, deal: str | None, declarer: str, lead: str) -> bool | None:
+    """Whether the lead is a card of the opening leader's hand; None when the hand record
+    cannot tell (no deal, an unreadable deal, the leader's hand not in it)."""
+    if not deal:
+        return None
     try:
         held = handrecords.hands(deal)
     except ValueError:
         log.warning("board %s has an unreadable deal; the lead is not checked", board)
-        return
-    leader = LEADER[declarer]
-    suits = held[leader]
+        return None
+    suits = held[LEADER[declarer]]
     if not any(suits):
-        return  # the leader's hand is not in the hand record
-    if lead[1] not in suits[SUIT_INDEX[lead[0]]]:
-        raise InvalidError(
-            "lead_not_in_hand",
-            f"{card_text(lead)} is not in {SEAT_NAMES[leader]}'s hand on board {board}: "
-            f"{SEAT_NAMES[leader]} leads against {SEAT_NAMES[declarer]}. Check the lead "
-            "and the declarer.",
-        )
+        return None  # the leader's hand is not in the hand record
+    return lead[1] in suits[SUIT_INDEX[lead[0]]]
+
+
+def lead_refusal(board: int, declarer: str, lead: str) -> InvalidError:
+    """The refusal ``lead_not_in_hand`` of an entry whose lead the leader does not hold."""
+    return InvalidError(
+        "lead_not_in_hand", fair_play.lead_refusal_text(board, declarer, card_text(lead))
+    )
 
 
 @lru_cache(maxsize=2048)
 def _dd_cached(deal: str) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
     with _solver_lock:  # the solver library is not safe to call from two threads at once
+        if _stopping:
+            raise handrecords.SolverUnavailableError("the process is stopping")
         table = handrecords.dd_table(deal)
     return tuple((seat, tuple(row.items())) for seat, row in table.items())
 
 
-def dd_tricks(deal: str | None) -> dict[str, dict[str, int]] | None:
-    """Double-dummy tricks (declarer -> strain -> tricks), or None: no deal, no solver."""
+def _solved(key: str) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
+    table = _dd_cached(key)
+    with _warm_lock:
+        _done.add(key)
+        _warming.discard(key)
+    return table
+
+
+@atexit.register
+def _stop() -> None:
+    """At exit, wait for a background solve in progress and start no other: the solver's
+    native code must not run while the interpreter shuts down."""
+    global _stopping
+    with _solver_lock:
+        _stopping = True
+
+
+def _warm(key: str) -> None:
+    """Solve the deal in the background (a table's command must not wait a second for it)."""
+    with _warm_lock:
+        if key in _done or key in _warming:
+            return
+        _warming.add(key)
+
+    def solve() -> None:
+        try:
+            _solved(key)
+        except Exception as exc:  # a deal the solver refuses: no warning for it, ever
+            log.info("no double-dummy table: %s", exc)
+
+    threading.Thread(target=solve, name="double-dummy", daemon=True).start()
+
+
+def dd_tricks(deal: str | None, *, wait: bool = True) -> dict[str, dict[str, int]] | None:
+    """Double-dummy tricks (declarer -> strain -> tricks), or None: no deal, no solver.
+
+    ``wait=False``: only a table solved already; else None, and it is solved in the background
+    (for the writes, which hold the table's lock)."""
     if not deal or not handrecords.solver_available():
         return None
     try:
         if not handrecords.is_complete(deal):
             return None
-        cached = _dd_cached(handrecords.normalise_deal(deal))
+        key = handrecords.normalise_deal(deal)
+        if not wait and key not in _done:
+            _warm(key)
+            return None
+        cached = _solved(key)
     except (ValueError, handrecords.SolverUnavailableError) as exc:
         log.info("no double-dummy table: %s", exc)
         return None
     return {seat: dict(row) for seat, row in cached}
 
 
+def warm(deals: Iterable[str | None]) -> None:
+    """Start solving these deals in the background, so that their warnings are ready."""
+    for deal in deals:
+        dd_tricks(deal, wait=False)
+
+
 def dd_warning(
     board: int, deal: str | None, contract: str, declarer: str | None, tricks: int
-) -> tuple[int | None, str | None]:
-    """Double-dummy tricks for the contract, and an "are you sure?" text when far from them."""
+) -> str | None:
+    """The "are you sure?" text when the tricks are far from double dummy (never the number).
+
+    The caller gives it at most once per table and board, on the first entry only. It never
+    waits for the solver: a deal not solved yet gets no warning (and is solved meanwhile)."""
     if contract == "PASS" or declarer is None:
-        return None, None
-    table = dd_tricks(deal)
+        return None
+    table = dd_tricks(deal, wait=False)
     if table is None:
-        return None, None
-    strain = contract[1:].rstrip("X")
-    expected = table[declarer][strain]
-    if abs(expected - tricks) < DD_WARNING_GAP:
-        return expected, None
-    return expected, warning_text(board, declarer, tricks)
-
-
-def warning_text(board: int, declarer: str, tricks: int) -> str:
-    """The "are you sure?" question; it never says the double-dummy number (a player could key
-    a result before playing the board to learn it)."""
-    return (
-        f"Board {board}: {tricks} tricks for {SEAT_NAMES[declarer]} is far from what the cards "
-        "allow (double dummy). Check the declarer and the tricks."
-    )
+        return None
+    expected = table[declarer][contract[1:].rstrip("X")]
+    if not fair_play.tricks_far(expected, tricks):
+        return None
+    return fair_play.warning_text(board, declarer, tricks)

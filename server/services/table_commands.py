@@ -13,6 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, insert, update
+from sqlalchemy.orm import object_session
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session, SQLModel, select
@@ -44,7 +45,13 @@ from protocol.messages import (
     TableCommand,
     TableStatus,
 )
-from server.errors import ConflictError, ForbiddenError, InvalidError, NotFoundError
+from server.errors import (
+    ConflictError,
+    ForbiddenError,
+    InvalidError,
+    NotFoundError,
+    TravellerError,
+)
 from server.models import (
     BridgeTable,
     MovementAssignment,
@@ -78,18 +85,38 @@ class Push:
     message: Message
 
 
+#: The "table" of a push for the TD's views only: no table has the number 0.
+TD_VIEWS = 0
+
+
 def changed(result: Result) -> list[Push]:
-    """Tell the result's own table (and the TD's views): never another table's terminal, which
-    must not see a board it has not played yet."""
-    return [Push(result.section_id, result.table_number, ResultChanged(result=result_view(result)))]
+    """Tell the result's own table while it is still in that round (and the TD's views): never
+    another table's terminal, nor the next pair at that table number, who may have the board
+    still to play (Law 16; e.g. the TD changes a result of a round the table has left)."""
+    table = result.table_number
+    session = object_session(result)
+    if session is not None:
+        now = session.execute(
+            select(BridgeTable.round).where(
+                BridgeTable.section_id == result.section_id, BridgeTable.number == table
+            )
+        ).scalar()
+        if now is not None and now != result.round:
+            table = TD_VIEWS
+    return [Push(result.section_id, table, ResultChanged(result=result_view(result)))]
 
 
 @dataclass
 class Outcome:
-    """The reply to the command and what to push once the transaction has committed."""
+    """The reply to the command and what to push once the transaction has committed.
+
+    ``refusal``: the command is refused, but what it wrote stays (the audited lead refusal
+    that must be counted): the caller commits, then answers with this error (``reply`` is the
+    same refusal as a message, for a caller that sends messages)."""
 
     reply: Message
     pushes: list[Push] = field(default_factory=list)
+    refusal: TravellerError | None = None
 
 
 @dataclass(frozen=True)
@@ -296,11 +323,11 @@ class TableCommands:
             )
         return result
 
-    def _acked(self, entry_id: str, result: Result) -> Outcome:
+    def _acked(self, entry_id: str, result: Result, warning: str | None = None) -> Outcome:
         """The ack and the push of a changed result, sharing one view of it."""
         view = result_view(result)
         push = Push(result.section_id, result.table_number, ResultChanged(result=view))
-        return Outcome(ResultAck(entry_id=entry_id, result=view), [push])
+        return Outcome(ResultAck(entry_id=entry_id, result=view, warning=warning), [push])
 
     def _ack(self, entry_id: str, result: Result, pushes: list[Push]) -> Outcome:
         return Outcome(ResultAck(entry_id=entry_id, result=result_view(result)), pushes)
@@ -385,17 +412,22 @@ class TableCommands:
 
         return table_extras.mark_not_played(self, cmd)
 
-    def _check_lead(self, board: int, values: CheckedValues) -> None:
-        if values.lead is None or values.declarer is None:
-            return  # nothing to check against the hand (and no need to read the deal)
+    def enter(self, cmd: EnterResult) -> Outcome:
         from server.services import table_extras
 
-        table_extras.check_lead(self, board, values.declarer, values.lead)
-
-    def enter(self, cmd: EnterResult) -> Outcome:
         row = self._check_board(cmd.board)
         values = check_values(cmd.board, cmd.values, self.event.lead_required)
-        self._check_lead(cmd.board, values)
+        lead = table_extras.check_lead(self, cmd.entry_id, cmd.board, values)
+        if lead.refusal is not None:
+            return lead.refusal
+        outcome = self._enter(cmd, row, values)
+        if lead.flagged:
+            table_extras.flag_lead(self, cmd.board, cmd.entry_id, values)
+        return outcome
+
+    def _enter(self, cmd: EnterResult, row: MovementAssignment, values: CheckedValues) -> Outcome:
+        from server.services import table_extras
+
         result = self._result(cmd.board)
         actor = f"{self.label} N/S"
         if result is None:
@@ -413,6 +445,8 @@ class TableCommands:
             )
             apply_values(result, values)
             self._insert_result(result)
+            # The board's first entry here, and the only one that may get the "are you sure?".
+            warning = table_extras.first_entry_warning(self, cmd.board, values)
             audit.record_change(
                 self.s,
                 actor=actor,
@@ -421,9 +455,10 @@ class TableCommands:
                 result_id=result.id or 0,
                 old=None,
                 new=audit.snapshot(result),
+                reason="double-dummy warning given" if warning else "",
             )
             self._remember(cmd.entry_id, cmd, result)
-            return self._acked(cmd.entry_id, result)
+            return self._acked(cmd.entry_id, result, warning)
         old = audit.snapshot(result)
         if result.state == "rejected":
             changes = value_columns(values)
@@ -553,9 +588,13 @@ class TableCommands:
         )
 
     def correct(self, cmd: CorrectResult) -> Outcome:
+        from server.services import table_extras
+
         self._check_board(cmd.board)
         values = check_values(cmd.board, cmd.values, self.event.lead_required)
-        self._check_lead(cmd.board, values)
+        lead = table_extras.check_lead(self, cmd.entry_id, cmd.board, values)
+        if lead.refusal is not None:
+            return lead.refusal
         result = self._result(cmd.board)
         if result is None:
             raise ConflictError("not_entered", f"Board {cmd.board} has no result to correct.")
@@ -566,7 +605,12 @@ class TableCommands:
         changes = value_columns(values)
         changes.update(state="entered", ruling_pending=cmd.ruling_pending)
         changes.update(confirmed_by=None, confirmed_at=None, entry_id=cmd.entry_id)
-        return self._save(cmd.entry_id, cmd, result, f"{self.label} N/S", "corrected", old, changes)
+        outcome = self._save(
+            cmd.entry_id, cmd, result, f"{self.label} N/S", "corrected", old, changes
+        )
+        if lead.flagged:
+            table_extras.flag_lead(self, cmd.board, cmd.entry_id, values)
+        return outcome
 
     def call_td(self, cmd: CallTD) -> Outcome:
         self.s.add(
@@ -605,6 +649,9 @@ class TableCommands:
         self.table.round_entered_at = utcnow()
         self.s.add(self.table)
         info = self.round_info()
+        from server.services import table_extras
+
+        table_extras.warm_round(self)  # the new round's double dummy, ready for its entries
         return Outcome(
             info, [Push(self.section.id or 0, self.table.number, RoundChanged(round=info))]
         )

@@ -9,15 +9,18 @@ from __future__ import annotations
 import hmac
 import threading
 import time
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Literal, cast
 
 from sqlmodel import select
 
+from protocol import fair_play as rule
 from protocol.messages import (
     AfterConfirm,
     BoardReport,
     EntryChecked,
+    Error,
     MemberFound,
     RankingGroupView,
     RankingReport,
@@ -28,10 +31,11 @@ from protocol.messages import (
     TravellerRow,
 )
 from server.errors import ConflictError, ForbiddenError, NotFoundError
-from server.models import Pair, Result
+from server.models import Board, Pair, Result, TDCall
 from server.movements.model import parse_seats
 from server.services import (
     event_settings,
+    fair_play,
     hands,
     individual_standings,
     members,
@@ -39,14 +43,14 @@ from server.services import (
     standings,
     td,
 )
-from server.services.views import missing_boards, result_view, results_at
+from server.services.views import assignment, missing_boards, result_view, results_at
 
 if TYPE_CHECKING:
     from protocol.messages import CheckEntry, MarkNotPlayed, SetPlayers
-    from server.services.table_commands import Outcome, TableCommands
+    from server.services.table_commands import CheckedValues, Outcome, TableCommands
 
 #: States in which the table has played the board and agreed its result.
-PLAYED = frozenset({"confirmed", "td_pending"})
+PLAYED = rule.PLAYED_STATES
 #: Wrong TD codes a terminal may key in LOCKOUT_SECONDS before it must wait.
 MAX_WRONG_CODES = 5
 LOCKOUT_SECONDS = 600.0
@@ -65,44 +69,112 @@ def settings(cmds: TableCommands) -> TableSettings:
 # ---------------------------------------------------------------- hand records
 
 
-def check_lead(cmds: TableCommands, board: int, declarer: str | None, lead: str | None) -> None:
-    """Refuse a lead that is not in the opening leader's hand (when the board has a deal)."""
-    hands.check_lead(board, hands.deal_of(cmds.s, cmds.section.id or 0, board), declarer, lead)
+@dataclass(frozen=True)
+class LeadCheck:
+    """The lead check of an actual entry: refused (the reply, committed so that the refusal
+    stays audited and counted), or taken with the lead flagged for the TD."""
+
+    refusal: Outcome | None = None
+    flagged: bool = False
+
+
+def check_lead(cmds: TableCommands, entry_id: str, board: int, values: CheckedValues) -> LeadCheck:
+    """Refuse a lead not in the opening leader's hand, at most ``LEAD_REFUSALS`` times per
+    table and board, each refusal audited; after that the entry is taken and flagged (rules.md
+    § 11). Only an actual entry is checked: a query would tell a table the cards."""
+    from server.services.table_commands import Outcome
+
+    if values.lead is None or values.declarer is None:
+        return LeadCheck()  # nothing to check against the hand (and no need to read the deal)
+    deal = hands.deal_of(cmds.s, cmds.section.id or 0, board)
+    if hands.lead_in_hand(board, deal, values.declarer, values.lead) is not False:
+        return LeadCheck()
+    refused = fair_play.lead_refusals(cmds, board)
+    if entry_id not in refused:  # a resend of a refused entry is refused again, not counted
+        if not rule.lead_checked(len(refused)):
+            return LeadCheck(flagged=True)
+        fair_play.record_lead(cmds, fair_play.LEAD_REFUSED, board, entry_id, _lead_of(values))
+    error = hands.lead_refusal(board, values.declarer, values.lead)
+    error.language = cmds.event.language
+    reply = Error(code=error.code, message=error.message, entry_id=entry_id)
+    return LeadCheck(refusal=Outcome(reply, refusal=error))
+
+
+def _lead_of(values: CheckedValues) -> dict[str, object]:
+    return {"lead": values.lead, "declarer": values.declarer, "contract": values.contract}
+
+
+def flag_lead(cmds: TableCommands, board: int, entry_id: str, values: CheckedValues) -> None:
+    """A wrong lead taken as keyed once the refusals ran out: audited, and a call for the TD."""
+    assert values.lead is not None
+    assert values.declarer is not None
+    fair_play.record_lead(cmds, fair_play.LEAD_FLAGGED, board, entry_id, _lead_of(values))
+    leader = rule.SEAT_NAMES[rule.LEADER[values.declarer]]
+    cmds.s.add(
+        TDCall(
+            section_id=cmds.section.id or 0,
+            table_number=cmds.table.number,
+            round=cmds.table.round,
+            reason=f"board {board}: the lead {hands.card_text(values.lead)} is not in "
+            f"{leader}'s hand (taken after {rule.LEAD_REFUSALS} refusals): check the lead",
+        )
+    )
+
+
+def first_entry_warning(cmds: TableCommands, board: int, values: CheckedValues) -> str | None:
+    """The double-dummy "are you sure?" for a board's first entry at the table (the only one
+    that gets it, so keying the tricks over and over reveals nothing)."""
+    deals = warm_round(cmds)
+    if values.declarer is None:
+        return None
+    deal = deals.get(board)
+    return hands.dd_warning(board, deal, values.contract, values.declarer, values.tricks)
+
+
+def warm_round(cmds: TableCommands) -> dict[int, str | None]:
+    """The deals of the table's round, their double dummy solved in the background (before
+    their first entries, which never wait for the solver)."""
+    row = assignment(cmds.s, cmds.section, cmds.table.number, cmds.table.round)
+    boards = row.board_numbers() if row is not None else []
+    if not boards:
+        return {}
+    rows = cmds.s.exec(
+        select(Board.number, Board.deal).where(
+            Board.section_id == cmds.section.id,
+            Board.number.in_(boards),  # type: ignore[attr-defined]
+        )
+    ).all()
+    deals: dict[int, str | None] = dict(rows)
+    hands.warm(deals.values())
+    return deals
 
 
 def check_entry(cmds: TableCommands, cmd: CheckEntry) -> EntryChecked:
-    """The lead check and the double-dummy "are you sure?" for an entry about to be sent."""
+    """Whether an entry about to be sent is well formed; it never reads the hand record."""
     from server.services.table_commands import check_values
 
     cmds._check_board(cmd.board)
-    values = check_values(cmd.board, cmd.values, cmds.event.lead_required)
-    deal = hands.deal_of(cmds.s, cmds.section.id or 0, cmd.board)
-    hands.check_lead(cmd.board, deal, values.declarer, values.lead)
-    _, warning = hands.dd_warning(cmd.board, deal, values.contract, values.declarer, values.tricks)
-    return EntryChecked(board=cmd.board, warning=warning)
+    check_values(cmd.board, cmd.values, cmds.event.lead_required)
+    return EntryChecked(board=cmd.board)
 
 
 # ---------------------------------------------------------------- after confirmation
 
 
-def played_here(cmds: TableCommands, board: int) -> Result:
-    """This table's agreed result on the board, or a refusal (no traveller of an unplayed board)."""
+def _own(cmds: TableCommands, board: int, seated: set[int]) -> Result | None:
+    """The result the table's report calls its own: this table's in its round, else the
+    latest agreed one of a pair seated here now (who may have played it at another table)."""
     found = cmds.s.exec(
-        select(Result).where(
-            Result.section_id == cmds.section.id,
-            Result.table_number == cmds.table.number,
-            Result.board == board,
-            Result.round <= cmds.table.round,
-        )
+        select(Result).where(Result.section_id == cmds.section.id, Result.board == board)
     ).all()
     agreed = [r for r in found if r.state in PLAYED]
-    if not agreed:
-        raise ConflictError(
-            "board_not_played_here",
-            f"Board {board} has not been played and confirmed at table {cmds.table.number}: "
-            "nothing about it is shown here.",
-        )
-    return agreed[-1]
+    now = (cmds.table.number, cmds.table.round)
+    here = [r for r in agreed if (r.table_number, r.round) == now]
+    theirs = sorted(
+        (r for r in agreed if {r.ns_pair_id, r.ew_pair_id} & seated), key=lambda r: r.round
+    )
+    mine = here or theirs
+    return mine[-1] if mine else None
 
 
 def _float(value: Decimal | None) -> float | None:
@@ -114,13 +186,18 @@ def _text(value: Decimal | None) -> str | None:
 
 
 def board_report(cmds: TableCommands, board: int) -> BoardReport:
-    """The table's score or the traveller (as the event says), and the deal once played."""
-    own = played_here(cmds, board)
-    show = cast(AfterConfirm, cmds.event.after_confirm)
-    deal = hands.deal_of(cmds.s, cmds.section.id or 0, board)
-    report = BoardReport(board=board, show=show, deal=deal, dd_tricks=hands.dd_tricks(deal))
-    if show == "nothing":
+    """The table's score or the traveller, and the deal, as the fair-play rule allows: only
+    once everyone at the table now has played the board, and only what the event shows."""
+    shown = fair_play.require_played(cmds, board)
+    report = BoardReport(board=board, show=cast(AfterConfirm, cmds.event.after_confirm))
+    if not shown.anything:
         return report
+    if shown.deal:
+        deal = hands.deal_of(cmds.s, cmds.section.id or 0, board)
+        report = report.model_copy(update={"deal": deal, "dd_tricks": hands.dd_tricks(deal)})
+    row = cmds._round_row()
+    own = _own(cmds, board, {p for p in (row.ns_pair_id, row.ew_pair_id) if p is not None})
+    at = (own.table_number, own.round) if own else None
     travelled = standings.travel(standings.load(cmds.s, cmds.section), board, public=False)
     rows = [
         TravellerRow(
@@ -135,18 +212,11 @@ def board_report(cmds: TableCommands, board: int) -> BoardReport:
             ew_score=line.ew_score,
             ns_percent=_float(line.ns_percent),
             ew_percent=_float(line.ew_percent),
-            ours=(line.table, line.round) == (own.table_number, own.round),
+            ours=(line.table, line.round) == at,
         )
         for line in travelled.lines
     ]
-    ours = next(
-        (
-            line
-            for line in travelled.lines
-            if (line.table, line.round) == (own.table_number, own.round)
-        ),
-        None,
-    )
+    ours = next((line for line in travelled.lines if (line.table, line.round) == at), None)
     return report.model_copy(
         update={
             "unit": travelled.unit,
@@ -155,7 +225,7 @@ def board_report(cmds: TableCommands, board: int) -> BoardReport:
             "ew_percent": _float(ours.ew_percent) if ours else None,
             "ns_value": _text(ours.ns_value) if ours else None,
             "ew_value": _text(ours.ew_value) if ours else None,
-            "rows": rows if show == "traveller" else [],
+            "rows": rows if shown.traveller else [],
         }
     )
 

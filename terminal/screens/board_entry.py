@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from textual.app import ComposeResult
 from textual.widgets import Static
@@ -10,7 +11,6 @@ from textual.widgets import Static
 from protocol.messages import COMPLETE_STATES, BoardResultView, BoardStatus, EntryValues
 
 from .. import i18n
-from ..errors import ClientError
 from ..i18n import N_, _
 from ..keypad import Draft, keys_for
 from ..rules import CORRECTABLE
@@ -22,10 +22,9 @@ from .notice import HelpScreen, MenuScreen
 from .questions import QuestionScreen, TdCodeScreen
 from .report import BoardReportScreen
 
-#: Seconds to wait for the server's check of an entry before sending it unchecked.
+#: Seconds to wait for the server's word on an entry (the lead, the tricks) before East is
+#: asked all the same; a later refusal still comes back as a notice.
 CHECK_WAIT = 3.0
-#: Refusals that mean "could not check", not "wrong": the entry is sent all the same.
-UNCHECKED = frozenset({"offline", "unexpected_reply"})
 #: States of a board the table has played and agreed.
 PLAYED = frozenset({"confirmed", "td_pending"})
 
@@ -153,11 +152,11 @@ class BoardEntryScreen(TableScreen):
                 self.set_hints(_(VIEW_HINTS).format(enter=enter))
 
     def _has_more(self, status: BoardStatus) -> bool:
-        """A confirmed board may show its score, traveller or deal (as the event allows)."""
-        settings = self.client.settings
+        """A confirmed board may show its score or traveller, and the deal (as the event
+        allows: "nothing" after a board shows nothing, not the deal either)."""
         if status.state not in PLAYED:
             return False
-        return settings.after_confirm != "nothing" or settings.hand_records
+        return self.client.settings.after_confirm != "nothing"
 
     def _more_word(self) -> str:
         after = self.client.settings.after_confirm
@@ -256,11 +255,15 @@ class BoardEntryScreen(TableScreen):
         if info is not None and not info.round_open:
             self.say(_("The round is closed. Only the TD can change this board now."))
             return
+        self._correct(status.result, self._stored_keys(status.result))
+
+    def _correct(self, view: BoardResultView, keys: tuple[str, ...]) -> None:
+        """North keys the stored result again, starting from ``keys``."""
         self.editing = True
-        self.correcting = status.result
-        self.ruling_pending = status.result.ruling_pending
+        self.correcting = view
+        self.ruling_pending = view.ruling_pending
         self.input.locked = False
-        self.input.load(self._fresh_draft(), self._stored_keys(status.result))
+        self.input.load(self._fresh_draft(), keys)
         self.refresh_body()
 
     def _enter(self) -> None:
@@ -283,51 +286,64 @@ class BoardEntryScreen(TableScreen):
         if self.client.settings.hand_records and self.client.online:
             self.checking = True
             self.say(_("Checking the entry with the server…"))
-            self.run_worker(self._check_then_send(values), exclusive=True)
+            self.run_worker(self._send_then_check(values), exclusive=True)
             return
         self._send(values)
 
-    async def _check_then_send(self, values: EntryValues) -> None:
-        """The server checks the lead against the hand record and the tricks against double
-        dummy; a refusal stops the entry, a warning asks "are you sure?"."""
-        warning: str | None = None
-        try:
-            checked = await asyncio.wait_for(
-                self.client.check_entry(self.board, values), CHECK_WAIT
-            )
-            warning = checked.warning
-        except ClientError as error:
-            if error.code not in UNCHECKED:
-                self.checking = False
-                self.say(error.message)
-                return
-        except TimeoutError:
-            pass  # the server is slow: send; it checks the lead again when the entry arrives
+    async def _send_then_check(self, values: EntryValues) -> None:
+        """Send the entry and wait for the server's word: it checks the lead against the hand
+        record and the tricks against double dummy only on the entry itself (a question before
+        it would tell the cards, rules.md § 11). A refusal brings the keys back to North; a
+        warning asks "are you sure?" before East confirms."""
+        self._queue(values)
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(CHECK_WAIT):
+                while self.board in self.client.waiting_boards() and self.client.online:
+                    await asyncio.sleep(0.05)
         self.checking = False
         self.say("")
-        if warning is None:
-            self._send(values)
+        note = self.client.entry_note(self.board)
+        if note is not None and note.refused:  # North still has the keys: change and resend
+            self.refresh_body()
+            self.say(note.text)
+            return
+        status = self.status
+        if status is None or status.state != "entered" or status.result is None:
+            self.load_board(self.board)
+            return
+        view = status.result
+        if note is None:
+            self.load_board(self.board)
+            self._ask_east(status, view)
             return
 
         def answered(sure: bool | None) -> None:
             if sure:
-                self._send(values)
-            else:
+                self.load_board(self.board)
+                self._ask_east(status, view)
+            else:  # stored: North corrects it, from the keys as they are
+                self.correcting = view
+                self.ruling_pending = view.ruling_pending
+                self.refresh_body()
                 self.say(_("Change the result, then Enter sends it."))
 
         question = QuestionScreen(
-            _("Are you sure?"), warning, _("yes, it is right: send it"), _("no, change it")
+            _("Are you sure?"), note.text, _("yes, it is right: send it"), _("no, change it")
         )
         self.app.push_screen(question, answered)
 
-    def _send(self, values: EntryValues) -> None:
-        """Queue the entry (or the correction) and hand over to East."""
+    def _queue(self, values: EntryValues) -> None:
+        """Queue the entry (or the correction): sent at once, or when the link is back."""
         if self.correcting is not None:
             self.client.correct(
                 self.board, self.correcting.version, values, ruling_pending=self.ruling_pending
             )
         else:
             self.client.enter(self.board, values, ruling_pending=self.ruling_pending)
+
+    def _send(self, values: EntryValues) -> None:
+        """Queue the entry (or the correction) and hand over to East."""
+        self._queue(values)
         self.load_board(self.board)
         status = self.status
         if status is not None and status.state == "entered" and status.result is not None:

@@ -129,16 +129,20 @@ def test_the_traveller_grows_as_tables_play_the_board(client: TestClient, engine
     there = next(t for t in tables if boards_of(t) == [board])
     assert there is not tables[0]
     play(there, board, "4S", "S", 9)
-    shown = report(tables[0], board).json()
+    shown = report(there, board).json()
     assert shown["results"] == 2
     ours = next(row for row in shown["rows"] if row["ours"])
-    # Top of two results, factored up to the field of three (Neuberg): 87.5 %.
-    assert (ours["table"], ours["ns_percent"], shown["ns_percent"]) == (1, 88.0, 88.0)
-    # The other tables' boards of round 1 are still not shown to table 1.
+    # Bottom of two results, factored up to the field of three (Neuberg): 12.5 %.
+    assert (ours["table"], ours["ns_percent"], shown["ns_percent"]) == (there.number, 13.0, 13.0)
+    theirs = next(row for row in shown["rows"] if not row["ours"])
+    assert (theirs["table"], theirs["ns_percent"]) == (1, 88.0)
+    # Table 1 now seats an E/W pair that has not played the board: nothing of it is shown
+    # there (Law 16), though table 1 played it in round 1; nor the other tables' boards.
+    assert report(tables[0], board).json()["code"] == "board_not_played_here"
     assert report(tables[0], boards_of(tables[1])[0]).status_code == 409
 
 
-def test_score_only_and_nothing_with_the_deal(client: TestClient, engine: Engine) -> None:
+def test_score_with_the_deal_and_nothing_without_it(client: TestClient, engine: Engine) -> None:
     club = open_club(client, engine, event={"after_confirm": "score"})
     club.start_round(1)
     t1 = club.pair(1)
@@ -158,7 +162,8 @@ def test_score_only_and_nothing_with_the_deal(client: TestClient, engine: Engine
     club.td("PATCH", f"/api/v1/events/{club.event_id}", json={"after_confirm": "nothing"})
     quiet = report(t1, board).json()
     assert (quiet["show"], quiet["ns_percent"], quiet["rows"]) == ("nothing", None, [])
-    assert quiet["deal"] == DEAL
+    # "Nothing" after a board means nothing: not the deal either (H2).
+    assert (quiet["deal"], quiet["dd_tricks"], quiet["results"]) == (None, None, 0)
     settings = t1.send({"type": "get_table_settings"}).json()
     assert settings["hand_records"] is True
 

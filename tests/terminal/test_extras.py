@@ -108,7 +108,24 @@ async def test_after_confirmation_the_traveller_of_played_boards_only() -> None:
 
 
 async def test_the_deal_on_demand_after_confirmation() -> None:
-    server = with_deal()
+    server = with_deal(after_confirm="score")
+    app, client = make_app(server)
+    async with app.run_test(size=SIZE) as pilot:
+        await seated(pilot, client)
+        await pilot.press(*FOUR_SPADES_BY_SOUTH_MADE)
+        await wait_for_screen(pilot, app, BoardReportScreen)
+        assert "* = the deal" in screen_text(app)
+        await pilot.press("*")
+        text = screen_text(app)
+        assert "♠ A K Q J" in text
+        assert "Makes (double dummy): N 1♠ 1♦  ·  E 1♥ 1♣" in text
+        await pilot.press("enter")
+        assert isinstance(app.screen, BoardEntryScreen)
+        assert app.screen.board == 2
+
+
+async def test_nothing_after_a_board_shows_no_deal_either() -> None:
+    server = with_deal()  # the event shows nothing after a board (rules.md § 11)
     app, client = make_app(server)
     async with app.run_test(size=SIZE) as pilot:
         await seated(pilot, client)
@@ -117,15 +134,11 @@ async def test_the_deal_on_demand_after_confirmation() -> None:
         assert isinstance(app.screen, BoardEntryScreen)
         assert app.screen.board == 2  # nothing after confirmation: straight on
         await pilot.press("left")
-        assert "* deal" in screen_text(app)
+        assert "* deal" not in screen_text(app)
         await pilot.press("*")
-        await wait_for_screen(pilot, app, BoardReportScreen)
-        text = screen_text(app)
-        assert "♠ A K Q J" in text
-        assert "Makes (double dummy): N 1♠ 1♦  ·  E 1♥ 1♣" in text
-        await pilot.press("enter")
         assert isinstance(app.screen, BoardEntryScreen)
-        assert app.screen.board == 1
+        report = await client.board_report(1)
+        assert (report.show, report.deal, report.dd_tricks) == ("nothing", None, None)
 
 
 async def test_a_lead_not_in_the_leaders_hand_is_refused() -> None:
@@ -136,11 +149,16 @@ async def test_a_lead_not_in_the_leaders_hand_is_refused() -> None:
         await settle(pilot, client)
         # 4♠ by South, lead ♠A (North's card: West leads), ten tricks.
         await pilot.press("4", "4", "3", "4", "1", "4", "1", "0", "enter")
+        await settle(pilot, client)
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert isinstance(app.screen, BoardEntryScreen)
         assert "♠A is not in West's hand" in screen_text(app)
-        assert [c.type for c in server.received if c.type == "enter_result"] == []
+        # Checked on the entry itself (no question before it), and nothing stored.
+        assert [c.type for c in server.received if c.type in ("enter_result", "check_entry")] == [
+            "enter_result"
+        ]
+        assert (1, 1, 1) not in server.results
         # North changes the lead to ♥A: accepted, East confirms.
         for _ in range(5):
             await pilot.press("backspace")
@@ -152,7 +170,7 @@ async def test_a_lead_not_in_the_leaders_hand_is_refused() -> None:
 
 
 async def test_tricks_far_from_double_dummy_ask_are_you_sure() -> None:
-    server = with_deal()
+    server = FakeServer(deals={1: DEAL, 2: DEAL}, dd={1: DD, 2: DD})
     app, client = make_app(server)
     async with app.run_test(size=SIZE) as pilot:
         await seated(pilot, client)
@@ -160,19 +178,25 @@ async def test_tricks_far_from_double_dummy_ask_are_you_sure() -> None:
         await pilot.press("4", "4", "3", "1", "3", "enter")  # thirteen tricks
         await wait_for_screen(pilot, app, QuestionScreen)
         assert "far from what the cards allow" in screen_text(app)
-        await pilot.press("backspace")  # no: North changes it
-        assert isinstance(app.screen, BoardEntryScreen)
-        assert app.screen.editing
-        await pilot.press("enter")
-        await wait_for_screen(pilot, app, QuestionScreen)
         await pilot.press("enter")  # yes, it is right
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("enter")
         await settle(pilot, client)
         assert server.results[(1, 1, 1)].tricks == 13
-        # Ten tricks is within three of double dummy: no question (7 keys, as always).
-        await pilot.press("4", "4", "3", "1", "0", "enter")
+        # Board 2: no, North changes it; the correction gets no second question.
+        await wait_for_screen(pilot, app, BoardEntryScreen)
+        assert app.screen.board == 2
+        await pilot.press("4", "4", "3", "1", "3", "enter")
+        await wait_for_screen(pilot, app, QuestionScreen)
+        await pilot.press("backspace")  # no: North changes it
+        assert isinstance(app.screen, BoardEntryScreen)
+        assert app.screen.editing
+        await pilot.press("backspace", "backspace", "1", "2", "enter")
         await wait_for_screen(pilot, app, ConfirmScreen)
+        await pilot.press("enter")
+        await settle(pilot, client)
+        assert server.results[(1, 1, 2)].tricks == 12
+        assert [c.type for c in server.received].count("correct_result") == 1
 
 
 async def test_not_played_needs_the_td_code() -> None:

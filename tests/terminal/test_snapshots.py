@@ -222,10 +222,13 @@ def test_report_deal(snap_compare: SnapCompare) -> None:
         await seated(pilot, client)
         await pilot.press(*FOUR_SPADES)
         await settle(pilot, client)
-        await pilot.press("left", "*")
+        await done(pilot)
+        await pilot.press("*")
         await done(pilot)
 
-    assert snap(snap_compare, steps, FakeServer(deals={1: DEAL}, dd={1: DD}))
+    # The deal after a board the event shows (rules.md § 11: "nothing" shows no deal either).
+    server = FakeServer(after_confirm="score", deals={1: DEAL}, dd={1: DD})
+    assert snap(snap_compare, steps, server)
 
 
 def test_are_you_sure(snap_compare: SnapCompare) -> None:

@@ -1,0 +1,672 @@
+"""Fair play (issue 14, H1 and H2; rules.md § 11, Law 16): no table learns a board's cards,
+double dummy or other tables' results before everyone seated at it has played the board.
+
+The regression tests replay the probes of the issue through the HTTP API (SQLite and
+PostgreSQL); the property test drives the service layer with random movements, deals and
+request sequences from the tables' tokens.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import Engine, event
+from sqlmodel import Session, select
+
+from protocol import fair_play
+from protocol.messages import (
+    BoardReport,
+    CheckEntry,
+    ConfirmResult,
+    EnterResult,
+    EntryChecked,
+    EntryValues,
+    Error,
+    GetBoardReport,
+    GetRanking,
+    Message,
+    NextRound,
+    RankingReport,
+    ResultAck,
+    RoundInfo,
+    TableCommand,
+)
+from server.db import make_engine, migrate, transact
+from server.errors import TravellerError
+from server.io.handrecords import solver_available
+from server.models import Audit, Board, MovementAssignment, Result
+from server.movements.howell import howell
+from server.movements.mitchell import max_rounds, mitchell
+from server.movements.model import Movement
+from server.services import hands, setup, td, tokens
+from server.services.table_commands import TD_VIEWS, outcome_for
+from terminal.fake import FakeServer
+from tests.server.conftest import (  # noqa: F401 - the server's fixtures, used here by name
+    Club,
+    Table,
+    client,
+    engine,
+    new_id,
+    open_club,
+)
+from tests.server.test_movements_played import _advance as advance
+from tests.server.test_movements_played import _club
+
+# North holds the top spades, West the top hearts: 4♠ by South is led by West, who holds
+# ♠432 ♥AKQJ ♦T98 ♣765.
+DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+CARDS = [suit + rank for suit in "SHDC" for rank in "AKQJT98765432"]
+NEEDS_SOLVER = pytest.mark.skipif(not solver_available(), reason="endplay not installed")
+
+
+def put_deal(db: Engine, board: int, deal: str = DEAL) -> None:
+    with Session(db) as s:
+        for row in s.exec(select(Board).where(Board.number == board)).all():
+            row.deal = deal
+            s.add(row)
+        s.commit()
+
+
+def values(declarer: str, tricks: int, lead: str | None = None) -> dict[str, Any]:
+    return {"contract": "4S", "declarer": declarer, "tricks": tricks, "lead": lead}
+
+
+def audited(db: Engine, action: str) -> list[dict[str, Any]]:
+    with Session(db) as s:
+        rows = s.exec(select(Audit).where(Audit.action == action)).all()
+    return [json.loads(a.new or "{}") for a in rows]
+
+
+@pytest.fixture
+def club(client: TestClient, engine: Engine) -> Club:  # noqa: F811 - the fixtures above
+    """A 5-table Mitchell, 3 boards a round, round 1 started, board 1 with the deal."""
+    club = open_club(client, engine)
+    club.start_round(1)
+    put_deal(engine, 1)
+    return club
+
+
+# ---------------------------------------------------------------- H1: no oracle
+
+
+def test_h1_a_check_entry_sweep_of_every_lead_and_declarer_reveals_nothing(club: Club) -> None:
+    t1 = club.pair(1)
+    answers = set()
+    for declarer in "NESW":
+        for card in CARDS:
+            command = {"type": "check_entry", "board": 1, "values": values(declarer, 10, card)}
+            r = t1.send(command)
+            answers.add((r.status_code, r.text))
+    # 208 questions, one answer: nothing tells which hand holds which card.
+    assert answers == {(200, EntryChecked(board=1).model_dump_json())}
+    for tricks in range(14):
+        command = {"type": "check_entry", "board": 1, "values": values("N", tricks)}
+        assert t1.send(command).json()["warning"] is None
+    assert audited(club.engine, "lead_refused") == []
+    # What needs no deal is still checked.
+    bad = t1.send({"type": "check_entry", "board": 1, "values": values("N", 14)})
+    assert bad.status_code == 422
+
+
+def test_h1_lead_refusals_on_entries_are_audited_capped_and_flagged_for_the_td(
+    club: Club,
+) -> None:
+    t1 = club.pair(1)
+    first = new_id()
+    refused = t1.enter(1, "4S", "S", 10, entry_id=first, values={"lead": "SA"})
+    assert (refused.status_code, refused.json()["code"]) == (422, "lead_not_in_hand")
+    assert refused.json()["type"] == "error"
+    # The terminal's resend of the same entry is refused again but not counted again.
+    again = t1.enter(1, "4S", "S", 10, entry_id=first, values={"lead": "SA"})
+    assert again.json()["code"] == "lead_not_in_hand"
+    second = t1.enter(1, "4S", "S", 10, values={"lead": "SK"})
+    assert second.json()["code"] == "lead_not_in_hand"
+    refusals = audited(club.engine, "lead_refused")
+    assert len(refusals) == fair_play.LEAD_REFUSALS == 2
+    assert {(r["table"], r["round"], r["board"], r["lead"]) for r in refusals} == {
+        (1, 1, 1, "SA"),
+        (1, 1, 1, "SK"),
+    }
+    with Session(club.engine) as s:
+        assert s.exec(select(Result)).all() == []  # nothing stored by a refusal
+    # The refusals ran out: the entry is taken with the lead as keyed, and the TD is told.
+    taken = t1.enter(1, "4S", "S", 10, values={"lead": "SQ"})
+    assert taken.status_code == 200, taken.text
+    assert taken.json()["result"]["lead"] == "SQ"
+    assert [f["lead"] for f in audited(club.engine, "lead_flagged")] == ["SQ"]
+    calls = club.td("GET", f"/api/v1/sections/{club.section_id}/calls").json()
+    assert [(c["table"], c["round"]) for c in calls] == [(1, 1)]
+    assert "board 1" in calls[0]["reason"]
+    assert "♠Q is not in West's hand" in calls[0]["reason"]
+    # A correction with another wrong lead is taken too: no more answers about the cards.
+    version = taken.json()["result"]["version"]
+    corrected = t1.send(
+        {
+            "type": "correct_result",
+            "entry_id": new_id(),
+            "board": 1,
+            "version": version,
+            "values": values("S", 10, "SJ"),
+        }
+    )
+    assert corrected.status_code == 200, corrected.text
+    assert len(audited(club.engine, "lead_refused")) == 2
+    # Counted per board: another board's lead has its own refusals.
+    put_deal(club.engine, 2)
+    other = t1.enter(2, "4S", "S", 10, values={"lead": "SA"})
+    assert other.json()["code"] == "lead_not_in_hand"
+
+
+@NEEDS_SOLVER
+def test_h1_sweeping_the_tricks_never_reveals_the_double_dummy_number(club: Club) -> None:
+    t1 = club.pair(1)
+    assert hands.dd_tricks(DEAL) is not None  # solved (in the background, when a round starts)
+    first = t1.enter(1, "4S", "N", 11)  # double dummy: 7 tricks in spades for North
+    assert first.status_code == 200, first.text
+    assert first.json()["warning"] == fair_play.warning_text(1, "N", 11)
+    version = first.json()["result"]["version"]
+    warnings = []
+    for tricks in range(14):
+        r = t1.send(
+            {
+                "type": "correct_result",
+                "entry_id": new_id(),
+                "board": 1,
+                "version": version,
+                "values": values("N", tricks),
+            }
+        )
+        assert r.status_code == 200, r.text
+        version = r.json()["result"]["version"]
+        warnings.append(r.json()["warning"])
+        check = {"type": "check_entry", "board": 1, "values": values("N", tricks)}
+        warnings.append(t1.send(check).json()["warning"])
+    assert warnings == [None] * 28  # once per table and board, on the first entry only
+
+
+# ---------------------------------------------------------------- H2: the pair, not the table
+
+
+def play(table: Table, board: int) -> None:
+    r = table.enter(board, "4S", "S", 10)
+    assert r.status_code == 200, r.text
+    r = table.confirm(board, r.json()["result"]["version"])
+    assert r.status_code == 200, r.text
+
+
+def next_round(club: Club, tables: list[Table], round_no: int) -> None:
+    club.start_round(round_no)
+    for t in tables:
+        assert t.send({"type": "next_round"}).status_code == 200
+
+
+def boards_of(table: Table) -> list[int]:
+    return [b["board"] for b in table.round()["boards"]]
+
+
+def test_h2_the_next_pair_at_a_table_number_learns_nothing_of_a_board_it_has_to_play(
+    client: TestClient,  # noqa: F811
+    engine: Engine,  # noqa: F811
+) -> None:
+    club = open_club(client, engine, tables=3, bpr=1, event={"after_confirm": "traveller"})
+    club.start_round(1)
+    tables = [club.pair(n) for n in (1, 2, 3)]
+    for board in (1, 2, 3):
+        put_deal(engine, board, DEAL)
+    for t in tables:
+        play(t, boards_of(t)[0])
+    first = boards_of(tables[0])[0]
+    report = {"type": "get_board_report", "board": first}
+    assert tables[0].send(report).json()["deal"] == DEAL  # both pairs here played it
+    next_round(club, tables, 2)
+    # Table 1 now seats pair 1 N/S (played the board here in round 1) and a new E/W pair X,
+    # which plays the board later: nothing about it, not its deal, not the traveller.
+    x = tables[0].round()["ew"]["number"]
+    leak = tables[0].send(report)
+    assert (leak.status_code, leak.json()["code"]) == (409, "board_not_played_here")
+    assert "AKQJ" not in leak.text
+    for t in tables:
+        play(t, boards_of(t)[0])
+    next_round(club, tables, 3)
+    there = next(t for t in tables if boards_of(t) == [first])
+    assert there.round()["ew"]["number"] == x  # X plays it now
+    assert there.send(report).json()["code"] == "board_not_played_here"
+    play(there, first)
+    shown = there.send(report).json()
+    assert (shown["deal"], shown["results"]) == (DEAL, 3)
+    assert [row["ours"] for row in shown["rows"]].count(True) == 1
+
+
+def test_h2_nothing_after_a_board_means_no_deal_either(
+    client: TestClient,  # noqa: F811
+    engine: Engine,  # noqa: F811
+) -> None:
+    club = open_club(client, engine, tables=3, bpr=1, event={"after_confirm": "nothing"})
+    club.start_round(1)
+    t1 = club.pair(1)
+    board = boards_of(t1)[0]
+    put_deal(engine, board)
+    play(t1, board)
+    shown = t1.send({"type": "get_board_report", "board": board}).json()
+    assert shown["type"] == "board_report"
+    assert (shown["show"], shown["deal"], shown["dd_tricks"], shown["rows"]) == (
+        "nothing",
+        None,
+        None,
+        [],
+    )
+
+
+# ---------------------------------------------------------------- the property
+
+
+@st.composite
+def movements(draw: st.DrawFn) -> Movement:
+    """A Mitchell or a Howell of a random size, length and boards a round."""
+    bpr = draw(st.integers(1, 2))
+    if draw(st.booleans()):
+        tables = draw(st.integers(2, 5))
+        rounds = draw(st.integers(1, max_rounds(tables)))
+        return mitchell(tables, rounds=rounds, boards_per_round=bpr)
+    pairs = draw(st.integers(4, 7))
+    rounds = draw(st.integers(1, pairs - 1 + pairs % 2))
+    return howell(pairs, rounds=rounds, boards_per_round=bpr)
+
+
+KINDS = ("enter", "confirm", "check_entry", "report", "ranking", "next_round", "finish")
+requests = st.tuples(
+    st.integers(0, 99),  # the table (modulo the tables)
+    st.sampled_from(KINDS),
+    st.booleans(),  # a board of the table's round, or any board of the session
+    st.integers(0, 99),  # which board
+    st.sampled_from(["4S", "3NT", "2H", "1C", "PASS"]),
+    st.sampled_from("NESW"),
+    st.integers(0, 13),
+    st.one_of(st.none(), st.sampled_from(CARDS)),
+)
+Request = tuple[int, str, bool, int, str, str, int, str | None]
+
+
+def random_deal(rng: random.Random) -> str:
+    """A random deal whose hands hold runs of each suit (A-K-Q to one hand, J-T to another...):
+    as random as the rule needs, and quick for the double-dummy solver (a fully random deal
+    takes it about a second)."""
+    while True:
+        cuts = [sorted(rng.randint(0, 13) for _ in range(3)) for _ in "SHDC"]
+        parts = [[c[0], c[1] - c[0], c[2] - c[1], 13 - c[2]] for c in cuts]
+        for lengths in parts:
+            rng.shuffle(lengths)
+        if all(sum(lengths[seat] for lengths in parts) == 13 for seat in range(4)):
+            break
+    held = [[""] * 4 for _ in range(4)]
+    for suit, lengths in enumerate(parts):
+        order, taken = list(range(4)), 0
+        rng.shuffle(order)
+        for seat in order:
+            held[seat][suit] = "AKQJT98765432"[taken : taken + lengths[seat]]
+            taken += lengths[seat]
+    return "N:" + " ".join(".".join(hand) for hand in held)
+
+
+def send(db: Engine, token: str, command: TableCommand) -> Message:
+    """One command from a table's token through the service layer, committed (as the API)."""
+
+    def work(session: Session) -> Any:
+        return outcome_for(session, tokens.table_identity(session, token, lock=True), command)
+
+    try:
+        outcome = transact(db, work)
+    except TravellerError as exc:
+        return Error(code=exc.code, message=exc.message)
+    if outcome.refusal is not None:
+        return Error(code=outcome.refusal.code, message=outcome.refusal.message)
+    reply: Message = outcome.reply
+    return reply
+
+
+@dataclass
+class Night:
+    """One random session and the test's own record of who has played what."""
+
+    engine: Engine
+    section_id: int
+    after_confirm: str
+    rounds: int
+    tokens: dict[int, str]
+    deals: dict[int, str]
+    seats: dict[tuple[int, int], tuple[int | None, int | None, list[int]]]
+    round_of: dict[int, int] = field(default_factory=dict)
+    played: dict[int, set[int]] = field(default_factory=dict)  # pair id -> boards confirmed
+    entered: set[tuple[int, int, int]] = field(default_factory=set)
+    refusals: dict[tuple[int, int, int], int] = field(default_factory=dict)
+
+    def seated(self, table: int) -> set[int]:
+        ns, ew, _ = self.seats.get((table, self.round_of[table]), (None, None, []))
+        return {p for p in (ns, ew) if p is not None}
+
+    def boards_now(self, table: int) -> list[int]:
+        ns, ew, boards = self.seats.get((table, self.round_of[table]), (None, None, []))
+        return boards if ns is not None and ew is not None else []
+
+    def may_know(self, table: int, board: int) -> bool:
+        seated = self.seated(table)
+        return bool(seated) and all(board in self.played.get(p, set()) for p in seated)
+
+    def version(self, table: int, board: int) -> int:
+        with Session(self.engine) as s:
+            row = s.exec(
+                select(Result).where(
+                    Result.section_id == self.section_id,
+                    Result.table_number == table,
+                    Result.round == self.round_of[table],
+                    Result.board == board,
+                )
+            ).first()
+        return row.version if row is not None else 1
+
+
+def open_night(db: Engine, movement: Movement, after_confirm: str, seed: int) -> Night:
+    rng = random.Random(seed)
+
+    def work(session: Session) -> Night:
+        event = setup.create_event(
+            session, name="Fair night", after_confirm=after_confirm, show_ranking=True
+        )
+        section = setup.create_section(session, event=event, letter="A", movement=movement)
+        td.start_round(session, section, 1)
+        while section.current_round < section.rounds:  # tables move on once they finish
+            td.start_round(session, section, section.current_round + 1)
+        deals = {}
+        for board in session.exec(select(Board).where(Board.section_id == section.id)).all():
+            board.deal = deals[board.number] = random_deal(rng)
+            session.add(board)
+        rows = session.exec(
+            select(MovementAssignment).where(MovementAssignment.section_id == section.id)
+        ).all()
+        seats = {
+            (r.table_number, r.round): (r.ns_pair_id, r.ew_pair_id, r.boards_listed()) for r in rows
+        }
+        paired = {
+            number: tokens.pair_terminal(session, code=code, device=f"t{number}")[0]
+            for number, code in td.pairing_codes(session, section).items()
+        }
+        return Night(db, section.id or 0, after_confirm, section.rounds, paired, deals, seats)
+
+    night = transact(db, work)
+    night.round_of = dict.fromkeys(night.tokens, 1)
+    return night
+
+
+def check_reply(night: Night, table: int, command: TableCommand, reply: Message) -> None:
+    """No reply carries a deal card, a double-dummy number or another table's result of a
+    board that someone at the table has not played and confirmed yet."""
+    text = reply.model_dump_json()
+    known = {
+        hand
+        for board, deal in night.deals.items()
+        if night.may_know(table, board)
+        for hand in deal[2:].split(" ")
+    }
+    for board, deal in night.deals.items():
+        if not night.may_know(table, board):
+            for hand in set(deal[2:].split(" ")) - known:
+                assert hand not in text, (board, command, reply)
+    now = night.round_of[table]
+    if isinstance(reply, BoardReport):
+        assert night.may_know(table, reply.board), (command, reply)
+        if night.after_confirm == "nothing":
+            assert (reply.deal, reply.dd_tricks, reply.rows, reply.results) == (None, None, [], 0)
+        if night.after_confirm != "traveller":
+            assert reply.rows == []
+    if isinstance(reply, EntryChecked):
+        assert reply.warning is None
+    if isinstance(reply, ResultAck):
+        assert (reply.result.table, reply.result.round) == (table, now)
+        if reply.warning is not None:
+            assert isinstance(command, EnterResult)
+            assert (table, now, command.board) not in night.entered
+            v = command.values
+            assert reply.warning == fair_play.warning_text(
+                command.board, str(v.declarer), int(v.tricks)
+            )
+    if isinstance(reply, RoundInfo):
+        for status in reply.boards:
+            if status.result is not None:
+                assert (status.result.table, status.result.round) == (table, reply.round)
+    if isinstance(reply, RankingReport):
+        assert now == night.rounds
+    if isinstance(reply, Error) and reply.code == "lead_not_in_hand":
+        assert isinstance(command, EnterResult)
+        key = (table, now, command.board)
+        night.refusals[key] = night.refusals.get(key, 0) + 1
+        assert night.refusals[key] <= fair_play.LEAD_REFUSALS
+
+
+def run(night: Night, table: int, command: TableCommand) -> Message:
+    reply = send(night.engine, night.tokens[table], command)
+    check_reply(night, table, command, reply)
+    now = night.round_of[table]
+    if isinstance(reply, ResultAck):
+        night.entered.add((table, now, reply.result.board))
+        if reply.result.state in fair_play.PLAYED_STATES:
+            ns, ew, _ = night.seats[(table, now)]
+            for pair in (ns, ew):
+                if pair is not None:
+                    night.played.setdefault(pair, set()).add(reply.result.board)
+    if isinstance(command, NextRound) and isinstance(reply, RoundInfo):
+        night.round_of[table] = reply.round
+    return reply
+
+
+def play_out(night: Night, table: int) -> None:
+    """The table plays every board of its round, then moves on."""
+    for board in night.boards_now(table):
+        entry = EnterResult(
+            entry_id=new_id(),
+            board=board,
+            values=EntryValues(contract="3NT", declarer="N", tricks=9),
+        )
+        run(night, table, entry)
+        run(
+            night,
+            table,
+            ConfirmResult(entry_id=new_id(), board=board, version=night.version(table, board)),
+        )
+    run(night, table, NextRound())
+
+
+def act(night: Night, request: Request) -> None:
+    index, kind, current, pick, contract, declarer, tricks, lead = request
+    table = sorted(night.tokens)[index % len(night.tokens)]
+    here = night.boards_now(table)
+    board = here[pick % len(here)] if current and here else 1 + pick % len(night.deals)
+    entry = EntryValues(
+        contract=contract,
+        declarer=None if contract == "PASS" else declarer,  # type: ignore[arg-type]
+        tricks=0 if contract == "PASS" else tricks,
+        lead=None if contract == "PASS" else lead,
+    )
+    if kind == "finish":
+        play_out(night, table)
+        return
+    command: TableCommand
+    if kind == "enter":
+        command = EnterResult(entry_id=new_id(), board=board, values=entry)
+    elif kind == "confirm":
+        command = ConfirmResult(entry_id=new_id(), board=board, version=night.version(table, board))
+    elif kind == "check_entry":
+        command = CheckEntry(board=board, values=entry)
+    elif kind == "report":
+        command = GetBoardReport(board=board)
+    elif kind == "ranking":
+        command = GetRanking()
+    else:
+        command = NextRound()
+    run(night, table, command)
+
+
+@pytest.fixture(scope="module")
+def fair_engine(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """One SQLite database for the property's examples (each opens its own event)."""
+    eng = make_engine(f"sqlite:///{tmp_path_factory.mktemp('fair') / 'fair.db'}")
+
+    @event.listens_for(eng, "connect")
+    def no_fsync(connection: Any, _: Any) -> None:  # durability is not what this test is about
+        connection.execute("PRAGMA synchronous=OFF")
+
+    migrate(eng)
+    yield eng
+    eng.dispose()
+
+
+@settings(max_examples=15, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    movement=movements(),
+    after_confirm=st.sampled_from(["nothing", "score", "traveller"]),
+    seed=st.integers(0, 2**32),
+    sequence=st.lists(requests, min_size=5, max_size=25),
+)
+def test_no_reply_tells_a_table_about_a_board_someone_seated_has_not_played(
+    fair_engine: Engine, movement: Movement, after_confirm: str, seed: int, sequence: list[Request]
+) -> None:
+    night = open_night(fair_engine, movement, after_confirm, seed)
+    for request in sequence:
+        act(night, request)
+    # Then every table plays its session out, asking at each round about the boards it is
+    # about to play and those played at its table number the round before (H2).
+    for _ in range(night.rounds):
+        for table in sorted(night.tokens):
+            now = night.round_of[table]
+            before = night.seats.get((table, now - 1), (None, None, []))[2]
+            for board in sorted({*night.boards_now(table), *before}):
+                run(night, table, GetBoardReport(board=board))
+            play_out(night, table)
+
+
+# ---------------------------------------------------------------- the fake server (--demo)
+
+
+def test_the_fake_server_follows_the_same_rule() -> None:
+    """``traveller terminal --demo`` answers as the server: the next pair at a table number
+    learns nothing of a board it has still to play, and "nothing" shows no deal."""
+    server = FakeServer(tables=3, rounds=3, boards_per_round=1, after_confirm="traveller")
+    server.deals = dict.fromkeys((1, 2, 3), DEAL)
+
+    def play_round() -> None:
+        for table in (1, 2, 3):
+            board = server.round_info(table).boards[0].board
+            enter = EnterResult(
+                entry_id=new_id(), board=board, values=EntryValues(**values("S", 10))
+            )
+            ack = server.handle(table, enter)
+            assert isinstance(ack, ResultAck)
+            confirm = ConfirmResult(entry_id=new_id(), board=board, version=ack.result.version)
+            assert isinstance(server.handle(table, confirm), ResultAck)
+
+    play_round()
+    first = server.round_info(1).boards[0].board
+    assert isinstance(server.handle(1, GetBoardReport(board=first)), BoardReport)
+    for table in (1, 2, 3):
+        assert isinstance(server.handle(table, NextRound()), RoundInfo)
+    leak = server.handle(1, GetBoardReport(board=first))
+    assert isinstance(leak, Error)
+    assert leak.code == "board_not_played_here"
+    server.after_confirm = "nothing"
+    own = server.round_info(1).boards[0].board
+    play_round()
+    quiet = server.handle(1, GetBoardReport(board=own))
+    assert isinstance(quiet, BoardReport)
+    assert (quiet.deal, quiet.dd_tricks, quiet.rows) == (None, None, [])
+
+
+def test_the_fake_server_checks_leads_on_entries_only_and_caps_the_refusals() -> None:
+    server = FakeServer(deals={1: DEAL})
+    answers = {
+        server.handle(1, CheckEntry(board=1, values=EntryValues(**values(d, 10, card))))
+        for d in "NESW"
+        for card in CARDS
+    }
+    assert answers == {EntryChecked(board=1)}
+    codes = []
+    for lead in ("SA", "SK", "SQ"):
+        entry = EnterResult(entry_id=new_id(), board=1, values=EntryValues(**values("S", 10, lead)))
+        reply = server.handle(1, entry)
+        codes.append(reply.code if isinstance(reply, Error) else reply.type)
+    assert codes == ["lead_not_in_hand", "lead_not_in_hand", "result_ack"]
+    assert server.results[(1, 1, 1)].lead == "SQ"
+    assert [table for table, reason in server.td_calls if "lead" in reason] == [1]
+
+
+def individual_club(client: TestClient, engine: Engine) -> Club:  # noqa: F811
+    """A 12-player individual, 2 boards a round, showing the traveller after each board."""
+    club = _club(client, engine, {"kind": "individual", "pairs": 12, "boards_per_round": 2})
+    club.td("PATCH", f"/api/v1/events/{club.event_id}", json={"after_confirm": "traveller"})
+    return club
+
+
+def test_in_an_individual_every_player_at_the_table_must_have_played_the_board(
+    client: TestClient,  # noqa: F811
+    engine: Engine,  # noqa: F811
+) -> None:
+    club = individual_club(client, engine)
+    tables = [club.pair(n) for n in range(1, club.section["tables"] + 1)]
+    club.start_round(1)
+    with Session(engine) as s:
+        seats = {
+            (a.table_number, a.round): {int(p) for p in (a.seats or "").split(",") if p}
+            for a in s.exec(select(MovementAssignment))
+        }
+    played: dict[int, set[int]] = {}  # board -> the players who have played it
+    shown, refused = 0, 0
+    for round_no in range(1, 5):  # four rounds tell both cases apart
+        if round_no > 1:
+            advance(club, tables, round_no)
+        for t in tables:
+            for board in boards_of(t):
+                play(t, board)
+                played.setdefault(board, set()).update(seats[(t.number, round_no)])
+        for t in tables:
+            for board, players in played.items():
+                reply = t.send({"type": "get_board_report", "board": board})
+                if seats[(t.number, round_no)] <= players:
+                    assert reply.json()["type"] == "board_report"
+                    shown += 1
+                else:
+                    assert reply.json()["code"] == "board_not_played_here"
+                    refused += 1
+    assert shown > 0
+    assert refused > 0
+
+
+def test_h2_a_td_change_to_a_round_the_table_has_left_is_not_pushed_to_it(
+    client: TestClient,  # noqa: F811
+    engine: Engine,  # noqa: F811
+) -> None:
+    club = open_club(client, engine, tables=3, bpr=1)
+    club.start_round(1)
+    tables = [club.pair(n) for n in (1, 2, 3)]
+    for t in tables:
+        play(t, boards_of(t)[0])
+    next_round(club, tables, 2)
+
+    def pushed_to(round_no: int) -> list[int | None]:
+        with Session(engine) as s:
+            result = s.exec(
+                select(Result).where(Result.table_number == 1, Result.round == round_no)
+            ).one()
+            pushes = td.mark_not_played(s, result=result, reason="fouled board")
+            s.commit()
+        return [p.table for p in pushes]
+
+    # Table 1 now seats an E/W pair that may still play its round-1 board: the TD's views
+    # hear of the change, table 1's terminal does not.
+    assert pushed_to(1) == [TD_VIEWS]
+    tables[0].enter(boards_of(tables[0])[0], "3NT", "N", 9)
+    assert pushed_to(2) == [1]  # its own round: the table is told
