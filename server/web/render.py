@@ -57,6 +57,7 @@ ACTIONS = {
     "pair_names": N_("Pair names"),
     "section_created": N_("Section created"),
     "event_created": N_("Event created"),
+    "backup": N_("Backup taken"),
 }
 RED_SUITS = ("♥", "♦")
 #: Words the services hand to the pages, translated where shown (``_(ranking.unit)``).

@@ -19,6 +19,7 @@ from server.web.routes import (
     audit,
     boards,
     dashboard,
+    end_of_session,
     login,
     movement_pages,
     pairing,
@@ -48,6 +49,7 @@ for module in (
     movement_pages,
     table_cards,
     setup_wizard,
+    end_of_session,
 ):
     router.include_router(module.router)
 router.include_router(public.router)
