@@ -15,6 +15,7 @@ from sqlmodel import Session
 
 from server import backup
 from server.errors import ConflictError
+from server.i18n import N_
 from server.services import audit, dashboard, publication, setup, standings
 from server.web.auth import TDForm, TDPage
 from server.web.respond import page
@@ -24,10 +25,10 @@ router = APIRouter(prefix="/td/s/{section_id}/end", include_in_schema=False)
 
 #: The exports of the publish page (``/publish/export/<kind>``), with what each is for.
 EXPORTS = (
-    ("usebio", "USEBIO XML", "for the federation"),
-    ("pbn", "PBN", "results and travellers"),
-    ("ranking", "Ranking CSV", "the ranking, penalties included"),
-    ("travellers", "Travellers CSV", "every board's traveller"),
+    ("usebio", "USEBIO XML", N_("for the federation")),
+    ("pbn", "PBN", N_("results and travellers")),
+    ("ranking", N_("Ranking CSV"), N_("the ranking, penalties included")),
+    ("travellers", N_("Travellers CSV"), N_("every board's traveller")),
 )
 
 
