@@ -2,7 +2,8 @@
 
 A backup is a consistent single-file copy taken while the server runs: the backup API copies
 the pages under a read transaction, so a result committed during the copy is either wholly in
-it or wholly out. PostgreSQL sites use pg_dump and a streaming replica instead (deploy/README).
+it or wholly out. PostgreSQL sites use pg_dump and a streaming replica instead (deploy/README);
+the TD's one-click backup runs pg_dump there (``dump_postgres``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ import asyncio
 import contextlib
 import logging
 import os
+import shutil
 import sqlite3
+import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -115,6 +118,40 @@ def backup(database_url: str, directory: Path, *, keep: int = 24, label: str = "
         part.unlink(missing_ok=True)
     _fsync_dir(directory)
     rotate(directory, keep)
+    return directory / name
+
+
+def dump_postgres(database_url: str, directory: Path, *, label: str = "") -> Path:
+    """A PostgreSQL database dumped by ``pg_dump`` (custom format, for ``pg_restore``) into
+    ``directory``: consistent, as pg_dump reads one snapshot. BackupError when pg_dump is not
+    installed or fails."""
+    if not database_url.startswith("postgresql"):
+        raise BackupError("pg_dump backs up PostgreSQL databases only")
+    program = shutil.which("pg_dump")
+    if program is None:
+        raise BackupError(
+            "pg_dump is not installed on the server (apt-get install postgresql-client)"
+        )
+    directory.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ")
+    name = f"{PREFIX}{stamp}{'-' + label if label else ''}.pgdump"
+    part = directory / f".{name}.part"
+    # libpq takes the URL itself; drop SQLAlchemy's "+driver" from the scheme.
+    libpq_url = "postgresql:" + database_url.split(":", 1)[1]
+    try:
+        done = subprocess.run(
+            [program, "--format=custom", f"--file={part}", f"--dbname={libpq_url}"],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise BackupError(f"pg_dump failed: {done.stderr.strip()[:300]}")
+        os.replace(part, directory / name)
+    finally:
+        part.unlink(missing_ok=True)
+    _fsync_dir(directory)
     return directory / name
 
 

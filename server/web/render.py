@@ -59,6 +59,7 @@ ACTIONS = {
     "section_created": N_("Section created"),
     "event_created": N_("Event created"),
     "movement_changed": N_("Movement changed"),
+    "backup": N_("Backup taken"),
 }
 RED_SUITS = ("♥", "♦")
 #: Words the services hand to the pages, translated where shown (``_(ranking.unit)``).

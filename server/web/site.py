@@ -20,6 +20,7 @@ from server.web.routes import (
     boards,
     changes,
     dashboard,
+    end_of_session,
     login,
     movement_pages,
     pairing,
@@ -50,6 +51,7 @@ for module in (
     table_cards,
     setup_wizard,
     changes,
+    end_of_session,
 ):
     router.include_router(module.router)
 router.include_router(public.router)

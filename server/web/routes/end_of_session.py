@@ -1,0 +1,138 @@
+"""End of session: publishing (§ X79 deadlines), the exports, a printable results sheet and a
+one-click backup, all reached from one page of the TD console."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import FileResponse, HTMLResponse, Response
+from sqlmodel import Session
+
+from server import backup
+from server.errors import ConflictError
+from server.i18n import N_
+from server.services import audit, dashboard, publication, setup, standings
+from server.web.auth import TDForm, TDPage
+from server.web.respond import page
+from server.web.state import RuntimeDep
+
+router = APIRouter(prefix="/td/s/{section_id}/end", include_in_schema=False)
+
+#: The exports of the publish page (``/publish/export/<kind>``), with what each is for.
+EXPORTS = (
+    ("usebio", "USEBIO XML", N_("for the federation")),
+    ("pbn", "PBN", N_("results and travellers")),
+    ("ranking", N_("Ranking CSV"), N_("the ranking, penalties included")),
+    ("travellers", N_("Travellers CSV"), N_("every board's traveller")),
+)
+
+
+@dataclass(frozen=True)
+class ResultsSheet:
+    """What the printed results sheet holds: the ranking, every board's traveller and every
+    pair's score card, as the TD sees them (every settled result, scored)."""
+
+    ranking: standings.Ranking
+    travellers: list[standings.Traveller]
+    cards: list[standings.ScoreCard]
+
+
+def results_sheet(data: standings.SectionData) -> ResultsSheet:
+    """The sheet of loaded data (pure): boards in number order, pairs in ranking order."""
+    ranking = standings.rank(data, public=False)
+    boards = sorted(data.plays)
+    keys = [line.pair.key for line in ranking.lines]
+    return ResultsSheet(
+        ranking=ranking,
+        travellers=[standings.travel(data, board, public=False) for board in boards],
+        cards=[standings.card(data, key, public=False) for key in keys],
+    )
+
+
+@router.get("", response_class=HTMLResponse)
+async def end_page(request: Request, runtime: RuntimeDep, td_: TDPage, section_id: int) -> Response:
+    """Publish, export, print and back up: the TD's last round of the evening."""
+
+    def work(s: Session) -> dict[str, Any]:
+        section = setup.get_section(s, section_id)
+        ranking = standings.ranking(s, section, public=False)
+        return {
+            "head": dashboard.head(s, section),
+            "open": publication.corrections_open(section),
+            "boards_total": ranking.boards_total,
+            "boards_scored": len(ranking.boards_shown),
+            "missing": len(dashboard.missing_entries(s, section)),
+        }
+
+    ctx = await runtime.read(work)
+    return page(
+        request,
+        "td/end_of_session.html",
+        td_,
+        active="end",
+        default_hours=publication.DEFAULT_CORRECTION_HOURS,
+        exports=EXPORTS,
+        sqlite=runtime.engine.dialect.name == "sqlite",
+        **ctx,
+    )
+
+
+@router.get("/sheet", response_class=HTMLResponse)
+async def sheet_page(
+    request: Request, runtime: RuntimeDep, td_: TDPage, section_id: int
+) -> Response:
+    """The results sheet to print (or save as PDF): one page for the ranking, then the
+    travellers, then one score card a pair."""
+
+    def work(s: Session) -> tuple[dict[str, Any], standings.SectionData]:
+        section = setup.get_section(s, section_id)
+        return {"head": dashboard.head(s, section)}, standings.load(s, section)
+
+    ctx, data = await runtime.read(work)
+    made = await run_in_threadpool(results_sheet, data)
+    return page(request, "td/results_sheet.html", td_, active="end", sheet=made, **ctx)
+
+
+@router.post("/backup")
+async def take_backup(runtime: RuntimeDep, _td: TDForm, section_id: int) -> Response:
+    """Back up the whole database now and hand the file to the browser; audited. SQLite: an
+    online copy (``server.backup``); PostgreSQL: a ``pg_dump`` custom-format archive."""
+    await runtime.read(lambda s: setup.get_section(s, section_id))  # 404 for a wrong section
+    url = runtime.engine.url.render_as_string(hide_password=False)
+    directory = backup_directory(url)
+    try:
+        if runtime.engine.dialect.name == "sqlite":
+            made = await asyncio.to_thread(backup.backup, url, directory, label="td")
+        else:
+            made = await asyncio.to_thread(backup.dump_postgres, url, directory, label="td")
+    except (backup.BackupError, OSError) as exc:
+        raise ConflictError("backup_failed", f"The backup could not be made: {exc}") from exc
+
+    def record(s: Session) -> None:
+        audit.record(
+            s,
+            actor="td",
+            action="backup",
+            section_id=section_id,
+            new={"file": made.name, "bytes": made.stat().st_size},
+        )
+
+    await runtime.run(record)
+    return FileResponse(made, media_type="application/octet-stream", filename=made.name)
+
+
+def backup_directory(database_url: str) -> Path:
+    """Where a TD's backup goes: TRAVELLER_BACKUP_DIR, else ``backups/`` beside a SQLite file,
+    else ``backups/`` in the working folder."""
+    configured = backup.BackupSettings().dir
+    if configured is not None:
+        return configured
+    try:
+        return backup.sqlite_path(database_url).parent / "backups"
+    except backup.BackupError:
+        return Path("backups")
