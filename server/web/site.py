@@ -19,6 +19,7 @@ from server.web.routes import (
     audit,
     boards,
     dashboard,
+    glance,
     login,
     movement_pages,
     pairing,
@@ -44,6 +45,7 @@ for module in (
     audit,
     publish,
     movement_pages,
+    glance,
 ):
     router.include_router(module.router)
 router.include_router(public.router)
