@@ -135,7 +135,8 @@ def test_the_dashboard_shows_the_sections_not_played_code(client: TestClient, cl
     code = club.section["td_code"]
     page = client.get(f"/td/s/{club.section_id}").text
     assert re.search(rf'id="td-code">{re.escape(code)}<', page)
-    assert "TD code (not played)" in page
+    assert "TD code" in page
+    assert "marks a board not played" in page
 
 
 def missing_panel(page: str) -> int:
