@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Final
 
 from babel import Locale
-from babel.dates import format_datetime, format_time
+from babel.dates import format_date, format_datetime, format_time
 from babel.numbers import format_decimal, format_percent
 
 from protocol import catalogues, languages
@@ -134,6 +134,11 @@ def clock(value: datetime, lang: str) -> str:
 def date_time(value: datetime, lang: str) -> str:
     """A date and time, medium length, as the language writes it (local time zone)."""
     return format_datetime(value.astimezone(), format="medium", locale=_locale(lang))
+
+
+def date(value: datetime, lang: str) -> str:
+    """A calendar date, medium length, as the language writes it (local time zone)."""
+    return format_date(value.astimezone(), format="medium", locale=_locale(lang))
 
 
 def seat_letter(letter: str | None, lang: str) -> str:

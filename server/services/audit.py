@@ -16,9 +16,12 @@ _INSERT = insert(SQLModel.metadata.tables["audit"])
 
 
 def snapshot(result: Result) -> dict[str, Any]:
-    """The auditable fields of a result, as plain data."""
+    """The auditable fields of a result, as plain data.
+
+    A row made for the TD on a board no table ever entered (version 0, see
+    ``td.board_result``) is audited as missing: it was never rejected."""
     return {
-        "state": result.state,
+        "state": "missing" if result.version == 0 else result.state,
         "contract": result.contract,
         "declarer": result.declarer,
         "tricks": result.tricks,

@@ -248,7 +248,9 @@ def _label(pairs: Mapping[int, Pair], pair_id: int | None) -> str:
     return info.label if info is not None else "–"
 
 
-def _cell(data: _Section, table: BridgeTable, round_: int) -> Cell:
+def _cell(data: _Section, table: BridgeTable, round_: int, overdue: bool = False) -> Cell:
+    """A table's round; its open boards are red ("missing") only once they are overdue (the
+    round left, closed or past its time, as :func:`_overdue` says), else the round is in play."""
     row = data.assignments.get((table.number, round_))
     boards = row.board_numbers() if row else []
     if round_ > table.round:
@@ -265,7 +267,12 @@ def _cell(data: _Section, table: BridgeTable, round_: int) -> Cell:
     if counts["conflict"]:
         status = "conflict"
     elif counts["missing"] or counts["entered"]:
-        status = "left" if not current else ("missing" if counts["missing"] else "entered")
+        if not current:
+            status = "left"
+        elif overdue:
+            status = "missing"
+        else:
+            status = "playing" if counts["missing"] else "entered"
     elif counts["td_pending"]:
         status = "td_pending"
     else:
@@ -296,6 +303,13 @@ def _unsent(tokens: list[TableToken]) -> int:
     return sum(t.queued or 0 for t in tokens if t.revoked_at is None)
 
 
+def _overdue(section: Section, round_: int, since: datetime | None, elapsed: int | None) -> bool:
+    """Whether a table's boards of ``round_`` (its current one) should have results by now:
+    the TD closed the round, or the table is past the round time. The grid's red cells, the
+    MISSING tile and the missing-entries panel all count by this one rule."""
+    return round_ <= section.closed_rounds or _late(section, since, elapsed, False)
+
+
 def _late(section: Section, since: datetime | None, elapsed: int | None, done: bool) -> bool:
     """Whether a table has been in its round longer than the TD's round time."""
     if done or not section.round_minutes or since is None or elapsed is None:
@@ -314,7 +328,12 @@ def grid(
     return _grid(_load(session, section), connected or {}, now or utcnow())
 
 
-def _grid(data: _Section, connected: Mapping[int, int], now: datetime) -> Grid:
+def _grid(
+    data: _Section,
+    connected: Mapping[int, int],
+    now: datetime,
+    missing: list[MissingEntry] | None = None,
+) -> Grid:
     section = data.section
     calls: dict[int, int] = defaultdict(int)
     for call in data.calls:
@@ -323,12 +342,13 @@ def _grid(data: _Section, connected: Mapping[int, int], now: datetime) -> Grid:
     totals: dict[str, int] = defaultdict(int)
     shown = round_window(section.rounds, section.current_round)
     for table in data.tables:
-        cells = [_cell(data, table, r) for r in range(1, section.rounds + 1)]
+        since = table.round_entered_at if table.round else None
+        elapsed = int((now - since).total_seconds()) if since else None
+        overdue = _overdue(section, table.round, table.round_entered_at, elapsed)
+        cells = [_cell(data, table, r, overdue) for r in range(1, section.rounds + 1)]
         here = cells[table.round - 1] if 1 <= table.round <= len(cells) else None
         first = shown[0] if shown else 1
         complete = here is not None and here.boards > 0 and here.done == here.boards
-        since = table.round_entered_at if table.round else None
-        elapsed = int((now - since).total_seconds()) if since else None
         tokens = data.tokens.get(table.number, [])
         seen = [t.last_seen for t in tokens if t.last_seen is not None]
         assignment = data.assignments.get((table.number, table.round))
@@ -355,6 +375,8 @@ def _grid(data: _Section, connected: Mapping[int, int], now: datetime) -> Grid:
                 unsent=_unsent(tokens),
             )
         )
+    # The MISSING tile counts the missing-entries panel's own list: one source for both.
+    totals["missing"] = len(missing if missing is not None else _missing(data, now))
     totals["late"] = sum(1 for r in rows if r.late)
     totals["unsent"] = sum(1 for r in rows if r.unsent)
     totals["calls"] = len(data.calls)
@@ -393,7 +415,7 @@ def _missing(data: _Section, now: datetime) -> list[MissingEntry]:
             if row is None:
                 continue
             left = round_ < table.round
-            overdue = round_ <= section.closed_rounds or _late(section, since, elapsed, False)
+            overdue = _overdue(section, round_, since, elapsed)
             if not (left or overdue):
                 continue
             states = data.states.get((table.number, round_), {})
@@ -445,7 +467,8 @@ def overview(
 ) -> Overview:
     data = _load(session, section)
     now = now or utcnow()
-    return Overview(_grid(data, connected or {}, now), _missing(data, now), _calls(data))
+    missing = _missing(data, now)
+    return Overview(_grid(data, connected or {}, now, missing), missing, _calls(data))
 
 
 @dataclass(frozen=True)
@@ -768,6 +791,7 @@ class SectionHead:
     corrections_until: datetime | None
     created_at: datetime
     scoring: str
+    td_code: str = ""  # keyed at a table, it lets the TD mark a board not played
 
 
 def head(session: Session, section: Section) -> SectionHead:
@@ -791,6 +815,7 @@ def head(session: Session, section: Section) -> SectionHead:
         corrections_until=section.corrections_until,
         created_at=event.created_at,
         scoring=event.scoring,
+        td_code=section.td_code,
     )
 
 

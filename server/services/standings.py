@@ -503,7 +503,7 @@ def card(data: SectionData, key: str, *, public: bool = True) -> ScoreCard:
             result=row.result,
             score=row.label,
             value=_dec(row.value),
-            percent=_dec(row.percent, 0),
+            percent=_dec(row.percent),
             note=notes.get((row.board, row.table, row.round)),
         )
         for row in rows

@@ -155,6 +155,11 @@ def _same(result: Result, values: CheckedValues) -> bool:
     )
 
 
+def conflict_call_reason(board: int) -> str:
+    """The reason of the TD call a conflict raises (the TD's settling of the board closes it)."""
+    return f"conflicting entries for board {board}"
+
+
 def apply_values(result: Result, values: CheckedValues) -> None:
     result.contract = values.contract
     result.declarer = values.declarer
@@ -501,7 +506,7 @@ class TableCommands:
                 section_id=self.section.id or 0,
                 table_number=self.table.number,
                 round=self.table.round,
-                reason=f"conflicting entries for board {cmd.board}",
+                reason=conflict_call_reason(cmd.board),
             )
         )
         return outcome

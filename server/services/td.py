@@ -22,7 +22,13 @@ from server.models import (
 from server.services import audit, deadlines
 from server.services.adjusted import Adjustment, artificial
 from server.services.setup import get_section, tables_of
-from server.services.table_commands import Push, apply_values, changed, check_values
+from server.services.table_commands import (
+    Push,
+    apply_values,
+    changed,
+    check_values,
+    conflict_call_reason,
+)
 from server.services.views import assignment, results_at, round_info
 
 
@@ -313,7 +319,34 @@ def _td_save(
         new=audit.snapshot(result),
         reason=reason,
     )
+    if old.get("state") == "conflict" and result.state != "conflict":
+        close_conflict_calls(session, result)
     return changed(result)
+
+
+def close_conflict_calls(session: Session, result: Result) -> list[TDCall]:
+    """Acknowledge the open calls a conflict on this board raised: once the TD has settled the
+    board there is nothing left to come to the table for. Other calls stay open."""
+    stmt = select(TDCall).where(
+        TDCall.section_id == result.section_id,
+        TDCall.table_number == result.table_number,
+        TDCall.reason == conflict_call_reason(result.board),
+        TDCall.acknowledged_at == None,  # noqa: E711
+    )
+    closed = list(session.exec(stmt))
+    for call in closed:
+        call.acknowledged_at = utcnow()
+        session.add(call)
+    return closed
+
+
+def calls_waiting(session: Session) -> dict[int, int]:
+    """Open TD calls by section, across every event (the alert on each TD page)."""
+    waiting: dict[int, int] = {}
+    stmt = select(TDCall.section_id).where(TDCall.acknowledged_at == None)  # noqa: E711
+    for section_id in session.exec(stmt):
+        waiting[section_id] = waiting.get(section_id, 0) + 1
+    return waiting
 
 
 def acknowledge_call(session: Session, call_id: int) -> TDCall:

@@ -212,6 +212,7 @@ def make_templates() -> Jinja2Templates:
     env.filters.update(
         clock=clock,
         when=_localised(when),
+        day=_localised(lambda v, lang: i18n.date(v, lang) if v else ""),
         num=_localised(num),
         pct=_localised(lambda v, lang: "–" if v is None else i18n.percent(v, lang)),
         contract=_localised(contract_html),

@@ -21,6 +21,7 @@ from server.web.routes import (
     changes,
     dashboard,
     end_of_session,
+    glance,
     login,
     movement_pages,
     pairing,
@@ -52,6 +53,7 @@ for module in (
     setup_wizard,
     changes,
     end_of_session,
+    glance,
 ):
     router.include_router(module.router)
 router.include_router(public.router)

@@ -103,7 +103,7 @@ def test_grid_cell_turns_confirmed_live_without_reload(td_page: Any, room: Room)
     td_page.goto(f"/td/s/{room.section_id}")
     expect(td_page.locator("#live-status")).to_have_class("live-dot on")
     target = cell(td_page, 1, 1)
-    expect(target).to_have_attribute("data-status", "missing")
+    expect(target).to_have_attribute("data-status", "playing")  # in time: in play, not red
     mark_page(td_page)
     terminal = room.table(1)
     first, second = terminal.boards()
@@ -113,7 +113,7 @@ def test_grid_cell_turns_confirmed_live_without_reload(td_page: Any, room: Room)
     terminal.play(second)
     expect(target).to_have_attribute("data-status", "complete")
     expect(target).to_have_attribute("data-confirmed", "2")
-    expect(td_page.locator('[data-total="missing"]')).to_have_text("4")
+    expect(td_page.locator('[data-total="missing"]')).to_have_text("0")  # nothing overdue
     assert same_page(td_page)
 
 
@@ -180,7 +180,7 @@ def test_td_resolves_a_conflict_by_choosing_an_entry(td_page: Any, room: Room) -
     expect(td_page.locator(".result-text")).to_contain_text("South")
     expect(td_page.locator("#trail li").first).to_contain_text("Conflict resolved")
     td_page.goto(f"/td/s/{room.section_id}")
-    expect(cell(td_page, 2, 1)).to_have_attribute("data-status", "missing")
+    expect(cell(td_page, 2, 1)).to_have_attribute("data-status", "playing")
 
 
 def test_public_ranking_updates_live_and_hides_unfinished_travellers(

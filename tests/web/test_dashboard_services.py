@@ -74,7 +74,9 @@ def test_grid_counts_each_state_and_flags_late_tables(room: Club) -> None:
     grid = run(room, lambda s, sec: dashboard.grid(s, sec, connected={1: 1}))
     rows = {r.table: r for r in grid.rows}
     first = rows[1].cells[0]
-    assert (first.status, first.entered, first.missing, first.current) == ("missing", 1, 2, True)
+    # Table 1 is still in time: its open boards are in play, not missing (not red).
+    assert (first.status, first.entered, first.missing, first.current) == ("playing", 1, 2, True)
+    assert rows[3].cells[0].status == "missing"  # past the round time: overdue, red
     assert rows[2].cells[0].status == "complete"
     assert rows[2].complete
     assert rows[3].late
@@ -85,7 +87,7 @@ def test_grid_counts_each_state_and_flags_late_tables(room: Club) -> None:
     assert rows[2].cells[1].status == "future"
     assert grid.totals["entered"] == 1
     assert grid.totals["confirmed"] == 3
-    assert grid.totals["missing"] == 11
+    assert grid.totals["missing"] == 3  # table 3's boards, as the missing-entries panel lists
     assert grid.totals["late"] == 1
     missing = run(room, dashboard.missing_entries)
     assert {(m.table, m.left) for m in missing} == {(3, False)}

@@ -86,8 +86,9 @@ def test_rounds_calls_pairing_players_penalties_and_publishing(
         follow_redirects=False,
     )
     assert "2 added" in client.get(r.headers["location"]).text
-    pair_id = client.get(f"{base}/players").text.split(f"{base}/pairs/")[1].split('"')[0]
-    page = post(client, f"{base}/pairs/{pair_id}", csrf, member1="101", player2="Guest")
+    pair_id = client.get(f"{base}/players").text.split('data-pair="')[1].split('"')[0]
+    fields = {f"member1_{pair_id}": "101", f"player2_{pair_id}": "Guest"}
+    page = post(client, f"{base}/pairs", csrf, **fields)
     assert "saved" in page.text
     assert "Anna Jensen" in page.text
     page = post(client, f"{base}/penalties/offence", csrf, pair="1NS", kind="262C2")

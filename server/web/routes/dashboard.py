@@ -211,7 +211,7 @@ async def round_time(
         runtime,
         lambda s: round_control.set_round_time(s, setup.get_section(s, section_id), value),
         _back(section_id),
-        f"Round time set to {value} minutes." if value else "Round time cleared.",
+        "Round time set." if value else "Round time cleared.",
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request, UploadFile
@@ -9,7 +10,8 @@ from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
 from server.error_words import notice
-from server.errors import NotFoundError
+from server.errors import InvalidError
+from server.models import Pair
 from server.services import dashboard, members, setup, standings
 from server.web.auth import TDForm, TDPage
 from server.web.respond import act, page, redirect
@@ -71,35 +73,54 @@ async def import_members(
     return await act(runtime, lambda s: members.import_members(s, text), back, done)
 
 
-@router.post("/pairs/{pair_id}")
-async def name_pair(
-    runtime: RuntimeDep,
-    _td: TDForm,
-    section_id: int,
-    pair_id: int,
-    player1: Name = "",
-    player2: Name = "",
-    member1: Number = "",
-    member2: Number = "",
-) -> Response:
-    """Name a pair: a member number fills in a blank name; visitors just get a name."""
+#: The fields of one pair's line on the Players page, and the longest value each takes.
+PAIR_FIELDS = {"player1": 100, "member1": 32, "player2": 100, "member2": 32}
 
-    def work(s: Session) -> str:
+
+def _pair_form(form: Mapping[str, object], pair: Pair) -> dict[str, str] | None:
+    """A pair's four fields from the one Players form (None: the form has no line for it)."""
+    values = {name: form.get(f"{name}_{pair.id}") for name in PAIR_FIELDS}
+    if all(v is None for v in values.values()):
+        return None
+    out = {name: v if isinstance(v, str) else "" for name, v in values.items()}
+    for name, longest in PAIR_FIELDS.items():
+        if len(out[name]) > longest:
+            raise InvalidError(
+                "field_too_long",
+                "A player's name is at most 100 characters, a member number at most 32.",
+            )
+    return out
+
+
+def _unchanged(pair: Pair, values: Mapping[str, str]) -> bool:
+    now = {
+        "player1": pair.player1 or "",
+        "member1": pair.member1 or "",
+        "player2": pair.player2 or "",
+        "member2": pair.member2 or "",
+    }
+    return all(now[k] == values[k].strip() for k in PAIR_FIELDS)
+
+
+@router.post("/pairs")
+async def name_pairs(
+    request: Request, runtime: RuntimeDep, _td: TDForm, section_id: int
+) -> Response:
+    """Every pair's names from the one Players form, in one transaction: a bad line refuses
+    the lot and changes nothing; lines left as they were are not written (or audited)."""
+    form = await request.form()
+
+    def work(s: Session) -> int:
         section = setup.get_section(s, section_id)
-        pair = next((p for p in setup.pairs_of(s, section) if p.id == pair_id), None)
-        if pair is None:
-            raise NotFoundError("unknown_pair", f"There is no pair {pair_id} in this section.")
-        row = members.set_pair(
-            s,
-            section,
-            pair,
-            player1=player1,
-            player2=player2,
-            member1=member1,
-            member2=member2,
-        )
-        return standings.pair_name(row).label
+        saved = 0
+        for pair in setup.pairs_of(s, section):
+            values = _pair_form(form, pair)
+            if values is None or _unchanged(pair, values):
+                continue
+            members.set_pair(s, section, pair, **values)
+            saved += 1
+        return saved
 
     return await act(
-        runtime, work, f"/td/s/{section_id}/players", lambda label: f"Pair {label} saved."
+        runtime, work, f"/td/s/{section_id}/players", lambda n: notice(f"Pair names saved: {n}.")
     )

@@ -4,6 +4,7 @@ a QR code, and a projector mode. Nothing shows before every table has played the
 from __future__ import annotations
 
 import io
+import ipaddress
 from typing import Any
 
 import segno
@@ -13,6 +14,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlmodel import Session
 
 from server.api.deps import Runtime
+from server.discovery import WILDCARDS, lan_addresses
 from server.models import Section
 from server.services import dashboard, individual_results, setup, standings
 from server.web.live import Fragments
@@ -145,7 +147,7 @@ async def player_card_page(
 @router.get("/results/{section_id}/players/{number}/qr.svg")
 async def player_card_qr(request: Request, section_id: int, number: int) -> Response:
     """A QR code of a player's score card, for their phone."""
-    return _qr(str(request.url_for("player_card_page", section_id=section_id, number=number)))
+    return _qr(_lan_url(request, "player_card_page", section_id=section_id, number=number))
 
 
 @router.get("/results/{section_id}/pairs/{key}", response_class=HTMLResponse)
@@ -165,7 +167,41 @@ async def score_card_page(
 @router.get("/results/{section_id}/pairs/{key}/qr.svg")
 async def score_card_qr(request: Request, section_id: int, key: str) -> Response:
     """A QR code of the score card's address, for the pair's phones."""
-    return _qr(str(request.url_for("score_card_page", section_id=section_id, key=key)))
+    return _qr(_lan_url(request, "score_card_page", section_id=section_id, key=key))
+
+
+def _loopback(host: str | None) -> bool:
+    if not host or host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def lan_origin(request: Request, host: str, port: int) -> str:
+    """Where a phone in the room reaches this server: the address the request came to, unless
+    that is this machine's loopback (the TD's own browser); then the configured host, unless
+    that is loopback or a wildcard too; then the machine's LAN address (as mDNS advertises
+    it). Only when the machine has none does the request's own address stay."""
+    origin = f"{request.url.scheme}://{request.url.netloc}"
+    if not _loopback(request.url.hostname):
+        return origin
+    shown = request.url.port or port
+    if host not in WILDCARDS and not _loopback(host):
+        return f"{request.url.scheme}://{_bracketed(host)}:{shown}"
+    found = lan_addresses()
+    return f"{request.url.scheme}://{found[0]}:{shown}" if found else origin
+
+
+def _bracketed(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def _lan_url(request: Request, name: str, **params: Any) -> str:
+    settings = get_runtime(request).settings
+    path = request.app.url_path_for(name, **{k: str(v) for k, v in params.items()})
+    return lan_origin(request, settings.host, settings.port) + path
 
 
 def _qr(url: str) -> Response:

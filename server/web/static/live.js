@@ -60,6 +60,151 @@
   tick();
   window.setInterval(tick, 1000);
 
+  // ----------------------------------------------------------------- TD calls alert
+  // On every TD page: ask for the open TD calls every few seconds; while any are open show
+  // the alert (its words come rendered from the server, in the page's language), beep with a
+  // short Web Audio tone when the count grows (unless the TD switched the sound off) and, if
+  // the TD allowed it, raise a browser notification. A call stays until acknowledged.
+  var onTdPage = /^\/td(\/|$)/.test(location.pathname) && !/^\/td\/login/.test(location.pathname);
+  var callsSeen = null;
+  var audio = null;
+
+  function soundOn() {
+    try {
+      return window.localStorage.getItem("traveller-call-sound") !== "off";
+    } catch (e) {
+      return true;
+    }
+  }
+
+  function beep() {
+    if (!soundOn()) return;
+    var Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    try {
+      audio = audio || new Ctx();
+      var osc = audio.createOscillator();
+      var gain = audio.createGain();
+      osc.type = "sine";
+      osc.frequency.value = 880;
+      gain.gain.setValueAtTime(0.0001, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.25, audio.currentTime + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.35);
+      osc.connect(gain);
+      gain.connect(audio.destination);
+      osc.start();
+      osc.stop(audio.currentTime + 0.4);
+      document.body.setAttribute("data-beeps", String(1 + parseInt(document.body.getAttribute("data-beeps") || "0", 10)));
+    } catch (e) {
+      /* no sound on this browser */
+    }
+  }
+
+  function notify(box) {
+    if (!("Notification" in window) || Notification.permission !== "granted") return;
+    var text = box.querySelector(".call-alert-text");
+    var button = box.querySelector(".call-alert-notify");
+    try {
+      new Notification(button ? button.getAttribute("data-title") : "TD", {
+        body: text ? text.textContent : "",
+        tag: "traveller-td-call",
+      });
+    } catch (e) {
+      /* notifications refused */
+    }
+  }
+
+  function dressAlert(box) {
+    var sound = box.querySelector(".call-alert-sound");
+    if (sound) {
+      sound.textContent = sound.getAttribute(soundOn() ? "data-on" : "data-off");
+      sound.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+    }
+    var ask = box.querySelector(".call-alert-notify");
+    if (ask) ask.hidden = !("Notification" in window) || Notification.permission !== "default";
+  }
+
+  function showCalls(data) {
+    var holder = document.getElementById("call-alert");
+    if (!holder) {
+      holder = document.createElement("div");
+      holder.id = "call-alert";
+      holder.className = "call-alert";
+      holder.setAttribute("aria-live", "assertive");
+      document.body.appendChild(holder);
+    }
+    var count = data.count || 0;
+    holder.innerHTML = count ? data.alert || "" : "";
+    holder.hidden = !count;
+    document.body.setAttribute("data-calls", String(count));
+    var box = holder.firstElementChild;
+    if (box) dressAlert(box);
+    if (callsSeen !== null && count > callsSeen && box) {
+      beep();
+      notify(box);
+    }
+    callsSeen = count;
+  }
+
+  function askCalls() {
+    var xhr = new XMLHttpRequest();
+    xhr.open("GET", "/td/calls.json");
+    xhr.setRequestHeader("Accept", "application/json");
+    xhr.onload = function () {
+      if (xhr.status !== 200) return;
+      try {
+        showCalls(JSON.parse(xhr.responseText));
+      } catch (e) {
+        /* not JSON: logged out */
+      }
+    };
+    xhr.send();
+  }
+
+  if (onTdPage) {
+    document.addEventListener("click", function (event) {
+      var target = event.target;
+      if (!(target instanceof HTMLElement)) return;
+      if (target.classList.contains("call-alert-sound")) {
+        try {
+          window.localStorage.setItem("traveller-call-sound", soundOn() ? "off" : "on");
+        } catch (e) {
+          /* private mode: the choice lasts this page */
+        }
+        dressAlert(target.parentElement);
+      } else if (target.classList.contains("call-alert-notify") && "Notification" in window) {
+        Notification.requestPermission().then(function () {
+          dressAlert(target.parentElement);
+        });
+      }
+    });
+    document.addEventListener("traveller:updated", askCalls);
+    askCalls();
+    window.setInterval(askCalls, 5000);
+  }
+
+  // ----------------------------------------------------------------- room view
+  // The big-type room view asks for its body again when the live feed moves, and every 15
+  // seconds (a table becomes late with no change to push).
+  var roomSource = document.body.getAttribute("data-room");
+  function refreshRoom() {
+    var target = document.querySelector("[data-room-body]");
+    if (!roomSource || !target) return;
+    var xhr = new XMLHttpRequest();
+    xhr.open("GET", roomSource);
+    xhr.onload = function () {
+      if (xhr.status === 200 && target.innerHTML !== xhr.responseText) {
+        target.innerHTML = xhr.responseText;
+        document.body.setAttribute("data-room-updates", String(1 + parseInt(document.body.getAttribute("data-room-updates") || "0", 10)));
+      }
+    };
+    xhr.send();
+  }
+  if (roomSource) {
+    document.addEventListener("traveller:updated", refreshRoom);
+    window.setInterval(refreshRoom, 15000);
+  }
+
   // ----------------------------------------------------------------- live fragments
   var path = document.body.getAttribute("data-live");
   if (!path) return;
