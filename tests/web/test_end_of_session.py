@@ -53,11 +53,15 @@ def test_the_end_page_reaches_publishing_exports_sheet_and_backup(
     assert "no BWS export" in page.text
     assert f'href="{base}/end/sheet"' in page.text
 
-    r = client.post(
-        f"{base}/publish",
-        data={"csrf": csrf, "status": "provisional", "period": "minutes", "amount": "15"},
-        follow_redirects=False,
-    )
+    form = {"csrf": csrf, "status": "provisional", "period": "minutes", "amount": "15"}
+    asked = client.post(f"{base}/publish", data=form, follow_redirects=False)
+    assert asked.status_code == 200  # results are missing: the TD is asked first
+    assert 'name="confirmed"' in asked.text
+    with Session(club.engine) as s:
+        section = s.get(Section, club.section_id)
+        assert section is not None
+        assert section.publication == "live"
+    r = client.post(f"{base}/publish", data={**form, "confirmed": "yes"}, follow_redirects=False)
     assert r.status_code == 303
     with Session(club.engine) as s:
         section = s.get(Section, club.section_id)

@@ -131,7 +131,10 @@
       holder.id = "call-alert";
       holder.className = "call-alert";
       holder.setAttribute("aria-live", "assertive");
-      document.body.appendChild(holder);
+      // In the page's flow under the top bar: it never covers a button the TD needs.
+      var bar = document.querySelector("header.topbar");
+      if (bar && bar.parentNode) bar.parentNode.insertBefore(holder, bar.nextSibling);
+      else document.body.insertBefore(holder, document.body.firstChild);
     }
     var count = data.count || 0;
     holder.innerHTML = count ? data.alert || "" : "";
