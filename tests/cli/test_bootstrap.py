@@ -15,11 +15,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: A stand-in for python3: version checks and hashing run on the real interpreter; `-m venv DIR`
+#: A stand-in for python3: version checks and hashing run on the real interpreter, except the
+#: probe for a recent pip, answered by FAKE_PIP ("recent" or not); `-m venv DIR`
 #: makes DIR/bin/python (this script again) and DIR/bin/traveller; `-m pip ...` is logged.
 FAKE_PYTHON = """#!/bin/sh
 log="$FAKE_LOG"
-if [ "$1" = "-c" ]; then exec "$REAL_PYTHON" "$@"; fi
+if [ "$1" = "-c" ]; then
+    case "$2" in
+        *"import sys, pip"*) [ "$FAKE_PIP" = recent ]; exit $?;;
+    esac
+    exec "$REAL_PYTHON" "$@"
+fi
 if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then
     eval dir=\\"\\${$#}\\"
     echo "venv $dir" >> "$log"
@@ -45,7 +51,7 @@ def checkout(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def run(checkout: Path, *args: str) -> tuple[str, list[str]]:
+def run(checkout: Path, *args: str, pip: str = "recent") -> tuple[str, list[str]]:
     log = checkout / "calls.log"
     log.unlink(missing_ok=True)
     env = {
@@ -53,6 +59,7 @@ def run(checkout: Path, *args: str) -> tuple[str, list[str]]:
         "PYTHON": str(checkout / "python-stand-in"),
         "REAL_PYTHON": sys.executable,
         "FAKE_LOG": str(log),
+        "FAKE_PIP": pip,
     }
     out = subprocess.run(
         ["sh", str(checkout / "traveller"), *args],
@@ -106,3 +113,12 @@ def test_a_changed_pyproject_installs_again_for_what_the_venv_was_made(checkout:
     assert "dev" in extras(calls)
     _, calls = run(checkout, "serve")
     assert calls == []  # installed for dev with this pyproject: enough to serve
+
+
+def test_without_a_recent_pip_on_path_the_venv_gets_its_own(checkout: Path) -> None:
+    venv_python = checkout / ".venv" / "bin" / "python"
+    _, calls = run(checkout, "demo", pip="none")
+    assert [c for c in calls if c.startswith("venv")] == [f"venv {checkout / '.venv'}"]
+    assert extras(calls) == {"server", "terminal", "keypad"}
+    assert not any("--python" in c for c in calls), calls
+    assert venv_python.exists()
