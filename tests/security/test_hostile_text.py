@@ -157,12 +157,14 @@ def test_the_member_import_skips_hostile_lines(club: Club) -> None:
 def test_the_web_forms_refuse_hostile_names(client: TestClient, club: Club) -> None:
     csrf = web_login(client)
     base = f"/td/s/{club.section_id}"
-    pair_id = client.get(f"{base}/players").text.split(f"{base}/pairs/")[1].split('"')[0]
+    page = client.get(f"{base}/players").text
+    pair_id = page.split('name="player1_')[1].split('"')[0]
     for data in (
         {"player1": "Anna \u202eneseJ", "player2": "Bo"},
         {"player1": "Anna", "player2": "Bo\x00"},
     ):
-        r = client.post(f"{base}/pairs/{pair_id}", data={"csrf": csrf, **data})
+        fields = {f"{key}_{pair_id}": value for key, value in data.items()}
+        r = client.post(f"{base}/pairs", data={"csrf": csrf, **fields})
         assert r.status_code == 200
         assert "flash-error" in r.text
         assert "control or formatting character" in r.text

@@ -102,13 +102,17 @@ def _unchanged(pair: Pair, values: Mapping[str, str]) -> bool:
     return all(now[k] == values[k].strip() for k in PAIR_FIELDS)
 
 
+#: Four fields a pair, for a section of up to 1,000 pairs (Starlette's default is 1,000 fields).
+MAX_PAIR_FIELDS = 4 * 1_000 + 10
+
+
 @router.post("/pairs")
 async def name_pairs(
     request: Request, runtime: RuntimeDep, _td: TDForm, section_id: int
 ) -> Response:
     """Every pair's names from the one Players form, in one transaction: a bad line refuses
     the lot and changes nothing; lines left as they were are not written (or audited)."""
-    form = await request.form()
+    form = await request.form(max_fields=MAX_PAIR_FIELDS)
 
     def work(s: Session) -> int:
         section = setup.get_section(s, section_id)
