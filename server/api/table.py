@@ -11,6 +11,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Request, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 from sqlmodel import Session
+from starlette.websockets import WebSocketDisconnected
 
 from protocol.messages import (
     ConfirmResult,
@@ -151,7 +152,13 @@ class _Link:
         async with self.lock:
             if self.closed:
                 return False
-            await self.websocket.send_text(message.model_dump_json())
+            try:
+                await self.websocket.send_text(message.model_dump_json())
+            except (WebSocketDisconnect, WebSocketDisconnected):
+                # The terminal went (or the socket closed) between a push and its delivery:
+                # uvicorn must not log this race as a traceback.
+                self.closed = True
+                return False
             return True
 
     async def refuse(self, exc: TravellerError, entry_id: str | None = None) -> None:
