@@ -141,6 +141,29 @@ class TeamEvent:
     lines: list[TeamLine] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A piece of a file that was not read, where it is and why (never dropped silently)."""
+
+    reason: str
+    line: int | None = None
+    """The line in the file (1-based), when the format has lines."""
+    element: str | None = None
+    """Where in a structured file ("BOARD 5 / TRAVELLER_LINE 3", "[Board \"7\"]"); it
+    names the board itself, so `board` is then only for filtering."""
+    board: int | None = None
+
+    def __str__(self) -> str:
+        where = []
+        if self.line is not None:
+            where.append(f"line {self.line}")
+        if self.element:
+            where.append(self.element)
+        if self.board is not None and self.element is None:
+            where.append(f"board {self.board}")
+        return f"{', '.join(where)}: {self.reason}" if where else self.reason
+
+
 @dataclass(slots=True)
 class EventFile:
     """An event read from (or to be written to) a file."""
@@ -161,6 +184,11 @@ class EventFile:
     """The format it came from ("pbn", "usebio", "csv", "bws")."""
     teams: TeamEvent | None = None
     """A team event's matches (PBN records naming [HomeTeam] and [VisitTeam]), else None."""
+    refused: list[Refusal] = field(default_factory=list)
+    """Every traveller line (or other piece) the reader could not read, with place and reason."""
+    notes: list[str] = field(default_factory=list)
+    """What the reader decided that the TD should know (a conflict between the event type and
+    the scoring method, a spelling taken one way); shown with the summary, never fatal."""
 
     def pair(self, key: PairKey) -> PairEntry | None:
         for entry in self.pairs:
