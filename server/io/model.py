@@ -53,6 +53,8 @@ class PairEntry:
     published_place: str | None = None
     penalty: Fraction = Fraction(0)
     """Deductions the TD gave the pair (§ 211), in the ranking's unit; the totals net them."""
+    handicap: Decimal | None = None
+    """The pair's handicap in percentage points (USEBIO <HANDICAP>), or None in a scratch event."""
 
 
 @dataclass(slots=True)
@@ -182,6 +184,9 @@ class EventFile:
     lines: list[Line] = field(default_factory=list)
     source: str = ""
     """The format it came from ("pbn", "usebio", "csv", "bws")."""
+    program: str = ""
+    """The program that wrote the file, as the file names it (PBN [Application] or
+    [Generator], USEBIO PROGRAM_NAME/PROGRAM_VERSION), or "" when it does not say."""
     teams: TeamEvent | None = None
     """A team event's matches (PBN records naming [HomeTeam] and [VisitTeam]), else None."""
     refused: list[Refusal] = field(default_factory=list)
