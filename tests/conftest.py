@@ -39,6 +39,37 @@ _PG_REASON = _pg_available()
 settings.load_profile("ci" if IN_CI else "traveller")
 
 
+#: Fixtures that drive a real Chromium, and fixtures or module contents that start servers or
+#: other processes: their tests get the `browser` and `subprocess` markers, so that
+#: `traveller test --fast` (the inner loop) can leave them out. The full suite runs them all.
+_BROWSER_FIXTURES = frozenset({"browser", "page", "td_page"})
+_PROCESS_WORDS = ("subprocess.", "Popen", "ServerProcess", "start_process", "pexpect")
+
+
+def _starts_processes(path: Path, seen: dict[Path, bool]) -> bool:
+    if path not in seen:
+        text = path.read_text(encoding="utf-8") if path.suffix == ".py" else ""
+        seen[path] = any(word in text for word in _PROCESS_WORDS)
+    return seen[path]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark each test by what it needs: `browser`, `subprocess`, `deploy` (tests/deploy) and
+    `postgres` (the PostgreSQL half of `db_url`, and every test that uses `pg_url`)."""
+    seen: dict[Path, bool] = {}
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        path = Path(str(item.fspath))
+        if names & _BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.browser)
+        if _starts_processes(path, seen):
+            item.add_marker(pytest.mark.subprocess)
+        if "deploy" in path.parts:
+            item.add_marker(pytest.mark.deploy)
+        if names & {"pg_url", "pg_migrated_url", "pg_template"}:
+            item.add_marker(pytest.mark.postgres)
+
+
 _PG_BASE = PG_ADMIN_URL.rsplit("/", 1)[0].replace("postgresql://", "postgresql+psycopg://", 1)
 
 
