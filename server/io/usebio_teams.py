@@ -59,7 +59,8 @@ TEAM_EVENT_TYPES = frozenset(
 """EVENT_TYPE values that name a team event (USEBIO 1.2 EVENT_TYPE list, team entries)."""
 BOARD_A_MATCH_WORDS = frozenset({"PAB", "BAM", "POINT_A_BOARD", "BOARD_A_MATCH"})
 """Scoring-method words for point-a-board / board-a-match (§ 206)."""
-_TEAM_PAIR = re.compile(r"(?P<team>\d{1,4})(?:\s*-\s*\d{1,4})+")
+_TEAM_PAIR = re.compile(r"(?P<team>[0-9]{1,4})(?:\s*-\s*[0-9]{1,4})+")
+_SCORE = re.compile(r"-?[0-9]{1,5}")
 _CONTAINERS = frozenset({"SESSION", "SECTION", "ROUND", "STAGE", "SEGMENT"})
 
 
@@ -283,7 +284,7 @@ class _Reader:
                 )
                 return None
             if not contract or spelling.not_played(contract):
-                if score.lstrip("-").isdigit() and int(score) != 0:
+                if _SCORE.fullmatch(score) and int(score) != 0:
                     self.refuse(
                         where,
                         f"SCORE {score} without a CONTRACT: a team board is scored from the "
@@ -307,7 +308,7 @@ class _Reader:
         except (spelling.SpellingError, BridgeError, ValueError) as exc:
             self.refuse(where, str(exc), board)
             return None
-        if score.lstrip("-").isdigit():
+        if _SCORE.fullmatch(score):
             line.published_ns_score = int(score)
         return line
 
@@ -348,7 +349,7 @@ class _Reader:
 
 def _board_number(element: ET.Element) -> int | None:
     text = _text(element, "BOARD_NUMBER")
-    if not text.isdigit() or not 1 <= int(text) <= 9999:
+    if not re.fullmatch(r"[0-9]{1,4}", text) or not 1 <= int(text) <= 9999:
         return None
     return int(text)
 

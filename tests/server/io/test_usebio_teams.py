@@ -8,12 +8,15 @@ below checks the reader's seating of the two rooms, not the engine against itsel
 
 from __future__ import annotations
 
+import contextlib
 import json
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from server.io import EventFileError
@@ -304,6 +307,27 @@ def test_score_without_contract_is_refused_not_dropped() -> None:
     assert "BOARD 5 / TRAVELLER_LINE 1" in refused[0]
 
 
+@pytest.mark.parametrize("score", ["--5", "\u00b2", "420x"])
+def test_odd_score_text_is_kept_out_of_the_published_score(score: str) -> None:
+    board = (
+        "<BOARD><BOARD_NUMBER>\u00b2</BOARD_NUMBER></BOARD>"
+        "<BOARD><BOARD_NUMBER>6</BOARD_NUMBER>"
+        f"<TRAVELLER_LINE><DIRECTION>NS</DIRECTION><CONTRACT>1NT</CONTRACT><PLAYED_BY>S</PLAYED_BY>"
+        f"<TRICKS>7</TRICKS><SCORE>{score}</SCORE></TRAVELLER_LINE>"
+        "<TRAVELLER_LINE><DIRECTION>EW</DIRECTION><CONTRACT>1NT</CONTRACT><PLAYED_BY>S</PLAYED_BY>"
+        "<TRICKS>7</TRICKS></TRAVELLER_LINE></BOARD>"
+    )
+    xml = _HEAD + _GOOD_MATCH.format(extra=board) + _TAIL
+    event = parse_bytes(xml.encode(), ".xml")
+    assert event.teams is not None
+    assert [str(r) for r in event.refused] == [
+        "MATCH 1 (round 1) / BOARD #2: '\u00b2' is not a board number"
+    ]
+    board6 = [ln for ln in event.teams.lines if ln.board == 6]
+    assert len(board6) == 2
+    assert all(ln.published_ns_score is None for ln in board6)
+
+
 def test_team_file_with_nothing_readable_is_an_error() -> None:
     xml = _HEAD + "<MATCH><TEAM>1</TEAM><OPPOSING_TEAM>7</OPPOSING_TEAM></MATCH>" + _TAIL
     with pytest.raises(EventFileError, match="no team match with both rooms"):
@@ -331,3 +355,58 @@ def test_is_team_event(snippet: str, teams: bool) -> None:
     import xml.etree.ElementTree as ET
 
     assert is_team_event(ET.fromstring(snippet)) is teams
+
+
+# --- robustness: a broken team file never crashes the reader or the scorer --------------------
+
+_TEAM_TAGS = st.sampled_from(
+    [
+        "<USEBIO>",
+        "</USEBIO>",
+        '<EVENT EVENT_TYPE="SWISS_TEAMS">',
+        "<EVENT>",
+        "</EVENT>",
+        "<BOARD_SCORING_METHOD>PAB</BOARD_SCORING_METHOD>",
+        "<MATCH_SCORING_METHOD>VPS</MATCH_SCORING_METHOD>",
+        "<PARTICIPANTS>",
+        "</PARTICIPANTS>",
+        '<TEAM TEAM_ID="1"><PAIR><PAIR_NUMBER>1-1</PAIR_NUMBER></PAIR></TEAM>',
+        '<TEAM TEAM_ID="2"/>',
+        "<MATCH>",
+        "</MATCH>",
+        "<ROUND_NUMBER>1</ROUND_NUMBER>",
+        "<TEAM>1</TEAM>",
+        "<TEAM>2</TEAM>",
+        "<OPPOSING_TEAM>2</OPPOSING_TEAM>",
+        "<OPPOSING_TEAM>1</OPPOSING_TEAM>",
+        "<TEAM_SCORE>1e9999</TEAM_SCORE>",
+        "<TEAM_VICTORY_POINTS>x</TEAM_VICTORY_POINTS>",
+        "<BOARD><BOARD_NUMBER>1</BOARD_NUMBER>",
+        "<BOARD><BOARD_NUMBER>²</BOARD_NUMBER>",
+        "<IMPS>3</IMPS>",
+        "</BOARD>",
+        "<TRAVELLER_LINE>",
+        "</TRAVELLER_LINE>",
+        "<DIRECTION>NS</DIRECTION>",
+        "<DIRECTION>EW</DIRECTION>",
+        "<DIRECTION>Q</DIRECTION>",
+        "<NS_PAIR_NUMBER>1-1-2</NS_PAIR_NUMBER>",
+        "<EW_PAIR_NUMBER>2-1</EW_PAIR_NUMBER>",
+        "<CONTRACT>4S</CONTRACT><PLAYED_BY>N</PLAYED_BY><TRICKS>10</TRICKS>",
+        "<CONTRACT>9S</CONTRACT>",
+        "<SCORE>--5</SCORE>",
+        "<SCORE>²</SCORE>",
+        "<SCORE>A6040</SCORE>",
+        '<SECTION SECTION_ID="B">',
+        "</SECTION>",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_TEAM_TAGS, max_size=40))
+def test_team_reader_and_scorer_raise_only_event_file_errors(parts: list[str]) -> None:
+    with contextlib.suppress(EventFileError):
+        event = read_usebio("".join(parts).encode())
+        if event.teams is not None:
+            team_to_text(score_team_event(event))
