@@ -1,9 +1,13 @@
 """USEBIO team events (USEBIO 1.0-1.2, the EBU's results format): matches, IMPs, VPs and
 point-a-board, read into the team model and scored like a PBN team event (§ 202, § 206).
 
-What the reader takes from a file (element names as USEBIO 1.2 defines them; the EBU publishes
-the specification and DTD at usebio.org, "USEBIO 1.2 specification", sections EVENT,
-PARTICIPANTS / TEAM and MATCH):
+Source: the USEBIO 1.2 specification and DTD the EBU publishes at usebio.org (usebio_v1_2.dtd;
+USEBIO 1.3, 2018, keeps 1.2 valid). The specification's own text was not in reach when this
+was written, so no section number is cited: the element names below are those of the 1.2 DTD
+as public USEBIO readers and writers use them (marcshearer/ImportUsebio's parser for MATCH,
+TEAM, OPPOSING_TEAM, TEAM_SCORE, TEAM_VICTORY_POINTS, BOARD/IMPS and TRAVELLER_LINE/DIRECTION;
+a club scorer's writer for TEAM_ID/TEAM_NAME and PAB/BAM), nothing of their code copied.
+What the reader takes from a file:
 - ``EVENT EVENT_TYPE``: a team event is one whose type names teams (``TEAMS``,
   ``SWISS_TEAMS``, ``TEAMS_OF_FOUR``, ``MULTIPLE_TEAMS``, ``KO``, ``HEAD_TO_HEAD``), or one
   whose participants are ``TEAM``s or whose results sit in ``MATCH``es.
@@ -56,7 +60,7 @@ from .model import EventFile, PublishedMatch, Refusal, TeamEntry, TeamEvent, Tea
 TEAM_EVENT_TYPES = frozenset(
     {"TEAMS", "SWISS_TEAMS", "TEAMS_OF_FOUR", "MULTIPLE_TEAMS", "KO", "HEAD_TO_HEAD"}
 )
-"""EVENT_TYPE values that name a team event (USEBIO 1.2 EVENT_TYPE list, team entries)."""
+"""EVENT_TYPE values that name a team event (the team types USEBIO readers and writers use)."""
 BOARD_A_MATCH_WORDS = frozenset({"PAB", "BAM", "POINT_A_BOARD", "BOARD_A_MATCH"})
 """Scoring-method words for point-a-board / board-a-match (§ 206)."""
 _TEAM_PAIR = re.compile(r"(?P<team>[0-9]{1,4})(?:\s*-\s*[0-9]{1,4})+")
