@@ -12,7 +12,7 @@ from protocol.bridge import BridgeError
 from protocol.text import neutral
 from server.scoring import Method
 
-from . import handrecords, spelling
+from . import handicap_io, handrecords, spelling, usebio_teams
 from .assemble import Assembler, RawPair, RawRef
 from .errors import EventFileError
 from .limits import MAX_XML_DEPTH, MAX_XML_ELEMENTS, check_size
@@ -115,6 +115,8 @@ def read_usebio(data: bytes) -> EventFile:
     event_el = root.find("EVENT")
     if event_el is None:
         raise EventFileError("no <EVENT> in the USEBIO file")
+    if usebio_teams.is_team_event(event_el):  # teams: matches, IMPs/VPs, point-a-board
+        return usebio_teams.read_team_event(root, event_el)
     event = EventFile(source="usebio")
     event.name = _text(event_el, "EVENT_DESCRIPTION") or _text(root.find("CLUB"), "CLUB_NAME")
     event.date = _text(event_el, "DATE")
@@ -125,14 +127,17 @@ def read_usebio(data: bytes) -> EventFile:
     winners = _text(event_el, "WINNER_TYPE")
     event.winners = int(winners) if winners in ("1", "2") else None
     assembler = Assembler(event)
+    handicaps = handicap_io.Handicaps()
     for element, section in _walk(event_el, None):
         if element.tag == "PAIR":
             assembler.pairs.append(_pair(element, section))
+            handicaps.read(element, assembler.pairs[-1])
         elif element.tag == "BOARD" and element.find("TRAVELLER_LINE") is not None:
             _board(element, section, assembler)
     if event.winners == 2 and assembler.pairs and all(p.direction for p in assembler.pairs):
         assembler.directional = True
     built = assembler.build()
+    handicaps.apply(built)
     _read_handset(root.find("HANDSET"), built)
     return built
 
@@ -316,6 +321,8 @@ def write_usebio(event: EventFile, report: ScoreReport | None = None) -> bytes:
                 _add(pair, "TOTAL_SCORE", f"{decimal(result.total):.2f}")
                 if result.percentage is not None:
                     _add(pair, "PERCENTAGE", f"{decimal(result.percentage):.2f}")
+            if entry.handicap is not None:
+                _add(pair, "HANDICAP", handicap_io.handicap_text(entry.handicap))
         for board in sorted({ln.board for ln in event.lines if (ln.section or "") == section}):
             board_el = _add(parent, "BOARD", None)
             _add(board_el, "BOARD_NUMBER", board)
