@@ -177,9 +177,7 @@ def test_the_same_number_on_both_sides_is_never_a_switched_seating() -> None:
 # ---------------------------------------------------------------- b, c. player numbers
 
 
-def test_player_numbers_follow_the_program_and_its_players_are_known_at_the_table(
-    dc: DataConnectorClient, served: Served
-) -> None:
+def test_player_number_entry_follows_the_program(dc: DataConnectorClient, served: Served) -> None:
     guid, _event, td, section_id = started(dc, served)
     table = td.terminal(section_id, 1)
     lookup = {"type": "lookup_member", "number": "P101"}
@@ -194,7 +192,27 @@ def test_player_numbers_follow_the_program_and_its_players_are_known_at_the_tabl
     assert "player_numbers='first_round'" in report
     with Session(served.engine) as s:
         assert s.exec(select(Event)).one().player_numbers == "first_round"
-    # c. P101 is in the program's player data (the InitDTO), not in Traveller's member list.
+    assert_ok(
+        dc.send_bridgemate3_settings(
+            guid, [bm3(guid, bm3_player_number_entry=Bm3PlayerRegistrationOption.AllRounds)]
+        )
+    )
+    with Session(served.engine) as s:
+        assert s.exec(select(Event)).one().player_numbers == "every_round"
+    assert_ok(dc.send_bridgemate3_settings(guid, [bm3(guid)]))
+    with Session(served.engine) as s:
+        assert s.exec(select(Event)).one().player_numbers == "off"
+
+
+def test_the_programs_players_are_known_at_the_table(
+    dc: DataConnectorClient, served: Served
+) -> None:
+    guid, _event, td, section_id = started(dc, served)
+    table = td.terminal(section_id, 1)
+    numbers_on = bm3(guid, bm3_player_number_entry=Bm3PlayerRegistrationOption.FirstRoundOnly)
+    assert_ok(dc.send_bridgemate3_settings(guid, [numbers_on]))
+    lookup = {"type": "lookup_member", "number": "P101"}
+    # P101 is in the program's player data (the InitDTO), not in Traveller's member list.
     found = table.send(lookup)
     assert (found["type"], found["number"], found["name"]) == ("member_found", "P101", "Anna North")
     late = PlayerDataDTO()
@@ -215,13 +233,6 @@ def test_player_numbers_follow_the_program_and_its_players_are_known_at_the_tabl
     assert code_of(body) == "unknown_member", body  # a number nobody sent is still unknown
     numbers = {p.player_number for p in dc.poll_for_player_data(guid)}
     assert "P300" in numbers  # named at the table: the program hears of it
-    assert_ok(
-        dc.send_bridgemate3_settings(
-            guid, [bm3(guid, bm3_player_number_entry=Bm3PlayerRegistrationOption.AllRounds)]
-        )
-    )
-    with Session(served.engine) as s:
-        assert s.exec(select(Event)).one().player_numbers == "every_round"
 
 
 # ---------------------------------------------------------------- d, e. the lead
