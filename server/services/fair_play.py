@@ -88,6 +88,15 @@ def _where(cmds: TableCommands, board: int) -> dict[str, int]:
     return {"table": cmds.table.number, "round": cmds.table.round, "board": board}
 
 
+def lead_checked(cmds: TableCommands) -> bool:
+    """Whether the table's leads are checked against the hand record at all: yes, unless the
+    scoring program that set the section up asked for the lead without validation (Bridgemate
+    lead card entry "no validation", server/dataconnector/bm_settings.py)."""
+    from server.dataconnector.bm_settings import lead_checked as by_the_program
+
+    return by_the_program(cmds.s, cmds.section)
+
+
 def lead_refusals(cmds: TableCommands, board: int) -> set[str]:
     """The entry ids whose lead was refused on this board at this table in this round."""
     rows = cmds.s.exec(
