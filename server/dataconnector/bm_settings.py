@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from protocol.messages import SettingsChanged
 from server.dataconnector import checks
 from server.dataconnector.movement import round_pushes
 from server.dataconnector.store import event_of, load, same_session, save, section_of, sections_of
 from server.dataconnector.wire import PROGRAM
-from server.models import DcSession, Section
+from server.models import LEAD_CHECK, DcSession
 from server.services import audit, event_settings
 from server.services.table_commands import Push
 
@@ -52,7 +52,6 @@ BM3_LEAD_UNCHECKED = 1
 #: BM3PlayerNumberEntry (Bm3PlayerRegistrationOption) -> Traveller's player numbers setting.
 BM3_PLAYER_NUMBERS = {0: "off", 1: "first_round", 2: "every_round"}
 #: Where the section's choice to check the lead against the deal is kept (DcSession.data).
-LEAD_CHECK = "lead_check"
 
 
 def _bm3(raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -90,21 +89,6 @@ def _mapped(model: str, raw: Mapping[str, Any]) -> dict[str, Any]:
     """The Traveller settings these Bridgemate settings ask for (event fields and the
     section's lead check)."""
     return _bm3(raw) if model == "bm3" else _bm2(raw)
-
-
-def lead_checked(session: Session, section: Section) -> bool:
-    """Whether a lead entered in this section is checked against the hand record: yes, unless
-    the scoring program that set the section up asked for the lead without validation
-    (BM3LeadCardEntry 1, or Bridgemate 2 LeadCard without BM2ValidateLeadCard)."""
-    dcs = session.exec(
-        select(DcSession).where(
-            DcSession.event_id == section.event_id,
-            DcSession.session_number == section.session_number,
-        )
-    ).first()
-    if dcs is None:
-        return True
-    return bool(load(dcs)["settings"].get(section.letter, {}).get(LEAD_CHECK, True))
 
 
 def settings_pushes(session: Session, dcs: DcSession) -> list[Push]:

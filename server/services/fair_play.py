@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 from protocol import fair_play
 from protocol.fair_play import Disclosure
 from server.errors import ConflictError
-from server.models import Audit, MovementAssignment, Result, Section
+from server.models import LEAD_CHECK, Audit, DcSession, MovementAssignment, Result, Section
 from server.movements.model import parse_seats
 from server.services import audit
 
@@ -91,10 +91,18 @@ def _where(cmds: TableCommands, board: int) -> dict[str, int]:
 def lead_checked(cmds: TableCommands) -> bool:
     """Whether the table's leads are checked against the hand record at all: yes, unless the
     scoring program that set the section up asked for the lead without validation (Bridgemate
-    lead card entry "no validation", server/dataconnector/bm_settings.py)."""
-    from server.dataconnector.bm_settings import lead_checked as by_the_program
-
-    return by_the_program(cmds.s, cmds.section)
+    lead card entry "no validation": BM3LeadCardEntry 1, or Bridgemate 2 LeadCard without
+    BM2ValidateLeadCard, kept per section by server/dataconnector/bm_settings.py)."""
+    section = cmds.section
+    dcs = cmds.s.exec(
+        select(DcSession).where(
+            DcSession.event_id == section.event_id,
+            DcSession.session_number == section.session_number,
+        )
+    ).first()
+    if dcs is None:
+        return True
+    return bool(dcs.kept()["settings"].get(section.letter, {}).get(LEAD_CHECK, True))
 
 
 def lead_refusals(cmds: TableCommands, board: int) -> set[str]:
