@@ -76,3 +76,28 @@ def test_the_same_sacrifice_does_not_pay_vulnerable_against_not() -> None:
     found = par(tricks, "EW", "N")
     assert found.ns_score == 420
     assert str(found) == "4S= N, NS +420"
+
+
+@pytest.mark.slow
+def test_par_equals_endplays_dds_par_on_random_deals() -> None:
+    """The same par as DDS (through endplay, the optional solver) on 16 seeded random deals,
+    one for each vulnerability and dealer."""
+    pytest.importorskip("endplay")
+    import random
+
+    from server.io import handrecords
+
+    deck = [suit + rank for suit in "SHDC" for rank in "AKQJT98765432"]
+    rng = random.Random(20261201)
+    vuls = ("None", "NS", "EW", "All")
+    for n in range(16):
+        rng.shuffle(deck)
+        hands = [sorted(deck[13 * i : 13 * i + 13]) for i in range(4)]
+        deal = "N:" + " ".join(
+            ".".join("".join(c[1] for c in hand if c[0] == suit) for suit in "SHDC")
+            for hand in hands
+        )
+        vul, dealer = vuls[n % 4], "NESW"[(n // 4) % 4]
+        analysis = handrecords.analyse(deal, dealer, vul)
+        found = par(analysis.tricks, vul.upper() if vul != "All" else "BOTH", dealer)
+        assert found.ns_score == analysis.par_score, (deal, vul, dealer, str(found))
