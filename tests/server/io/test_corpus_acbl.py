@@ -225,3 +225,30 @@ def test_acbl_howell_exact_percentages_differ_only_by_the_rounded_total(
         12: Decimal("-0.01"),
         3: Decimal("0.01"),
     }
+
+
+def _published_places(record: dict[str, Any]) -> dict[tuple[int, str | None], str]:
+    """The section places ACBL Live prints (strat A only: the places that win awards)."""
+    (section,) = record["sessions"][0]["sections"]
+    return {
+        (int(pair["pair_number"]), pair["direction"]): place["rank"]
+        for pair in section["pair_summaries"]
+        for place in pair["strat_place"]
+        if place["strat_number"] == 1 and place["type"] == "Section"
+    }
+
+
+@pytest.mark.parametrize("which", ["mitchell", "howell"])
+def test_acbl_published_places_are_ours(which: str, request: pytest.FixtureRequest) -> None:
+    # The ranking order is ACBLscore's in both games (ours ranks on the exact percentage,
+    # theirs on the factored total: the same order here). ACBL writes a shared place as
+    # "1/2" where we write "1=".
+    record, report = request.getfixturevalue(which)
+    published = _published_places(record)
+    ours = {(p.key.number, p.key.direction): p.place for p in report.pairs}
+    spelled = {k: v.replace("1/2", "1=") for k, v in published.items()}
+    assert {k: ours[k] for k in spelled} == spelled
+    assert len(spelled) == {"mitchell": 10, "howell": 4}[which]
+    order = [int(p["pair_number"]) for p in record["sessions"][0]["sections"][0]["pair_summaries"]]
+    ranked = [p.key.number for p in report.pairs]
+    assert ranked == order
