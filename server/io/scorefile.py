@@ -106,13 +106,17 @@ def load(path: str | Path) -> EventFile:
 
 
 def parse_bytes(data: bytes, suffix: str = "") -> EventFile:
-    """Parse file contents, by suffix or by sniffing: PBN, USEBIO XML or CSV."""
+    """Parse file contents, by suffix or by sniffing: PBN, USEBIO XML, CSV or an ACBL Live
+    results record."""
+    from . import acbl_live
     from .csv_io import read_travellers_csv
     from .pbn import read_pbn
     from .usebio import read_usebio
 
     check_size(len(data))
     head = data[:2048].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if suffix == ".json" or acbl_live.looks_like(data):
+        return acbl_live.read_acbl_live(data)
     if suffix == ".xml" or head.startswith(b"<"):
         return read_usebio(data)
     if suffix == ".csv":

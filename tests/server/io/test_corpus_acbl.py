@@ -1,10 +1,9 @@
 """Two ACBL club games scored by ACBLscore, checked against what ACBL Live for Clubs published.
 
 The files are the results records my.acbl.org publishes for a club game (its JSON, as the page
-embeds it); sources, licence and what was cut: tests/data/published/README.md. Traveller has
-no reader for this format yet, so `_event` below maps the record's travellers onto the
-readers' model (pair, board, table, contract, declarer, tricks) and keeps the published
-figures beside them, as the readers do; nothing published is used to score.
+embeds it); sources, licence and what was cut: tests/data/published/README.md. Traveller reads
+them with server/io/acbl_live.py (`traveller score FILE`), which keeps the published figures
+beside the lines; nothing published is used to score.
 
 What the tests found (ACBLscore 833, "ACBLScore/ScoreParser 833/1.03"):
 - every traveller line's score is the Law 77 score of its contract, and every line's
@@ -28,71 +27,21 @@ from typing import Any
 
 import pytest
 
-from server.io.model import EventFile, Line, PairEntry, PairKey
-from server.io.scorefile import ScoreReport, score_event
-from server.scoring import Method, to_decimal
+from server.io.handrecords import law2_dealer, law2_vulnerable
+from server.io.model import PairKey
+from server.io.scorefile import ScoreReport, load, score_event
+from server.scoring import to_decimal
 
 MITCHELL = "published/acbl_livermore_2026-04-20_monday_morning_pairs.json"
 HOWELL = "published/acbl_stoneridge_creek_2026-04-15_pairs.json"
 CENT = Decimal("0.01")
 
 
-def _contract(text: str) -> str:
-    """ACBL Live's "4 S x" / "3 NT" as the readers' canonical "4SX" / "3NT"."""
-    level, strain, *doubles = text.split()
-    return f"{level}{strain}{''.join(doubles).upper()}"
-
-
-def _event(record: dict[str, Any]) -> EventFile:
-    (session,) = record["sessions"]
-    (section,) = session["sections"]
-    letter = section["name"]
-    mitchell = any(p["direction"] for p in section["pair_summaries"])
-
-    def key(number: str, side: str | None) -> PairKey:
-        return PairKey(letter, int(number), side if mitchell else None)
-
-    event = EventFile(
-        name=record["name"],
-        date=record["start_date"],
-        method=Method.MATCHPOINTS,
-        program=record["program_name"],
-    )
-    for pair in section["pair_summaries"]:
-        event.pairs.append(
-            PairEntry(
-                key(pair["pair_number"], pair["direction"]),
-                names=tuple(p["name"] for p in pair["players"]),
-                published_total=Decimal(pair["score"]),
-                published_percentage=Decimal(pair["percentage"]),
-            )
-        )
-    for board in section["boards"]:
-        for row in board["board_results"]:
-            event.lines.append(
-                Line(
-                    board=board["board_number"],
-                    ns=key(row["ns_pair"], "NS"),
-                    ew=key(row["ew_pair"], "EW"),
-                    contract=_contract(row["contract"]),
-                    declarer=row["declarer"],
-                    tricks=int(row["tricks_taken"]),
-                    section=letter,
-                    round=row["round_number"],
-                    table=row["table_number"],
-                    published_ns_score=int(row["ns_score"]),
-                    published_values=(
-                        Decimal(row["ns_match_points"]),
-                        Decimal(row["ew_match_points"]),
-                    ),
-                )
-            )
-    return event
-
-
 def _load(data_dir: Path, name: str) -> tuple[dict[str, Any], ScoreReport]:
+    """The record as JSON (for the published figures) and as Traveller's reader reads it
+    (server/io/acbl_live.py), scored."""
     record = json.loads((data_dir / name).read_text(encoding="utf-8"))
-    return record, score_event(_event(record))
+    return record, score_event(load(data_dir / name))
 
 
 @pytest.fixture(scope="module")
@@ -252,3 +201,46 @@ def test_acbl_published_places_are_ours(which: str, request: pytest.FixtureReque
     order = [int(p["pair_number"]) for p in record["sessions"][0]["sections"][0]["pair_summaries"]]
     ranked = [p.key.number for p in report.pairs]
     assert ranked == order
+
+
+@pytest.mark.parametrize(("which", "lines", "boards"), [("mitchell", 312, 36), ("howell", 90, 24)])
+def test_the_reader_reads_every_line_and_hand_record(
+    which: str, lines: int, boards: int, request: pytest.FixtureRequest
+) -> None:
+    _, report = request.getfixturevalue(which)
+    event = report.event
+    assert event.refused == []
+    assert len(event.lines) == lines
+    assert event.program == "ACBLScore/ScoreParser 833/1.03"
+    assert len(event.boards) == boards  # hand records, voids ("-----") included
+    assert all(board.deal for board in event.boards.values())
+    for number, board in event.boards.items():  # ACBL's dealer and vulnerability are Law 2's
+        assert (board.dealer, board.vulnerable) == (law2_dealer(number), law2_vulnerable(number))
+
+
+def _published_par(text: str) -> int:
+    """ACBL's "Par: 110 2H-NS" / "Par: -420 4S-EW" as the N/S par score."""
+    return int(text.split()[1])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("which", ["mitchell", "howell"])
+def test_our_par_is_the_par_acbl_published(which: str, request: pytest.FixtureRequest) -> None:
+    """The double-dummy par of every hand record (endplay's solver, protocol.bridge.par) is
+    the par ACBL Live prints with it."""
+    pytest.importorskip("endplay")
+    from protocol.bridge.par import par
+    from server.io import handrecords
+
+    record, report = request.getfixturevalue(which)
+    published = {
+        int(h["board"]): h["par"] for h in record["sessions"][0]["hand_records"] if h.get("par")
+    }
+    assert published
+    for number, text in sorted(published.items()):
+        board = report.event.boards[number]
+        assert board.deal is not None
+        tricks = handrecords.dd_table(board.deal)
+        vul = {"None": "NONE", "All": "BOTH"}.get(board.vulnerable or "", board.vulnerable)
+        found = par(tricks, vul or "NONE", board.dealer or "N")
+        assert found.ns_score == _published_par(text), (number, text, str(found))
