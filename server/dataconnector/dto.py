@@ -151,12 +151,10 @@ class HandrecordDTO(Wire):
         return value if isinstance(value, str) else None
 
 
-class InitDTO(Wire):
-    """InitializeEvent: sessions with their movements, players, seats, deals and settings."""
+class _SessionContents(Wire):
+    """What InitializeEvent and AddSession both carry besides the sessions: players, seats,
+    deals and the Bridgemate settings."""
 
-    commands: int = Field(0, alias="Commands")
-    event_guid: str = Field("", alias="EventGuid")
-    sessions: list[SessionDTO] = Field(default_factory=list, alias="Sessions")
     player_data: list[PlayerDataDTO] = Field(default_factory=list, alias="PlayerData")
     participations: list[ParticipationDTO] = Field(default_factory=list, alias="Participations")
     handrecords: list[HandrecordDTO] = Field(default_factory=list, alias="Handrecords")
@@ -168,22 +166,21 @@ class InitDTO(Wire):
     )
 
 
-class AddSessionDTO(Wire):
+class InitDTO(_SessionContents):
+    """InitializeEvent: sessions with their movements, players, seats, deals and settings."""
+
+    commands: int = Field(0, alias="Commands")
+    event_guid: str = Field("", alias="EventGuid")
+    sessions: list[SessionDTO] = Field(default_factory=list, alias="Sessions")
+
+
+class AddSessionDTO(_SessionContents):
     """AddSession: one more session for an event initialized before (its own sections and
     scoring groups), with its players, first-round seats, deals and settings."""
 
     event_guid: str = Field("", alias="EventGuid")
     club_id: str = Field("", alias="ClubId")
     session: SessionDTO | None = Field(None, alias="Session")
-    player_data: list[PlayerDataDTO] = Field(default_factory=list, alias="PlayerData")
-    participations: list[ParticipationDTO] = Field(default_factory=list, alias="Participations")
-    handrecords: list[HandrecordDTO] = Field(default_factory=list, alias="Handrecords")
-    bridgemate2_settings: list[dict[str, Any]] = Field(
-        default_factory=list, alias="Bridgemate2Settings"
-    )
-    bridgemate3_settings: list[dict[str, Any]] = Field(
-        default_factory=list, alias="Bridgemate3Settings"
-    )
 
 
 class BCSManagementRequestDTO(Wire):
