@@ -189,7 +189,11 @@ def _read_method(event_el: ET.Element, event: EventFile) -> None:
         if element.tag in _METHOD_PLACES:
             named.append((_METHOD_PLACES[element.tag], where, (element.text or "").strip()))
     named.sort(key=lambda item: item[0])
-    known = [(where, text, spelling.method(text)) for _, where, text in named if text]
+    known = [
+        (where, text, spelling.method(text))
+        for _, where, text in named
+        if text and text.upper() not in _GENERIC
+    ]
     for where, text, method in known:
         if method is None and "TEAM" not in text.upper():
             event.notes.append(f"{where} {text!r} is not a scoring method Traveller knows")
@@ -213,6 +217,9 @@ def _read_method(event_el: ET.Element, event: EventFile) -> None:
 
 
 _METHOD_PLACES = {"BOARD_SCORING_METHOD": 0, "SCORING_METHOD": 1, "EVENT_TYPE": 2}
+_GENERIC = frozenset({"PAIRS", "INDIVIDUAL"})
+"""EVENT_TYPE words that name the kind of event, not a scoring method (Traveller's own
+export writes PAIRS beside BOARD_SCORING_METHOD)."""
 
 
 def _read_across(event: EventFile) -> None:
