@@ -67,6 +67,10 @@ def score(
 
     try:
         event = load(file)
+        if event.teams is None and not any(line.played for line in event.lines):
+            _print_summary(event)
+            typer.echo(_("error: {file}: no result to score").format(file=file), err=True)
+            raise typer.Exit(2)
         if strict and event.refused:
             _print_summary(event)
             typer.echo(_("error: {file}: lines refused (--strict)").format(file=file), err=True)

@@ -90,3 +90,17 @@ def test_notes_are_shown(tmp_path: Path) -> None:
         for line in result.stderr.splitlines()
     )
     assert json.loads(result.stdout)["notes"]
+
+
+def test_a_file_with_deals_but_every_result_refused_exits_2(tmp_path: Path) -> None:
+    hands = "AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+    path = tmp_path / "e.pbn"
+    path.write_text(
+        f'[Board "1"]\n[Deal "N:{hands}"]\n'
+        '[ScoreTable "PairId_NS;PairId_EW;Contract;Declarer;Result"]\n1 2 9S N 9\n'
+    )
+    result = runner.invoke(_traveller(), ["score", str(path)])
+    assert result.exit_code == 2
+    assert "0 lines read, 1 refused:" in result.stderr
+    assert "line 4, board 1" in result.stderr
+    assert "no result to score" in result.stderr
