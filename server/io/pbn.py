@@ -203,6 +203,7 @@ def read_pbn(text: str) -> EventFile:
     event.refused.extend(found.refused)
     assembler = Assembler(event)
     named_pairs: dict[tuple[str, str], int] = {}
+    scorings: dict[Method | None, tuple[str, Game]] = {}
     for game in games:
         tags = game.tags
         for name in _PROGRAM_TAGS:
@@ -212,6 +213,8 @@ def read_pbn(text: str) -> EventFile:
             event.name = tags["Event"]
         if not event.date and tags.get("Date", "") not in _UNKNOWN:
             event.date = tags["Date"]
+        if tags.get("Scoring", "") not in _UNKNOWN:
+            scorings.setdefault(spelling.method(tags["Scoring"]), (tags["Scoring"], game))
         if not event.scoring and tags.get("Scoring", "") not in _UNKNOWN:
             event.scoring = tags["Scoring"]
             event.method = spelling.method(event.scoring)
@@ -234,6 +237,13 @@ def read_pbn(text: str) -> EventFile:
                 _read_single(game, board, assembler, named_pairs)
             except EventFileError as exc:
                 event.refused.append(Refusal(exc.message, line=exc.line, board=board))
+    if len(scorings) > 1:
+        said = "; ".join(
+            f"line {game.lines.get('Scoring')} {text!r}" for text, game in scorings.values()
+        )
+        event.notes.append(
+            f"the games' [Scoring] tags disagree ({said}): the first is taken ({event.scoring!r})"
+        )
     built = assembler.build()
     from .teamfile import team_event_from_games
 

@@ -385,3 +385,13 @@ def test_every_line_refused_names_the_first_place() -> None:
     with pytest.raises(EventFileError, match="nothing usable left") as info:
         read_pbn(text)
     assert info.value.line == 3
+
+
+def test_pbn_games_that_disagree_on_the_scoring_are_noted() -> None:
+    # Minimal file: two games naming different [Scoring].
+    row = '[ScoreTable "PairId_NS;PairId_EW;Contract;Declarer;Result"]\n1 2 3NT N 9\n'
+    text = f'[Board "1"]\n[Scoring "MatchPoints"]\n{row}\n[Board "2"]\n[Scoring "IMP"]\n{row}'
+    event = read_pbn(text)
+    assert event.method is Method.MATCHPOINTS
+    [note] = event.notes
+    assert "line 2 'MatchPoints'; line 7 'IMP'" in note
