@@ -6,6 +6,7 @@ here is updated directly by route handlers.
 
 from __future__ import annotations
 
+import json
 import secrets
 from datetime import UTC, datetime
 from typing import Any
@@ -321,6 +322,18 @@ class DcSession(SQLModel, table=True):
     name: str = Field(default="", max_length=200)
     data: str = "{}"
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+    def kept(self) -> dict[str, Any]:
+        """``data`` read: the scoring groups, sections and settings (each at least empty)."""
+        kept: dict[str, Any] = json.loads(self.data or "{}")
+        for key in ("groups", "sections", "settings"):
+            kept.setdefault(key, {})
+        return kept
+
+
+#: The key, in a section's Bridgemate settings kept on its DcSession, of whether leads are
+#: checked against the hand record (False when the program asked for no validation).
+LEAD_CHECK = "lead_check"
 
 
 class DcPlayer(SQLModel, table=True):

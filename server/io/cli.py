@@ -105,7 +105,8 @@ def score(
         typer.echo(write_ranking_csv(report), nl=False)
     else:
         typer.echo(to_text(report), nl=False)
-    _print_summary(event)
+    if output is OutputFormat.TEXT or event.refused or event.notes:
+        _print_summary(event)  # JSON carries the counts itself; stderr stays quiet if clean
 
 
 def _print_summary(event: object) -> None:
@@ -113,8 +114,9 @@ def _print_summary(event: object) -> None:
     from .model import EventFile
 
     assert isinstance(event, EventFile)
+    read = len(event.teams.lines) if event.teams is not None else len(event.lines)
     summary = _("{read} lines read, {refused} refused").format(
-        read=len(event.lines), refused=len(event.refused)
+        read=read, refused=len(event.refused)
     )
     typer.echo(summary + (":" if event.refused else ""), err=True)
     for refusal in event.refused:

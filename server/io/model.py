@@ -141,6 +141,8 @@ class TeamLine:
     published_ns_imps: Decimal | None = None
     """The N/S team's IMPs on the board as the file published them ([ScoreIMP])."""
     source_line: int | None = None
+    element: str | None = None
+    """Where in a structured file the line is ("MATCH 2 / BOARD 5 / TRAVELLER_LINE 1")."""
 
     def ns_points(self) -> int | None:
         """The N/S score of the contract played (Law 77), or None without one."""
@@ -148,10 +150,45 @@ class TeamLine:
 
 
 @dataclass(slots=True)
+class TeamEntry:
+    """A team as the file lists it, with what it published for the team (never used to score)."""
+
+    team: str
+    """The team as the lines name it (USEBIO TEAM_ID, PBN [HomeTeam]/[VisitTeam])."""
+    name: str = ""
+    players: tuple[str, ...] = ()
+    pairs: tuple[str, ...] = ()
+    """The pair numbers the file lists under the team (USEBIO TEAM / PAIR / PAIR_NUMBER)."""
+    published_total: Decimal | None = None
+    published_place: str | None = None
+
+
+@dataclass(slots=True)
+class PublishedMatch:
+    """A match's result as the file published it, kept to compare against (never used to score)."""
+
+    stage: str | None
+    home: str
+    away: str
+    home_score: Decimal | None = None
+    """IMPs (or board-a-match points) the file gives the home team (USEBIO TEAM_SCORE)."""
+    away_score: Decimal | None = None
+    home_vp: Decimal | None = None
+    away_vp: Decimal | None = None
+
+
+@dataclass(slots=True)
 class TeamEvent:
     """The team matches of an event file: every table's result with the teams seated."""
 
     lines: list[TeamLine] = field(default_factory=list)
+    board_a_match: bool = False
+    """Scored board-a-match / point-a-board (§ 206), as the file says, instead of IMPs and VPs."""
+    entries: list[TeamEntry] = field(default_factory=list)
+    published: list[PublishedMatch] = field(default_factory=list)
+    scoring: str = ""
+    """The file's own words for the board and match scoring (USEBIO BOARD_SCORING_METHOD /
+    MATCH_SCORING_METHOD), e.g. "IMPS/VPS" or "PAB"."""
 
 
 @dataclass(frozen=True, slots=True)

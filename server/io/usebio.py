@@ -22,7 +22,7 @@ from protocol.bridge import BridgeError
 from protocol.text import neutral
 from server.scoring import Method
 
-from . import handrecords, spelling
+from . import handicap_io, handrecords, spelling, usebio_teams
 from .assemble import Assembler, RawPair, RawRef, finish
 from .errors import EventFileError
 from .limits import MAX_XML_DEPTH, MAX_XML_ELEMENTS, check_size
@@ -129,7 +129,8 @@ def read_usebio(data: bytes) -> EventFile:
     event_el = root.find("EVENT")
     if event_el is None:
         raise EventFileError("no <EVENT> in the USEBIO file")
-    # A teams EVENT_TYPE is handed to the teams reader here (issue 16 item 2).
+    if usebio_teams.is_team_event(event_el):  # teams: matches, IMPs/VPs, point-a-board
+        return usebio_teams.read_team_event(root, event_el)
     return _read_pairs_event(root, event_el, lines)
 
 
@@ -143,9 +144,12 @@ def _read_pairs_event(root: ET.Element, event_el: ET.Element, lines: dict[int, i
     event.winners = int(winners) if winners in ("1", "2") else None
     assembler = Assembler(event)
     reader = _Reader(assembler, lines)
+    handicaps = handicap_io.Handicaps()
     for element, section in _walk(event_el, None):
         if element.tag == "PAIR":
-            reader.pair(element, section)
+            raw = reader.pair(element, section)
+            if raw is not None:
+                handicaps.read(element, raw)
         elif element.tag == "BOARD" and element.find("TRAVELLER_LINE") is not None:
             reader.board(element, section)
     if reader.passed_out:
@@ -156,6 +160,7 @@ def _read_pairs_event(root: ET.Element, event_el: ET.Element, lines: dict[int, i
     if event.winners == 2 and assembler.pairs and all(p.direction for p in assembler.pairs):
         assembler.directional = True
     built = assembler.build()
+    handicaps.apply(built)
     _read_handset(root.find("HANDSET"), built)
     _read_across(built)
     return finish(built)
@@ -309,13 +314,17 @@ class _Reader:
         self.passed_out = 0
         self.pairs = 0
 
-    def pair(self, element: ET.Element, section: str | None) -> None:
+    def pair(self, element: ET.Element, section: str | None) -> RawPair | None:
+        """The pair read (and added), or None when it is refused."""
         self.pairs += 1
         try:
-            self.assembler.pairs.append(_pair(element, section))
+            raw = _pair(element, section)
         except spelling.SpellingError as exc:
             place = f"SECTION {section} / PAIR {self.pairs}" if section else f"PAIR {self.pairs}"
             self.refused.append(Refusal(str(exc), self.lines.get(id(element)), place))
+            return None
+        self.assembler.pairs.append(raw)
+        return raw
 
     def board(self, element: ET.Element, section: str | None) -> None:
         prefix = f"SECTION {section} / " if section else ""
@@ -480,6 +489,8 @@ def write_usebio(event: EventFile, report: ScoreReport | None = None) -> bytes:
                 _add(pair, "TOTAL_SCORE", f"{decimal(result.total):.2f}")
                 if result.percentage is not None:
                     _add(pair, "PERCENTAGE", f"{decimal(result.percentage):.2f}")
+            if entry.handicap is not None:
+                _add(pair, "HANDICAP", handicap_io.handicap_text(entry.handicap))
         for board in sorted({ln.board for ln in event.lines if (ln.section or "") == section}):
             board_el = _add(parent, "BOARD", None)
             _add(board_el, "BOARD_NUMBER", board)

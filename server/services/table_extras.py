@@ -84,7 +84,7 @@ def check_lead(cmds: TableCommands, entry_id: str, board: int, values: CheckedVa
     § 11). Only an actual entry is checked: a query would tell a table the cards."""
     from server.services.table_commands import Outcome
 
-    if values.lead is None or values.declarer is None:
+    if values.lead is None or values.declarer is None or not fair_play.lead_checked(cmds):
         return LeadCheck()  # nothing to check against the hand (and no need to read the deal)
     deal = hands.deal_of(cmds.s, cmds.section.id or 0, board)
     if hands.lead_in_hand(board, deal, values.declarer, values.lead) is not False:
@@ -321,7 +321,7 @@ def _players_allowed(cmds: TableCommands) -> None:
 def lookup_member(cmds: TableCommands, number: str) -> MemberFound:
     """The member's name for a membership number keyed at the table."""
     _players_allowed(cmds)
-    name = members.name_of(cmds.s, number)
+    name = members.name_of(cmds.s, number, cmds.section)
     if name is None:
         raise NotFoundError(
             "unknown_member",

@@ -41,6 +41,9 @@ def test_a_clean_real_file_says_every_line_was_read() -> None:
     result = runner.invoke(_traveller(), ["score", str(FFB)])
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines() == ["660 lines read, 0 refused"]
+    quiet = runner.invoke(_traveller(), ["score", str(FFB), "-f", "json"])
+    assert quiet.stderr == ""  # the JSON carries the counts
+    assert json.loads(quiet.stdout)["lines_read"] == 660
 
 
 def test_a_refused_line_is_named_and_the_rest_scored(tmp_path: Path) -> None:
