@@ -50,11 +50,16 @@ def score(
     integer_vp: bool = typer.Option(
         False, "--integer-vp", help="Teams: the WBF integer VP scale (default: two decimals)."
     ),
+    strict: bool = typer.Option(
+        False, "--strict", help="Refuse the file (exit 1) if any line of it is refused."
+    ),
 ) -> None:
     """Score an event from its travellers (never from the totals in the file).
 
     A PBN team event ([HomeTeam]/[VisitTeam] on every table) is scored as team matches in
-    IMPs and VPs unless a pairs method is asked for.
+    IMPs and VPs unless a pairs method is asked for. Every line is read or refused with its
+    place; the summary and the reader's notes go to stderr. The exit code is non-zero only
+    when nothing usable is left (2) or, with --strict, when a line was refused (1).
     """
     from .errors import EventFileError
     from .scorefile import load, score_event, to_json, to_text
@@ -62,6 +67,14 @@ def score(
 
     try:
         event = load(file)
+        if event.teams is None and not any(line.played for line in event.lines):
+            _print_summary(event)
+            typer.echo(_("error: {file}: no result to score").format(file=file), err=True)
+            raise typer.Exit(2)
+        if strict and event.refused:
+            _print_summary(event)
+            typer.echo(_("error: {file}: lines refused (--strict)").format(file=file), err=True)
+            raise typer.Exit(1)
         teams = method is MethodChoice.TEAMS or (method is None and event.teams is not None)
         if teams:
             from .teamfile import score_team_event
@@ -73,6 +86,8 @@ def score(
     except EventFileError as exc:
         typer.echo(_("error: {message}").format(message=exc), err=True)
         raise typer.Exit(2) from None
+    except typer.Exit:
+        raise
     except Exception as exc:  # the CLI reports, never prints a traceback
         reason = f"{type(exc).__name__}: {exc}"
         typer.echo(
@@ -82,8 +97,7 @@ def score(
         raise typer.Exit(2) from None
     if teams:
         _print_teams(team_report, output)
-        return
-    if output is OutputFormat.JSON:
+    elif output is OutputFormat.JSON:
         typer.echo(json.dumps(to_json(report), indent=2, ensure_ascii=False))
     elif output is OutputFormat.CSV:
         from .csv_io import write_ranking_csv
@@ -91,6 +105,24 @@ def score(
         typer.echo(write_ranking_csv(report), nl=False)
     else:
         typer.echo(to_text(report), nl=False)
+    if output is OutputFormat.TEXT or event.refused or event.notes:
+        _print_summary(event)  # JSON carries the counts itself; stderr stays quiet if clean
+
+
+def _print_summary(event: object) -> None:
+    """ "412 lines read, 2 refused: line 88: ..." and the reader's notes, on stderr."""
+    from .model import EventFile
+
+    assert isinstance(event, EventFile)
+    read = len(event.teams.lines) if event.teams is not None else len(event.lines)
+    summary = _("{read} lines read, {refused} refused").format(
+        read=read, refused=len(event.refused)
+    )
+    typer.echo(summary + (":" if event.refused else ""), err=True)
+    for refusal in event.refused:
+        typer.echo(f"  {refusal}", err=True)
+    for note in event.notes:
+        typer.echo(_("note: {note}").format(note=note), err=True)
 
 
 def _print_teams(report: object, output: OutputFormat) -> None:

@@ -93,10 +93,18 @@ class Line:
     published_ns_score: int | None = None
     published_values: tuple[Decimal, Decimal] | None = None
     """(N/S, E/W) matchpoints or IMPs the file published for this line (never used to score)."""
+    score: int | None = None
+    """The N/S score of a line that gives a score and no contract (USEBIO individual events
+    write SCORE alone): scored from it, as the table entered it."""
 
     @property
     def played(self) -> bool:
-        return self.contract is not None or self.artificial is not None or self.adjusted is not None
+        return (
+            self.contract is not None
+            or self.artificial is not None
+            or self.adjusted is not None
+            or self.score is not None
+        )
 
     def adjusted_labels(self) -> tuple[str, str] | None:
         """The N/S and E/W labels of a weighted or unbalanced score ("60% 420 / 40% -50")."""
@@ -106,7 +114,10 @@ class Line:
         return side_label(ns, Direction.NS), side_label(ew, Direction.EW)
 
     def ns_points(self) -> int | None:
-        """The N/S score of the contract played (Law 77), or None without one."""
+        """The N/S score of the contract played (Law 77), or the score the line gives without
+        a contract, or None without either."""
+        if self.contract is None and self.score is not None:
+            return self.score
         return played_points(self.board, self.contract, self.declarer, self.tricks)
 
 

@@ -22,7 +22,7 @@ from server.scoring import (
 
 from .errors import EventFileError
 from .limits import check_size
-from .model import EventFile, Line, PairKey
+from .model import EventFile, Line, PairKey, Refusal
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +155,8 @@ def _board_result(line: Line, where: dict[str, Any]) -> BoardResult:
         return BoardResult.artificial(line.board, line.ns, line.ew, ns, ew, **where)
     if line.adjusted is not None:
         return BoardResult.unbalanced(line.board, line.ns, line.ew, *line.adjusted, **where)
+    if line.contract is None and line.score is not None:
+        return BoardResult.played(line.board, line.ns, line.ew, line.score, **where)
     if line.contract is None:
         return BoardResult(line.board, line.ns, line.ew, None, None, **where)
     if line.tricks is None:
@@ -298,8 +300,12 @@ def to_json(report: ScoreReport) -> dict[str, Any]:
     return {
         "event": event.name,
         "date": event.date,
+        "program": event.program,
         "method": report.method.value,
         "winners": report.winners,
+        "lines_read": len(event.lines),
+        "refused": [refusal_json(r) for r in event.refused],
+        "notes": list(event.notes),
         "pairs": [
             {
                 "number": p.key.number,
@@ -321,6 +327,17 @@ def to_json(report: ScoreReport) -> dict[str, Any]:
             }
             for b in report.boards
         ],
+    }
+
+
+def refusal_json(refusal: Refusal) -> dict[str, Any]:
+    """A refused piece of the file: where it is and why."""
+    return {
+        "line": refusal.line,
+        "element": refusal.element,
+        "board": refusal.board,
+        "reason": refusal.reason,
+        "text": str(refusal),
     }
 
 

@@ -68,18 +68,32 @@ def clean_name(text: str, where: str) -> str:
     return name
 
 
-def read_deals(text: str) -> dict[int, str]:
-    """The deals of a PBN hand-record file by board number."""
+@dataclass(frozen=True)
+class HandRecords:
+    """The deals of a hand-record file, and what of it was refused (place and reason)."""
+
+    deals: dict[int, str]
+    refused: tuple[str, ...] = ()
+
+
+def read_hand_records(text: str) -> HandRecords:
+    """The deals of a PBN hand-record file by board number; a board whose deal cannot be read
+    is refused with its line and reason, the others are kept (issue 16)."""
     try:
-        boards = read_pbn(text).boards
-        deals = {n: normalise_deal(b.deal) for n, b in boards.items() if b.deal}
+        event = read_pbn(text)
+        deals = {n: normalise_deal(b.deal) for n, b in event.boards.items() if b.deal}
     except EventFileError as exc:
         raise InvalidError("bad_hand_records", f"The hand-record file: {exc}") from exc
     except ValueError as exc:
         raise InvalidError("bad_hand_records", f"The hand-record file: {exc}") from exc
     if not deals:
         raise InvalidError("bad_hand_records", "The hand-record file holds no deals.")
-    return deals
+    return HandRecords(deals, tuple(str(r) for r in event.refused))
+
+
+def read_deals(text: str) -> dict[int, str]:
+    """The deals of a PBN hand-record file by board number (what was refused left out)."""
+    return read_hand_records(text).deals
 
 
 def create(

@@ -354,7 +354,8 @@ async def create(request: Request, runtime: RuntimeDep, td_: TDForm) -> Response
                 raise InvalidError("no_movement_file", "Choose the movement file to import.")
             movement = _read_movement(text)
         hands_text = await _text(form.get("pbn_file"))
-        deals = None if hands_text is None else event_wizard.read_deals(hands_text)
+        hands = None if hands_text is None else event_wizard.read_hand_records(hands_text)
+        deals = None if hands is None else hands.deals
         names = _names(form, letters(ask.sections))
         plans = [
             event_wizard.SectionPlan(letter, movement, names.get(letter, {}))
@@ -377,11 +378,18 @@ async def create(request: Request, runtime: RuntimeDep, td_: TDForm) -> Response
             **ctx,
         )
     ids = ",".join(str(i) for i in made.section_ids)
-    return redirect(f"/td/setup/done?sections={ids}", _created(made))
+    return redirect(f"/td/setup/done?sections={ids}", _created(made, hands))
 
 
-def _created(made: event_wizard.Created) -> str:
+def _created(made: event_wizard.Created, hands: event_wizard.HandRecords | None = None) -> str:
     count, deals = len(made.section_ids), made.deals
+    if hands is not None and hands.refused:
+        read, refused = len(hands.deals), len(hands.refused)
+        places = "; ".join(hands.refused[:5]) + ("; ..." if refused > 5 else "")
+        return notice(
+            f"Event created. Sections: {count}; deals: {deals}. Hand records: {read} read, "
+            f"{refused} refused: {places}."
+        )
     if deals:
         return notice(f"Event created. Sections: {count}; deals: {deals}.")
     return notice(f"Event created. Sections: {count}.")
