@@ -51,4 +51,5 @@ def test_the_markers_fall_on_the_tests_that_need_them() -> None:
     assert not any("test_wizard_browser" in t for t in fast)  # Chromium
     assert not any("tests/deploy/" in t for t in fast)
     assert any(t.startswith("tests/protocol/") for t in fast)
-    assert {t for t in everything if t.startswith("tests/protocol/")} <= fast
+    quick = _collected("-m", "not slow", *folders)
+    assert {t for t in quick if t.startswith("tests/protocol/")} <= fast
