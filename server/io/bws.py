@@ -210,12 +210,7 @@ def _result(
         if artificial is not None:
             line.artificial = artificial
         elif contract and not spelling.not_played(contract):
-            line.contract = spelling.contract(contract)
-            if line.contract == "PASS":
-                line.tricks = 0
-            else:
-                line.declarer = spelling.declarer(seat)
-                line.tricks = spelling.tricks(result, line.contract)
+            line.contract, line.declarer, line.tricks = spelling.played(contract, seat, result)
     except (spelling.SpellingError, BridgeError) as exc:
         raise EventFileError(str(exc), board=board) from None
     assembler.add_line(line, ns, ew)

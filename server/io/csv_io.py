@@ -186,15 +186,9 @@ def _row(board: int, cell: Callable[[str], str]) -> tuple[Line, RawRef | None, R
     elif not contract and points is not None:
         line.score = points  # a score and no contract: scored from the score
     elif contract and not spelling.not_played(contract):
-        line.contract = spelling.contract(contract)
-        if line.contract == "PASS":
-            line.tricks = 0
-        else:
-            line.declarer = spelling.declarer(cell("declarer"))
-            tricks = cell("tricks")
-            if not tricks:
-                raise spelling.SpellingError(f"{line.contract} has no tricks")
-            line.tricks = spelling.tricks(tricks, line.contract)
+        line.contract, line.declarer, line.tricks = spelling.played(
+            contract, cell("declarer"), cell("tricks"), tricks_word="tricks"
+        )
     return line, refs[0], refs[1]
 
 

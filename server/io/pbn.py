@@ -511,16 +511,11 @@ def _fill_play(
         elif not contract and score is not None:
             line.score = score  # a score and no contract: scored from the score
         return
-    line.contract = spelling.contract(contract)
+    line.contract, line.declarer, line.tricks = spelling.played(
+        contract, declarer, result, declarer_word="declarer", tricks_word="result"
+    )
     if line.contract == "PASS":
-        line.tricks = 0
         return
-    if not declarer:
-        raise spelling.SpellingError(f"{line.contract} has no declarer")
-    line.declarer = spelling.declarer(declarer)
-    if not result:
-        raise spelling.SpellingError(f"{line.contract} has no result")
-    line.tricks = spelling.tricks(result, line.contract)
     line.published_ns_score = score
 
 

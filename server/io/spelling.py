@@ -181,6 +181,28 @@ def tricks(text: str | int, contract_text: str) -> int:
         raise SpellingError(str(exc)) from None
 
 
+def played(
+    contract_text: str,
+    declarer_text: str,
+    tricks_text: str | int,
+    *,
+    declarer_word: str | None = None,
+    tricks_word: str | None = None,
+) -> tuple[str, str | None, int]:
+    """The contract, declarer and tricks of a line a file says was played, from its cells, the
+    same for every reader: ("PASS", None, 0) for a passed-out board. With `declarer_word` or
+    `tricks_word`, an empty cell is refused as "4S has no <word>" (the format's name for it)."""
+    played_contract = contract(contract_text)
+    if played_contract == "PASS":
+        return played_contract, None, 0
+    if declarer_word and not declarer_text.strip():
+        raise SpellingError(f"{played_contract} has no {declarer_word}")
+    seat = declarer(declarer_text)
+    if tricks_word and not str(tricks_text).strip():
+        raise SpellingError(f"{played_contract} has no {tricks_word}")
+    return played_contract, seat, tricks(tricks_text, played_contract)
+
+
 def artificial(text: str) -> tuple[Fraction, Fraction] | None:
     """(N/S %, E/W %) from "A6040", "A60/40", "A60 40", "A60", "AVE+", "A+"; else None.
 

@@ -83,12 +83,9 @@ def _team_line(game: Game, board: int, home: str, visit: str) -> TeamLine | None
     if contract in _UNKNOWN or spelling.not_played(contract):
         return line
     try:
-        line.contract = spelling.contract(contract)
-        if line.contract == "PASS":
-            line.tricks = 0
-        else:
-            line.declarer = spelling.declarer(tags.get("Declarer", ""))
-            line.tricks = spelling.tricks(tags.get("Result", ""), line.contract)
+        line.contract, line.declarer, line.tricks = spelling.played(
+            contract, tags.get("Declarer", ""), tags.get("Result", "")
+        )
     except (spelling.SpellingError, BridgeError) as exc:
         raise EventFileError(str(exc), line=game.lines.get("Contract"), board=board) from None
     line.published_ns_score = _ns_value(tags.get("Score", ""))

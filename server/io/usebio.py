@@ -416,15 +416,9 @@ def _traveller(
     if artificial is not None:
         line.artificial = artificial
     elif contract and not spelling.not_played(contract):
-        line.contract = spelling.contract(contract)
-        if line.contract == "PASS":
-            line.tricks = 0
-        else:
-            line.declarer = spelling.declarer(_text(element, "PLAYED_BY"))
-            tricks = _text(element, "TRICKS")
-            if not tricks:
-                raise spelling.SpellingError(f"{line.contract} has no TRICKS")
-            line.tricks = spelling.tricks(tricks, line.contract)
+        line.contract, line.declarer, line.tricks = spelling.played(
+            contract, _text(element, "PLAYED_BY"), _text(element, "TRICKS"), tricks_word="TRICKS"
+        )
         line.published_ns_score = points
     elif spelling.np_scored(contract, points, line.published_values is not None):
         line.contract, line.tricks = "PASS", 0

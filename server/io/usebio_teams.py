@@ -300,15 +300,12 @@ class _Reader:
                     self.refuse(where, "no CONTRACT: the board was not played here", board)
                     return None
                 return line
-            line.contract = spelling.contract(contract)
-            if line.contract == "PASS":
-                line.tricks = 0
-            else:
-                line.declarer = spelling.declarer(_text(element, "PLAYED_BY"))
-                tricks = _text(element, "TRICKS")
-                if not tricks:
-                    raise spelling.SpellingError(f"{line.contract} has no TRICKS")
-                line.tricks = spelling.tricks(tricks, line.contract)
+            line.contract, line.declarer, line.tricks = spelling.played(
+                contract,
+                _text(element, "PLAYED_BY"),
+                _text(element, "TRICKS"),
+                tricks_word="TRICKS",
+            )
         except (spelling.SpellingError, BridgeError, ValueError) as exc:
             self.refuse(where, str(exc), board)
             return None
