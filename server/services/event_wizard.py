@@ -3,7 +3,9 @@ stored in one go or not at all.
 
 Names are taken as typed (a visitor) or, when the text is a membership number or a member's
 exact name, as that member. Markup and control characters are refused. A hand-record file
-(PBN) puts each deal on the boards of that number in every section.
+(PBN, or a dealing machine's Duplimate .dup/.dlm or BigDeal .bri/.dge: `server.io.
+dealing_machines`, told from the content) puts each deal on the boards of that number in every
+section.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass, field
 from sqlmodel import Session, select
 
 from server.errors import InvalidError
+from server.io import dealing_machines
 from server.io.errors import EventFileError
 from server.io.handrecords import normalise_deal
 from server.io.pbn import read_pbn
@@ -68,18 +71,29 @@ def clean_name(text: str, where: str) -> str:
     return name
 
 
-def read_deals(text: str) -> dict[int, str]:
-    """The deals of a PBN hand-record file by board number."""
+def read_deals(data: bytes | str, filename: str | None = None) -> dict[int, str]:
+    """The deals of a hand-record file by board number: PBN or a dealing machine's file
+    (Duplimate .dup/.dlm, BigDeal .bri/.dge), the format told from the content."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
-        boards = read_pbn(text).boards
-        deals = {n: normalise_deal(b.deal) for n, b in boards.items() if b.deal}
-    except EventFileError as exc:
-        raise InvalidError("bad_hand_records", f"The hand-record file: {exc}") from exc
-    except ValueError as exc:
+        kind = dealing_machines.sniff(raw, filename)
+        if kind == "pbn":
+            boards = read_pbn(_text(raw)).boards
+            deals = {n: normalise_deal(b.deal) for n, b in boards.items() if b.deal}
+        else:
+            deals = dealing_machines.read_machine_file(raw, kind)
+    except (EventFileError, ValueError) as exc:
         raise InvalidError("bad_hand_records", f"The hand-record file: {exc}") from exc
     if not deals:
         raise InvalidError("bad_hand_records", "The hand-record file holds no deals.")
     return deals
+
+
+def _text(data: bytes) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
 
 
 def create(

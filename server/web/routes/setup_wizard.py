@@ -2,8 +2,9 @@
 then the event with its sections (and the guide cards to print before play).
 
 Steps 1-3 are GET pages carrying the answers so far in the query (back and reload just work);
-the last step posts the whole form (multipart: a movement file and a PBN hand-record file may
-come with it). A refusal shows the form again with its message and stores nothing.
+the last step posts the whole form (multipart: a movement file and a hand-record file, PBN or
+a dealing machine's .dup/.dlm/.bri/.dge, may come with it). A refusal shows the form again
+with its message and stores nothing.
 """
 
 from __future__ import annotations
@@ -300,13 +301,22 @@ def _names(form: FormData, section_letters: list[str]) -> dict[str, dict[str, tu
     }
 
 
-async def _text(upload: Any) -> str | None:
-    """An uploaded file's text, None when no file was chosen."""
+async def _bytes(upload: Any) -> tuple[bytes, str] | None:
+    """An uploaded file's bytes and name, None when no file was chosen."""
     if not isinstance(upload, UploadFile) or not upload.filename:
         return None
     data = await upload.read(MAX_FILE + 1)
     if len(data) > MAX_FILE:
         raise InvalidError("file_too_big", f"The file is larger than {MAX_FILE} bytes.")
+    return data, upload.filename
+
+
+async def _text(upload: Any) -> str | None:
+    """An uploaded file's text, None when no file was chosen."""
+    got = await _bytes(upload)
+    if got is None:
+        return None
+    data = got[0]
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -353,8 +363,8 @@ async def create(request: Request, runtime: RuntimeDep, td_: TDForm) -> Response
             if text is None:
                 raise InvalidError("no_movement_file", "Choose the movement file to import.")
             movement = _read_movement(text)
-        hands_text = await _text(form.get("pbn_file"))
-        deals = None if hands_text is None else event_wizard.read_deals(hands_text)
+        hands = await _bytes(form.get("pbn_file"))
+        deals = None if hands is None else event_wizard.read_deals(*hands)
         names = _names(form, letters(ask.sections))
         plans = [
             event_wizard.SectionPlan(letter, movement, names.get(letter, {}))
