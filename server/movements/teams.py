@@ -3,6 +3,11 @@
 A team's two pairs are PairRef(team, "NS") and PairRef(team, "EW"): the home team sits N/S in
 the open room (table 1) and E/W in the closed room (table 2), § 231A; both rooms play the same
 boards, so the two tables are declared as sharing.
+
+A round-robin event is one movement (`round_robin_movement`): each round of the schedule is a
+round of the movement, match k of the round plays at tables 2k-1 (open room) and 2k (closed
+room), and every match of a round plays the same boards (one duplicated set a match), so all
+the tables share the boards; a team with the bye sits out its round.
 """
 
 from __future__ import annotations
@@ -79,6 +84,48 @@ def round_robin(teams: int) -> list[Match]:
                 matches.append(Match(r, home, away))
         ring = ring[-1:] + ring[:-1]
     return matches
+
+
+def round_robin_movement(teams: int, *, boards_per_match: int) -> Movement:
+    """The whole round robin as one movement: round r of the schedule plays boards
+    (r-1)*b+1 .. r*b at every match, open and closed rooms side by side."""
+    if boards_per_match < 1:
+        raise ValueError("a match needs at least one board")
+    schedule = round_robin(teams)
+    check_schedule(teams, schedule)
+    matches = teams // 2
+    cells = []
+    for r in sorted({m.round for m in schedule}):
+        stanza = tuple(range((r - 1) * boards_per_match + 1, r * boards_per_match + 1))
+        in_round = [m for m in schedule if m.round == r]
+        for k, match in enumerate(in_round):
+            home, away = match.home, match.away
+            open_room, closed_room = 2 * k + 1, 2 * k + 2
+            cells.append(
+                RoundAssignment(open_room, r, PairRef(home, "NS"), PairRef(away, "EW"), stanza)
+            )
+            cells.append(
+                RoundAssignment(closed_room, r, PairRef(away, "NS"), PairRef(home, "EW"), stanza)
+            )
+    rounds = max(m.round for m in schedule)
+    return Movement(
+        name=f"Round robin, {teams} teams",
+        kind="teams",
+        tables=2 * matches,
+        rounds=rounds,
+        boards_per_round=boards_per_match,
+        assignments=tuple(cells),
+        shared_tables=(tuple(range(1, 2 * matches + 1)),),
+    )
+
+
+def matches_of(m: Movement) -> list[Match]:
+    """The matches of a teams movement, read back from its open rooms (odd tables)."""
+    return sorted(
+        Match(a.round, a.ns.number, a.ew.number)
+        for a in m.assignments
+        if a.table % 2 == 1 and a.ns is not None and a.ew is not None
+    )
 
 
 def byes(teams: int, matches: Iterable[Match]) -> dict[int, int]:

@@ -6,12 +6,16 @@ exact name, as that member. Markup and control characters are refused. A hand-re
 (PBN, or a dealing machine's Duplimate .dup/.dlm or BigDeal .bri/.dge: `server.io.
 dealing_machines`, told from the content) puts each deal on the boards of that number in every
 section.
+
+A teams movement (a two-room match or a round robin, `movements.teams`) also stores the event's
+teams (models.Team, named as typed) and links each team's two pairs to it; such an event is one
+section, as team numbers are the event's.
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sqlmodel import Session, select
@@ -21,7 +25,7 @@ from server.io import dealing_machines
 from server.io.errors import EventFileError
 from server.io.handrecords import normalise_deal
 from server.io.pbn import read_pbn
-from server.models import Board, Member
+from server.models import Board, Member, Pair, Team
 from server.movements import Movement
 from server.services import audit, members, setup
 
@@ -50,6 +54,8 @@ class SectionPlan:
     movement: Movement
     #: The typed players of each pair ("7NS" or "7"): a name or a membership number each.
     names: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    #: Teams movements: the typed team names by team number.
+    teams: Mapping[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -110,6 +116,10 @@ def create(
     if not title:
         raise InvalidError("bad_name", "The event needs a name.")
     clean_name(title, "Event")
+    if len(sections) > 1 and any(p.movement.kind == "teams" for p in sections):
+        raise InvalidError(
+            "teams_one_section", "A teams event is set up as one section: choose 1 section."
+        )
     event = setup.create_event(session, name=title, **vars(settings))
     known = {m.number: m for m in session.exec(select(Member))}
     by_name = {m.name.casefold(): m for m in known.values()}
@@ -138,6 +148,8 @@ def create(
                 member1=players[0][1],
                 member2=players[1][1],
             )
+        if plan.movement.kind == "teams":
+            _put_teams(session, event.id or 0, pairs.values(), plan.teams)
         stored += _put_deals(session, section.id or 0, deals or {})
         created.append(section.id or 0)
     return Created(event.id or 0, tuple(created), stored)
@@ -149,6 +161,23 @@ def _player(
     """A name and membership number: a member by number or exact name, else a visitor."""
     member = known.get(typed) or by_name.get(typed.casefold())
     return (member.name, member.number) if member else (typed, None)
+
+
+def _put_teams(
+    session: Session, event_id: int, pairs: Iterable[Pair], names: Mapping[int, str]
+) -> None:
+    """The event's teams (one per pair number of the movement), each pair linked to its team."""
+    by_number: dict[int, Team] = {}
+    for pair in sorted(pairs, key=lambda p: p.number):
+        team = by_number.get(pair.number)
+        if team is None:
+            name = clean_name(names.get(pair.number, ""), f"Team {pair.number}")
+            team = Team(event_id=event_id, number=pair.number, name=name)
+            session.add(team)
+            session.flush()
+            by_number[pair.number] = team
+        pair.team_id = team.id
+        session.add(pair)
 
 
 def _put_deals(session: Session, section_id: int, deals: Mapping[int, str]) -> int:

@@ -75,8 +75,10 @@ REASONS = {
     ),
     "individual_size": N_("for 8 or 12 players (4 or 6 pairs), not %(players)s"),
     "two_teams": N_("a match is two teams of two pairs: %(pairs)s pairs"),
-    "teams_event": N_(
-        "a section plays one two-room match; set up each match of the event as a team match"
+    "round_robin_size": N_("round robins are for %(least)s to %(most)s pairs (two a team)"),
+    "swiss_live": N_(
+        "Swiss pairs each round from the match VPs, which the server does not keep yet: "
+        "play a round robin, or set up each round's matches as team matches"
     ),
     "not_built": N_("the engine has no such movement for this size"),
 }
@@ -258,6 +260,7 @@ def _details_context(s: Session, ask: Ask, movement: Movement | None) -> dict[st
         "ask": ask,
         "movement": movement,
         "refs": [] if movement and movement.kind == "individual" else [str(r) for r in refs],
+        "teams": sorted({r.number for r in refs}) if movement and movement.kind == "teams" else [],
         "letters": letters(ask.sections),
         "members": members.members(s),
         "title": TITLES.get(ask.choice, ""),
@@ -298,6 +301,18 @@ def _names(form: FormData, section_letters: list[str]) -> dict[str, dict[str, tu
     return {
         letter: {ref: (pair[0], pair[1]) for ref, pair in refs.items()}
         for letter, refs in typed.items()
+    }
+
+
+_TEAM_FIELD = re.compile(r"^team_(\d{1,2})$")
+
+
+def _team_names(form: FormData) -> dict[int, str]:
+    """The typed team names by team number (a teams movement): {3: "Aces"}."""
+    return {
+        int(match.group(1)): value
+        for key, value in form.multi_items()
+        if (match := _TEAM_FIELD.match(key)) and isinstance(value, str) and value.strip()
     }
 
 
@@ -366,8 +381,9 @@ async def create(request: Request, runtime: RuntimeDep, td_: TDForm) -> Response
         hands = await _bytes(form.get("pbn_file"))
         deals = None if hands is None else event_wizard.read_deals(*hands)
         names = _names(form, letters(ask.sections))
+        teams = _team_names(form)
         plans = [
-            event_wizard.SectionPlan(letter, movement, names.get(letter, {}))
+            event_wizard.SectionPlan(letter, movement, names.get(letter, {}), teams)
             for letter in letters(ask.sections)
         ]
         made = await runtime.run(
