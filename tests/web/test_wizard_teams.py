@@ -8,7 +8,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from server.models import MovementAssignment, Pair, Section, Team
+from server.models import MovementAssignment, Pair, Result, Section, Team
 from tests.web.conftest import web_login
 from tests.web.test_wizard_forms import STEP1, create, events
 
@@ -81,3 +81,60 @@ def test_a_round_robin_over_two_sections_or_with_markup_in_a_name_stores_nothing
     assert page.status_code == 422
     assert "Team 2: a name may not hold markup" in page.text
     assert events(engine) == []
+
+
+def test_the_matches_page_shows_imps_vps_and_the_standings(
+    client: TestClient, engine: Engine
+) -> None:
+    csrf = web_login(client)
+    r = create(client, csrf, **{**TEAMS6, "choice": "teams-round-robin", "bpr": "2"}, team_1="Aces")
+    assert r.status_code == 303, r.text
+    done = client.get(r.headers["location"])
+    with Session(engine) as s:
+        section = s.exec(select(Section)).one()
+        sid = section.id or 0
+        assert f'href="/td/s/{sid}/teams"' in done.text
+        cells = {
+            c.table_number: c
+            for c in s.exec(select(MovementAssignment).where(MovementAssignment.round == 1))
+        }
+        numbers = {p.id: p.number for p in s.exec(select(Pair))}
+        for table, tricks in ((1, 10), (2, 9)):  # match 1: 4S made, then one down
+            for board in cells[table].boards_listed():
+                s.add(
+                    Result(
+                        section_id=sid,
+                        table_number=table,
+                        round=1,
+                        board=board,
+                        ns_pair_id=cells[table].ns_pair_id,
+                        ew_pair_id=cells[table].ew_pair_id,
+                        contract="4S",
+                        declarer="N",
+                        tricks=tricks,
+                        state="confirmed",
+                    )
+                )
+        home = numbers[cells[1].ns_pair_id]
+        s.commit()
+    page = client.get(f"/td/s/{sid}/teams")
+    assert page.status_code == 200
+    row = page.text.split(f'data-round="1" data-home="{home}"', 1)[1].split("</tr>", 1)[0]
+    # Boards 1-2: +420 v -50 (10 IMPs), +620 v -100 (12 IMPs): 22-0 over two boards.
+    assert "22–0" in row
+    assert "20.00–0.00" in row
+    standings = page.text.split('id="team-standings"', 1)[1].split("</table>", 1)[0]
+    first = standings.split("<tr data-team=", 2)[1]
+    assert first.startswith(f'"{home}"')
+    assert "20.00" in first
+    assert "Aces" in page.text
+
+
+def test_the_matches_page_of_a_pairs_section_says_it_is_not_teams(client: TestClient) -> None:
+    csrf = web_login(client)
+    r = create(client, csrf)
+    assert r.status_code == 303
+    sid = r.headers["location"].split("sections=", 1)[1]
+    page = client.get(f"/td/s/{sid}/teams")
+    assert page.status_code == 422
+    assert "This section is not a teams movement." in page.text

@@ -425,8 +425,10 @@ async def done(request: Request, runtime: RuntimeDep, td_: TDPage, sections: str
     """The last step: each section with its dashboard, movement and guide cards to print."""
     ids = [n for x in sections.split(",") if (n := whole_number(x)) is not None][:MAX_SECTIONS]
 
-    def work(s: Session) -> list[dashboard.SectionHead]:
-        return [dashboard.head(s, setup.get_section(s, i)) for i in ids]
+    def work(s: Session) -> tuple[list[dashboard.SectionHead], set[int]]:
+        sections = [setup.get_section(s, i) for i in ids]
+        teams = {x.id or 0 for x in sections if x.movement_kind == "teams"}
+        return [dashboard.head(s, x) for x in sections], teams
 
-    heads = await runtime.read(work)
-    return page(request, "td/wizard_done.html", td_, heads=heads, step=4)
+    heads, teams = await runtime.read(work)
+    return page(request, "td/wizard_done.html", td_, heads=heads, teams=teams, step=4)

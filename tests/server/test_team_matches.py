@@ -1,0 +1,130 @@
+"""A round-robin teams section's matches and VP standings (`services/team_matches.py`): the
+open and closed rooms of each match compared in IMPs, VPs on the WBF scale, a bye's 12 VPs,
+unsettled boards left out."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine
+from sqlmodel import Session, select
+
+from protocol.bridge import imps
+from server.errors import InvalidError
+from server.models import MovementAssignment, Pair, Result, Section
+from server.movements.advice import proposal_for
+from server.scoring.vp import victory_points
+from server.services import event_wizard, setup
+from server.services.team_matches import team_table
+
+
+def round_robin(session: Session, pairs: int) -> Section:
+    proposal = proposal_for("teams-round-robin", pairs, boards_per_round=2)
+    assert proposal is not None
+    made = event_wizard.create(
+        session,
+        name="Teams",
+        settings=event_wizard.Settings(scoring="imps"),
+        sections=[event_wizard.SectionPlan("A", proposal.movement, {}, {1: "Aces"})],
+    )
+    return setup.get_section(session, made.section_ids[0])
+
+
+def play(
+    session: Session, section: Section, round_: int, table: int, contract: str, tricks: int
+) -> None:
+    cell = session.exec(
+        select(MovementAssignment).where(
+            MovementAssignment.section_id == section.id,
+            MovementAssignment.round == round_,
+            MovementAssignment.table_number == table,
+        )
+    ).one()
+    for board in cell.boards_listed():
+        session.add(
+            Result(
+                section_id=section.id or 0,
+                table_number=table,
+                round=round_,
+                board=board,
+                ns_pair_id=cell.ns_pair_id,
+                ew_pair_id=cell.ew_pair_id,
+                contract=contract,
+                declarer="N",
+                tricks=tricks,
+                state="confirmed",
+            )
+        )
+
+
+def test_a_round_of_six_teams_is_scored_match_by_match(engine: Engine, client: TestClient) -> None:
+    with Session(engine) as s:
+        section = round_robin(s, 12)
+        # Round 1: boards 1-2 (none vulnerable on 1, N/S vulnerable on 2).
+        play(s, section, 1, 1, "4S", 10)  # open room of match 1: home N/S make 4S
+        play(s, section, 1, 2, "4S", 9)  # closed room: the away N/S go one down
+        play(s, section, 1, 3, "3NT", 9)  # match 2: the same result in both rooms
+        play(s, section, 1, 4, "3NT", 9)
+        play(s, section, 1, 5, "2H", 8)  # match 3: the closed room has not finished
+        s.commit()
+        table = team_table(s, section)
+        pairs = {p.id: p.number for p in s.exec(select(Pair))}
+        first = s.exec(
+            select(MovementAssignment).where(
+                MovementAssignment.round == 1, MovementAssignment.table_number == 1
+            )
+        ).one()
+    home, away = pairs[first.ns_pair_id], pairs[first.ew_pair_id]
+    round1 = [m for m in table.matches if m.round == 1]
+    assert len(round1) == 3
+    m1 = next(m for m in round1 if m.home == home)
+    assert m1.away == away
+    assert m1.boards == 2
+    assert m1.result is not None
+    # Board 1 (none vul): +420 v -50 = 470 -> 10 IMPs; board 2 (N/S vul): +620 v -100 -> 12.
+    expected = imps(420 + 50) + imps(620 + 100)
+    assert m1.result.home_margin == expected == 22
+    assert m1.result.home_vp == victory_points(Fraction(22), 2)[0]
+    m2 = round1[1]
+    assert m2.result is not None
+    assert (m2.result.home_vp, m2.result.away_vp) == (10, 10)
+    m3 = round1[2]
+    assert (m3.boards, m3.result) == (0, None)  # nothing counts until both rooms are in
+    leader = table.standings[0]
+    assert leader.team == home
+    assert leader.vp == m1.result.home_vp
+    assert table.names[1] == "Aces"
+    assert {s.team for s in table.standings} == {home, away, m2.home, m2.away}
+    assert table.byes == {}
+
+
+def test_the_bye_of_an_odd_field_scores_12_vps_once_the_round_is_under_way(
+    engine: Engine, client: TestClient
+) -> None:
+    with Session(engine) as s:
+        section = round_robin(s, 10)  # five teams: two matches and a bye each round
+        assert team_table(s, section).standings == []
+        play(s, section, 1, 1, "1NT", 7)
+        play(s, section, 1, 2, "1NT", 7)
+        s.commit()
+        table = team_table(s, section)
+    bye = table.byes[1]
+    rested = next(x for x in table.standings if x.team == bye)
+    assert rested.vp == 12
+    assert len(table.byes) == 5  # each team rests once
+
+
+def test_a_pairs_section_is_not_a_team_table(engine: Engine, client: TestClient) -> None:
+    with Session(engine) as s:
+        proposal = proposal_for("mitchell", 8)
+        assert proposal is not None
+        made = event_wizard.create(
+            s,
+            name="Pairs",
+            settings=event_wizard.Settings(),
+            sections=[event_wizard.SectionPlan("A", proposal.movement)],
+        )
+        with pytest.raises(InvalidError, match="not a teams movement"):
+            team_table(s, setup.get_section(s, made.section_ids[0]))
