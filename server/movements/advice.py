@@ -34,7 +34,12 @@ from server.movements.individual_pairs import as_partnerships
 from server.movements.mitchell import EvenCure, max_rounds, mitchell
 from server.movements.mitchell_variants import add_rover, hesitation_mitchell
 from server.movements.model import Movement, PairRef
-from server.movements.teams import MAX_TEAMS, round_robin_movement, team_match
+from server.movements.teams import (
+    MAX_TEAMS,
+    round_robin_movement,
+    swiss_movement,
+    team_match,
+)
 from server.movements.validate import MovementError, validate
 from server.movements.web_circuits import ebu_web_mitchell
 
@@ -398,11 +403,34 @@ def _round_robin(ask: _Ask) -> Movement:
     return movement
 
 
-def _swiss(_ask: _Ask) -> Movement:
-    """Swiss teams pair each round from the VP standings after the round before
-    (teams.swiss_pairings); the server keeps no live match VPs and cannot add a round to a
-    section once set up, so Swiss is not offered (see `_round_robin`)."""
-    raise NoFitError("swiss_live")
+#: A Swiss match's usual length when the TD gives no boards a round.
+SWISS_BOARDS = 7
+#: Fewer Swiss rounds than this is not worth the pairing: play a round robin or a match.
+MIN_SWISS_ROUNDS = 3
+
+
+def _swiss(ask: _Ask) -> Movement:
+    """Swiss teams: as many rounds of `SWISS_BOARDS`-board matches (or the TD's boards a
+    round) as the time allows, fewer than a round robin's; round 1 by team number, each later
+    round paired from the VP standings after the round before (`services.team_matches`)."""
+    if ask.pairs % 2:
+        raise NoFitError("even_pairs_only")
+    teams = ask.pairs // 2
+    full = teams - 1 + teams % 2
+    if not 4 <= teams <= MAX_TEAMS:
+        raise NoFitError("swiss_size", least=8, most=2 * MAX_TEAMS)
+    per_match = ask.boards_per_round or min(SWISS_BOARDS, MAX_BOARDS_PER_ROUND)
+    rounds = min(full, ask.max_boards // per_match)
+    if rounds < MIN_SWISS_ROUNDS:
+        raise NoFitError(
+            "too_long",
+            rounds=MIN_SWISS_ROUNDS,
+            boards=MIN_SWISS_ROUNDS * per_match,
+            fit=ask.max_boards,
+        )
+    movement = swiss_movement(teams, rounds=rounds, boards_per_match=per_match)
+    validate(movement)
+    return movement
 
 
 _BUILDERS: dict[str, Callable[[_Ask], Movement]] = {

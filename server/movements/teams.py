@@ -7,14 +7,15 @@ boards, so the two tables are declared as sharing.
 A round-robin event is one movement (`round_robin_movement`): each round of the schedule is a
 round of the movement, match k of the round plays at tables 2k-1 (open room) and 2k (closed
 room), and every match of a round plays the same boards (one duplicated set a match), so all
-the tables share the boards; a team with the bye sits out its round.
+the tables share the boards; a team with the bye sits out its round. A Swiss is the same shape
+(`swiss_movement`), its rounds after the first paired one at a time from the VP standings.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from server.movements.model import Movement, PairRef, RoundAssignment
 
@@ -89,15 +90,51 @@ def round_robin(teams: int) -> list[Match]:
 def round_robin_movement(teams: int, *, boards_per_match: int) -> Movement:
     """The whole round robin as one movement: round r of the schedule plays boards
     (r-1)*b+1 .. r*b at every match, open and closed rooms side by side."""
-    if boards_per_match < 1:
-        raise ValueError("a match needs at least one board")
     schedule = round_robin(teams)
     check_schedule(teams, schedule)
-    matches = teams // 2
+    rounds = max(m.round for m in schedule)
+    return matches_movement(
+        teams,
+        schedule,
+        rounds=rounds,
+        boards_per_match=boards_per_match,
+        name=f"Round robin, {teams} teams",
+    )
+
+
+#: A Swiss movement's name starts so (`swiss_movement`); the pairing service looks for it.
+SWISS_NAME = "Swiss teams"
+
+
+def swiss_movement(teams: int, *, rounds: int, boards_per_match: int) -> Movement:
+    """A Swiss of `rounds` rounds: round 1 paired by team number (1 v 2, 3 v 4: the seeding),
+    the later rounds held by the round-robin schedule until each is paired from the standings
+    after the round before (`services.team_matches.pair_next_round`)."""
+    schedule = round_robin(teams)
+    if not 1 <= rounds <= max(m.round for m in schedule):
+        raise ValueError(f"a Swiss of {teams} teams has 1 to {teams - 1 + teams % 2} rounds")
+    first, _bye = swiss_pairings(list(range(1, teams + 1)), round=1)
+    later = [m for m in schedule if 2 <= m.round <= rounds]
+    return matches_movement(
+        teams,
+        [*first, *later],
+        rounds=rounds,
+        boards_per_match=boards_per_match,
+        name=f"{SWISS_NAME}, {teams} teams, {rounds} rounds",
+    )
+
+
+def matches_movement(
+    teams: int, matches: Sequence[Match], *, rounds: int, boards_per_match: int, name: str
+) -> Movement:
+    """Matches as one movement: match k of round r at tables 2k-1 (open room, home N/S) and
+    2k (closed room), every match of round r on boards (r-1)*b+1 .. r*b."""
+    if boards_per_match < 1:
+        raise ValueError("a match needs at least one board")
     cells = []
-    for r in sorted({m.round for m in schedule}):
+    for r in range(1, rounds + 1):
         stanza = tuple(range((r - 1) * boards_per_match + 1, r * boards_per_match + 1))
-        in_round = [m for m in schedule if m.round == r]
+        in_round = [m for m in matches if m.round == r]
         for k, match in enumerate(in_round):
             home, away = match.home, match.away
             open_room, closed_room = 2 * k + 1, 2 * k + 2
@@ -107,16 +144,34 @@ def round_robin_movement(teams: int, *, boards_per_match: int) -> Movement:
             cells.append(
                 RoundAssignment(closed_room, r, PairRef(away, "NS"), PairRef(home, "EW"), stanza)
             )
-    rounds = max(m.round for m in schedule)
+    tables = 2 * (teams // 2)
     return Movement(
-        name=f"Round robin, {teams} teams",
+        name=name,
         kind="teams",
-        tables=2 * matches,
+        tables=tables,
         rounds=rounds,
         boards_per_round=boards_per_match,
         assignments=tuple(cells),
-        shared_tables=(tuple(range(1, 2 * matches + 1)),),
+        shared_tables=(tuple(range(1, tables + 1)),),
     )
+
+
+def with_round(m: Movement, round_: int, matches: Sequence[Match]) -> Movement:
+    """The movement with round `round_` played by these matches (its boards kept)."""
+    stanza = next(a.boards for a in m.assignments if a.round == round_)
+    cells = [a for a in m.assignments if a.round != round_]
+    for k, match in enumerate(matches):
+        cells.append(
+            RoundAssignment(
+                2 * k + 1, round_, PairRef(match.home, "NS"), PairRef(match.away, "EW"), stanza
+            )
+        )
+        cells.append(
+            RoundAssignment(
+                2 * k + 2, round_, PairRef(match.away, "NS"), PairRef(match.home, "EW"), stanza
+            )
+        )
+    return replace(m, assignments=tuple(sorted(cells, key=lambda a: (a.round, a.table))))
 
 
 def matches_of(m: Movement) -> list[Match]:

@@ -9,6 +9,12 @@ have a settled real score; a TD's artificial score (Ave+/Ave-, a percentage) is 
 figure and leaves the board out of the match until the TD gives a real or IMP score there
 (that IMP adjustment is not yet entered through the server: a known limit). Scored from the
 stored results, read in one short transaction (`standings.load`).
+
+A Swiss section (`movements.teams.swiss_movement`) is paired one round at a time:
+`pair_next_round`, once every match of the round in play has all its boards in both rooms, pairs
+the next round from these standings (`teams.swiss_pairings`: no repeat meeting, the bye to the
+lowest team that has not had one, home to the team with fewer home matches) and stores it as a
+movement change (`movement_admin.change_movement`: audited, refused once that round started).
 """
 
 from __future__ import annotations
@@ -19,8 +25,9 @@ from fractions import Fraction
 
 from sqlmodel import Session, select
 
-from server.errors import InvalidError
+from server.errors import ConflictError, InvalidError
 from server.models import MovementAssignment, Section, Team
+from server.movements.teams import SWISS_NAME, Match, swiss_pairings, with_round
 from server.scoring.models import RealScore
 from server.scoring.teams import (
     BYE_VP,
@@ -30,7 +37,7 @@ from server.scoring.teams import (
     score_match,
     team_standings,
 )
-from server.services import standings
+from server.services import movement_admin, standings
 
 
 @dataclass(frozen=True)
@@ -113,3 +120,54 @@ def _standings(matches: list[MatchLine], byes: dict[int, int]) -> list[TeamStand
 def _names(session: Session, section: Section) -> dict[int, str]:
     rows = session.exec(select(Team).where(Team.event_id == section.event_id))
     return {t.number: t.name for t in rows}
+
+
+def is_swiss(section: Section) -> bool:
+    return section.movement_kind == "teams" and section.movement_name.startswith(SWISS_NAME)
+
+
+def pair_next_round(session: Session, section: Section) -> list[Match]:
+    """Pair the round after the one in play from the standings and store it (audited)."""
+    if not is_swiss(section):
+        raise InvalidError("not_swiss", "Only a Swiss teams section is paired round by round.")
+    played_round = section.current_round
+    next_round = played_round + 1
+    if played_round < 1:
+        raise ConflictError("swiss_not_started", "Round 1 is paired by team number: start it.")
+    if next_round > section.rounds:
+        raise ConflictError("swiss_finished", "Every round of the Swiss has been paired.")
+    table = team_table(session, section)
+    unfinished = [
+        m for m in table.matches if m.round == played_round and m.boards < section.boards_per_round
+    ]
+    if unfinished:
+        where = ", ".join(f"{m.home} v {m.away}" for m in unfinished)
+        raise ConflictError(
+            "swiss_round_open",
+            f"Round {played_round} is not finished (matches {where}): "
+            "pair the next round when every board is in.",
+        )
+    done = [m for m in table.matches if m.round <= played_round]
+    homes: dict[int, int] = {}
+    for m in done:
+        homes[m.home] = homes.get(m.home, 0) + 1
+    ranked = [int(str(s.team)) for s in table.standings]
+    everyone = sorted({t for m in done for t in (m.home, m.away)} | set(table.byes.values()))
+    ranked += [t for t in everyone if t not in ranked]
+    try:
+        matches, _bye = swiss_pairings(
+            ranked,
+            [(m.home, m.away) for m in done],
+            round=next_round,
+            home_counts=homes,
+            had_bye=[t for r, t in table.byes.items() if r <= played_round],
+        )
+    except ValueError as exc:
+        raise ConflictError("swiss_no_pairing", str(exc)) from exc
+    movement_admin.change_movement(
+        session,
+        section,
+        lambda m, _from: with_round(m, next_round, matches),
+        what=f"Swiss: round {next_round} paired from the standings after round {played_round}",
+    )
+    return matches

@@ -45,7 +45,7 @@ def test_reasons_name_why_a_movement_does_not_fit() -> None:
     assert unfit["rover-mitchell"].reason == "odd_pairs_only"
     assert unfit["individual"].reason == "individual_size"
     assert unfit["team-match"].reason == "two_teams"
-    assert unfit["teams-swiss"].reason == "swiss_live"
+    assert "teams-swiss" not in unfit  # ten teams: a Swiss of 4 rounds of 7 boards
 
 
 def test_seven_pairs_get_a_complete_howell_with_a_phantom() -> None:
@@ -160,3 +160,18 @@ def test_an_odd_number_of_teams_has_a_bye_and_odd_pairs_or_too_few_teams_do_not_
     unfit = {u.key: u for u in propose(40, minutes=210).unfit}  # 20 teams, 19 rounds
     assert unfit["teams-round-robin"].reason == "too_long"
     assert unfit["teams-round-robin"].figures == {"rounds": 19, "boards": 38, "fit": 28}
+
+
+def test_a_swiss_plays_fewer_rounds_than_a_round_robin_round_1_by_team_number() -> None:
+    swiss = propose(16, minutes=210).proposal("teams-swiss")  # eight teams
+    assert swiss is not None
+    assert (swiss.tables, swiss.rounds, swiss.boards_per_round) == (8, 4, 7)
+    m = swiss.movement
+    validate(m)
+    assert m.name == "Swiss teams, 8 teams, 4 rounds"
+    first = {(a.ns.number, a.ew.number) for a in m.in_round(1) if a.table % 2 and a.ns and a.ew}
+    assert first == {(1, 2), (3, 4), (5, 6), (7, 8)}
+    unfit = {u.key: u for u in propose(6, minutes=210).unfit}  # three teams: a round robin
+    assert unfit["teams-swiss"].reason == "swiss_size"
+    unfit = {u.key: u for u in propose(16, minutes=40).unfit}
+    assert unfit["teams-swiss"].reason == "too_long"

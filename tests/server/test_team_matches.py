@@ -12,12 +12,12 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from protocol.bridge import imps
-from server.errors import InvalidError
-from server.models import MovementAssignment, Pair, Result, Section
+from server.errors import ConflictError, InvalidError
+from server.models import Audit, MovementAssignment, Pair, Result, Section
 from server.movements.advice import proposal_for
 from server.scoring.vp import victory_points
-from server.services import event_wizard, setup
-from server.services.team_matches import team_table
+from server.services import event_wizard, round_control, setup
+from server.services.team_matches import pair_next_round, team_table
 
 
 def round_robin(session: Session, pairs: int) -> Section:
@@ -128,3 +128,79 @@ def test_a_pairs_section_is_not_a_team_table(engine: Engine, client: TestClient)
         )
         with pytest.raises(InvalidError, match="not a teams movement"):
             team_table(s, setup.get_section(s, made.section_ids[0]))
+
+
+def swiss(session: Session, pairs: int) -> Section:
+    proposal = proposal_for("teams-swiss", pairs, boards_per_round=2)
+    assert proposal is not None
+    made = event_wizard.create(
+        session,
+        name="Swiss",
+        settings=event_wizard.Settings(scoring="imps"),
+        sections=[event_wizard.SectionPlan("A", proposal.movement)],
+    )
+    return setup.get_section(session, made.section_ids[0])
+
+
+def matches_in(session: Session, section: Section, round_: int) -> set[tuple[int, int]]:
+    numbers = {p.id: p.number for p in session.exec(select(Pair))}
+    cells = session.exec(
+        select(MovementAssignment).where(
+            MovementAssignment.section_id == section.id, MovementAssignment.round == round_
+        )
+    ).all()
+    return {
+        (numbers[c.ns_pair_id], numbers[c.ew_pair_id])
+        for c in cells
+        if c.table_number % 2 == 1 and c.ns_pair_id and c.ew_pair_id
+    }
+
+
+def test_a_swiss_pairs_the_next_round_from_the_vp_standings(
+    engine: Engine, client: TestClient
+) -> None:
+    with Session(engine) as s:
+        section = swiss(s, 16)  # eight teams, 4 rounds of 2 boards in the time
+        assert section.movement_name.startswith("Swiss teams, 8 teams")
+        assert matches_in(s, section, 1) == {(1, 2), (3, 4), (5, 6), (7, 8)}  # seeding
+        with pytest.raises(ConflictError, match="Round 1 is paired by team number"):
+            pair_next_round(s, section)
+        round_control.start_round_once(s, section, 1)
+        # The home teams of tables 1 and 3 win big, tables 5 and 7 are flat.
+        play(s, section, 1, 1, "4S", 10)
+        play(s, section, 1, 2, "4S", 9)
+        play(s, section, 1, 3, "4S", 10)
+        play(s, section, 1, 4, "4S", 9)
+        play(s, section, 1, 5, "3NT", 9)
+        play(s, section, 1, 6, "3NT", 9)
+        play(s, section, 1, 7, "3NT", 9)
+        s.commit()
+        with pytest.raises(ConflictError, match=r"Round 1 is not finished \(matches 7 v 8\)"):
+            pair_next_round(s, section)
+        play(s, section, 1, 8, "3NT", 9)
+        s.commit()
+        before = matches_in(s, section, 3)
+        paired = pair_next_round(s, section)
+        s.commit()
+        assert {frozenset((m.home, m.away)) for m in paired} == {
+            frozenset(p) for p in matches_in(s, section, 2)
+        }
+        second = {frozenset(p) for p in matches_in(s, section, 2)}
+        # The two winners (1 and 3, 20 VPs) meet; then the four 10-VP teams; the losers.
+        assert frozenset((1, 3)) in second
+        assert frozenset((2, 4)) in second
+        assert not second & {frozenset(p) for p in matches_in(s, section, 1)}
+        assert matches_in(s, section, 3) == before  # later rounds wait for their pairing
+        audit = s.exec(select(Audit).where(Audit.action == "movement_changed")).all()
+        assert any("Swiss: round 2" in (a.reason or "") for a in audit)
+        round_control.start_round_once(s, section, 2)
+        s.commit()
+        with pytest.raises(ConflictError, match="Round 2 is not finished"):
+            pair_next_round(s, section)
+
+
+def test_a_round_robin_is_not_paired_round_by_round(engine: Engine, client: TestClient) -> None:
+    with Session(engine) as s:
+        section = round_robin(s, 12)
+        with pytest.raises(InvalidError, match="Only a Swiss"):
+            pair_next_round(s, section)

@@ -1,6 +1,6 @@
 """The wizard sets up a round-robin teams event: one section whose rounds are the rounds of the
-circle-method schedule, the teams stored and named, each pair linked to its team; Swiss is
-listed with the reason it is not offered."""
+circle-method schedule, the teams stored and named, each pair linked to its team; the matches
+page with its IMPs, VPs and standings; a Swiss paired round by round from that page."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from tests.web.test_wizard_forms import STEP1, create, events
 TEAMS6 = {**STEP1, "name": "Club teams", "pairs": "12"}
 
 
-def test_a_round_robin_is_offered_for_six_teams_and_swiss_says_why_not(
+def test_a_round_robin_and_a_swiss_are_offered_for_six_teams(
     client: TestClient,
 ) -> None:
     web_login(client)
@@ -27,7 +27,7 @@ def test_a_round_robin_is_offered_for_six_teams_and_swiss_says_why_not(
     for fact in ("6 tables", "5 rounds", "5 boards a round"):
         assert fact in rr
     assert "data-balance" not in rr
-    assert "Swiss pairs each round from the match VPs" in page.text
+    assert "Swiss teams, 6 teams, 4 rounds" in page.text
     details = client.get("/td/setup/details", params={**TEAMS6, "choice": "teams-round-robin"})
     assert details.status_code == 200
     assert 'name="team_6"' in details.text
@@ -138,3 +138,54 @@ def test_the_matches_page_of_a_pairs_section_says_it_is_not_teams(client: TestCl
     page = client.get(f"/td/s/{sid}/teams")
     assert page.status_code == 422
     assert "This section is not a teams movement." in page.text
+
+
+def test_a_swiss_is_paired_from_the_matches_page(client: TestClient, engine: Engine) -> None:
+    csrf = web_login(client)
+    r = create(client, csrf, **{**TEAMS6, "pairs": "8", "choice": "teams-swiss", "bpr": "2"})
+    assert r.status_code == 303, r.text
+    with Session(engine) as s:
+        section = s.exec(select(Section)).one()
+        sid = section.id or 0
+    page = client.get(f"/td/s/{sid}/teams")
+    assert 'id="swiss-pair"' in page.text
+    assert "Pair round 1" in page.text
+    refused = client.post(f"/td/s/{sid}/teams/pair", data={"csrf": csrf}, follow_redirects=True)
+    assert "Round 1 is paired by team number: start it." in refused.text
+    started = client.post(
+        f"/td/s/{sid}/rounds/start",
+        data={"csrf": csrf, "round": "1", "confirmed": "yes"},
+        follow_redirects=True,
+    )
+    assert "Round 1 started." in started.text
+    with Session(engine) as s:
+        cells = s.exec(select(MovementAssignment).where(MovementAssignment.round == 1)).all()
+        for c in cells:
+            for board in c.boards_listed():
+                s.add(
+                    Result(
+                        section_id=sid,
+                        table_number=c.table_number,
+                        round=1,
+                        board=board,
+                        ns_pair_id=c.ns_pair_id,
+                        ew_pair_id=c.ew_pair_id,
+                        contract="4S",
+                        declarer="N",
+                        tricks=10 if c.table_number == 1 else 9,
+                        state="confirmed",
+                    )
+                )
+        s.commit()
+    paired = client.post(f"/td/s/{sid}/teams/pair", data={"csrf": csrf}, follow_redirects=True)
+    assert "The next round is paired from the standings." in paired.text
+    assert "Pair round 2" in paired.text  # round 1 is in play; round 2 can be paired again
+    with Session(engine) as s:
+        numbers = {p.id: p.number for p in s.exec(select(Pair))}
+        second = {
+            frozenset((numbers[c.ns_pair_id], numbers[c.ew_pair_id]))
+            for c in s.exec(select(MovementAssignment).where(MovementAssignment.round == 2))
+            if c.table_number % 2 == 1 and c.ns_pair_id and c.ew_pair_id
+        }
+    # Team 1 won (home at table 1); 3 and 4 drew; 2 lost: 1 v 3 and 2 v 4 (no repeats).
+    assert second == {frozenset((1, 3)), frozenset((2, 4))}

@@ -42,8 +42,8 @@ def test_a_round_robin_of_six_teams_set_up_in_the_wizard(
     expect(rr).to_contain_text("6 tables")
     expect(rr).to_contain_text("5 rounds")
     expect(rr).to_contain_text("5 boards a round")
-    expect(td_page.locator('.wiz-unfit li[data-key="teams-swiss"]')).to_contain_text(
-        "Swiss pairs each round from the match VPs"
+    expect(td_page.locator('.wiz-option[data-key="teams-swiss"]')).to_contain_text(
+        "Swiss teams, 6 teams, 4 rounds"
     )
     rr.click()
     shoot(td_page, "teams-2-movements-1366.png")

@@ -76,10 +76,7 @@ REASONS = {
     "individual_size": N_("for 8 or 12 players (4 or 6 pairs), not %(players)s"),
     "two_teams": N_("a match is two teams of two pairs: %(pairs)s pairs"),
     "round_robin_size": N_("round robins are for %(least)s to %(most)s pairs (two a team)"),
-    "swiss_live": N_(
-        "Swiss pairs each round from the match VPs, which the server does not keep yet: "
-        "play a round robin, or set up each round's matches as team matches"
-    ),
+    "swiss_size": N_("Swiss is for %(least)s to %(most)s pairs (two a team)"),
     "not_built": N_("the engine has no such movement for this size"),
 }
 SCORING = ("mp", "mp-american", "imps", "butler", "total")
