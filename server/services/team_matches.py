@@ -26,7 +26,7 @@ from fractions import Fraction
 from sqlmodel import Session, select
 
 from server.errors import ConflictError, InvalidError
-from server.models import MovementAssignment, Section, Team
+from server.models import Audit, MovementAssignment, Section, Team
 from server.movements.teams import SWISS_NAME, Match, swiss_pairings, with_round
 from server.scoring.models import RealScore
 from server.scoring.teams import (
@@ -57,6 +57,9 @@ class TeamTable:
     byes: dict[int, int]  # round -> the team with the bye
     standings: list[TeamStanding]
     names: dict[int, str]
+    #: A Swiss: the first round not yet paired from the standings (its matches and later
+    #: ones are placeholders until then); None for a round robin or a match.
+    unpaired_from: int | None = None
 
 
 def team_table(session: Session, section: Section) -> TeamTable:
@@ -103,7 +106,26 @@ def team_table(session: Session, section: Section) -> TeamTable:
         resting = [t for t in teams if t not in seated]
         if len(resting) == 1:
             byes[round_] = resting[0]
-    return TeamTable(matches, byes, _standings(matches, byes), _names(session, section))
+    unpaired = max(paired_rounds(session, section)) + 1 if is_swiss(section) else None
+    return TeamTable(matches, byes, _standings(matches, byes), _names(session, section), unpaired)
+
+
+_PAIRED = "Swiss: round "
+
+
+def paired_rounds(session: Session, section: Section) -> set[int]:
+    """The rounds of a Swiss paired so far: round 1 (by team number) and each round paired
+    from the standings (read from the audit trail of `pair_next_round`)."""
+    rows = session.exec(
+        select(Audit).where(Audit.section_id == section.id, Audit.action == "movement_changed")
+    )
+    rounds = {1}
+    for row in rows:
+        if row.reason.startswith(_PAIRED):
+            number = row.reason[len(_PAIRED) :].split(" ", 1)[0]
+            if number.isdigit():
+                rounds.add(int(number))
+    return rounds
 
 
 def _standings(matches: list[MatchLine], byes: dict[int, int]) -> list[TeamStanding]:
@@ -168,6 +190,6 @@ def pair_next_round(session: Session, section: Section) -> list[Match]:
         session,
         section,
         lambda m, _from: with_round(m, next_round, matches),
-        what=f"Swiss: round {next_round} paired from the standings after round {played_round}",
+        what=f"{_PAIRED}{next_round} paired from the standings after round {played_round}",
     )
     return matches

@@ -150,6 +150,7 @@ def test_a_swiss_is_paired_from_the_matches_page(client: TestClient, engine: Eng
     page = client.get(f"/td/s/{sid}/teams")
     assert 'id="swiss-pair"' in page.text
     assert "Pair round 1" in page.text
+    assert 'data-unpaired="2"' in page.text  # the placeholder pairing is not shown
     refused = client.post(f"/td/s/{sid}/teams/pair", data={"csrf": csrf}, follow_redirects=True)
     assert "Round 1 is paired by team number: start it." in refused.text
     started = client.post(
@@ -179,7 +180,9 @@ def test_a_swiss_is_paired_from_the_matches_page(client: TestClient, engine: Eng
         s.commit()
     paired = client.post(f"/td/s/{sid}/teams/pair", data={"csrf": csrf}, follow_redirects=True)
     assert "The next round is paired from the standings." in paired.text
-    assert "Pair round 2" in paired.text  # round 1 is in play; round 2 can be paired again
+    assert "Pair round 2 again" in paired.text  # round 1 is in play: after a correction
+    assert 'data-unpaired="3"' in paired.text  # round 3 waits for round 2's standings
+    assert 'data-round="3"' not in paired.text
     with Session(engine) as s:
         numbers = {p.id: p.number for p in s.exec(select(Pair))}
         second = {
