@@ -29,8 +29,11 @@ Layouts, learnt from public code and notes (nothing copied):
   ``'a' + 4 * seat(first card) + seat(second card)`` with seats N=0, E=1, S=2, W=3; the check
   is the board number XOR every letter's code. The file always holds boards 1-99: the boards
   outside From..To are filler and are not read. Source: BigDeal `output.c` (`print_dlm`,
-  `init_dlmcommon`, `fill_dlm`). That this is exactly what Jannersten's Dealer4 writes is not
-  confirmed by a published spec: an encrypted file (Crypto key not 0) is refused.
+  `init_dlmcommon`, `fill_dlm`); the letter table agrees with rkcb1430/duplimate-to-html
+  `readers.php` (MIT: a = N,N; b = N,E ...), and that project's real `1.dlm`, written by the
+  Duplimate software ("[DOCUMENT]", "Dealing method", "Property NN" lines, read and ignored),
+  passes all 99 checks. No published spec of Jannersten's Dealer4 was found: an encrypted file
+  (Crypto key not 0) is refused.
 
 Every board is checked (13 cards a hand, no card twice, the DUP's two copies agree, the DLM
 check) and the whole file is read before any deal is given: a fault names the board and

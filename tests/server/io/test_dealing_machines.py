@@ -216,3 +216,23 @@ def test_a_dlm_with_a_wrong_check_or_encrypted_is_refused() -> None:
 def test_something_else_is_not_taken_for_a_hand_record_file() -> None:
     with pytest.raises(EventFileError, match="not a hand-record file"):
         dm.sniff(b"\x89PNG\r\n\x1a\n" + b"\0" * 100)
+
+
+# -- a real Duplimate file ---------------------------------------------------------------------
+
+
+def test_a_real_duplimate_dlm_file_reads_its_24_boards_and_every_check_holds() -> None:
+    """`1.dlm` of rkcb1430/duplimate-to-html (MIT; see tests/data/README.md), written by the
+    Duplimate software itself ([DOCUMENT], "Dealing method", "Property NN" lines BigDeal does not
+    write). It has no PBN twin: the 99 board checks (the check formula against a file we did
+    not write) and 13 different cards in every hand are what can be checked."""
+    data = (BIGDEAL / "duplimate-to-html_1.dlm").read_bytes()
+    assert dm.sniff(data, "1.dlm") == "dlm"
+    assert dm.sniff(data) == "dlm"
+    deals = dm.read_dlm(data.decode("ascii"))
+    assert sorted(deals) == list(range(1, 25))  # From board=1, To board=24
+    for deal in deals.values():
+        assert sorted(c for cards in numbers(deal).values() for c in cards) == list(range(1, 53))
+    # Every board line of the file, the 75 beyond To board too, passes its check.
+    text = data.decode("ascii").replace("To board=24", "To board=99")
+    assert len(dm.read_dlm(text)) == 99
