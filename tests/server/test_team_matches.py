@@ -204,3 +204,25 @@ def test_a_round_robin_is_not_paired_round_by_round(engine: Engine, client: Test
         section = round_robin(s, 12)
         with pytest.raises(InvalidError, match="Only a Swiss"):
             pair_next_round(s, section)
+
+
+def test_an_odd_swiss_gives_the_bye_to_a_team_that_has_not_had_one(
+    engine: Engine, client: TestClient
+) -> None:
+    with Session(engine) as s:
+        section = swiss(s, 14)  # seven teams: three matches and a bye a round
+        assert team_table(s, section).byes[1] == 7  # round 1 by number: the last team rests
+        round_control.start_round_once(s, section, 1)
+        for table in range(1, 7):
+            play(s, section, 1, table, "3NT", 9)  # every match flat: 10-10
+        s.commit()
+        pair_next_round(s, section)
+        s.commit()
+        table = team_table(s, section)
+    assert table.byes[2] != 7
+    assert next(x for x in table.standings if x.team == 7).vp == 12  # the bye of round 1
+    second = {frozenset((m.home, m.away)) for m in table.matches if m.round == 2}
+    first = {frozenset((m.home, m.away)) for m in table.matches if m.round == 1}
+    assert len(second) == 3
+    assert not second & first
+    assert 7 in {t for pair in second for t in pair}
