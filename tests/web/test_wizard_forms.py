@@ -49,7 +49,7 @@ def test_the_wizard_proposes_movements_with_balance_and_says_why_others_do_not_f
     assert 'data-key="howell"><strong>Howell (complete)</strong>: 19 rounds need 38 boards' in (
         page.text
     )
-    assert "set up each match of the event as a team match" in page.text
+    assert "Swiss teams, 10 teams, 4 rounds" in page.text
 
 
 def test_a_bad_field_is_named_on_the_first_step(client: TestClient) -> None:
