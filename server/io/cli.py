@@ -50,16 +50,30 @@ def score(
     integer_vp: bool = typer.Option(
         False, "--integer-vp", help="Teams: the WBF integer VP scale (default: two decimals)."
     ),
+    profile: str | None = typer.Option(
+        None,
+        "--profile",
+        "-p",
+        help="Conventions of a federation or program: dbf (default), ebu, abf, acbl, ffb, "
+        "nz, brian, pianola.",
+    ),
 ) -> None:
     """Score an event from its travellers (never from the totals in the file).
 
     A PBN team event ([HomeTeam]/[VisitTeam] on every table) is scored as team matches in
     IMPs and VPs unless a pairs method is asked for.
     """
+    from server.scoring.profiles import get_profile
+
     from .errors import EventFileError
     from .scorefile import load, score_event, to_json, to_text
     from .spelling import cli_method
 
+    try:
+        chosen_profile = get_profile(profile)
+    except ValueError as exc:
+        typer.echo(_("error: {message}").format(message=exc), err=True)
+        raise typer.Exit(2) from None
     try:
         event = load(file)
         teams = method is MethodChoice.TEAMS or (method is None and event.teams is not None)
@@ -69,7 +83,7 @@ def score(
             team_report = score_team_event(event, integer_scale=integer_vp)
         else:
             chosen = cli_method(method.value) if method is not None else None
-            report = score_event(event, chosen, across_sections=across)
+            report = score_event(event, chosen, across_sections=across, profile=chosen_profile)
     except EventFileError as exc:
         typer.echo(_("error: {message}").format(message=exc), err=True)
         raise typer.Exit(2) from None
@@ -83,6 +97,7 @@ def score(
     if teams:
         _print_teams(team_report, output)
         return
+    _suggest(event.program, chosen_profile.name, profile is not None)
     if output is OutputFormat.JSON:
         typer.echo(json.dumps(to_json(report), indent=2, ensure_ascii=False))
     elif output is OutputFormat.CSV:
@@ -91,6 +106,26 @@ def score(
         typer.echo(write_ranking_csv(report), nl=False)
     else:
         typer.echo(to_text(report), nl=False)
+
+
+def _suggest(program: str, used: str, chosen: bool) -> None:
+    """Name the profile of the program that wrote the file, on stderr (the output stays
+    clean for JSON and CSV), unless that is the profile used."""
+    from server.scoring.profiles import suggest_profile
+
+    suggested = suggest_profile(program)
+    if suggested is None or suggested.name == used:
+        return
+    if chosen:
+        line = _("note: {program} wrote this file; its profile is {profile} ({title})")
+    else:
+        line = _(
+            "note: {program} wrote this file; to reproduce its figures use "
+            "--profile {profile} ({title})"
+        )
+    typer.echo(
+        line.format(program=program, profile=suggested.name, title=suggested.title), err=True
+    )
 
 
 def _print_teams(report: object, output: OutputFormat) -> None:
