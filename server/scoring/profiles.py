@@ -48,8 +48,8 @@ NZ_HANDICAP_FILE = (
     "github.com/duaneg/scorer-to-usebio tests/integration_tests/converted/handicap_pairs.xml "
     "@ 1888aeae7788c8c487a14fe9e376dd9a1949bbd3 (NZ Scorer, Whitehead Trophy Handicap Pairs "
     "2015; AGPL-3.0, read, not committed): every pair's <PERCENTAGE> is its raw matchpoint "
-    "percentage plus half its <HANDICAP> (e.g. pair 2 NS: 53.69 - 6.65/2 = 50.37), and "
-    "<PLACE> is the scratch place"
+    "percentage plus half its <HANDICAP> (e.g. pair 2 NS: 53.69 - 6.65/2 = 50.37; scored "
+    "here from its travellers, 18 of 18 pairs agree), and <PLACE> is the scratch place"
 )
 EBUSCORE_HANDICAP = (
     "EBUScore wiki, Handicaps (ebu.co.uk/ebuscore-wiki/handicaps): the '50%' option adjusts a "
@@ -69,7 +69,8 @@ class Profile:
     `factor_artificial`: the results beside an artificial score factored up (§ X78A3).
     `sitout_scaling`: IMP totals of pairs scored on fewer boards scaled up (§ X78A5: no).
     `handicap_share`: the part of a pair's handicap added to its published percentage.
-    `matchpoints`: the matchpoint scale when a file says only "matchpoints".
+    `matchpoints`: the matchpoint scale when a file says only "matchpoints" and no method is
+    given (`traveller score` without --method); a live event names its scale itself.
     """
 
     name: str

@@ -269,3 +269,32 @@ def test_ffb_event_under_dbf_is_scored_as_before() -> None:
     assert set(gaps) == {Decimal(0), Decimal("0.01")}
     seven = next(p for p in dbf.pairs if p.key.number == 7)
     assert seven.total == F(16193, 21)  # exact, 771.10 to two decimals; published 771.2
+
+
+def test_acbl_scores_plain_matchpoints_on_the_american_scale_with_the_same_percentages() -> None:
+    # 1-1/2-0 is exactly half of 2-1-0 (top 21 instead of 42): totals halve, percentages stay.
+    dbf = score_event(load(FFB))
+    acbl = score_event(load(FFB), profile=get_profile("acbl"))
+    assert (dbf.method, acbl.method) == (Method.MATCHPOINTS, Method.MATCHPOINTS_AMERICAN)
+    assert [(p.key, p.total / 2, p.percentage) for p in dbf.pairs] == [
+        (p.key, p.total, p.percentage) for p in acbl.pairs
+    ]
+    given = score_event(load(FFB), Method.MATCHPOINTS, profile=get_profile("acbl"))
+    assert given.method is Method.MATCHPOINTS  # a method given is never changed
+
+
+def test_text_and_json_show_the_profile_and_the_handicap_columns() -> None:
+    from server.io.scorefile import to_json, to_text
+
+    event = load(FFB)
+    next(p for p in event.pairs if p.key.number == 7).handicap = Decimal("4.00")
+    report = score_event(event, profile=get_profile("ebu"))  # EBU: DBf's figures, half share
+    text = to_text(report)
+    assert "Profile: EBU / EBUScore" in text
+    assert "    Hcp   Hcp %  Names" in text
+    assert "    1          7    771.10   61.20   4.00   63.20  Philippe CHESNY" in text
+    data = to_json(report)
+    assert data["profile"] == "ebu"
+    seven = next(p for p in data["pairs"] if p["number"] == 7)
+    assert (seven["handicap"], seven["handicapped_percentage"]) == (4.0, 63.2)
+    assert "handicap" not in next(p for p in data["pairs"] if p["number"] == 26)
