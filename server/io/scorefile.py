@@ -320,6 +320,7 @@ def to_json(report: ScoreReport) -> dict[str, Any]:
         "date": event.date,
         "method": report.method.value,
         "profile": report.profile.name,
+        "suggested_profile": _suggested(event.program),
         "winners": report.winners,
         "pairs": [
             {
@@ -351,6 +352,14 @@ def to_json(report: ScoreReport) -> dict[str, Any]:
             for b in report.boards
         ],
     }
+
+
+def _suggested(program: str) -> str | None:
+    """The profile of the program that wrote the file (server/scoring/profiles.py), if known."""
+    from server.scoring.profiles import suggest_profile
+
+    found = suggest_profile(program)
+    return None if found is None else found.name
 
 
 def _row_json(row: RowResult) -> dict[str, Any]:

@@ -295,6 +295,8 @@ def test_text_and_json_show_the_profile_and_the_handicap_columns() -> None:
     assert "    1          7    771.10   61.20   4.00   63.20  Philippe CHESNY" in text
     data = to_json(report)
     assert data["profile"] == "ebu"
+    event.program = "Magic Contest France 4.13.3.4"  # as the readers fill it (EventFile.program)
+    assert to_json(score_event(event))["suggested_profile"] == "ffb"
     seven = next(p for p in data["pairs"] if p["number"] == 7)
     assert (seven["handicap"], seven["handicapped_percentage"]) == (4.0, 63.2)
     assert "handicap" not in next(p for p in data["pairs"] if p["number"] == 26)
