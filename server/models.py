@@ -62,6 +62,7 @@ class Event(SQLModel, table=True):
     show_ranking: bool = False  # the ranking on the terminals at the end of the session
     player_numbers: str = Field(default="off", max_length=12)  # off | first_round | every_round
     language: str | None = Field(default=None, max_length=8)  # the club's: en|da|nb|de|ru
+    scoring_profile: str = Field(default="dbf", max_length=16)  # server/scoring/profiles.py
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
 
 

@@ -53,6 +53,13 @@ def score(
     strict: bool = typer.Option(
         False, "--strict", help="Refuse the file (exit 1) if any line of it is refused."
     ),
+    profile: str | None = typer.Option(
+        None,
+        "--profile",
+        "-p",
+        help="Conventions of a federation or program: dbf (default), ebu, abf, acbl, ffb, "
+        "nz, brian, pianola.",
+    ),
 ) -> None:
     """Score an event from its travellers (never from the totals in the file).
 
@@ -61,10 +68,17 @@ def score(
     place; the summary and the reader's notes go to stderr. The exit code is non-zero only
     when nothing usable is left (2) or, with --strict, when a line was refused (1).
     """
+    from server.scoring.profiles import get_profile
+
     from .errors import EventFileError
-    from .scorefile import load, score_event, to_json, to_text
+    from .scorefile import load, score_event
     from .spelling import cli_method
 
+    try:
+        chosen_profile = get_profile(profile)
+    except ValueError as exc:
+        typer.echo(_("error: {message}").format(message=exc), err=True)
+        raise typer.Exit(2) from None
     try:
         event = load(file)
         if event.teams is None and not any(line.played for line in event.lines):
@@ -82,7 +96,7 @@ def score(
             team_report = score_team_event(event, integer_scale=integer_vp)
         else:
             chosen = cli_method(method.value) if method is not None else None
-            report = score_event(event, chosen, across_sections=across)
+            report = score_event(event, chosen, across_sections=across, profile=chosen_profile)
     except EventFileError as exc:
         typer.echo(_("error: {message}").format(message=exc), err=True)
         raise typer.Exit(2) from None
@@ -97,16 +111,24 @@ def score(
         raise typer.Exit(2) from None
     if teams:
         _print_teams(team_report, output)
-    elif output is OutputFormat.JSON:
+    else:
+        _suggest(event.program, chosen_profile.name, profile is not None)
+        _print_pairs(report, output)
+    if output is OutputFormat.TEXT or event.refused or event.notes:
+        _print_summary(event)  # JSON carries the counts itself; stderr stays quiet if clean
+
+
+def _print_pairs(report: object, output: OutputFormat) -> None:
+    from .csv_io import write_ranking_csv
+    from .scorefile import ScoreReport, to_json, to_text
+
+    assert isinstance(report, ScoreReport)
+    if output is OutputFormat.JSON:
         typer.echo(json.dumps(to_json(report), indent=2, ensure_ascii=False))
     elif output is OutputFormat.CSV:
-        from .csv_io import write_ranking_csv
-
         typer.echo(write_ranking_csv(report), nl=False)
     else:
         typer.echo(to_text(report), nl=False)
-    if output is OutputFormat.TEXT or event.refused or event.notes:
-        _print_summary(event)  # JSON carries the counts itself; stderr stays quiet if clean
 
 
 def _print_summary(event: object) -> None:
@@ -123,6 +145,25 @@ def _print_summary(event: object) -> None:
         typer.echo(f"  {refusal}", err=True)
     for note in event.notes:
         typer.echo(_("note: {note}").format(note=note), err=True)
+
+
+def _suggest(program: str, used: str, chosen: bool) -> None:
+    """Name the profile of the program that wrote the file, on stderr (the output stays
+    clean for JSON and CSV), unless that is the profile used."""
+    from server.scoring.profiles import suggest_profile
+
+    suggested = suggest_profile(program)
+    if suggested is None or suggested.name == used:
+        return
+    if chosen:
+        line = _("note: {program} wrote this file; its profile is {profile} ({title})")
+    else:
+        line = _(
+            "note: {program} wrote this file; to reproduce its figures use "
+            "--profile {profile} ({title})"
+        )
+    named = f'"{program.strip().rstrip(".")}"'  # a program's name may end its own sentence
+    typer.echo(line.format(program=named, profile=suggested.name, title=suggested.title), err=True)
 
 
 def _print_teams(report: object, output: OutputFormat) -> None:

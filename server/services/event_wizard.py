@@ -46,6 +46,7 @@ class Settings:
     show_ranking: bool = False
     player_numbers: str = "off"
     language: str | None = None
+    scoring_profile: str = "dbf"
 
 
 @dataclass(frozen=True)

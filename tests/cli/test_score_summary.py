@@ -37,20 +37,29 @@ def _typo(tmp_path: Path) -> Path:
     return path
 
 
+#: What `traveller score` says of the FFB file's program (server/scoring/profiles.py).
+SUGGESTION = (
+    'note: "Magic Contest France 4.13.3.4 (www.brenning.se), for the Federation Francaise de '
+    'Bridge" wrote this file; to reproduce its figures use --profile ffb (FFB / Magic Contest)'
+)
+
+
 def test_a_clean_real_file_says_every_line_was_read() -> None:
     result = runner.invoke(_traveller(), ["score", str(FFB)])
     assert result.exit_code == 0, result.output
-    assert result.stderr.splitlines() == ["660 lines read, 0 refused"]
+    assert result.stderr.splitlines() == [SUGGESTION, "660 lines read, 0 refused"]
     quiet = runner.invoke(_traveller(), ["score", str(FFB), "-f", "json"])
-    assert quiet.stderr == ""  # the JSON carries the counts
+    assert quiet.stderr.splitlines() == [SUGGESTION]  # the JSON carries the counts
+    chosen = runner.invoke(_traveller(), ["score", str(FFB), "-f", "json", "--profile", "ffb"])
+    assert chosen.stderr == ""  # the suggested profile is the one used
     assert json.loads(quiet.stdout)["lines_read"] == 660
 
 
 def test_a_refused_line_is_named_and_the_rest_scored(tmp_path: Path) -> None:
     result = runner.invoke(_traveller(), ["score", str(_typo(tmp_path)), "-f", "json"])
     assert result.exit_code == 0, result.output
-    assert result.stderr.splitlines()[0] == "659 lines read, 1 refused:"
-    assert result.stderr.splitlines()[1].startswith("  line 62, board 1: ")
+    assert result.stderr.splitlines()[:2] == [SUGGESTION, "659 lines read, 1 refused:"]
+    assert result.stderr.splitlines()[2].startswith("  line 62, board 1: ")
     data = json.loads(result.stdout)
     assert data["lines_read"] == 659
     [refused] = data["refused"]

@@ -34,6 +34,7 @@ from server.movements.advice import (
     propose,
 )
 from server.movements.upload import MovementFileError, read_movement
+from server.scoring.profiles import PROFILES
 from server.services import dashboard, event_wizard, members, setup
 from server.web.auth import TDForm, TDPage
 from server.web.fields import whole_number
@@ -84,6 +85,9 @@ AFTER_CONFIRM = ("nothing", "score", "traveller")
 TRICKS_STYLES = ("absolute", "relative")
 PLAYER_NUMBERS = ("off", "first_round", "every_round")
 LANGUAGES = ("", "en", "da", "nb", "de", "ru")
+#: The convention profiles, DBf (the default) first; shown by their names, not translated.
+PROFILE_TITLES = {name: profile.title for name, profile in PROFILES.items()}
+SCORING_PROFILES = tuple(PROFILE_TITLES)
 _WORDS = (N_("mp-american"), N_("total"), N_("first_round"), N_("every_round"))
 
 
@@ -266,6 +270,8 @@ def _details_context(s: Session, ask: Ask, movement: Movement | None) -> dict[st
         "tricks_styles": TRICKS_STYLES,
         "player_numbers": PLAYER_NUMBERS,
         "languages": LANGUAGES,
+        "scoring_profiles": SCORING_PROFILES,
+        "profile_titles": PROFILE_TITLES,
         "step": 3,
     }
 
@@ -355,6 +361,7 @@ def _settings(form: FormData) -> event_wizard.Settings:
         show_ranking=form.get("show_ranking") == "on",
         player_numbers=_choice(form, "player_numbers", PLAYER_NUMBERS),
         language=language or None,
+        scoring_profile=_choice(form, "scoring_profile", SCORING_PROFILES),
     )
 
 
