@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from tests.web.conftest import TD_PASSWORD, LiveServer, Room, Terminal
-from tests.web.test_browser import expect
+from tests.web.test_browser import expect, set_result_on_the_page
 from tests.web.test_wizard_browser import set_up_a_7_pair_howell
 
 pytestmark = pytest.mark.slow
@@ -187,12 +187,7 @@ def test_a_whole_club_night_from_the_browser(
     # making nine; it was 4S by South making ten. Audited, with its own § X79 deadline.
     tab.goto(f"{base}/tables/{corrected_table}/rounds/1/boards/{first}")
     expect(tab.locator("#deadline")).to_contain_text("corrections open until")
-    form = tab.locator("#set-form")
-    form.locator("[name=contract]").fill("4S")
-    form.locator("[name=declarer]").select_option("S")
-    form.locator("[name=tricks]").fill("10")
-    form.locator("[name=reason]").fill("scoring error: 4S by South, ten tricks")
-    form.locator("button[type=submit]").click()
+    set_result_on_the_page(tab, "4S", "S", "10", "scoring error: 4S by South, ten tricks")
     expect(tab.locator(".flash-ok")).to_be_visible()
     expect(tab.locator("#trail")).to_contain_text("scoring error: 4S by South, ten tricks")
     shoot(tab, "board-corrected")
