@@ -201,12 +201,19 @@ def test_a_whole_club_night_from_the_browser(
     expect(tab.locator("#published-changes")).to_contain_text("open to corrections until")
     shoot(tab, "publish-after-correction")
 
+    # Every table has played its boards: nothing is missing, not even at the sit-out tables
+    # (the phantom's seat, the seat of the pair that left).
+    tab.goto(base)
+    expect(tab.locator("#missing")).to_contain_text("Nothing overdue.")
+    expect(tab.locator('[data-total="missing"]')).to_have_text("0")
+
     # Final, and the exports from the end-of-session page hold the corrected result.
     tab.goto(f"{base}/end")
     tab.locator("#publish-final button[type=submit]").click()
     expect(tab.locator(".flash-ok")).to_contain_text("Published as final")
     assert questions[-1] == "Mark the results final?"
     tab.goto(f"{base}/end")
+    expect(tab.locator("#publish-final")).to_have_count(0)  # final already: no second click
     shoot(tab, "end-final")
     usebio = download(tab, "a[data-export=usebio]", tmp_path)
     pbn = download(tab, "a[data-export=pbn]", tmp_path)
