@@ -250,3 +250,20 @@ def test_each_kind_of_refusal_has_its_own_words_on_the_page(
         assert page.status_code == 422, (fields, page.status_code)
         reason = page.text.split('id="change-refused"', 1)[1].split("</div>", 1)[0]
         assert words in reason, (fields, reason)
+
+
+def test_a_change_refused_when_applied_is_told_in_the_tds_language(
+    client: TestClient, club: Club
+) -> None:
+    """The apply step checks again; its refusal comes back as the next page's notice, in the
+    TD's language (here Danish, the language switcher's cookie)."""
+    csrf = web_login(client)
+    before = movement(club)
+    client.cookies.set("traveller_lang", "da")
+    page = post(
+        client, f"/td/s/{club.section_id}/changes", csrf, kind="swap", pair="1NS", second="2NS"
+    )
+    notice = page.text.split('class="flash flash-error"', 1)[1].split("</div>", 1)[0]
+    assert "Runde 2, bord " in notice
+    assert "spille spil" in notice
+    assert movement(club) == before
