@@ -22,7 +22,7 @@ from functools import cache
 from typing import IO, Any
 
 from server import i18n
-from server.errors import TravellerError
+from server.errors import InvalidError, TravellerError
 
 #: The exception classes whose second argument is a sentence for people.
 ERROR_CLASSES = frozenset(
@@ -107,6 +107,27 @@ def error_sites(source: str) -> Iterator[tuple[int, str, str]]:
         template = template_of(node.args[1])
         if template:
             yield node.lineno, code.value, template
+    yield from _refusal_sites(source)
+
+
+def refusal(code: str, template: str) -> tuple[str, str]:
+    """Mark an English refusal sentence with ``{field}`` placeholders that is raised with
+    ``code`` once filled in (not written at a raise site), for extraction with ``code`` as its
+    context; returns the two as they are."""
+    return code, template
+
+
+def _refusal_sites(source: str) -> Iterator[tuple[int, str, str]]:
+    """(line, code, template) of each ``refusal("code", "template")``."""
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call) or len(node.args) != 2:
+            continue
+        func = node.func
+        if (func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")) != "refusal":
+            continue
+        code, template = (getattr(arg, "value", None) for arg in node.args)
+        if isinstance(code, str) and isinstance(template, str):
+            yield node.lineno, code, template
 
 
 #: The gettext context of the TD pages' notices after an action ("Round 3 started.").
@@ -229,6 +250,132 @@ def translate_notice(lang: str | None, text: str) -> str:
         if translated != text:
             return translated
     return text
+
+
+#: The movement engine's refusals of a mid-session change (raised as ``invalid_movement`` with
+#: the engine's sentence, ``server/movements``), each with a code of its own and a sentence for
+#: the TD. The engine's sentence is matched as a template; its fields fill in the TD's.
+MOVEMENT_REFUSALS: tuple[tuple[str, tuple[str, str]], ...] = (
+    (
+        "round {round}, table {table}, pair {pair}: plays board {board} again "
+        "(already in round {before} at table {other})",
+        refusal(
+            "board_played_again",
+            "Round {round}, table {table}: pair {pair} would play board {board} a second time "
+            "(it played it in round {before} at table {other}).",
+        ),
+    ),
+    (
+        "round {round}, table {table}, pair {pair}: sits at two tables ({first} and {second})",
+        refusal(
+            "pair_seated_twice",
+            "Round {round}: pair {pair} would sit at two tables ({first} and {second}).",
+        ),
+    ),
+    (
+        "round {round}, table {table}, pair {pair}: board {board} is also in play at table "
+        "{other} (tables not declared as sharing)",
+        refusal(
+            "board_in_play_twice",
+            "Round {round}: board {board} would be in play at tables {other} and {table}, "
+            "which do not share boards.",
+        ),
+    ),
+    (
+        "round {round}, table {table}: board {board} is also in play at table {other} "
+        "(tables not declared as sharing)",
+        refusal(
+            "board_in_play_twice",
+            "Round {round}: board {board} would be in play at tables {other} and {table}, "
+            "which do not share boards.",
+        ),
+    ),
+    (
+        "pair {pair}: pair {same} is already in the movement",
+        refusal(
+            "pair_already_seated",
+            "Pair {pair} is already in the movement: give the late pair a number not in use.",
+        ),
+    ),
+    (
+        "pair {pair}: pair {same} is not in the movement",
+        refusal("pair_not_in_movement", "Pair {pair} is not in the movement."),
+    ),
+    (
+        "round {round}, table {table}: more than one empty seat: say which pair to replace "
+        "(replace_pair)",
+        refusal(
+            "several_empty_seats",
+            "Round {round} has more than one empty seat: seat the late pair at a new table "
+            "sharing boards.",
+        ),
+    ),
+    (
+        "there is no table {table} to share boards with",
+        refusal("no_table_to_share", "There is no table {table} to share boards with."),
+    ),
+    (
+        "no round is left to play: the late pair cannot join now",
+        refusal("no_round_left", "No round is left to play: the late pair cannot join now."),
+    ),
+    (
+        "no round is left to play: nothing to swap",
+        refusal("no_round_left", "No round is left to play: there is nothing to swap."),
+    ),
+    (
+        "round {round}: nobody sits out to play the late pair: name an opponent",
+        refusal(
+            "no_opponent_for_late_pair",
+            "Round {round}: nobody sits out to play the late pair; name its opponents.",
+        ),
+    ),
+    (
+        "round {round}: give share_with: the opponent has no table",
+        refusal(
+            "share_with_needed",
+            "Round {round}: the opponents have no table; say whose boards the new table shares.",
+        ),
+    ),
+    (
+        "round {round}, table {table}: the table to share with is not used",
+        refusal(
+            "share_table_unused",
+            "Round {round}: table {table} is not in use, so its boards cannot be shared.",
+        ),
+    ),
+    (
+        "rounds must be between 1 and {most}",
+        refusal("rounds_out_of_range", "The number of rounds must be between 1 and {most}."),
+    ),
+    (
+        "boards_per_round must be at least 1",
+        refusal("boards_per_round_too_small", "Boards per round must be at least 1."),
+    ),
+    (
+        "no seat is empty for pair {pair}: seat it at a new table sharing boards",
+        refusal(
+            "no_empty_seat",
+            "No seat is empty for pair {pair}: seat it at a new table sharing boards.",
+        ),
+    ),
+    (
+        "pick two different pairs to swap, not {pair} twice",
+        refusal("same_pair_twice", "Pick two different pairs to swap, not {pair} twice."),
+    ),
+)
+
+
+def movement_refusal(error: TravellerError) -> TravellerError:
+    """A refused mid-session change with a code of its own and a sentence for the TD (which
+    :func:`translate` puts into the TD's language) instead of the engine's words; any other
+    refusal as it is."""
+    if error.code != "invalid_movement":
+        return error
+    for engine, (code, sentence) in MOVEMENT_REFUSALS:
+        match = _pattern(engine).fullmatch(error.message)
+        if match is not None:
+            return InvalidError(code, sentence.format(**match.groupdict()))
+    return error
 
 
 def for_request(error: TravellerError, accept_language: str | None) -> str:

@@ -1,5 +1,6 @@
 """Movements for the TD: preview any kind, read a section's movement and guide cards, and
-change it mid-session (late pair, pair left, fewer rounds, boards per round)."""
+change it mid-session (late pair, late table, pair left, fewer rounds, boards per round,
+two pairs swapped) through the service the TD console uses."""
 
 from __future__ import annotations
 
@@ -12,11 +13,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session
 
 from protocol.text import MAX_NAME, SingleLine
+from server import error_words
 from server.api.deps import RuntimeDep, require_td
 from server.api.schemas import MovementSpec
-from server.errors import InvalidError
+from server.errors import InvalidError, TravellerError
 from server.movements import Movement, MovementError, PairRef, validate
-from server.movements import edit as edits
 from server.movements.balance import comparison_balance
 from server.movements.bridgemate import (
     from_round_data,
@@ -252,31 +253,26 @@ async def _change(
     *,
     pairs_only: bool = False,
 ) -> MovementPreview:
+    """Make a change through the service the TD's changes page uses (refused if it would
+    alter a started round; audited), its refusal in the TD's words (``movement_refusal``)."""
+
     def work(s: Session) -> Movement:
         section = setup.get_section(s, section_id)
-        if pairs_only and section.movement_kind == "individual":
-            raise InvalidError(
-                "individual_section",
-                f"Section {section.letter} is an individual: players, not pairs, are seated; "
-                "this change is for pairs sections.",
-            )
+        if pairs_only:
+            movement_admin.require_pairs(section)
         return movement_admin.change_movement(s, section, change, what=what)
 
-    return preview(await runtime.run(work))
+    try:
+        return preview(await runtime.run(work))
+    except TravellerError as exc:
+        raise error_words.movement_refusal(exc) from exc
 
 
 @router.post("/sections/{section_id}/movement/late-pair", response_model=MovementPreview)
 async def late_pair(runtime: RuntimeDep, section_id: int, body: LatePair) -> MovementPreview:
     """Seat a late pair in the phantom's place from the next round not yet started."""
-    ref = _pair(body.pair)
-
-    return await _change(
-        runtime,
-        section_id,
-        lambda m, first: edits.add_late_pair(m, ref, from_round=first),
-        body.reason,
-        pairs_only=True,
-    )
+    edit = movement_admin.late_pair(_pair(body.pair))
+    return await _change(runtime, section_id, edit, body.reason, pairs_only=True)
 
 
 class LateTable(BaseModel):
@@ -301,38 +297,23 @@ class LateTable(BaseModel):
 async def late_table(runtime: RuntimeDep, section_id: int, body: LateTable) -> MovementPreview:
     """Seat a late pair at a new table that shares boards with an existing table, from the
     next round not yet started (refused if that would change a started round)."""
-    ref = _pair(body.pair)
     opponent = None if body.opponent is None else _pair(body.opponent)
-    return await _change(
-        runtime,
-        section_id,
-        lambda m, first: edits.add_late_table(
-            m, ref, share_with=body.share_with, from_round=first, opponent=opponent
-        ),
-        body.reason,
-        pairs_only=True,
-    )
+    edit = movement_admin.late_table(_pair(body.pair), body.share_with, opponent)
+    return await _change(runtime, section_id, edit, body.reason, pairs_only=True)
 
 
 @router.post("/sections/{section_id}/movement/pair-left", response_model=MovementPreview)
 async def pair_left(runtime: RuntimeDep, section_id: int, body: PairLeft) -> MovementPreview:
     """A pair has left: from ``from_round`` its opponents sit out (scored as § 216 says)."""
-    ref = _pair(body.pair)
-    return await _change(
-        runtime,
-        section_id,
-        lambda m, _first: edits.remove_pair(m, ref, from_round=body.from_round),
-        body.reason,
-        pairs_only=True,
-    )
+    edit = movement_admin.pair_left(_pair(body.pair), body.from_round)
+    return await _change(runtime, section_id, edit, body.reason, pairs_only=True)
 
 
 @router.post("/sections/{section_id}/movement/stop-after", response_model=MovementPreview)
 async def stop_after(runtime: RuntimeDep, section_id: int, body: StopAfter) -> MovementPreview:
     """Finish the session after fewer rounds."""
-    return await _change(
-        runtime, section_id, lambda m, _first: edits.stop_after(m, body.rounds), body.reason
-    )
+    edit = movement_admin.stop_after(body.rounds)
+    return await _change(runtime, section_id, edit, body.reason)
 
 
 @router.post("/sections/{section_id}/movement/boards-per-round", response_model=MovementPreview)
@@ -340,14 +321,29 @@ async def boards_per_round(
     runtime: RuntimeDep, section_id: int, body: BoardsPerRound
 ) -> MovementPreview:
     """Play a different number of boards per round from ``from_round`` on."""
-    return await _change(
-        runtime,
-        section_id,
-        lambda m, _first: edits.change_boards_per_round(
-            m, body.boards_per_round, from_round=body.from_round
-        ),
-        body.reason,
+    edit = movement_admin.boards_per_round(body.boards_per_round, body.from_round)
+    return await _change(runtime, section_id, edit, body.reason)
+
+
+class SwapPairs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    pair: str = Field(examples=["1NS"], description="One of the two pairs.")
+    second: str = Field(examples=["2NS"], description="The other pair.")
+    from_round: int | None = Field(
+        default=None,
+        ge=1,
+        description="The first round they sit in each other's seats; default: the first "
+        "round not yet started.",
     )
+    reason: SingleLine = Field(default="pairs swapped", max_length=500)
+
+
+@router.post("/sections/{section_id}/movement/swap", response_model=MovementPreview)
+async def swap_pairs(runtime: RuntimeDep, section_id: int, body: SwapPairs) -> MovementPreview:
+    """Two pairs take each other's seats, opponents and boards (e.g. two pairs who sat down
+    at each other's table); refused for a round already started or a board played twice."""
+    edit = movement_admin.swap_pairs(_pair(body.pair), _pair(body.second), body.from_round)
+    return await _change(runtime, section_id, edit, body.reason, pairs_only=True)
 
 
 class PlayerLinePublic(BaseModel):

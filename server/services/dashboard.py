@@ -187,6 +187,13 @@ class Seating:
         return list(self.boards)
 
 
+def _seating(ns: int | None, ew: int | None, boards: str) -> Seating:
+    """A line of the movement; a table where a pair sits out (the phantom's seat, or a pair
+    that left) plays no boards that round, so none can be missing there."""
+    played = ns is not None and ew is not None
+    return Seating(ns, ew, tuple(int(b) for b in boards.split(",") if b) if played else ())
+
+
 @dataclass
 class _Section:
     """Everything about a section the read models need, loaded with a handful of queries."""
@@ -212,9 +219,7 @@ def _load(session: Session, section: Section) -> _Section:
         )
     }
     assignments = {
-        (table, round_): Seating(
-            *pairs_at[(table, round_)], tuple(int(b) for b in boards.split(",") if b)
-        )
+        (table, round_): _seating(*pairs_at[(table, round_)], boards)
         for table, round_, boards in session.exec(
             select(m.table_number, m.round, m.boards).where(where)
         )

@@ -71,3 +71,56 @@ def test_a_swap_is_stored_and_audited_but_never_in_a_started_round(
     with pytest.raises(InvalidError, match="again"):
         swap(None)  # from round 2 in a Mitchell, a swapped N/S pair would replay boards
     assert transact(engine, stored) == after
+
+
+def test_the_json_api_swaps_two_pairs_through_the_pages_service_audited(
+    client: TestClient, engine: Engine
+) -> None:
+    """``POST .../movement/swap``: the same ``movement_admin.swap_pairs`` the TD's page uses,
+    stored and audited; refused with its own code in a started round or a replayed board."""
+    club = open_club(client, engine, tables=4, bpr=2)
+    url = f"/api/v1/sections/{club.section_id}/movement/swap"
+    r = club.td("POST", url, json={"pair": "1NS", "second": "2NS", "reason": "sat down wrongly"})
+    assert r.status_code == 200, r.text
+    cells = {(a["round"], a["table"]): a for a in r.json()["movement"]["assignments"]}
+    assert (cells[(1, 1)]["ns"], cells[(1, 2)]["ns"]) == ("2NS", "1NS")
+    stored = club.td("GET", f"/api/v1/sections/{club.section_id}/movement").json()
+    assert stored["movement"] == r.json()["movement"]
+    with Session(engine) as s:
+        logged = s.exec(select(Audit).where(Audit.action == "movement_changed")).all()
+        assert [(a.reason, a.section_id) for a in logged] == [("sat down wrongly", club.section_id)]
+    club.start_round(1)
+    r = club.td("POST", url, json={"pair": "1NS", "second": "2NS", "from_round": 1})
+    assert (r.status_code, r.json()["code"]) == (409, "round_already_started")
+    r = club.td("POST", url, json={"pair": "1NS", "second": "2NS"})  # 2NS would replay boards
+    assert (r.status_code, r.json()["code"]) == (422, "board_played_again")
+    assert r.json()["message"].startswith("Round 2, table ")
+    assert "would play board" in r.json()["message"]
+    r = club.td("POST", url, json={"pair": "1NS", "second": "1NS"})
+    assert (r.status_code, r.json()["code"]) == (422, "same_pair_twice")
+    r = club.td("POST", url, json={"pair": "1NS", "second": "9NS"})
+    assert (r.json()["code"], r.json()["message"]) == (
+        "pair_not_in_movement",
+        "Pair 9NS is not in the movement.",
+    )
+    r = club.td("POST", url, json={"pair": "1NS", "second": "<b>"})
+    assert (r.status_code, r.json()["code"]) == (422, "invalid_pair")
+    with Session(engine) as s:
+        assert len(s.exec(select(Audit).where(Audit.action == "movement_changed")).all()) == 1
+    assert club.td("GET", f"/api/v1/sections/{club.section_id}/movement").json() == stored
+
+
+def test_a_refused_swap_is_worded_in_the_tds_language(client: TestClient, engine: Engine) -> None:
+    club = open_club(client, engine, tables=4, bpr=2)
+    club.start_round(1)
+    url = f"/api/v1/sections/{club.section_id}/movement/swap"
+    for lang, start in (
+        ("da", "Runde 2, bord "),
+        ("nb", "Runde 2, bord "),
+        ("de", "Runde 2, Tisch "),
+        ("ru", "Раунд 2, стол "),
+    ):
+        headers = {**club.td_headers, "Accept-Language": lang}
+        r = client.post(url, json={"pair": "1NS", "second": "2NS"}, headers=headers)
+        assert r.json()["code"] == "board_played_again", lang
+        assert r.json()["message"].startswith(start), (lang, r.json()["message"])

@@ -235,7 +235,7 @@ def test_late_pair_at_a_new_table_sharing_boards(client: TestClient, engine: Eng
         f"/api/v1/sections/{sid}/movement/late-table",
         json={"pair": "15", "share_with": 2},
     )
-    assert (r.status_code, r.json()["code"]) == (422, "invalid_movement")
+    assert (r.status_code, r.json()["code"]) == (422, "no_round_left")
     with Session(engine) as s:
         section = s.get(Section, sid)
         assert section is not None

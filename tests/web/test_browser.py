@@ -117,18 +117,25 @@ def test_grid_cell_turns_confirmed_live_without_reload(td_page: Any, room: Room)
     assert same_page(td_page)
 
 
+def set_result_on_the_page(
+    tab: Any, contract: str, declarer: str, tricks: str, reason: str
+) -> None:
+    """The TD changes a result in the result editor (the board's page) and saves it."""
+    form = tab.locator("#set-form")
+    form.locator('input[name="contract"]').fill(contract)
+    form.locator('select[name="declarer"]').select_option(declarer)
+    form.locator('input[name="tricks"]').fill(tricks)
+    form.locator('input[name="reason"]').fill(reason)
+    form.locator("button[type=submit]").click()
+
+
 def test_td_edits_a_result_and_sees_the_audit_entry(td_page: Any, room: Room) -> None:
     terminal = room.table(1)
     board = terminal.boards()[0]
     terminal.play(board, "3NT", "N", 9)
     td_page.goto(f"/td/s/{room.section_id}/tables/1/rounds/1/boards/{board}")
     expect(td_page.locator("#board-state")).to_have_text("Confirmed")
-    form = td_page.locator("#set-form")
-    form.locator('input[name="contract"]').fill("4S")
-    form.locator('select[name="declarer"]').select_option("S")
-    form.locator('input[name="tricks"]').fill("10")
-    form.locator('input[name="reason"]').fill("Wrong contract keyed at the table")
-    form.locator("button[type=submit]").click()
+    set_result_on_the_page(td_page, "4S", "S", "10", "Wrong contract keyed at the table")
     expect(td_page.locator(".flash-ok")).to_contain_text("set to 4S")
     latest = td_page.locator("#trail li").first
     expect(latest).to_contain_text("TD set the result")

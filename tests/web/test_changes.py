@@ -91,11 +91,11 @@ def test_a_late_pair_after_the_last_round_started_is_refused_on_the_page(
     page = preview(client, club, kind="late_pair", pair="11")
     assert page.status_code == 422
     assert 'id="change-refused"' in page.text
-    assert "no round is left to play" in page.text
+    assert "No round is left to play: the late pair cannot join now." in page.text
     assert 'value="11"' in page.text  # the form keeps what the TD typed
     page = post(client, f"/td/s/{club.section_id}/changes", csrf, kind="late_pair", pair="11")
     assert "flash-error" in page.text
-    assert "no round is left to play" in page.text
+    assert "No round is left to play: the late pair cannot join now." in page.text
     assert movement(club) == before
 
 
@@ -105,7 +105,7 @@ def test_a_late_pair_with_no_empty_seat_is_told_to_take_a_new_table(
     web_login(client)
     page = preview(client, club, kind="late_pair", pair="11")
     assert page.status_code == 422
-    assert "no seat is empty for pair 11" in page.text
+    assert "No seat is empty for pair 11" in page.text
     assert rounds_of(club, "11") == []
 
 
@@ -202,4 +202,68 @@ def test_bad_change_input_gets_a_clear_message_and_changes_nothing(
     assert page.status_code == 422
     page = post(client, f"/td/s/{club.section_id}/changes", csrf, kind="swap", pair="1NS")
     assert "flash-error" in page.text
+    assert movement(club) == before
+
+
+#: A refused change and the start of its reason in each language (the engine's English
+#: sentence never reaches the page).
+REFUSED_IN_EVERY_LANGUAGE = {
+    "en": "Round 2, table ",
+    "da": "Runde 2, bord ",
+    "nb": "Runde 2, bord ",
+    "de": "Runde 2, Tisch ",
+    "ru": "Раунд 2, стол ",
+}
+
+
+def test_a_refused_change_gives_its_reason_in_the_tds_language(
+    client: TestClient, club: Club
+) -> None:
+    web_login(client)
+    before = movement(club)
+    for lang, start in REFUSED_IN_EVERY_LANGUAGE.items():
+        page = preview(client, club, kind="swap", pair="1NS", second="2NS", lang=lang)
+        assert page.status_code == 422, lang
+        reason = page.text.split('id="change-refused"', 1)[1].split("</div>", 1)[0]
+        assert start in reason, (lang, reason)
+        assert "plays board" not in reason  # the engine's words
+    assert movement(club) == before
+
+
+def test_each_kind_of_refusal_has_its_own_words_on_the_page(
+    client: TestClient, engine: Engine
+) -> None:
+    """The engine's refusals of a change, provoked through the page, each reworded
+    (``error_words.MOVEMENT_REFUSALS``) and shown in Danish."""
+    club = open_club(client, engine, tables=4, bpr=2)  # an even Mitchell: no empty seat
+    web_login(client)
+    cases = [
+        ({"kind": "late_pair", "pair": "9"}, "Der er ingen tom plads til par 9"),
+        ({"kind": "pair_left", "pair": "7NS", "from_round": "1"}, "Par 7NS er ikke i"),
+        ({"kind": "late_pair", "pair": "1NS"}, "Par 1NS er allerede i turneringsplanen"),
+        ({"kind": "stop_after", "rounds": "9"}, "Antallet af runder skal være mellem 1 og"),
+        ({"kind": "swap", "pair": "2EW", "second": "2EW"}, "Vælg to forskellige par"),
+        ({"kind": "late_table", "pair": "9", "share_with": "7"}, "Der er intet bord 7"),
+    ]
+    for fields, words in cases:
+        page = preview(client, club, lang="da", **fields)
+        assert page.status_code == 422, (fields, page.status_code)
+        reason = page.text.split('id="change-refused"', 1)[1].split("</div>", 1)[0]
+        assert words in reason, (fields, reason)
+
+
+def test_a_change_refused_when_applied_is_told_in_the_tds_language(
+    client: TestClient, club: Club
+) -> None:
+    """The apply step checks again; its refusal comes back as the next page's notice, in the
+    TD's language (here Danish, the language switcher's cookie)."""
+    csrf = web_login(client)
+    before = movement(club)
+    client.cookies.set("traveller_lang", "da")
+    page = post(
+        client, f"/td/s/{club.section_id}/changes", csrf, kind="swap", pair="1NS", second="2NS"
+    )
+    notice = page.text.split('class="flash flash-error"', 1)[1].split("</div>", 1)[0]
+    assert "Runde 2, bord " in notice
+    assert "spille spil" in notice
     assert movement(club) == before

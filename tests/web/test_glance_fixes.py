@@ -152,7 +152,7 @@ def test_the_players_page_has_aligned_columns_and_one_save(client: TestClient, c
     csrf = web_login(client)
     url = f"/td/s/{club.section_id}/players"
     page = client.get(url).text
-    table = page.split('class="list players pair-names"', 1)[1].split("</table>", 1)[0]
+    table = page.split('players pair-names"', 1)[1].split("</table>", 1)[0]
     heads = re.findall(r"<th>", table.split("</thead>", 1)[0])
     rows = re.findall(r"<tr data-pair=.*?</tr>", table, re.S)
     assert len(rows) == len(pairs_of(club)) == 10

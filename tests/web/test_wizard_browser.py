@@ -69,8 +69,11 @@ def phone(browser: Any, live_server: LiveServer) -> Iterator[Any]:
     context.close()
 
 
-def test_a_7_pair_howell_set_up_in_the_wizard(td_page: Any, live_server: LiveServer) -> None:
-    name = f"Howell night {uuid.uuid4().hex[:6]}"
+def set_up_a_7_pair_howell(
+    td_page: Any, name: str, *, scoring: str = "imps", leads: bool = True
+) -> int:
+    """From the TD's home through the wizard: a 7-pair Howell, the first pair named; the new
+    section's id (the whole-session test starts here too)."""
     td_page.goto("/td")
     td_page.click("#setup-wizard")
     td_page.fill("#name", name)
@@ -88,17 +91,24 @@ def test_a_7_pair_howell_set_up_in_the_wizard(td_page: Any, live_server: LiveSer
     td_page.click("#wiz-next")
     td_page.fill('input[name="n_A_1_1"]', "Anna Jensen")
     td_page.fill('input[name="n_A_1_2"]', "Bo Nielsen")
-    td_page.select_option("#scoring", "imps")
-    td_page.check('input[name="lead_required"]')
+    td_page.select_option("#scoring", scoring)
+    if leads:
+        td_page.check('input[name="lead_required"]')
     shoot(td_page, "3-details-1366.png")
     td_page.click("#wiz-create")
     expect(td_page.locator(".flash-ok")).to_contain_text("Event created. Sections: 1.")
     shoot(td_page, "4-done-1366.png")
+    return int(td_page.locator(".wiz-done li").first.get_attribute("data-section"))
+
+
+def test_a_7_pair_howell_set_up_in_the_wizard(td_page: Any, live_server: LiveServer) -> None:
+    name = f"Howell night {uuid.uuid4().hex[:6]}"
+    section_id = set_up_a_7_pair_howell(td_page, name)
     event, sections, pairs = held(live_server, name)
     assert event.scoring == "imps"
     assert event.lead_required
-    assert [(s.letter, s.movement_kind, s.tables, s.rounds) for s in sections] == [
-        ("A", "howell", 4, 7)
+    assert [(s.id, s.letter, s.movement_kind, s.tables, s.rounds) for s in sections] == [
+        (section_id, "A", "howell", 4, 7)
     ]
     assert len(pairs) == 7
     named = {p.number: (p.player1, p.player2) for p in pairs}

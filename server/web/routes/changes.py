@@ -137,7 +137,7 @@ async def preview(
         try:
             worked = movement_admin.preview_change(s, section, _edit(section, fields))
         except TravellerError as exc:
-            return {**_form_page(s, section, lang), "refused": exc}
+            return {**_form_page(s, section, lang), "refused": error_words.movement_refusal(exc)}
         return {
             "head": dashboard.head(s, section),
             "before": movement_views.view(worked.before, lang),
@@ -187,7 +187,8 @@ async def apply(
     try:
         await runtime.run(work)
     except TravellerError as exc:
-        return redirect(f"/td/s/{section_id}/changes", exc.message, "error")
+        refused = error_words.movement_refusal(exc)
+        return redirect(f"/td/s/{section_id}/changes", refused.message, "error")
     return redirect(
         f"/td/s/{section_id}/movement", "Movement changed: the tables see it from the next round."
     )

@@ -15,21 +15,13 @@ from sqlmodel import Session
 
 from server import backup
 from server.errors import ConflictError
-from server.i18n import N_
-from server.services import audit, dashboard, publication, setup, standings
+from server.services import audit, dashboard, setup, standings
 from server.web.auth import TDForm, TDPage
 from server.web.respond import page
+from server.web.routes.publish import where_results_stand
 from server.web.state import RuntimeDep
 
 router = APIRouter(prefix="/td/s/{section_id}/end", include_in_schema=False)
-
-#: The exports of the publish page (``/publish/export/<kind>``), with what each is for.
-EXPORTS = (
-    ("usebio", "USEBIO XML", N_("for the federation")),
-    ("pbn", "PBN", N_("results and travellers")),
-    ("ranking", N_("Ranking CSV"), N_("the ranking, penalties included")),
-    ("travellers", N_("Travellers CSV"), N_("every board's traveller")),
-)
 
 
 @dataclass(frozen=True)
@@ -58,28 +50,9 @@ def results_sheet(data: standings.SectionData) -> ResultsSheet:
 async def end_page(request: Request, runtime: RuntimeDep, td_: TDPage, section_id: int) -> Response:
     """Publish, export, print and back up: the TD's last round of the evening."""
 
-    def work(s: Session) -> dict[str, Any]:
-        section = setup.get_section(s, section_id)
-        ranking = standings.ranking(s, section, public=False)
-        return {
-            "head": dashboard.head(s, section),
-            "open": publication.corrections_open(section),
-            "boards_total": ranking.boards_total,
-            "boards_scored": len(ranking.boards_shown),
-            "missing": len(dashboard.missing_entries(s, section)),
-        }
-
-    ctx = await runtime.read(work)
-    return page(
-        request,
-        "td/end_of_session.html",
-        td_,
-        active="end",
-        default_hours=publication.DEFAULT_CORRECTION_HOURS,
-        exports=EXPORTS,
-        sqlite=runtime.engine.dialect.name == "sqlite",
-        **ctx,
-    )
+    ctx = await runtime.read(lambda s: where_results_stand(s, section_id))
+    sqlite = runtime.engine.dialect.name == "sqlite"
+    return page(request, "td/end_of_session.html", td_, active="end", sqlite=sqlite, **ctx)
 
 
 @router.get("/sheet", response_class=HTMLResponse)

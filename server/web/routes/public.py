@@ -144,7 +144,7 @@ async def player_card_page(
 
     head, found, lang = await runtime.read(work)
     card = await run_in_threadpool(individual_results.player_card, found, number, public=True)
-    return page(request, "public/player_card.html", head=head, card=card, lang=lang)
+    return page(request, "public/card.html", head=head, card=card, lang=lang)
 
 
 @router.get("/results/{section_id}/players/{number}/qr.svg")

@@ -9,6 +9,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
+from server.i18n import N_
 from server.services import (
     dashboard,
     deadlines,
@@ -25,33 +26,41 @@ from server.web.state import RuntimeDep
 
 router = APIRouter(prefix="/td/s/{section_id}/publish", include_in_schema=False)
 
+#: The exports (``/publish/export/<kind>``), with what each is for.
+EXPORTS = (
+    ("usebio", "USEBIO XML", N_("for the federation")),
+    ("pbn", "PBN", N_("results and travellers")),
+    ("ranking", N_("Ranking CSV"), N_("the ranking, penalties included")),
+    ("travellers", N_("Travellers CSV"), N_("every board's traveller")),
+)
+
+
+def where_results_stand(s: Session, section_id: int) -> dict[str, Any]:
+    """What the publishing forms show and ask about (``td/_publish_facts.html`` and
+    ``td/_publish_forms.html``, on the publish and the end-of-session page): boards scored and
+    missing, the unsettled boards the TD is asked about, the § X79 deadline, the changes
+    published since."""
+    section = setup.get_section(s, section_id)
+    ranking = standings.ranking(s, section, public=False)
+    return {
+        "head": dashboard.head(s, section),
+        "open": publication.corrections_open(section),
+        "boards_total": ranking.boards_total,
+        "boards_scored": len(ranking.boards_shown),
+        "missing": len(dashboard.missing_entries(s, section)),
+        "unsettled": round_control.unsettled(s, section),
+        "changes": deadlines.published_changes(s, section),
+        "default_hours": publication.DEFAULT_CORRECTION_HOURS,
+        "exports": EXPORTS,
+    }
+
 
 @router.get("", response_class=HTMLResponse)
 async def publish_page(
     request: Request, runtime: RuntimeDep, td_: TDPage, section_id: int
 ) -> Response:
-    def work(s: Session) -> dict[str, Any]:
-        section = setup.get_section(s, section_id)
-        ranking = standings.ranking(s, section, public=False)
-        return {
-            "head": dashboard.head(s, section),
-            "open": publication.corrections_open(section),
-            "boards_total": ranking.boards_total,
-            "boards_scored": len(ranking.boards_shown),
-            "missing": len(dashboard.missing_entries(s, section)),
-            "unsettled": round_control.unsettled(s, section),
-            "changes": deadlines.published_changes(s, section),
-        }
-
-    ctx = await runtime.read(work)
-    return page(
-        request,
-        "td/publish.html",
-        td_,
-        active="publish",
-        default_hours=publication.DEFAULT_CORRECTION_HOURS,
-        **ctx,
-    )
+    ctx = await runtime.read(lambda s: where_results_stand(s, section_id))
+    return page(request, "td/publish.html", td_, active="publish", **ctx)
 
 
 def _asks(section_head: dashboard.SectionHead, status: str, unsettled: list[Any]) -> bool:

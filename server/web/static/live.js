@@ -125,17 +125,8 @@
   }
 
   function showCalls(data) {
-    var holder = document.getElementById("call-alert");
-    if (!holder) {
-      holder = document.createElement("div");
-      holder.id = "call-alert";
-      holder.className = "call-alert";
-      holder.setAttribute("aria-live", "assertive");
-      // In the page's flow under the top bar: it never covers a button the TD needs.
-      var bar = document.querySelector("header.topbar");
-      if (bar && bar.parentNode) bar.parentNode.insertBefore(holder, bar.nextSibling);
-      else document.body.insertBefore(holder, document.body.firstChild);
-    }
+    var holder = document.getElementById("call-alert"); // the slot of td/base.html
+    if (!holder) return;
     var count = data.count || 0;
     holder.innerHTML = count ? data.alert || "" : "";
     holder.hidden = !count;
