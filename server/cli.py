@@ -137,7 +137,15 @@ def demo(
     name="test",
     context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
 )
-def run_tests(ctx: typer.Context) -> None:
+def run_tests(
+    ctx: typer.Context,
+    fast: bool = typer.Option(
+        False,
+        "--fast",
+        help="The inner loop: leave out the browser, subprocess, PostgreSQL, deploy and slow "
+        "tests (CI runs everything).",
+    ),
+) -> None:
     """Run the whole test suite (pytest, with the lint, type and layer checks).
 
     Extra arguments go to pytest, e.g. `traveller test -x -k websocket`."""
@@ -149,8 +157,13 @@ def run_tests(ctx: typer.Context) -> None:
             _("error: the tests need the dev tools: `./traveller test` installs them"), err=True
         )
         raise typer.Exit(2)
-    cmd = [sys.executable, "-m", "pytest", *ctx.args]
+    select = ["-m", FAST_TESTS] if fast else []
+    cmd = [sys.executable, "-m", "pytest", *select, *ctx.args]
     raise typer.Exit(subprocess.call(cmd, cwd=root, env=os.environ.copy()))
+
+
+#: What `traveller test --fast` leaves out (markers: pyproject.toml, tests/conftest.py).
+FAST_TESTS = "not (browser or subprocess or postgres or deploy or slow or pg_restart)"
 
 
 @app.command(

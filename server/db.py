@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+import os
 import queue
+import sqlite3
 import threading
 import weakref
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, closing, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -80,9 +82,17 @@ def alembic_config(engine: Engine) -> Config:
 MIGRATION_LOCK = 0x7472_6176  # "trav"
 
 
+#: A SQLite file already migrated to the newest revision by this code. When it is set, an empty
+#: SQLite database is first copied from it, so `migrate` has nothing left to do. The test
+#: harness sets it (one template a test session, made by `migrate` itself): the migrations
+#: then run once a session instead of once a test.
+SCHEMA_TEMPLATE = "TRAVELLER_SCHEMA_TEMPLATE"
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest Alembic revision (creates it on an empty database)."""
     if engine.dialect.name != "postgresql":
+        _copy_template(engine)
         command.upgrade(alembic_config(engine), "head")
         return
     with engine.connect() as lock:
@@ -92,6 +102,22 @@ def migrate(engine: Engine) -> None:
         finally:
             lock.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": MIGRATION_LOCK})
             lock.commit()
+
+
+def _copy_template(engine: Engine) -> None:
+    """Copy the `SCHEMA_TEMPLATE` file into an empty SQLite database file (SQLite's backup
+    API, page by page under the database's own locks); a database with any table is left."""
+    template = os.environ.get(SCHEMA_TEMPLATE)
+    database = engine.url.database
+    if not template or not database or database == ":memory:":
+        return
+    with (
+        closing(sqlite3.connect(template)) as source,
+        closing(sqlite3.connect(database, timeout=30)) as target,
+    ):
+        if target.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+            return
+        source.backup(target)
 
 
 @contextmanager

@@ -6,6 +6,7 @@ here is updated directly by route handlers.
 
 from __future__ import annotations
 
+import json
 import secrets
 from datetime import UTC, datetime
 from typing import Any
@@ -77,6 +78,7 @@ class Event(SQLModel, table=True):
     show_ranking: bool = False  # the ranking on the terminals at the end of the session
     player_numbers: str = Field(default="off", max_length=12)  # off | first_round | every_round
     language: str | None = Field(default=None, max_length=8)  # the club's: en|da|nb|de|ru
+    scoring_profile: str = Field(default="dbf", max_length=16)  # server/scoring/profiles.py
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
 
 
@@ -338,6 +340,18 @@ class DcSession(SQLModel, table=True):
     name: str = Field(default="", max_length=200)
     data: str = "{}"
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+    def kept(self) -> dict[str, Any]:
+        """``data`` read: the scoring groups, sections and settings (each at least empty)."""
+        kept: dict[str, Any] = json.loads(self.data or "{}")
+        for key in ("groups", "sections", "settings"):
+            kept.setdefault(key, {})
+        return kept
+
+
+#: The key, in a section's Bridgemate settings kept on its DcSession, of whether leads are
+#: checked against the hand record (False when the program asked for no validation).
+LEAD_CHECK = "lead_check"
 
 
 class DcPlayer(SQLModel, table=True):

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -37,9 +39,62 @@ _PG_REASON = _pg_available()
 settings.load_profile("ci" if IN_CI else "traveller")
 
 
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """A fresh, empty PostgreSQL database for one test, dropped afterwards."""
+#: Fixtures that drive a real Chromium, and fixtures or module contents that start servers or
+#: other processes: their tests get the `browser` and `subprocess` markers, so that
+#: `traveller test --fast` (the inner loop) can leave them out. The full suite runs them all.
+_BROWSER_FIXTURES = frozenset({"browser", "page", "td_page"})
+_PROCESS_WORDS = ("subprocess.", "Popen", "ServerProcess", "start_process", "pexpect")
+
+
+def _starts_processes(path: Path, seen: dict[Path, bool]) -> bool:
+    if path not in seen:
+        text = path.read_text(encoding="utf-8") if path.suffix == ".py" else ""
+        seen[path] = any(word in text for word in _PROCESS_WORDS)
+    return seen[path]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark each test by what it needs: `browser`, `subprocess`, `deploy` (tests/deploy) and
+    `postgres` (the PostgreSQL half of `db_url`, and every test that uses `pg_url`)."""
+    seen: dict[Path, bool] = {}
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        path = Path(str(item.fspath))
+        if names & _BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.browser)
+        if _starts_processes(path, seen):
+            item.add_marker(pytest.mark.subprocess)
+        if "deploy" in path.parts:
+            item.add_marker(pytest.mark.deploy)
+        if names & {"pg_url", "pg_migrated_url", "pg_template"}:
+            item.add_marker(pytest.mark.postgres)
+
+
+_PG_BASE = PG_ADMIN_URL.rsplit("/", 1)[0].replace("postgresql://", "postgresql+psycopg://", 1)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def schema_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One SQLite database migrated to the newest revision for the whole session, made by
+    `server.db.migrate` itself; every empty SQLite database a test (or a server it starts)
+    migrates is copied from it instead of running every migration again. The copy is checked
+    against a full migration in tests/server/test_schema_template.py."""
+    from server.db import SCHEMA_TEMPLATE, make_engine, migrate
+
+    path = tmp_path_factory.mktemp("schema") / "template.db"
+    engine = make_engine(f"sqlite:///{path}")
+    saved = os.environ.pop(SCHEMA_TEMPLATE, None)
+    migrate(engine)
+    engine.dispose()
+    os.environ[SCHEMA_TEMPLATE] = str(path)
+    yield path
+    if saved is None:
+        os.environ.pop(SCHEMA_TEMPLATE, None)
+    else:
+        os.environ[SCHEMA_TEMPLATE] = saved
+
+
+def _need_pg() -> None:
     if _PG_REASON is not None:
         if IN_CI:
             pytest.fail(f"CI=true but PostgreSQL is not reachable at {PG_ADMIN_URL}: {_PG_REASON}")
@@ -47,21 +102,57 @@ def pg_url() -> Iterator[str]:
             f"PostgreSQL not reachable at {PG_ADMIN_URL} ({_PG_REASON}); "
             "set TRAVELLER_TEST_PG or start PostgreSQL to run these tests"
         )
+
+
+@contextmanager
+def _pg_database(template: str | None = None) -> Iterator[str]:
+    """A new PostgreSQL database (a copy of `template` when given), dropped afterwards."""
     import psycopg
 
     name = f"traveller_test_{uuid.uuid4().hex[:12]}"
+    copy = f' TEMPLATE "{template}"' if template else ""
     with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    base = PG_ADMIN_URL.rsplit("/", 1)[0].replace("postgresql://", "postgresql+psycopg://", 1)
-    yield f"{base}/{name}"
-    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"{copy}')
+    try:
+        yield name
+    finally:
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def pg_template() -> Iterator[str]:
+    """A PostgreSQL database migrated once a session by `server.db.migrate`, to copy from."""
+    _need_pg()
+    from server.db import make_engine, migrate
+
+    with _pg_database() as name:
+        engine = make_engine(f"{_PG_BASE}/{name}")
+        migrate(engine)
+        engine.dispose()  # CREATE DATABASE ... TEMPLATE needs it without connections
+        yield name
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A fresh, empty PostgreSQL database for one test, dropped afterwards."""
+    _need_pg()
+    with _pg_database() as name:
+        yield f"{_PG_BASE}/{name}"
+
+
+@pytest.fixture
+def pg_migrated_url(pg_template: str) -> Iterator[str]:
+    """A fresh PostgreSQL database at the newest schema (a copy of the session's template)."""
+    with _pg_database(pg_template) as name:
+        yield f"{_PG_BASE}/{name}"
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def db_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
-    """The same test on a SQLite file and on a real PostgreSQL database."""
+    """The same test on a SQLite file and on a real PostgreSQL database (both start at the
+    newest schema; migrating them again is a no-op)."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'traveller.db'}"
-    url: str = request.getfixturevalue("pg_url")
+    url: str = request.getfixturevalue("pg_migrated_url")
     return url

@@ -13,6 +13,9 @@ from protocol.text import MAX_NAME, MAX_TEXT, SingleLine
 #: The languages of the pages (server/i18n.py LANGUAGES).
 Language = Literal["en", "da", "nb", "de", "ru"]
 
+#: The convention profiles (server/scoring/profiles.py PROFILES).
+ScoringProfile = Literal["dbf", "ebu", "abf", "acbl", "ffb", "nz", "brian", "pianola"]
+
 
 class TDLogin(BaseModel):
     password: str = Field(examples=["the-td-password"])
@@ -49,6 +52,11 @@ class EventCreate(BaseModel):
         default=None,
         description="The club's language for the pages (browsers may still choose another).",
     )
+    scoring_profile: ScoringProfile = Field(
+        default="dbf",
+        description="The conventions the rules leave open, as a federation or program settles "
+        "them (Butler datum, rounding on boards, ...): dbf, the Danish regulations, by default.",
+    )
 
 
 class EventPatch(BaseModel):
@@ -64,6 +72,7 @@ class EventPatch(BaseModel):
     show_ranking: bool | None = None
     player_numbers: PlayerNumbers | None = None
     language: Language | None = None
+    scoring_profile: ScoringProfile | None = None
 
 
 class EventPublic(BaseModel):
@@ -77,6 +86,7 @@ class EventPublic(BaseModel):
     show_ranking: bool
     player_numbers: str
     language: str | None = None
+    scoring_profile: str = "dbf"
     created_at: datetime
 
 

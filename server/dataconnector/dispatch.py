@@ -8,9 +8,11 @@ from typing import Any
 from sqlmodel import Session
 
 from server.dataconnector import event, people, queues, sections
-from server.dataconnector.bm_settings import put_settings
+from server.dataconnector.bm_settings import put_settings, settings_pushes
 from server.dataconnector.deals import put_handrecords
 from server.dataconnector.dto import (
+    AddSessionDTO,
+    BCSManagementRequestDTO,
     ContinueDTO,
     HandrecordDTO,
     InitDTO,
@@ -24,9 +26,11 @@ from server.dataconnector.dto import (
     read,
     read_list,
 )
+from server.dataconnector.manage import manage
 from server.dataconnector.movement import round_pushes, section_dto
 from server.dataconnector.results import put_results
 from server.dataconnector.store import find_session, load, section_of, sections_of
+from server.dataconnector.tdcalls import KIND as TD_CALLS
 from server.dataconnector.tdcalls import put_td_calls
 from server.dataconnector.wire import Command, DataType, DcError, ErrorType, Request, Response, ok
 from server.errors import ConflictError, InvalidError, NotFoundError, TravellerError
@@ -42,26 +46,24 @@ POLLS = {
     Command.POLL_ALL_PARTICIPATIONS: ("participations", True),
     Command.POLL_NEW_HANDRECORDS: ("handrecords", False),
     Command.POLL_ALL_HANDRECORDS: ("handrecords", True),
-    Command.POLL_NEW_TD_CALLS: ("td_calls", False),
-    Command.POLL_ALL_TD_CALLS: ("td_calls", True),
+    Command.POLL_NEW_TD_CALLS: (TD_CALLS, False),
+    Command.POLL_ALL_TD_CALLS: (TD_CALLS, True),
 }
 ACCEPTS = {
     Command.ACCEPT_RESULTS: "results",
     Command.ACCEPT_PLAYER_DATA: "player_data",
     Command.ACCEPT_PARTICIPATIONS: "participations",
     Command.ACCEPT_HANDRECORDS: "handrecords",
-    Command.ACCEPT_TD_CALLS: "td_calls",
+    Command.ACCEPT_TD_CALLS: TD_CALLS,
 }
 #: Commands Traveller answers with NotImplemented, and why.
 NOT_IMPLEMENTED = {
     Command.NONE: "Command 0 is not a command.",
     Command.STOP_BCS: "There is no BCS to stop: Traveller is the server.",
-    Command.ADD_SESSION: "Initialize each session with InitializeEvent (same EventGuid).",
     Command.PUT_TABLE_GRAPH: "Table graphs are not supported.",
     Command.UPDATE_SESSION: "UpdateSession is not supported (not supported by BCS either).",
     Command.UPDATE_SECTION: "Use UpdateMovement to change a section.",
     Command.UPDATE_TABLE: "Use UpdateMovement to change a table's rounds.",
-    Command.MANAGE_BCS: "There is no BCS to manage: Traveller is the server.",
     Command.TEST_DATA: "Test data is not supported.",
 }
 
@@ -154,7 +156,7 @@ def _session_command(session: Session, dcs: DcSession, req: Request) -> Outcome:
     if cmd in (Command.PUT_BRIDGEMATE2_SETTINGS, Command.PUT_BRIDGEMATE3_SETTINGS):
         model = "bm2" if cmd == Command.PUT_BRIDGEMATE2_SETTINGS else "bm3"
         report = put_settings(session, dcs, model, _settings(data))
-        return Outcome(ok(cmd, report, guid), _all_tables(session, dcs))
+        return Outcome(ok(cmd, report, guid), settings_pushes(session, dcs))
     raise DcError(
         ErrorType.NOT_IMPLEMENTED, NOT_IMPLEMENTED.get(cmd, f"{cmd.name} is not supported.")
     )
@@ -171,4 +173,10 @@ def handle(session: Session, req: Request) -> Outcome:
     if cmd == Command.CONTINUE_EVENT:
         guid, report = event.continue_event(session, read(ContinueDTO, req.data()))
         return Outcome(ok(cmd, report, guid))
+    if cmd == Command.ADD_SESSION:
+        dto = read(AddSessionDTO, req.data())
+        guid, report, pushes = event.add_session(session, req.session_guid, dto)
+        return Outcome(ok(cmd, report, guid), pushes)
+    if cmd == Command.MANAGE_BCS:
+        return Outcome(manage(session, read(BCSManagementRequestDTO, req.data())))
     return _session_command(session, find_session(session, req.session_guid), req)

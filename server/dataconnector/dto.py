@@ -151,12 +151,10 @@ class HandrecordDTO(Wire):
         return value if isinstance(value, str) else None
 
 
-class InitDTO(Wire):
-    """InitializeEvent: sessions with their movements, players, seats, deals and settings."""
+class _SessionContents(Wire):
+    """What InitializeEvent and AddSession both carry besides the sessions: players, seats,
+    deals and the Bridgemate settings."""
 
-    commands: int = Field(0, alias="Commands")
-    event_guid: str = Field("", alias="EventGuid")
-    sessions: list[SessionDTO] = Field(default_factory=list, alias="Sessions")
     player_data: list[PlayerDataDTO] = Field(default_factory=list, alias="PlayerData")
     participations: list[ParticipationDTO] = Field(default_factory=list, alias="Participations")
     handrecords: list[HandrecordDTO] = Field(default_factory=list, alias="Handrecords")
@@ -166,6 +164,52 @@ class InitDTO(Wire):
     bridgemate3_settings: list[dict[str, Any]] = Field(
         default_factory=list, alias="Bridgemate3Settings"
     )
+
+
+class InitDTO(_SessionContents):
+    """InitializeEvent: sessions with their movements, players, seats, deals and settings."""
+
+    commands: int = Field(0, alias="Commands")
+    event_guid: str = Field("", alias="EventGuid")
+    sessions: list[SessionDTO] = Field(default_factory=list, alias="Sessions")
+
+
+class AddSessionDTO(_SessionContents):
+    """AddSession: one more session for an event initialized before (its own sections and
+    scoring groups), with its players, first-round seats, deals and settings."""
+
+    event_guid: str = Field("", alias="EventGuid")
+    club_id: str = Field("", alias="ClubId")
+    session: SessionDTO | None = Field(None, alias="Session")
+
+
+class BCSManagementRequestDTO(Wire):
+    """ManageBCS: shut down (1), the running sessions (2), the scoring file (4), every known
+    session (8), the Data Connector's file (16), or one of the allowed sums."""
+
+    command: int = Field(0, alias="Command")
+
+
+class SessionInfoDTO(Wire):
+    """A session in a ManageBCS answer."""
+
+    event_guid: str = Field("", alias="EventGuid")
+    session_guid: str = Field("", alias="SessionGuid")
+    session_name: str = Field("", alias="SessionName")
+    session_date_time: str = Field("", alias="SessionDateTime")
+
+
+class BCSManagementResponseDTO(Wire):
+    """The ManageBCS answer: the running event (or none), its or every session, the files."""
+
+    event_guid: str = Field("", alias="EventGuid")
+    session_information: list[SessionInfoDTO] = Field(
+        default_factory=list, alias="SessionInformation"
+    )
+    is_running: bool = Field(True, alias="IsRunning")
+    scoring_file_path: str = Field("", alias="ScoringFilePath")
+    data_connector_file_path: str = Field("", alias="DataConnectorFilePath")
+    validation_messages: list[str] | None = Field(None, alias="ValidationMessages")
 
 
 class ContinueDTO(Wire):

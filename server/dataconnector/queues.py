@@ -18,6 +18,7 @@ from sqlmodel import Session, select
 
 from server.dataconnector.people import named_pairs, participation_dtos, player_dtos
 from server.dataconnector.results import result_items
+from server.dataconnector.tdcalls import KIND as TD_CALLS
 from server.dataconnector.tdcalls import call_items
 from server.dataconnector.wire import Command, DataType, DcError, ErrorType, Response
 from server.models import DcDelivery, DcSession
@@ -71,7 +72,7 @@ QUEUES: dict[str, tuple[DataType, Producer]] = {
     "player_data": (DataType.PLAYER_DATA, _players),
     "participations": (DataType.PARTICIPATIONS, _participations),
     "handrecords": (DataType.HANDRECORDS, _handrecords),
-    "td_calls": (DataType.TD_CALLS, _calls),
+    TD_CALLS: (DataType.TD_CALLS, _calls),
 }
 
 

@@ -1,4 +1,12 @@
-"""Board results both ways: Traveller's results as ResultDTOs, and the scoring program's in."""
+"""Board results both ways: Traveller's results as ResultDTOs, and the scoring program's in.
+
+A **switched seating** (the pairs sat the wrong way round) is what the Data Connector's
+ResultDTO calls a result whose declarer sits N/S while its DeclaringPair is the E/W pair of the
+movement, or the other way round. The pair that declared sat where the declarer sat: it is
+scored in that direction. Traveller stores such a result with its pairs the way they really
+sat (the result's N/S pair is the movement's E/W pair), audited, and reports it back the same
+way: the movement's pairs, the declarer's seat, and the pair that declared.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +25,7 @@ from server.dataconnector import checks
 from server.dataconnector.dto import ResultDTO
 from server.dataconnector.store import same_session, section_of, sections_of
 from server.dataconnector.wire import PROGRAM, DcError, ErrorType
-from server.models import Audit, DcSession, Pair, Result, utcnow
+from server.models import Audit, DcSession, MovementAssignment, Pair, Result, utcnow
 from server.services import adjusted, audit, td
 from server.services.table_commands import Push, changed
 from server.services.views import assignment
@@ -54,13 +62,20 @@ def artificial_percent(level: int, scoring_direction: int) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class Position:
-    """Where a result belongs, with the pair numbers."""
+    """Where a result belongs, with the movement's pair numbers; ``switched``: the pairs sat
+    the wrong way round (the result's N/S pair is the movement's E/W pair)."""
 
     session_guid: str
     letters: str
     result: Result
     ns: int
     ew: int
+    switched: bool = False
+
+    def declaring(self, declarer: str) -> int:
+        """The number of the pair that declared from ``declarer``'s seat."""
+        at_ns = declarer in "NS"
+        return self.ns if at_ns != self.switched else self.ew
 
 
 def to_dto(at: Position, snap: dict[str, Any], deleted: bool) -> ResultDTO:
@@ -120,7 +135,7 @@ def _contract(dto: ResultDTO, snap: dict[str, Any], at: Position) -> None:
     dto.level, dto.denomination = int(match[1]), STRAINS[match[2]]
     dto.stake = len(match[3])
     dto.declarer_direction = SEATS[declarer]
-    dto.declaring_pair = at.ns if declarer in "NS" else at.ew
+    dto.declaring_pair = at.declaring(declarer)
     dto.total_tricks = int(snap.get("tricks") or 0)
     lead = snap.get("lead") or ""
     if len(lead) == 2:
@@ -146,6 +161,12 @@ def result_items(session: Session, dcs: DcSession) -> list[ResultItem]:
     numbers = {
         p.id: p.number for p in session.exec(select(Pair).where(col(Pair.section_id).in_(ids)))
     }
+    seats = {
+        (a.section_id, a.table_number, a.round): (a.ns_pair_id, a.ew_pair_id)
+        for a in session.exec(
+            select(MovementAssignment).where(col(MovementAssignment.section_id).in_(ids))
+        )
+    }
     rows = session.exec(
         select(Audit)
         .where(col(Audit.section_id).in_(ids), col(Audit.result_id).is_not(None))
@@ -164,26 +185,37 @@ def result_items(session: Session, dcs: DcSession) -> list[ResultItem]:
     items = []
     for rid, (row, snap, deleted) in latest.items():
         result = results[rid]
+        movement = seats.get((result.section_id, result.table_number, result.round))
+        played = (result.ns_pair_id, result.ew_pair_id)
+        switched = movement is not None and played != movement and played == movement[::-1]
+        ns, ew = movement if switched and movement is not None else played
         at = Position(
             dcs.session_guid,
             sections[result.section_id].letter,
             result,
-            numbers.get(result.ns_pair_id, 0),
-            numbers.get(result.ew_pair_id, 0),
+            numbers.get(ns, 0),
+            numbers.get(ew, 0),
+            switched,
         )
         items.append(ResultItem(row.id or 0, to_dto(at, snap, deleted), row.actor == PROGRAM))
     return sorted(items, key=lambda i: i.item_id)
 
 
-def _values(dto: ResultDTO) -> EntryValues:
+def _values(dto: ResultDTO, stored: Result) -> EntryValues:
+    """The entry the program's result stands for. The lead is optional (ResultDTO: LeadCardRank
+    0 is "not specified"), and most programs keep none: a result sent without a lead keeps the
+    table's lead when the declarer is the same (the same opening leader), else it has none (the
+    audit trail keeps the old one)."""
     lead = None
-    if dto.lead_card_rank:
-        suit = "CDHS"[dto.lead_card_suit - 1]
-        lead = f"{suit}{RANKS[dto.lead_card_rank - 2]}"
     if dto.level == 0:
         return EntryValues(contract="PASS", declarer=None, tricks=0)
     strain = next(s for s, n in STRAINS.items() if n == dto.denomination)
     declarer = cast(Literal["N", "E", "S", "W"], "NESW"[dto.declarer_direction - 1])
+    if dto.lead_card_rank:
+        suit = "CDHS"[dto.lead_card_suit - 1]
+        lead = f"{suit}{RANKS[dto.lead_card_rank - 2]}"
+    elif stored.declarer == declarer and stored.contract not in (None, "PASS"):
+        lead = stored.lead
     contract = f"{dto.level}{strain}{'X' * dto.stake}"
     try:
         return EntryValues(contract=contract, declarer=declarer, tricks=dto.total_tricks, lead=lead)
@@ -213,6 +245,48 @@ def _delete(session: Session, result: Result) -> list[Push]:
         reason=REASON,
     )
     return changed(result)
+
+
+def switched_seating(dto: ResultDTO) -> bool:
+    """Whether the program's result is a switched seating: a contract whose declarer sits N/S
+    while the DeclaringPair is the E/W pair, or the other way round (ResultDTO, DeclarerDirection
+    note). With the same number on both sides (pair 1 N/S against pair 1 E/W) it cannot be."""
+    if dto.level < 1 or dto.pair_north_south == dto.pair_east_west:
+        return False
+    declarer_ns = dto.declarer_direction in (SEATS["N"], SEATS["S"])
+    return declarer_ns != (dto.declaring_pair == dto.pair_north_south)
+
+
+def _seat(
+    session: Session, result: Result, movement: tuple[Pair | None, Pair | None], switched: bool
+) -> None:
+    """Seat the result's pairs as they played: the movement's way, or switched (audited)."""
+    ns, ew = movement[::-1] if switched else movement
+    ids = (ns.id if ns else None, ew.id if ew else None)
+    if (result.ns_pair_id, result.ew_pair_id) == ids:
+        return
+
+    def numbers(pair_ids: tuple[int | None, int | None]) -> dict[str, int | None]:
+        found = [session.get(Pair, i) if i else None for i in pair_ids]
+        return {
+            "ns_pair": found[0].number if found[0] else None,
+            "ew_pair": found[1].number if found[1] else None,
+        }
+
+    old = numbers((result.ns_pair_id, result.ew_pair_id))
+    result.ns_pair_id, result.ew_pair_id = ids
+    session.add(result)
+    session.flush()
+    audit.record(
+        session,
+        actor=PROGRAM,
+        action="dc_seating",
+        section_id=result.section_id,
+        result=result,
+        old=old,
+        new={**numbers(ids), "switched": switched},
+        reason=f"{REASON}: " + ("switched seating" if switched else "seated as the movement"),
+    )
 
 
 def _stored(session: Session, section_id: int, dto: ResultDTO) -> Result | None:
@@ -252,6 +326,7 @@ def put_results(session: Session, dcs: DcSession, dtos: Sequence[ResultDTO]) -> 
         result = td.board_result(
             session, section, dto.table_number, dto.round_number, dto.board_number
         )
+        _seat(session, result, (pairs[0], pairs[1]), switched_seating(dto))
         if dto.level == NOT_PLAYED:
             pushes += td.mark_not_played(session, result=result, reason=REASON, actor=PROGRAM)
         elif dto.level < 0:
@@ -261,6 +336,11 @@ def put_results(session: Session, dcs: DcSession, dtos: Sequence[ResultDTO]) -> 
             )
         else:
             pushes += td.set_result(
-                session, result=result, values=_values(dto), reason=REASON, actor=PROGRAM
+                session,
+                result=result,
+                values=_values(dto, result),
+                reason=REASON,
+                actor=PROGRAM,
+                lead_optional=True,
             )
     return pushes

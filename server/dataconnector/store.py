@@ -49,10 +49,7 @@ def section_of(session: Session, dcs: DcSession, letters: str) -> Section:
 
 def load(dcs: DcSession) -> dict[str, Any]:
     """What the session keeps beyond Traveller's columns (scoring groups, sections, settings)."""
-    data: dict[str, Any] = json.loads(dcs.data or "{}")
-    for key in ("groups", "sections", "settings"):
-        data.setdefault(key, {})
-    return data
+    return dcs.kept()
 
 
 def save(session: Session, dcs: DcSession, data: dict[str, Any]) -> None:

@@ -1,4 +1,11 @@
-"""TD calls both ways: calls from Traveller's tables as TdCallDTOs, statuses from the program."""
+"""TD calls both ways: calls from Traveller's tables as TdCallDTOs, statuses from the program.
+
+The TD-call queue carries status updates (TdCallDTO.Status: 1 launched, 2 in progress, 3
+resolved, 4 deferred): a call is queued when a table makes it (Launched) and again when the TD
+resolves it in Traveller (Resolved), also when the program had accepted the launch already.
+Each status of a call is its own queue item, so its id is the call's id and its status:
+``2 * id`` launched, ``2 * id + 1`` resolved. A status the program sent itself is not sent back.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +17,19 @@ from sqlmodel import Session, col, select
 from server.dataconnector import checks
 from server.dataconnector.dto import TdCallDTO
 from server.dataconnector.store import same_session, section_of, sections_of
-from server.models import DcSession, TDCall, utcnow
+from server.models import DcDelivery, DcSession, TDCall, utcnow
 
 LAUNCHED, IN_PROGRESS, RESOLVED, DEFERRED = 1, 2, 3, 4
 #: Marks the calls the scoring program made, so they are not sent back to it as new.
 FROM_PROGRAM = "[scoring program] "
+#: The queue's name in dc_delivery (a new name for the status items: the rows of the old
+#: one-item-per-call queue do not count for them).
+KIND = "td_call_status"
+
+
+def item_id(call: TDCall) -> int:
+    """The queue item of the call's current status."""
+    return 2 * (call.id or 0) + (1 if call.acknowledged_at else 0)
 
 
 @dataclass(frozen=True)
@@ -27,7 +42,8 @@ class CallItem:
 
 
 def call_items(session: Session, dcs: DcSession) -> list[CallItem]:
-    """Every TD call of the session (status Launched until the TD acknowledges it)."""
+    """Every TD call of the session at its current status: Launched until the TD (in
+    Traveller, or the program) acknowledges it, then Resolved."""
     sections = {s.id: s for s in sections_of(session, dcs)}
     calls = session.exec(
         select(TDCall).where(col(TDCall.section_id).in_(list(sections))).order_by(col(TDCall.id))
@@ -44,7 +60,8 @@ def call_items(session: Session, dcs: DcSession) -> list[CallItem]:
             minute=local.minute,
             status=RESOLVED if call.acknowledged_at else LAUNCHED,
         )
-        out.append(CallItem(call.id or 0, dto, call.reason.startswith(FROM_PROGRAM)))
+        launched_by_program = call.reason.startswith(FROM_PROGRAM) and not call.acknowledged_at
+        out.append(CallItem(item_id(call), dto, launched_by_program))
     return out
 
 
@@ -78,5 +95,11 @@ def put_td_calls(session: Session, dcs: DcSession, dtos: Sequence[TdCallDTO]) ->
         for call in open_calls:
             call.acknowledged_at = utcnow()
             session.add(call)
+            # The program's own status: counted as sent and accepted, never echoed to it.
+            session.add(
+                DcDelivery(
+                    dc_session_id=dcs.id or 0, kind=KIND, item_id=item_id(call), accepted=True
+                )
+            )
             acknowledged += 1
     return f"TD calls: {opened} opened, {acknowledged} acknowledged."

@@ -72,6 +72,11 @@ class DataType(IntEnum):
     RESULTS = 12
     HANDRECORDS = 13
     MOVEMENT = 14
+    SESSION = 15
+    SESSIONS = 16
+    EVENT_INFO = 17
+    ALL_SESSIONS_INFO = 18
+    SCORING_FILE_LOCATION = 19
     TD_CALLS = 21
 
 

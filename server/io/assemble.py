@@ -1,4 +1,9 @@
-"""Turn the pair numbers a file writes into pair keys, deciding whether directions are needed."""
+"""Turn the pair numbers a file writes into pair keys, deciding whether directions are needed;
+and the reader contract's last check: a file with nothing usable left is refused as a whole.
+
+Directions are decided per section: a Howell section beside Mitchell sections keeps one key
+per pair (issue 16: its pairs were split into N/S, E/W and empty entries).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ from decimal import Decimal
 
 from protocol.text import neutral
 
+from .errors import EventFileError
 from .model import EventFile, Line, PairEntry, PairKey
 
 
@@ -52,26 +58,33 @@ class Assembler:
     def add_line(self, line: Line, ns: RawRef | None, ew: RawRef | None) -> None:
         self.refs.append((line, ns, ew))
 
-    def _needs_direction(self) -> bool:
+    def _needs_direction(self, section: str | None) -> bool:
         if self.directional is not None:
             return self.directional
-        if any(p.explicit for p in self.pairs):
+        pairs = [p for p in self.pairs if p.section == section]
+        if any(p.explicit for p in pairs):
             return True
-        if any(r is not None and r.explicit for _, *rs in self.refs for r in rs):
+        refs = [r for _, *rs in self.refs for r in rs if r is not None and r.section == section]
+        if any(r.explicit for r in refs):
             return True
-        counts = Counter((p.section, p.number) for p in self.pairs)
+        counts = Counter(p.number for p in pairs)
         if any(n > 1 for n in counts.values()):
             return True
         return self.event.winners == 2 and not self.pairs
 
+    def _sections(self) -> set[str | None]:
+        found = {p.section for p in self.pairs}
+        return found | {r.section for _, *rs in self.refs for r in rs if r is not None}
+
     def build(self) -> EventFile:
         """The event with every pair and line keyed the same way."""
-        directional = self._needs_direction()
+        directional = {section: self._needs_direction(section) for section in self._sections()}
         event = self.event
         event.name = neutral(event.name)
         seen: dict[PairKey, PairEntry] = {}
         for raw in self.pairs:
-            key = PairKey(raw.section, raw.number, raw.direction if directional else None)
+            side = raw.direction if directional[raw.section] else None
+            key = PairKey(raw.section, raw.number, side)
             names = tuple(neutral(name) for name in raw.names)  # never an ESC to a terminal
             seen[key] = PairEntry(key, names, raw.ids, raw.total, raw.percentage, raw.place)
         lines: list[Line] = []
@@ -87,12 +100,45 @@ class Assembler:
         return event
 
 
-def _key(ref: RawRef | None, directional: bool) -> PairKey | None:
+def _key(ref: RawRef | None, directional: dict[str | None, bool]) -> PairKey | None:
     if ref is None:
         return None
-    side = (ref.explicit or ref.seat) if directional else None
+    side = (ref.explicit or ref.seat) if directional[ref.section] else None
     return PairKey(ref.section, ref.number, side)
 
 
 def _order(key: PairKey) -> tuple[str, str, int]:
     return (key.section or "", key.direction or "", key.number)
+
+
+def finish(event: EventFile) -> EventFile:
+    """The reader contract's last check. Every line was read or refused with its place; a
+    file with no result read and no deal (nothing usable left) is refused as a whole, named
+    by its first refusal, and so is a traveller with lines but not one result on them (a
+    silently empty event, issue 16)."""
+    usable = any(line.played for line in event.lines) or any(
+        record.deal for record in event.boards.values()
+    )
+    if usable or (not event.refused and not event.lines):
+        return event
+    read = len(event.lines)
+    if event.refused:
+        first = event.refused[0]
+        where = first.element + ": " if first.element else ""
+        raise EventFileError(
+            f"{where}{first.reason} (nothing usable left: {read} lines read without a "
+            f"result, {len(event.refused)} refused)",
+            line=first.line,
+            board=None if first.element else first.board,
+        )
+    raise EventFileError(f"no traveller line holds a result ({read} lines, none played)")
+
+
+def summary(event: EventFile, shown: int = 5) -> str:
+    """ "412 lines read, 2 refused: line 88: ..., board 7: ..." (the first ``shown``)."""
+    text = f"{len(event.lines)} lines read, {len(event.refused)} refused"
+    if event.refused:
+        listed = "; ".join(str(r) for r in event.refused[:shown])
+        more = len(event.refused) - shown
+        text += ": " + listed + (f"; and {more} more" if more > 0 else "")
+    return text

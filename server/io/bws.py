@@ -3,6 +3,10 @@
 Uses the optional pure-Python `access-parser` package (extra "bws"). The mapping from the
 tables (Section, RoundData, ReceivedData, PlayerNumbers) to an EventFile is separate from the
 Access reader, so it can be tested on plain rows.
+
+The reader's contract (issue 16): each ReceivedData row is read or put in ``EventFile.refused``
+with its place ("ReceivedData row 7 (board 3)") and reason. The tables read do not name the
+scoring program that wrote the file, so ``EventFile.program`` stays "".
 """
 
 from __future__ import annotations
@@ -16,9 +20,9 @@ from typing import Any
 from protocol.bridge import BridgeError
 
 from . import spelling
-from .assemble import Assembler, RawPair, RawRef
+from .assemble import Assembler, RawPair, RawRef, finish
 from .errors import EventFileError
-from .model import EventFile, Line
+from .model import EventFile, Line, Refusal
 
 Rows = list[dict[str, Any]]
 TABLES = ("Section", "RoundData", "ReceivedData", "PlayerNumbers")
@@ -82,7 +86,7 @@ def read_tables(path: Path) -> dict[str, Rows]:
 
 def read_bws(path: Path, reader: Callable[[Path], dict[str, Rows]] = read_tables) -> EventFile:
     """Read a .bws file into an event (results from ReceivedData, names from PlayerNumbers)."""
-    return from_tables(reader(path)).event
+    return finish(from_tables(reader(path)).event)
 
 
 def _get(row: Mapping[str, Any], *names: str) -> Any:
@@ -134,10 +138,14 @@ def from_tables(tables: Mapping[str, Rows]) -> BwsData:
         )
     assembler = Assembler(data.event)
     _players(tables.get("PlayerNumbers", []), data, assembler, section)
-    for row in tables.get("ReceivedData", []):
+    for index, row in enumerate(tables.get("ReceivedData", []), start=1):
         if str(_get(row, "Erased") or "").lower() in ("true", "1", "-1", "yes"):
             continue
-        _result(row, section, assembler)
+        try:
+            _result(row, section, assembler)
+        except EventFileError as exc:
+            place = f"ReceivedData row {index}" + (f" (board {exc.board})" if exc.board else "")
+            data.event.refused.append(Refusal(exc.message, element=place, board=exc.board))
     mitchell = any(m.ns == m.ew for m in data.movement) or _numbers_overlap(data.movement)
     assembler.directional = mitchell if data.movement else None
     data.event.winners = 2 if mitchell else 1
@@ -202,12 +210,7 @@ def _result(
         if artificial is not None:
             line.artificial = artificial
         elif contract and not spelling.not_played(contract):
-            line.contract = spelling.contract(contract)
-            if line.contract == "PASS":
-                line.tricks = 0
-            else:
-                line.declarer = spelling.declarer(seat)
-                line.tricks = spelling.tricks(result, line.contract)
+            line.contract, line.declarer, line.tricks = spelling.played(contract, seat, result)
     except (spelling.SpellingError, BridgeError) as exc:
         raise EventFileError(str(exc), board=board) from None
     assembler.add_line(line, ns, ew)

@@ -1,4 +1,8 @@
-"""CSV travellers (import and export) and rankings (export)."""
+"""CSV travellers (import and export) and rankings (export).
+
+The reader's contract (issue 16): each row is read or put in ``EventFile.refused`` with its
+line and reason; a row with a score and no contract is scored from its score.
+"""
 
 from __future__ import annotations
 
@@ -10,10 +14,10 @@ from protocol.bridge import BridgeError
 from protocol.text import neutral
 
 from . import spelling
-from .assemble import Assembler, RawPair, RawRef
+from .assemble import Assembler, RawPair, RawRef, finish
 from .errors import EventFileError
 from .limits import check_lines
-from .model import EventFile, Line, PairKey
+from .model import EventFile, Line, PairKey, Refusal
 from .scorefile import ScoreReport, decimal
 
 TRAVELLER_COLUMNS = (
@@ -125,14 +129,16 @@ def read_travellers_csv(text: str) -> EventFile:
             if not 1 <= board <= 9999:
                 raise ValueError
         except ValueError:
-            raise EventFileError(f"{cell('board')!r} is not a board number", line=number) from None
+            event.refused.append(Refusal(f"{cell('board')!r} is not a board number", number))
+            continue
         try:
             line, ns, ew = _row(board, cell)
         except (spelling.SpellingError, BridgeError, ValueError) as exc:
-            raise EventFileError(str(exc), line=number, board=board) from None
+            event.refused.append(Refusal(str(exc), number, board=board))
+            continue
         assembler.add_line(line, ns, ew)
         _names(assembler, named, cell, (("ns", ns), ("ew", ew)))
-    return assembler.build()
+    return finish(assembler.build())
 
 
 def _names(
@@ -174,18 +180,15 @@ def _row(board: int, cell: Callable[[str], str]) -> tuple[Line, RawRef | None, R
     artificial = spelling.artificial(contract) if contract else None
     if artificial is None and score:
         artificial = spelling.artificial(score)
+    points = int(score) if score.lstrip("-").isdigit() else None
     if artificial is not None:
         line.artificial = artificial
+    elif not contract and points is not None:
+        line.score = points  # a score and no contract: scored from the score
     elif contract and not spelling.not_played(contract):
-        line.contract = spelling.contract(contract)
-        if line.contract == "PASS":
-            line.tricks = 0
-        else:
-            line.declarer = spelling.declarer(cell("declarer"))
-            tricks = cell("tricks")
-            if not tricks:
-                raise spelling.SpellingError(f"{line.contract} has no tricks")
-            line.tricks = spelling.tricks(tricks, line.contract)
+        line.contract, line.declarer, line.tricks = spelling.played(
+            contract, cell("declarer"), cell("tricks"), tricks_word="tricks"
+        )
     return line, refs[0], refs[1]
 
 
@@ -223,6 +226,8 @@ def write_travellers_csv(event: EventFile, report: ScoreReport | None = None) ->
         elif labels is not None:
             balanced = line.adjusted is not None and line.adjusted[0] == line.adjusted[1]
             play = ["", "", "", labels[0] if balanced else f"N/S {labels[0]}; E/W {labels[1]}"]
+        elif line.contract is None and line.score is not None:
+            play = ["", "", "", str(line.score)]
         elif line.contract is None:
             play = ["NP", "", "", ""]
         elif line.contract == "PASS":

@@ -93,10 +93,18 @@ class Line:
     published_ns_score: int | None = None
     published_values: tuple[Decimal, Decimal] | None = None
     """(N/S, E/W) matchpoints or IMPs the file published for this line (never used to score)."""
+    score: int | None = None
+    """The N/S score of a line that gives a score and no contract (USEBIO individual events
+    write SCORE alone): scored from it, as the table entered it."""
 
     @property
     def played(self) -> bool:
-        return self.contract is not None or self.artificial is not None or self.adjusted is not None
+        return (
+            self.contract is not None
+            or self.artificial is not None
+            or self.adjusted is not None
+            or self.score is not None
+        )
 
     def adjusted_labels(self) -> tuple[str, str] | None:
         """The N/S and E/W labels of a weighted or unbalanced score ("60% 420 / 40% -50")."""
@@ -106,7 +114,10 @@ class Line:
         return side_label(ns, Direction.NS), side_label(ew, Direction.EW)
 
     def ns_points(self) -> int | None:
-        """The N/S score of the contract played (Law 77), or None without one."""
+        """The N/S score of the contract played (Law 77), or the score the line gives without
+        a contract, or None without either."""
+        if self.contract is None and self.score is not None:
+            return self.score
         return played_points(self.board, self.contract, self.declarer, self.tricks)
 
 
@@ -130,6 +141,8 @@ class TeamLine:
     published_ns_imps: Decimal | None = None
     """The N/S team's IMPs on the board as the file published them ([ScoreIMP])."""
     source_line: int | None = None
+    element: str | None = None
+    """Where in a structured file the line is ("MATCH 2 / BOARD 5 / TRAVELLER_LINE 1")."""
 
     def ns_points(self) -> int | None:
         """The N/S score of the contract played (Law 77), or None without one."""
@@ -137,10 +150,45 @@ class TeamLine:
 
 
 @dataclass(slots=True)
+class TeamEntry:
+    """A team as the file lists it, with what it published for the team (never used to score)."""
+
+    team: str
+    """The team as the lines name it (USEBIO TEAM_ID, PBN [HomeTeam]/[VisitTeam])."""
+    name: str = ""
+    players: tuple[str, ...] = ()
+    pairs: tuple[str, ...] = ()
+    """The pair numbers the file lists under the team (USEBIO TEAM / PAIR / PAIR_NUMBER)."""
+    published_total: Decimal | None = None
+    published_place: str | None = None
+
+
+@dataclass(slots=True)
+class PublishedMatch:
+    """A match's result as the file published it, kept to compare against (never used to score)."""
+
+    stage: str | None
+    home: str
+    away: str
+    home_score: Decimal | None = None
+    """IMPs (or board-a-match points) the file gives the home team (USEBIO TEAM_SCORE)."""
+    away_score: Decimal | None = None
+    home_vp: Decimal | None = None
+    away_vp: Decimal | None = None
+
+
+@dataclass(slots=True)
 class TeamEvent:
     """The team matches of an event file: every table's result with the teams seated."""
 
     lines: list[TeamLine] = field(default_factory=list)
+    board_a_match: bool = False
+    """Scored board-a-match / point-a-board (§ 206), as the file says, instead of IMPs and VPs."""
+    entries: list[TeamEntry] = field(default_factory=list)
+    published: list[PublishedMatch] = field(default_factory=list)
+    scoring: str = ""
+    """The file's own words for the board and match scoring (USEBIO BOARD_SCORING_METHOD /
+    MATCH_SCORING_METHOD), e.g. "IMPS/VPS" or "PAB"."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,11 @@
-"""PBN 2.1 import and export: hand records, [ScoreTable] travellers and [TotalScoreTable]."""
+"""PBN 2.1 import and export: hand records, [ScoreTable] travellers and [TotalScoreTable].
+
+The reader's contract (issue 16): every row of a table tag, and every game's result, is read or
+put in ``EventFile.refused`` with its line, board and reason; one bad token no longer refuses
+the event. Spellings beyond the standard (Bridgewebs' "PO" and "A A A", a void "-") are those of
+``spelling.KNOWN``. The program that wrote the file is taken from [Application], [Generator]
+or a "% Generator:" / "%Creator:" comment line.
+"""
 
 from __future__ import annotations
 
@@ -12,10 +19,10 @@ from protocol.text import neutral
 from server.scoring import Method
 
 from . import spelling
-from .assemble import Assembler, RawPair, RawRef
+from .assemble import Assembler, RawPair, RawRef, finish
 from .errors import EventFileError
 from .limits import check_lines
-from .model import BoardRecord, EventFile, Line, PairKey
+from .model import BoardRecord, EventFile, Line, PairKey, Refusal
 from .scorefile import ScoreReport, decimal
 
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
@@ -23,6 +30,8 @@ _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|\S+')
 _COLUMN = re.compile(r"([^\\;]+)(?:\\\d+[LR]?)?")
 _UNKNOWN = frozenset({"", "?", "-", "#"})
 _ESCAPE = re.compile(r"\\([\\\"])")
+_PROGRAM_COMMENT = re.compile(r"%\s*(?:Generator|Creator)\s*:\s*(.+)", re.IGNORECASE)
+_PROGRAM_TAGS = ("Application", "Generator")
 
 
 @dataclass(slots=True)
@@ -32,6 +41,14 @@ class Game:
     tags: dict[str, str] = field(default_factory=dict)
     lines: dict[str, int] = field(default_factory=dict)
     rows: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Split:
+    """What ``split_games`` found besides the games: refused lines and the program's name."""
+
+    refused: list[Refusal] = field(default_factory=list)
+    program: str = ""
 
 
 def _unescape(value: str) -> str:
@@ -54,11 +71,14 @@ def _strip_comment(text: str) -> str:
     return text
 
 
-def split_games(text: str) -> list[Game]:
+def split_games(text: str, found: Split | None = None) -> list[Game]:
     """Split PBN text into games; "#" values are copied from the previous game. A line longer
-    than ``limits.MAX_LINE`` is refused with its number (the tag pattern's memory grows with
-    the line: 3.5 GB for one 20 MB tag)."""
+    than ``limits.MAX_LINE`` refuses the file with its number (the tag pattern's memory grows
+    with the line: 3.5 GB for one 20 MB tag). A malformed tag or text outside any tag is put
+    in ``found.refused`` with its line (raised without ``found``)."""
     check_lines(text)
+    strict = found is None
+    found = found if found is not None else Split()
     games: list[Game] = []
     game = Game()
     section: str | None = None
@@ -73,6 +93,9 @@ def split_games(text: str) -> list[Game]:
             else:
                 continue
         if line.startswith("%"):
+            comment = _PROGRAM_COMMENT.match(line)
+            if comment and not found.program:
+                found.program = comment.group(1).strip()
             continue
         if "{" in line and '"' not in line.split("{", 1)[0]:
             before, _, after = line.partition("{")
@@ -94,7 +117,12 @@ def split_games(text: str) -> list[Game]:
         while rest.startswith("["):
             tag = _TAG.match(rest)
             if tag is None:
-                raise EventFileError(f"malformed tag {rest[:40]!r}", line=number)
+                if strict:
+                    raise EventFileError(f"malformed tag {rest[:40]!r}", line=number)
+                found.refused.append(Refusal(f"malformed tag {rest[:40]!r}", line=number))
+                rest = ""
+                matched = True
+                break
             name, value = tag.group(1), _unescape(tag.group(2))
             if name == "Board" and name in game.tags:
                 # A second [Board] within one game starts a new game (no blank line between).
@@ -111,7 +139,10 @@ def split_games(text: str) -> list[Game]:
         if matched and not rest:
             continue
         if section is None:
-            raise EventFileError(f"text outside any tag: {stripped[:40]!r}", line=number)
+            if strict:
+                raise EventFileError(f"text outside any tag: {stripped[:40]!r}", line=number)
+            found.refused.append(Refusal(f"text outside any tag: {stripped[:40]!r}", line=number))
+            continue
         body = _strip_comment(rest if matched else stripped).strip()
         if body:
             game.rows.setdefault(section, []).append((number, body))
@@ -131,16 +162,21 @@ def columns(spec: str) -> list[str]:
     return names
 
 
-def table_rows(game: Game, tag: str) -> list[tuple[int, dict[str, str]]]:
-    """The rows of a table tag as {column: value}, "-" and "" for missing values."""
+def table_rows(
+    game: Game, tag: str, refused: list[Refusal] | None = None, board: int | None = None
+) -> list[tuple[int, dict[str, str]]]:
+    """The rows of a table tag as {column: value}, "-" and "" for missing values. A row with
+    the wrong number of values is put in ``refused`` with its line (raised without it)."""
     names = columns(game.tags.get(tag, ""))
     out = []
     for number, text in game.rows.get(tag, []):
         tokens = [_unquote(t) for t in _TOKEN.findall(text)]
         if len(tokens) != len(names):
-            raise EventFileError(
-                f"{tag} row has {len(tokens)} values for {len(names)} columns", line=number
-            )
+            reason = f"{tag} row has {len(tokens)} values for {len(names)} columns"
+            if refused is None:
+                raise EventFileError(reason, line=number, board=board)
+            refused.append(Refusal(reason, line=number, board=board))
+            continue
         out.append((number, dict(zip(names, tokens, strict=True))))
     return out
 
@@ -161,34 +197,60 @@ def _value(row: dict[str, str], *names: str) -> str:
 
 def read_pbn(text: str) -> EventFile:
     """Read a PBN file: boards with deals, travellers from [ScoreTable] or one result a game."""
-    games = split_games(text)
-    event = EventFile(source="pbn")
+    found = Split()
+    games = split_games(text, found)
+    event = EventFile(source="pbn", program=found.program)
+    event.refused.extend(found.refused)
     assembler = Assembler(event)
     named_pairs: dict[tuple[str, str], int] = {}
+    scorings: dict[Method | None, tuple[str, Game]] = {}
     for game in games:
         tags = game.tags
+        for name in _PROGRAM_TAGS:
+            if not event.program and tags.get(name, "").strip() not in _UNKNOWN:
+                event.program = tags[name].strip()
         if not event.name and tags.get("Event", "") not in _UNKNOWN:
             event.name = tags["Event"]
         if not event.date and tags.get("Date", "") not in _UNKNOWN:
             event.date = tags["Date"]
+        if tags.get("Scoring", "") not in _UNKNOWN:
+            scorings.setdefault(spelling.method(tags["Scoring"]), (tags["Scoring"], game))
         if not event.scoring and tags.get("Scoring", "") not in _UNKNOWN:
             event.scoring = tags["Scoring"]
             event.method = spelling.method(event.scoring)
         if "TotalScoreTable" in tags:
             _read_totals(game, assembler)
-        board = _board_number(game)
+        try:
+            board = _board_number(game)
+        except EventFileError as exc:
+            rows = len(game.rows.get("ScoreTable", []))
+            what = f" and its {rows} ScoreTable rows" if rows else ""
+            event.refused.append(Refusal(f"{exc.message}: the game{what} not read", exc.line))
+            continue
         if board is None:
             continue
         _read_board(game, board, event)
         if "ScoreTable" in tags:
             _read_score_table(game, board, assembler)
         elif tags.get("Contract", "") not in _UNKNOWN:
-            _read_single(game, board, assembler, named_pairs)
+            try:
+                _read_single(game, board, assembler, named_pairs)
+            except EventFileError as exc:
+                event.refused.append(Refusal(exc.message, line=exc.line, board=board))
+    if len(scorings) > 1:
+        said = "; ".join(
+            f"line {game.lines.get('Scoring')} {text!r}" for text, game in scorings.values()
+        )
+        event.notes.append(
+            f"the games' [Scoring] tags disagree ({said}): the first is taken ({event.scoring!r})"
+        )
     built = assembler.build()
     from .teamfile import team_event_from_games
 
     built.teams = team_event_from_games(games)
-    return built
+    if built.teams is not None:
+        return built
+    return finish(built)
 
 
 def _board_number(game: Game) -> int | None:
@@ -212,19 +274,29 @@ def _read_board(game: Game, board: int, event: EventFile) -> None:
         from .handrecords import normalise_deal
 
         try:
-            record.deal = normalise_deal(deal)
+            record.deal = normalise_deal(spelling.void_suits(deal))
         except ValueError as exc:
-            raise EventFileError(str(exc), line=game.lines["Deal"], board=board) from None
+            event.refused.append(_refusal(f"the deal: {exc}", game, "Deal", board))
     if tags.get("Dealer", "").strip() not in _UNKNOWN and record.dealer is None:
         try:
             record.dealer = spelling.declarer(tags["Dealer"])
         except spelling.SpellingError as exc:
-            raise EventFileError(str(exc), line=game.lines["Dealer"], board=board) from None
+            event.refused.append(_refusal(f"the dealer: {exc}", game, "Dealer", board))
     if tags.get("Vulnerable", "").strip() not in ("", "?", "#") and record.vulnerable is None:
-        record.vulnerable = _vulnerable(tags["Vulnerable"], game.lines["Vulnerable"], board)
+        try:
+            record.vulnerable = _vulnerable(tags["Vulnerable"], game.lines["Vulnerable"], board)
+        except EventFileError as exc:
+            event.refused.append(_refusal(exc.message, game, "Vulnerable", board))
     if "OptimumResultTable" in tags and record.optimum is None:
-        record.optimum = _optimum(game, board)
+        try:
+            record.optimum = _optimum(game, board)
+        except EventFileError as exc:
+            event.refused.append(Refusal(exc.message, line=exc.line, board=board))
     event.boards[board] = record
+
+
+def _refusal(reason: str, game: Game, tag: str, board: int) -> Refusal:
+    return Refusal(reason, line=game.lines.get(tag), board=board)
 
 
 def _vulnerable(text: str, line: int, board: int) -> str:
@@ -266,35 +338,43 @@ def _decimal(text: str, line: int) -> Decimal | None:
 
 
 def _read_totals(game: Game, assembler: Assembler) -> None:
-    for number, row in table_rows(game, "TotalScoreTable"):
-        pair_text = _value(row, "PairId", "Pair", "PairNr")
-        if not pair_text:
-            raise EventFileError("TotalScoreTable row has no PairId", line=number)
+    refused = assembler.event.refused
+    for number, row in table_rows(game, "TotalScoreTable", refused):
         try:
-            section, pair, side = spelling.pair_number(pair_text)
-            section = _value(row, "Section") or section
-            direction = _value(row, "Direction")
-            seat = spelling.direction(direction) if direction else side
-        except spelling.SpellingError as exc:
-            raise EventFileError(str(exc), line=number) from None
-        names_text = _value(row, "Names", "Name")
-        names = tuple(n.strip() for n in names_text.split(" - ")) if names_text else ()
-        ids = tuple(v for v in (_value(row, "MemberID1"), _value(row, "MemberID2")) if v)
-        rank, tie = _value(row, "Rank"), _value(row, "RankTie")
-        place = f"{rank}-{tie}" if rank and tie else (rank or None)
-        assembler.pairs.append(
-            RawPair(
-                section,
-                pair,
-                seat,
-                names,
-                ids,
-                _decimal(_value(row, "TotalScoreMP", "TotalScoreIMP", "TotalScore"), number),
-                _decimal(_value(row, "TotalPercentage", "Percentage"), number),
-                place,
-                explicit=side is not None,
-            )
+            _read_total(number, row, assembler)
+        except EventFileError as exc:
+            refused.append(Refusal(f"TotalScoreTable: {exc.message}", line=number))
+
+
+def _read_total(number: int, row: dict[str, str], assembler: Assembler) -> None:
+    pair_text = _value(row, "PairId", "Pair", "PairNr")
+    if not pair_text:
+        raise EventFileError("the row has no PairId", line=number)
+    try:
+        section, pair, side = spelling.pair_number(pair_text)
+        section = _value(row, "Section") or section
+        direction = _value(row, "Direction")
+        seat = spelling.direction(direction) if direction else side
+    except spelling.SpellingError as exc:
+        raise EventFileError(str(exc), line=number) from None
+    names_text = _value(row, "Names", "Name")
+    names = tuple(n.strip() for n in names_text.split(" - ")) if names_text else ()
+    ids = tuple(v for v in (_value(row, "MemberID1"), _value(row, "MemberID2")) if v)
+    rank, tie = _value(row, "Rank"), _value(row, "RankTie")
+    place = f"{rank}-{tie}" if rank and tie else (rank or None)
+    assembler.pairs.append(
+        RawPair(
+            section,
+            pair,
+            seat,
+            names,
+            ids,
+            _decimal(_value(row, "TotalScoreMP", "TotalScoreIMP", "TotalScore"), number),
+            _decimal(_value(row, "TotalPercentage", "Percentage"), number),
+            place,
+            explicit=side is not None,
         )
+    )
 
 
 def _ref(text: str, seat: str, section: str | None, line: int, board: int) -> RawRef | None:
@@ -317,27 +397,83 @@ def _int(text: str, line: int, board: int) -> int | None:
 
 
 def _read_score_table(game: Game, board: int, assembler: Assembler) -> None:
-    for number, row in table_rows(game, "ScoreTable"):
-        section = _value(row, "Section") or None
-        ns = _ref(_value(row, "PairId_NS", "PairNS"), "NS", section, number, board)
-        ew = _ref(_value(row, "PairId_EW", "PairEW"), "EW", section, number, board)
-        line = Line(board, None, None, section=section)
-        line.table = _int(_value(row, "Table"), number, board)
-        line.round = _int(_value(row, "Round"), number, board)
+    """Each [ScoreTable] row read, or refused with its line; an adjusted score written
+    "A A A" (Bridgewebs) takes its per cent from the line once the board's top is known."""
+    event = assembler.event
+    pending: list[tuple[int, Line, dict[str, str], RawRef | None, RawRef | None]] = []
+    tops: set[Decimal] = set()
+    for number, row in table_rows(game, "ScoreTable", event.refused, board):
         try:
-            _fill_play(
-                line,
-                _value(row, "Contract"),
-                _value(row, "Declarer"),
-                _value(row, "Result"),
-                _value(row, "Score_NS"),
-                _value(row, "Score_EW"),
-            )
-        except (spelling.SpellingError, BridgeError) as exc:
-            raise EventFileError(str(exc), line=number, board=board) from None
-        line.lead = _value(row, "Lead") or None
-        line.published_values = _published_values(row)
+            line, ns, ew = _score_row(number, row, board)
+        except EventFileError as exc:
+            event.refused.append(Refusal(exc.message, line=number, board=board))
+            continue
+        if spelling.adjusted_columns(*(row.get(c, "") for c in ("Contract", "Declarer", "Result"))):
+            pending.append((number, line, row, ns, ew))
+            continue
+        if line.contract is not None and line.published_values is not None:
+            tops.add(sum(line.published_values, Decimal(0)))
         assembler.add_line(line, ns, ew)
+    for number, line, row, ns, ew in pending:
+        try:
+            line.artificial = _adjusted_share(row, tops)
+        except spelling.SpellingError as exc:
+            event.refused.append(Refusal(str(exc), line=number, board=board))
+            continue
+        ns_pct, ew_pct = (f"{float(p):g}" for p in line.artificial)
+        event.notes.append(
+            f"line {number}, board {board}: the adjusted score A A A read as "
+            f"{ns_pct} % / {ew_pct} % from the line's published figures"
+        )
+        assembler.add_line(line, ns, ew)
+
+
+def _score_row(
+    number: int, row: dict[str, str], board: int
+) -> tuple[Line, RawRef | None, RawRef | None]:
+    section = _value(row, "Section") or None
+    ns = _ref(_value(row, "PairId_NS", "PairNS"), "NS", section, number, board)
+    ew = _ref(_value(row, "PairId_EW", "PairEW"), "EW", section, number, board)
+    line = Line(board, None, None, section=section)
+    line.table = _int(_value(row, "Table"), number, board)
+    line.round = _int(_value(row, "Round"), number, board)
+    line.lead = _value(row, "Lead") or None
+    line.published_values = _published_values(row)
+    contract = _value(row, "Contract")
+    if spelling.adjusted_columns(contract, _value(row, "Declarer"), _value(row, "Result")):
+        return line, ns, ew
+    try:
+        _fill_play(
+            line,
+            contract,
+            _value(row, "Declarer"),
+            _value(row, "Result"),
+            _value(row, "Score_NS"),
+            _value(row, "Score_EW"),
+        )
+    except (spelling.SpellingError, BridgeError) as exc:
+        raise EventFileError(str(exc), line=number, board=board) from None
+    return line, ns, ew
+
+
+def _adjusted_share(row: dict[str, str], tops: set[Decimal]) -> tuple[Fraction, Fraction]:
+    """(N/S %, E/W %) of an "A A A" line: its Percentage_NS/_EW, else its matchpoints over
+    the board's top (the sum of N/S and E/W matchpoints on each played line)."""
+    try:
+        ns, ew = Decimal(_value(row, "Percentage_NS")), Decimal(_value(row, "Percentage_EW"))
+        if ns.is_finite() and ew.is_finite() and 0 <= ns <= 100 and 0 <= ew <= 100:
+            return Fraction(ns), Fraction(ew)
+    except InvalidOperation:
+        pass
+    values = _published_values(row)
+    if values is not None and len(tops) == 1:
+        top = tops.pop()
+        tops.add(top)
+        if top > 0:
+            return Fraction(values[0] * 100 / top), Fraction(values[1] * 100 / top)
+    raise spelling.SpellingError(
+        "an adjusted score (A A A) without the per cent or matchpoints to read it from"
+    )
 
 
 def _published_values(row: dict[str, str]) -> tuple[Decimal, Decimal] | None:
@@ -368,23 +504,28 @@ def _fill_play(
     if artificial is not None:
         line.artificial = artificial
         return
+    score = _ns_score(score_ns, score_ew)
     if not contract or spelling.not_played(contract):
+        if spelling.np_scored(contract, score, line.published_values is not None):
+            line.contract, line.tricks = "PASS", 0
+        elif not contract and score is not None:
+            line.score = score  # a score and no contract: scored from the score
         return
-    line.contract = spelling.contract(contract)
+    line.contract, line.declarer, line.tricks = spelling.played(
+        contract, declarer, result, declarer_word="declarer", tricks_word="result"
+    )
     if line.contract == "PASS":
-        line.tricks = 0
         return
-    if not declarer:
-        raise spelling.SpellingError(f"{line.contract} has no declarer")
-    line.declarer = spelling.declarer(declarer)
-    if not result:
-        raise spelling.SpellingError(f"{line.contract} has no result")
-    line.tricks = spelling.tricks(result, line.contract)
-    score = score_ns or (f"-{score_ew}" if score_ew else "")
+    line.published_ns_score = score
+
+
+def _ns_score(score_ns: str, score_ew: str) -> int | None:
+    """The N/S score from Score_NS or Score_EW (negated), or None without a whole number."""
+    text = score_ns or (f"-{score_ew.lstrip('+')}" if score_ew else "")
     try:
-        line.published_ns_score = int(score) if score else None
+        return int(text) if text else None
     except ValueError:
-        line.published_ns_score = None
+        return None
 
 
 def _read_single(
@@ -591,6 +732,10 @@ def _play_cells(line: Line) -> list[str]:
     labels = line.adjusted_labels()
     if labels is not None:
         return ["-", "-", "-", lead, _quote(labels[0]), _quote(labels[1])]
+    if line.contract is None and line.score is not None:
+        score_ns = _quote(str(line.score)) if line.score >= 0 else "-"
+        score_ew = _quote(str(-line.score)) if line.score < 0 else "-"
+        return ["-", "-", "-", lead, score_ns, score_ew]
     if line.contract is None:
         return ["-", "-", "-", lead, "-", "-"]
     if line.contract == "PASS":

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -14,15 +14,18 @@ from server.scoring import (
     BoardResult,
     Method,
     PairsScorer,
+    Profile,
     ScoringOptions,
     Standing,
+    get_profile,
     to_decimal,
     traveller,
 )
+from server.scoring.profiles import DBF
 
 from .errors import EventFileError
 from .limits import check_size
-from .model import EventFile, Line, PairKey
+from .model import EventFile, Line, PairKey, Refusal
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +42,11 @@ class PairResult:
     boards: int
     penalty: Fraction = Fraction(0)
     """Deducted from the total (§ 211), in the ranking's unit."""
+    handicap: Fraction | None = None
+    """The pair's handicap (percentage points) in a handicap event, else None."""
+    handicapped: Fraction | None = None
+    """The published percentage of a handicap pair: raw plus the profile's share of the
+    handicap; the place stays the scratch place."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +88,8 @@ class ScoreReport:
     winners: int
     pairs: tuple[PairResult, ...]
     boards: tuple[BoardResultReport, ...]
+    profile: Profile = DBF
+    """The conventions it was scored under (server/scoring/profiles.py)."""
 
 
 def load(path: str | Path) -> EventFile:
@@ -106,13 +116,17 @@ def load(path: str | Path) -> EventFile:
 
 
 def parse_bytes(data: bytes, suffix: str = "") -> EventFile:
-    """Parse file contents, by suffix or by sniffing: PBN, USEBIO XML or CSV."""
+    """Parse file contents, by suffix or by sniffing: PBN, USEBIO XML, CSV or an ACBL Live
+    results record."""
+    from . import acbl_live
     from .csv_io import read_travellers_csv
     from .pbn import read_pbn
     from .usebio import read_usebio
 
     check_size(len(data))
     head = data[:2048].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if suffix == ".json" or acbl_live.looks_like(data):
+        return acbl_live.read_acbl_live(data)
     if suffix == ".xml" or head.startswith(b"<"):
         return read_usebio(data)
     if suffix == ".csv":
@@ -151,6 +165,8 @@ def _board_result(line: Line, where: dict[str, Any]) -> BoardResult:
         return BoardResult.artificial(line.board, line.ns, line.ew, ns, ew, **where)
     if line.adjusted is not None:
         return BoardResult.unbalanced(line.board, line.ns, line.ew, *line.adjusted, **where)
+    if line.contract is None and line.score is not None:
+        return BoardResult.played(line.board, line.ns, line.ew, line.score, **where)
     if line.contract is None:
         return BoardResult(line.board, line.ns, line.ew, None, None, **where)
     if line.tricks is None:
@@ -174,18 +190,26 @@ def score_event(
     *,
     across_sections: bool | None = None,
     field: str | int = "max",
+    profile: Profile | None = None,
 ) -> ScoreReport:
     """Score the event by the method given, else the one the file names, else matchpoints.
 
     ``field`` is the number of tables a board is scored over (``ScoringOptions.field``): a
     live section passes its movement's, so a file exported mid-event agrees with the ranking.
+    ``profile`` sets the conventions the rules leave open (default DBf); when the method is
+    not given, plain matchpoints are on the profile's scale.
     """
+    profile = profile or get_profile(None)
     chosen = method or event.method or Method.MATCHPOINTS
+    if method is None and chosen is Method.MATCHPOINTS:
+        chosen = profile.matchpoints
     across = event.across_sections if across_sections is None else across_sections
     results = board_results(event, across)
     keys = [p.key for p in event.pairs]
     try:
-        options = ScoringOptions(method=chosen, across_sections=across, field=field)
+        options = profile.options(
+            ScoringOptions(method=chosen, across_sections=across, field=field)
+        )
         scorer = PairsScorer(results, options, pairs=keys)
         scorer.set_penalties({p.key: p.penalty for p in event.pairs if p.penalty})
     except (ValueError, TypeError) as exc:
@@ -201,6 +225,7 @@ def score_event(
     else:
         groups = [(None, keys)]
     names = {p.key: p.names for p in event.pairs}
+    handicaps = {p.key: Fraction(p.handicap) for p in event.pairs if p.handicap is not None}
     pairs: list[PairResult] = []
     for side, members in groups:
         if not members:
@@ -208,12 +233,17 @@ def score_event(
         for standing in scorer.standings(members):
             key = standing.pair
             assert isinstance(key, PairKey)
-            pairs.append(_pair_result(standing, key, names.get(key, ()), side or key.direction))
+            result = _pair_result(standing, key, names.get(key, ()), side or key.direction)
+            handicap = handicaps.get(key)
+            if handicap is not None:
+                handicapped = profile.handicapped(result.percentage, handicap)
+                result = replace(result, handicap=handicap, handicapped=handicapped)
+            pairs.append(result)
     boards = tuple(
         _board_report(scorer, board_key)
         for board_key in sorted(scorer.boards, key=lambda k: (str(k[0] or ""), k[1]))
     )
-    return ScoreReport(event, chosen, winners, tuple(pairs), boards)
+    return ScoreReport(event, chosen, winners, tuple(pairs), boards, profile)
 
 
 def _seats(event: EventFile) -> dict[PairKey, str]:
@@ -294,8 +324,14 @@ def to_json(report: ScoreReport) -> dict[str, Any]:
     return {
         "event": event.name,
         "date": event.date,
+        "program": event.program,
         "method": report.method.value,
+        "profile": report.profile.name,
+        "suggested_profile": _suggested(event.program),
         "winners": report.winners,
+        "lines_read": len(event.lines),
+        "refused": [refusal_json(r) for r in event.refused],
+        "notes": list(event.notes),
         "pairs": [
             {
                 "number": p.key.number,
@@ -306,6 +342,14 @@ def to_json(report: ScoreReport) -> dict[str, Any]:
                 "percentage": decimal(p.percentage),
                 "place": p.place,
                 "boards": p.boards,
+                **(
+                    {}
+                    if p.handicap is None
+                    else {
+                        "handicap": decimal(p.handicap),
+                        "handicapped_percentage": decimal(p.handicapped),
+                    }
+                ),
             }
             for p in report.pairs
         ],
@@ -318,6 +362,25 @@ def to_json(report: ScoreReport) -> dict[str, Any]:
             for b in report.boards
         ],
     }
+
+
+def refusal_json(refusal: Refusal) -> dict[str, Any]:
+    """A refused piece of the file: where it is and why."""
+    return {
+        "line": refusal.line,
+        "element": refusal.element,
+        "board": refusal.board,
+        "reason": refusal.reason,
+        "text": str(refusal),
+    }
+
+
+def _suggested(program: str) -> str | None:
+    """The profile of the program that wrote the file (server/scoring/profiles.py), if known."""
+    from server.scoring.profiles import suggest_profile
+
+    found = suggest_profile(program)
+    return None if found is None else found.name
 
 
 def _row_json(row: RowResult) -> dict[str, Any]:
@@ -347,16 +410,20 @@ BOARD_HEADER = f"  {'NS':>8}   {'EW':<8} {'Contract':<12} {'Score':>7} {'NS':>8}
 def to_text(report: ScoreReport) -> str:
     """A printable ranking and the travellers."""
     event = report.event
-    out = [f"{event.name or 'Event'} {event.date}".rstrip(), f"Method: {report.method.value}", ""]
-    out.append(f"{'Place':>5} {'Pair':>10} {'Total':>9} {'%':>7}  Names")
+    out = [f"{event.name or 'Event'} {event.date}".rstrip(), f"Method: {report.method.value}"]
+    out.extend([f"Profile: {report.profile.title}", ""])
+    handicaps = any(p.handicap is not None for p in report.pairs)
+    extra = f" {'Hcp':>6} {'Hcp %':>7}" if handicaps else ""
+    out.append(f"{'Place':>5} {'Pair':>10} {'Total':>9} {'%':>7}{extra}  Names")
     current: str | None = "start"
     for p in report.pairs:
         if report.winners == 2 and p.direction != current:
             current = p.direction
             out.append(f"-- {current or 'other'} --")
         pct = _plain(p.percentage)
+        hcp = f" {_plain(p.handicap):>6} {_plain(p.handicapped):>7}" if handicaps else ""
         out.append(
-            f"{p.place:>5} {p.key!s:>10} {_plain(p.total):>9} {pct:>7}  {' & '.join(p.names)}"
+            f"{p.place:>5} {p.key!s:>10} {_plain(p.total):>9} {pct:>7}{hcp}  {' & '.join(p.names)}"
         )
     for b in report.boards:
         title = f"Board {b.board}" + (f" (section {b.section})" if b.section else "")

@@ -1,8 +1,16 @@
-"""What real producers write: pair numbers, directions, contracts, tricks and artificial scores."""
+"""What real producers write: pair numbers, directions, contracts, tricks and artificial scores.
+
+Every spelling a reader accepts beyond the format's own standard is in ``KNOWN``, the one table:
+what is written, in which field, what it means, which program writes it, and the source that
+shows it (the program's documentation, a real published file, or - marked so - the report
+that found it where no real file under a usable licence was at hand). The readers take the
+sets below from the table, so a spelling is accepted exactly when it is documented here.
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from fractions import Fraction
 
 from protocol.bridge import BridgeError, Contract, Seat, Side, parse_tricks
@@ -16,9 +24,99 @@ _ARTIFICIAL = re.compile(
     r"A(?:RB)?\s*(?P<ns>\d{1,3}(?:\.\d+)?)\s*[-/ ]?\s*%?\s*(?P<ew>\d{1,3}(?:\.\d+)?)?\s*%?"
 )
 _ARTIFICIAL_4 = re.compile(r"A(?P<ns>\d\d)(?P<ew>\d\d)")
-_AVERAGE_WORDS = {"AVE+": Fraction(60), "AVE": Fraction(50), "AVE-": Fraction(40)}
-_AVERAGE_WORDS.update({"A+": Fraction(60), "A=": Fraction(50), "A-": Fraction(40)})
-_NOT_PLAYED = frozenset({"", "-", "--", "NP", "N/P", "NOT PLAYED", "NOTPLAYED", "X"})
+
+
+@dataclass(frozen=True, slots=True)
+class Spelling:
+    """One spelling a reader accepts: where it is written, what it means, and who says so."""
+
+    field: str
+    """Where it is written: "contract", "score", "adjusted", "deal", "program", "method"."""
+    written: str
+    means: str
+    programs: str
+    source: str
+
+
+_PBN = "PBN 2.1 standard, https://www.tistis.nl/pbn/pbn_v21.txt"
+_FFB = "real file: tests/data/published/ffb_open2_dn1_finale_2022_seance1.pbn (Magic Contest)"
+_RB = "real file: tests/data/endplay-realbridge/ (RealBridge, 2021 Online Qual Open R2)"
+_ISSUE = "issue 16 report; no real file under a usable licence found (minimal test file)"
+_EARLIER = "accepted before issue 16; no source was recorded (kept, not yet cited)"
+_USEBIO = "USEBIO 1.2, http://www.usebio.org/files/usebio_v1_2.dtd"
+
+KNOWN: tuple[Spelling, ...] = (
+    # contracts
+    Spelling("contract", "Pass", "passed out", "PBN writers", _PBN),
+    Spelling("contract", "Pass", "passed out", "RealBridge", _RB),
+    Spelling("contract", "4Sx", "doubled (lower-case x)", "RealBridge", _RB),
+    Spelling("contract", "PO", "passed out", "Bridgewebs-style PBN exports", _ISSUE),
+    Spelling("contract", "NP", "not played", "EBUScore, Bridgewebs", _EARLIER),
+    Spelling("contract", "N/P", "not played", "unknown", _EARLIER),
+    Spelling("contract", "NOT PLAYED", "not played", "unknown", _EARLIER),
+    Spelling("contract", "-", "not played", "PBN writers (missing value)", _PBN),
+    Spelling("contract", "--", "not played", "unknown", _EARLIER),
+    Spelling("contract", "NOTPLAYED", "not played", "unknown", _EARLIER),
+    Spelling("contract", "X", "not played", "unknown", _EARLIER),
+    # a contract field saying "not played" next to a score of 0 with matchpoints
+    Spelling(
+        "np-scored",
+        "NP, SCORE 0, matchpoints on the line",
+        "passed out (the line was scored, and 0 is a pass-out's score)",
+        "USEBIO writers of individual and club events",
+        _ISSUE,
+    ),
+    # adjusted scores
+    Spelling("score", "A+", "artificial 60 %", "Magic Contest", _FFB),
+    Spelling("score", "A-", "artificial 40 %", "Magic Contest", _FFB),
+    Spelling("score", "A=", "artificial 50 %", "unknown", _EARLIER),
+    Spelling("score", "AVE+", "artificial 60 %", "ACBLscore-style", _EARLIER),
+    Spelling("score", "AVE", "artificial 50 %", "ACBLscore-style", _EARLIER),
+    Spelling("score", "AVE-", "artificial 40 %", "ACBLscore-style", _EARLIER),
+    Spelling("score", "A6040", "artificial 60 % / 40 %", "USEBIO writers", _EARLIER),
+    Spelling(
+        "adjusted",
+        "A A A",
+        "adjusted score in Contract, Declarer and Result; the per cent from the line's "
+        "Percentage_NS/_EW, else from its matchpoints",
+        "Bridgewebs-style PBN exports",
+        _ISSUE,
+    ),
+    # hand records
+    Spelling("deal", "Q64.-.KQ8643.KQT4", "a void written '-'", "dealing programs", _ISSUE),
+    Spelling("deal", "Q64..KQ8643.KQT4", "a void (the standard's spelling)", "PBN", _PBN),
+    Spelling("deal", "-", "a hand not known", "PBN", _PBN),
+    # the program that wrote the file
+    Spelling("program", "[Application]", "the program (PBN tag)", "Magic Contest", _FFB),
+    Spelling("program", "[Generator]", "the program (PBN tag)", "dealing programs", _PBN),
+    Spelling("program", "% Generator: ...", "the program (PBN comment)", "Magic Contest", _FFB),
+    Spelling("program", "%Creator: ...", "the program (PBN comment)", "Traveller", "this repo"),
+    Spelling("program", "PROGRAM_NAME, PROGRAM_VERSION", "the program (USEBIO)", "USEBIO", _USEBIO),
+    # the scoring method
+    Spelling("method", "MatchPoints;MP1", "matchpoints", "Magic Contest", _FFB),
+    Spelling("method", "IMP", "IMPs", "RealBridge", _RB),
+    Spelling("method", "MP_PAIRS", "matchpoints (EVENT_TYPE)", "USEBIO", _USEBIO),
+    Spelling("method", "BUTLER_PAIRS", "Butler (EVENT_TYPE)", "USEBIO", _USEBIO),
+    Spelling("method", "CROSS_IMPS", "cross-IMPs (EVENT_TYPE)", "USEBIO", _USEBIO),
+    Spelling("method", "IMPS", "IMPs (SCORING_METHOD)", "USEBIO", _ISSUE),
+)
+"""The one table of accepted spellings (tests check every reader honours it)."""
+
+
+def _written(field: str, means: str) -> frozenset[str]:
+    return frozenset(
+        s.written.upper() for s in KNOWN if s.field == field and s.means.startswith(means)
+    )
+
+
+_AVERAGE_WORDS = {
+    s.written.upper(): Fraction(s.means.split()[1])
+    for s in KNOWN
+    if s.field == "score"
+    if s.means.startswith("artificial") and "/" not in s.means
+}
+_PASSED_OUT = _written("contract", "passed out")
+_NOT_PLAYED = _written("contract", "not played") | {""}
 
 
 class SpellingError(ValueError):
@@ -55,7 +153,9 @@ def pair_number(text: str | int) -> tuple[str | None, int, str | None]:
 
 
 def contract(text: str) -> str:
-    """The canonical contract ("4SX", "PASS") from "4S", "4Sx", "4 S x", "3N", "Pass" ..."""
+    """The canonical contract ("4SX", "PASS") from "4S", "4Sx", "4 S x", "3N", "Pass", "PO" ..."""
+    if text.strip().upper() in _PASSED_OUT:
+        return "PASS"
     try:
         return str(Contract.parse(text))
     except BridgeError as exc:
@@ -79,6 +179,28 @@ def tricks(text: str | int, contract_text: str) -> int:
         return parse_tricks(str(text), parsed)
     except BridgeError as exc:
         raise SpellingError(str(exc)) from None
+
+
+def played(
+    contract_text: str,
+    declarer_text: str,
+    tricks_text: str | int,
+    *,
+    declarer_word: str | None = None,
+    tricks_word: str | None = None,
+) -> tuple[str, str | None, int]:
+    """The contract, declarer and tricks of a line a file says was played, from its cells, the
+    same for every reader: ("PASS", None, 0) for a passed-out board. With `declarer_word` or
+    `tricks_word`, an empty cell is refused as "4S has no <word>" (the format's name for it)."""
+    played_contract = contract(contract_text)
+    if played_contract == "PASS":
+        return played_contract, None, 0
+    if declarer_word and not declarer_text.strip():
+        raise SpellingError(f"{played_contract} has no {declarer_word}")
+    seat = declarer(declarer_text)
+    if tricks_word and not str(tricks_text).strip():
+        raise SpellingError(f"{played_contract} has no {tricks_word}")
+    return played_contract, seat, tricks(tricks_text, played_contract)
 
 
 def artificial(text: str) -> tuple[Fraction, Fraction] | None:
@@ -152,3 +274,31 @@ def cli_method(text: str) -> Method:
             f"{text!r} is not a method (expected mp, mp-american, imps, butler, cross-imps "
             "or total)"
         ) from None
+
+
+def adjusted_columns(contract_text: str, declarer_text: str, result_text: str) -> bool:
+    """Whether Contract, Declarer and Result all say "A": an adjusted score ("A A A")."""
+    return all(t.strip().upper() == "A" for t in (contract_text, declarer_text, result_text))
+
+
+def void_suits(deal: str) -> str:
+    """A deal with each void written "-" inside a hand ("Q64.-.KQ8643.KQT4") in the standard's
+    spelling (an empty suit); a whole hand "-" (not known) is left as it is."""
+    hands = deal.split()
+    out = []
+    for hand in hands:
+        prefix = ""
+        if len(hand) > 2 and hand[1] == ":":
+            prefix, hand = hand[:2], hand[2:]
+        if "." in hand:
+            hand = ".".join("" if suit == "-" else suit for suit in hand.split("."))
+        out.append(prefix + hand)
+    return " ".join(out)
+
+
+def np_scored(contract_text: str, score: int | None, scored: bool) -> bool:
+    """Whether a line whose contract field says "not played" (NP) was a board passed out: it
+    carries a score of 0 and its matchpoints (``scored``), as a line not played never does
+    (``KNOWN``, field "np-scored")."""
+    written = contract_text.strip()
+    return bool(written) and not_played(written) and score == 0 and scored

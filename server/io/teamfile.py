@@ -25,6 +25,8 @@ from server.scoring import (
     MatchResult,
     TeamBoard,
     TeamStanding,
+    bam_board,
+    score_bam_match,
     score_match,
     team_standings,
     to_decimal,
@@ -81,12 +83,9 @@ def _team_line(game: Game, board: int, home: str, visit: str) -> TeamLine | None
     if contract in _UNKNOWN or spelling.not_played(contract):
         return line
     try:
-        line.contract = spelling.contract(contract)
-        if line.contract == "PASS":
-            line.tricks = 0
-        else:
-            line.declarer = spelling.declarer(tags.get("Declarer", ""))
-            line.tricks = spelling.tricks(tags.get("Result", ""), line.contract)
+        line.contract, line.declarer, line.tricks = spelling.played(
+            contract, tags.get("Declarer", ""), tags.get("Result", "")
+        )
     except (spelling.SpellingError, BridgeError) as exc:
         raise EventFileError(str(exc), line=game.lines.get("Contract"), board=board) from None
     line.published_ns_score = _ns_value(tags.get("Score", ""))
@@ -127,6 +126,8 @@ class BoardPlay:
     closed: TeamLine | None
     home_imps: Fraction | None
     """IMP(open - closed) for the home team; None when the board does not count."""
+    home_points: Fraction | None = None
+    """Board-a-match points (2/1/0, § 206) for the home team, in a board-a-match event."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +149,9 @@ class TeamReport:
     matches: tuple[MatchReport, ...]
     standings: tuple[TeamStanding, ...]
     integer_scale: bool
+    board_a_match: bool = False
+    """Scored board-a-match (§ 206): the matches' and the ranking's unit is board points, held
+    in the results' VP fields (home_vp/away_vp, TeamStanding.vp)."""
 
 
 def pair_rooms(lines: Sequence[TeamLine]) -> list[tuple[str | None, str, str, list[BoardPlay]]]:
@@ -209,9 +213,11 @@ def _imps(open_points: int, closed_points: int) -> Fraction:
 
 
 def score_team_event(event: EventFile, *, integer_scale: bool = False) -> TeamReport:
-    """Score every match in IMPs and VPs (WBF 2013 scale for the boards that count)."""
+    """Score every match in IMPs and VPs (WBF 2013 scale for the boards that count), or in
+    board-a-match points (§ 206) when the file says the event is point-a-board."""
     if event.teams is None:
         raise EventFileError("the file has no team matches ([HomeTeam] and [VisitTeam])")
+    by_points = event.teams.board_a_match
     reports = []
     for stage, home, away, plays in pair_rooms(event.teams.lines):
         boards = [
@@ -222,11 +228,29 @@ def score_team_event(event: EventFile, *, integer_scale: bool = False) -> TeamRe
             )
             for p in plays
         ]
-        result = score_match(boards, integer_scale=integer_scale)
+        if by_points:
+            plays = [_with_points(p, b) for p, b in zip(plays, boards, strict=True)]
+            result = _bam_result(boards)
+        else:
+            result = score_match(boards, integer_scale=integer_scale)
         reports.append(MatchReport(stage, home, away, tuple(plays), result))
     matches = [m.result.as_tie_record(m.home, m.away) for m in reports]
     standings = team_standings(matches)
-    return TeamReport(event, tuple(reports), tuple(standings), integer_scale)
+    return TeamReport(event, tuple(reports), tuple(standings), integer_scale, by_points)
+
+
+def _with_points(play: BoardPlay, board: TeamBoard) -> BoardPlay:
+    points = bam_board(board)
+    return BoardPlay(
+        play.board, play.open, play.closed, play.home_imps, None if points is None else points[0]
+    )
+
+
+def _bam_result(boards: Sequence[TeamBoard]) -> MatchResult:
+    """A board-a-match match (§ 206): each team's board points, which also rank the teams."""
+    counted = sum(1 for board in boards if bam_board(board) is not None)
+    home, away = score_bam_match(boards)
+    return MatchResult(counted, home, away, away, home, home - away, away - home, home, away)
 
 
 # --- output -------------------------------------------------------------------------------------
@@ -260,18 +284,20 @@ def team_to_json(report: TeamReport) -> dict[str, Any]:
         ):
             before = imps.get(team, (Fraction(0), Fraction(0)))
             imps[team] = (before[0] + won, before[1] + lost)
+    unit = "points" if report.board_a_match else "vp"
+    published = _published_by_match(report)
     return {
         "event": report.event.name,
         "date": report.event.date,
-        "method": "teams",
+        "method": "board-a-match" if report.board_a_match else "teams",
         "vp_scale": "integer" if report.integer_scale else "continuous",
         "teams": [
             {
                 "team": s.team,
+                "name": _team_name(report, str(s.team)),
                 "place": s.place,
-                "vp": _number(s.vp),
-                "imps_won": _number(imps.get(str(s.team), (Fraction(0),) * 2)[0]),
-                "imps_lost": _number(imps.get(str(s.team), (Fraction(0),) * 2)[1]),
+                unit: _number(s.vp),
+                **_imps_json(report, imps.get(str(s.team), (Fraction(0),) * 2)),
                 "matches": s.matches,
             }
             for s in report.standings
@@ -282,60 +308,130 @@ def team_to_json(report: TeamReport) -> dict[str, Any]:
                 "home": m.home,
                 "away": m.away,
                 "boards": m.result.boards,
-                "home_imps": _number(m.result.home_margin),
-                "away_imps": _number(m.result.away_margin),
-                "home_vp": _number(m.result.home_vp),
-                "away_vp": _number(m.result.away_vp),
+                **(
+                    {}
+                    if report.board_a_match
+                    else {
+                        "home_imps": _number(m.result.home_margin),
+                        "away_imps": _number(m.result.away_margin),
+                    }
+                ),
+                f"home_{unit}": _number(m.result.home_vp),
+                f"away_{unit}": _number(m.result.away_vp),
+                "published": published.get((m.stage, m.home, m.away)),
                 "results": [
                     {
                         "board": p.board,
                         "open": _table_json(p.open),
                         "closed": _table_json(p.closed),
                         "home_imps": _number(p.home_imps),
+                        **({"home_points": _number(p.home_points)} if report.board_a_match else {}),
                     }
                     for p in m.boards
                 ],
             }
             for m in report.matches
         ],
+        "refused": [str(r) for r in report.event.refused],
     }
+
+
+def _imps_json(report: TeamReport, won_lost: tuple[Fraction, Fraction]) -> dict[str, Any]:
+    """A team's IMPs won and lost (none in a board-a-match event, whose unit is points)."""
+    if report.board_a_match:
+        return {}
+    return {"imps_won": _number(won_lost[0]), "imps_lost": _number(won_lost[1])}
+
+
+def _team_name(report: TeamReport, team: str) -> str | None:
+    teams = report.event.teams
+    if teams is None:
+        return None
+    return next((e.name or None for e in teams.entries if e.team == team), None)
+
+
+def _published_by_match(report: TeamReport) -> dict[tuple[str | None, str, str], dict[str, Any]]:
+    """What the file published for each match (IMPs or points, VPs), as home/away figures."""
+    teams = report.event.teams
+    out: dict[tuple[str | None, str, str], dict[str, Any]] = {}
+    if teams is None:
+        return out
+    for p in teams.published:
+        figures = {
+            "home_score": p.home_score,
+            "away_score": p.away_score,
+            "home_vp": p.home_vp,
+            "away_vp": p.away_vp,
+        }
+        shown = {k: float(v) for k, v in figures.items() if v is not None}
+        out[(p.stage, p.home, p.away)] = shown
+        flipped = {
+            k.replace("home", "x").replace("away", "home").replace("x", "away"): v
+            for k, v in shown.items()
+        }
+        out.setdefault((p.stage, p.away, p.home), flipped)
+    return out
 
 
 def team_to_text(report: TeamReport) -> str:
     """A printable VP ranking, then each match board by board."""
     event = report.event
-    out = [f"{event.name or 'Event'} {event.date}".rstrip(), "Method: teams (IMPs, WBF VPs)", ""]
-    out.append(f"{'Place':>5} {'VP':>8}     Team")
+    if report.board_a_match:
+        method, unit = "Method: board-a-match (2/1/0 a board, § 206)", "Pts"
+    else:
+        method, unit = "Method: teams (IMPs, WBF VPs)", "VP"
+    out = [f"{event.name or 'Event'} {event.date}".rstrip(), method, ""]
+    out.append(f"{'Place':>5} {unit:>8}     Team")
     for s in report.standings:
-        out.append(f"{s.place:>5} {_fixed(s.vp):>8} VP  {s.team}")
+        name = _team_name(report, str(s.team))
+        team = f"{s.team} {name}" if name and name != str(s.team) else str(s.team)
+        out.append(f"{s.place:>5} {_fixed(s.vp):>8} {unit:<3} {team}")
     for m in report.matches:
         stage = f" ({m.stage})" if m.stage else ""
         r = m.result
+        if report.board_a_match:
+            summary = f"points {_fixed(r.home_vp)}-{_fixed(r.away_vp)} over {r.boards} boards"
+        else:
+            summary = (
+                f"IMPs {_fixed(r.home_won)}-{_fixed(r.away_won)}"
+                f" over {r.boards} boards, VP {_fixed(r.home_vp)}-{_fixed(r.away_vp)}"
+            )
+        column = "Pts" if report.board_a_match else "IMPs"
         out.extend(
             [
                 "",
-                f"{m.home} v {m.away}{stage}: IMPs {_fixed(r.home_won)}-{_fixed(r.away_won)}"
-                f" over {r.boards} boards, VP {_fixed(r.home_vp)}-{_fixed(r.away_vp)}",
-                f"  {'Bd':>3}  {'Open room':<22} {'Closed room':<22} {'IMPs':>6}",
+                f"{m.home} v {m.away}{stage}: {summary}",
+                f"  {'Bd':>3}  {'Open room':<22} {'Closed room':<22} {column:>6}",
             ]
         )
         for p in m.boards:
             open_text = _play_text(p.open)
             closed_text = _play_text(p.closed)
-            imps = "" if p.home_imps is None else _fixed(p.home_imps)
-            out.append(f"  {p.board:>3}  {open_text:<22} {closed_text:<22} {imps:>6}")
+            value = p.home_points if report.board_a_match else p.home_imps
+            shown = "" if value is None else _fixed(value)
+            out.append(f"  {p.board:>3}  {open_text:<22} {closed_text:<22} {shown:>6}")
+    if event.refused:
+        out.extend(["", f"Not read ({len(event.refused)}):"])
+        out.extend(f"  {r}" for r in event.refused)
     return "\n".join(out) + "\n"
 
 
 TEAM_RANKING_COLUMNS = ("place", "team", "vp", "imps_won", "imps_lost", "matches")
+BAM_RANKING_COLUMNS = ("place", "team", "points", "matches")
 
 
 def team_to_csv(report: TeamReport) -> str:
     """The VP ranking as CSV: place, team, VPs, IMPs won and lost, matches."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(TEAM_RANKING_COLUMNS)
+    unit = "points" if report.board_a_match else "vp"
+    writer.writerow(TEAM_RANKING_COLUMNS if unit == "vp" else BAM_RANKING_COLUMNS)
     for row in team_to_json(report)["teams"]:
+        if unit == "points":
+            writer.writerow(
+                [row["place"], text_cell(row["team"]), f"{row['points']:.2f}", row["matches"]]
+            )
+            continue
         writer.writerow(
             [
                 row["place"],

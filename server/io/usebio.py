@@ -1,8 +1,18 @@
-"""USEBIO 1.2 XML (the EBU results format) import and export for pairs events."""
+"""USEBIO 1.2 XML (the EBU results format) import and export for pairs events.
+
+The reader's contract (issue 16): every TRAVELLER_LINE is read or put in ``EventFile.refused``
+with its element path, line and board; a line with a SCORE and no CONTRACT (individual events)
+is scored from its score; NP with SCORE 0 and matchpoints is a board passed out. The scoring
+method is read from every place the file names one (EVENT_TYPE on any element, the
+EVENT_TYPE, BOARD_SCORING_METHOD and SCORING_METHOD elements), a conflict is reported in
+``EventFile.notes``, and scoring across sections is read from the published matchpoints'
+top where a file of several sections shows it.
+"""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections import Counter
 from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
 from typing import Any, NoReturn
@@ -12,11 +22,11 @@ from protocol.bridge import BridgeError
 from protocol.text import neutral
 from server.scoring import Method
 
-from . import handrecords, spelling
-from .assemble import Assembler, RawPair, RawRef
+from . import handicap_io, handrecords, spelling, usebio_teams
+from .assemble import Assembler, RawPair, RawRef, finish
 from .errors import EventFileError
 from .limits import MAX_XML_DEPTH, MAX_XML_ELEMENTS, check_size
-from .model import BoardRecord, EventFile, Line, PairKey
+from .model import BoardRecord, EventFile, Line, PairKey, Refusal
 from .scorefile import ScoreReport, decimal
 
 DOCTYPE = '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">'
@@ -46,9 +56,10 @@ def _forbid(*_: Any) -> NoReturn:
     raise EventFileError("XML entity declarations are not allowed in a USEBIO file")
 
 
-def parse_xml(data: bytes) -> ET.Element:
+def parse_xml(data: bytes, lines: dict[int, int] | None = None) -> ET.Element:
     """Parse XML without entity expansion (no billion-laughs, no external entities), of at
-    most ``limits.MAX_FILE_BYTES``, ``MAX_XML_DEPTH`` levels and ``MAX_XML_ELEMENTS``."""
+    most ``limits.MAX_FILE_BYTES``, ``MAX_XML_DEPTH`` levels and ``MAX_XML_ELEMENTS``.
+    With ``lines``, each element's start line is put there under ``id(element)``."""
     check_size(len(data))
     builder = ET.TreeBuilder()
     parser = expat.ParserCreate()
@@ -65,7 +76,9 @@ def parse_xml(data: bytes) -> ET.Element:
             raise EventFileError(
                 f"more than {MAX_XML_ELEMENTS} elements", line=parser.CurrentLineNumber
             )
-        builder.start(tag, attributes)
+        element = builder.start(tag, attributes)
+        if lines is not None:
+            lines[id(element)] = parser.CurrentLineNumber
 
     def end(tag: str) -> None:
         nonlocal depth
@@ -109,55 +122,170 @@ def _walk(element: ET.Element, section: str | None) -> Iterator[tuple[ET.Element
 
 def read_usebio(data: bytes) -> EventFile:
     """Read a USEBIO 1.x pairs event: participants, travellers and the scoring it names."""
-    root = parse_xml(data)
+    lines: dict[int, int] = {}
+    root = parse_xml(data, lines)
     if root.tag != "USEBIO":
         raise EventFileError(f"the root element is <{root.tag}>, not <USEBIO>")
     event_el = root.find("EVENT")
     if event_el is None:
         raise EventFileError("no <EVENT> in the USEBIO file")
+    if usebio_teams.is_team_event(event_el):  # teams: matches, IMPs/VPs, point-a-board
+        return usebio_teams.read_team_event(root, event_el)
+    return _read_pairs_event(root, event_el, lines)
+
+
+def _read_pairs_event(root: ET.Element, event_el: ET.Element, lines: dict[int, int]) -> EventFile:
     event = EventFile(source="usebio")
     event.name = _text(event_el, "EVENT_DESCRIPTION") or _text(root.find("CLUB"), "CLUB_NAME")
     event.date = _text(event_el, "DATE")
-    event_type = event_el.get("EVENT_TYPE", "")
-    board_method = _text(event_el, "BOARD_SCORING_METHOD")
-    event.scoring = board_method or event_type
-    event.method = spelling.method(board_method) or spelling.method(event_type)
+    event.program = _program(root, event_el)
+    _read_method(event_el, event)
     winners = _text(event_el, "WINNER_TYPE")
     event.winners = int(winners) if winners in ("1", "2") else None
     assembler = Assembler(event)
+    reader = _Reader(assembler, lines)
+    handicaps = handicap_io.Handicaps()
     for element, section in _walk(event_el, None):
         if element.tag == "PAIR":
-            assembler.pairs.append(_pair(element, section))
+            raw = reader.pair(element, section)
+            if raw is not None:
+                handicaps.read(element, raw)
         elif element.tag == "BOARD" and element.find("TRAVELLER_LINE") is not None:
-            _board(element, section, assembler)
+            reader.board(element, section)
+    if reader.passed_out:
+        event.notes.append(
+            f"{reader.passed_out} lines written NP with SCORE 0 and matchpoints read as "
+            "passed out (they were scored; a board not played is not)"
+        )
     if event.winners == 2 and assembler.pairs and all(p.direction for p in assembler.pairs):
         assembler.directional = True
     built = assembler.build()
+    handicaps.apply(built)
     _read_handset(root.find("HANDSET"), built)
-    return built
+    _read_across(built)
+    return finish(built)
+
+
+def _program(root: ET.Element, event_el: ET.Element) -> str:
+    """PROGRAM_NAME and PROGRAM_VERSION, from the EVENT or the root."""
+    for element in (event_el, root):
+        name = _text(element, "PROGRAM_NAME")
+        if name:
+            return " ".join(x for x in (name, _text(element, "PROGRAM_VERSION")) if x)
+    return ""
+
+
+_SPECIFIC = {Method.IMPS_ACROSS: (Method.BUTLER, Method.CROSS_IMPS)}
+"""A generic method and the specific ones it agrees with (SCORING_METHOD IMPS is Butler in a
+Butler event): no conflict, the specific one is taken."""
+
+
+def _read_method(event_el: ET.Element, event: EventFile) -> None:
+    """The method from every place the file names one, the most specific first:
+    BOARD_SCORING_METHOD, SCORING_METHOD, an inner EVENT_TYPE, then EVENT's EVENT_TYPE. An
+    unknown word or two methods that disagree are reported in ``event.notes``."""
+    named: list[tuple[int, str, str]] = []
+    if event_el.get("EVENT_TYPE"):
+        named.append((3, "EVENT EVENT_TYPE", event_el.get("EVENT_TYPE", "")))
+    for element, section in _walk(event_el, None):
+        where = f"SECTION {section} / {element.tag}" if section else f"EVENT / {element.tag}"
+        if element.get("EVENT_TYPE"):
+            named.append((2, f"{where} EVENT_TYPE", element.get("EVENT_TYPE", "")))
+        if element.tag in _METHOD_PLACES:
+            named.append((_METHOD_PLACES[element.tag], where, (element.text or "").strip()))
+    named.sort(key=lambda item: item[0])
+    known = [
+        (where, text, spelling.method(text))
+        for _, where, text in named
+        if text and text.upper() not in _GENERIC
+    ]
+    for where, text, method in known:
+        if method is None and "TEAM" not in text.upper():
+            event.notes.append(f"{where} {text!r} is not a scoring method Traveller knows")
+    methods = [(where, text, m) for where, text, m in known if m is not None]
+    if not methods:
+        event.scoring = next((text for _, text, _ in known), "")
+        if known:
+            event.notes.append("the file names no scoring method Traveller knows: matchpoints")
+        return
+    chosen_where, chosen_text, chosen = methods[0]
+    for where, text, method in methods:
+        if method in _SPECIFIC.get(chosen, ()):
+            chosen_where, chosen_text, chosen = where, text, method
+    event.method, event.scoring = chosen, chosen_text
+    if any(m is not chosen and chosen not in _SPECIFIC.get(m, ()) for _, _, m in methods):
+        said = "; ".join(f"{where} {text!r}" for where, text, _ in methods)
+        event.notes.append(
+            f"the file's scoring methods disagree ({said}): scored as {chosen.value}, "
+            f"from {chosen_where}"
+        )
+
+
+_METHOD_PLACES = {"BOARD_SCORING_METHOD": 0, "SCORING_METHOD": 1, "EVENT_TYPE": 2}
+_GENERIC = frozenset({"PAIRS", "INDIVIDUAL"})
+"""EVENT_TYPE words that name the kind of event, not a scoring method (Traveller's own
+export writes PAIRS beside BOARD_SCORING_METHOD)."""
+
+
+def _read_across(event: EventFile) -> None:
+    """Whether the published matchpoints were scored across the sections: on most boards
+    played in two or more sections, a line's N/S + E/W matchpoints are the top of all the
+    board's tables and not of its section's."""
+    if event.method is not None and not event.method.is_matchpoints:
+        return
+    boards: dict[int, list[Line]] = {}
+    for line in event.lines:
+        if line.played and line.published_values is not None:
+            boards.setdefault(line.board, []).append(line)
+    votes: Counter[bool] = Counter()
+    for lines in boards.values():
+        sections = Counter(line.section for line in lines)
+        if len(sections) < 2:
+            continue
+        total = len(lines)
+        for line in lines:
+            if line.contract is None or line.published_values is None:
+                continue
+            top = sum(line.published_values, Decimal(0))
+            own = sections[line.section]
+            if top in (2 * (total - 1), total - 1) and top not in (2 * (own - 1), own - 1):
+                votes[True] += 1
+            elif top in (2 * (own - 1), own - 1):
+                votes[False] += 1
+    if votes[True] > votes[False]:
+        event.across_sections = True
+        event.notes.append(
+            "the published matchpoints are over all sections' tables: scored across sections"
+        )
 
 
 def _read_handset(handset: ET.Element | None, event: EventFile) -> None:
-    """Hand records from <HANDSET>: a BOARD per deal, a HAND per seat with the four suits."""
+    """Hand records from <HANDSET>: a BOARD per deal, a HAND per seat with the four suits (a
+    void written "-" is a void); a board that cannot be read is refused with its place."""
     if handset is None:
         return
-    for board_el in handset.findall("BOARD"):
+    for index, board_el in enumerate(handset.findall("BOARD"), start=1):
         number_text = _text(board_el, "BOARD_NUMBER")
         if not number_text.isdigit() or not 1 <= int(number_text) <= 9999:
-            raise EventFileError(f"HANDSET: {number_text!r} is not a board number")
+            reason = f"{number_text!r} is not a board number"
+            event.refused.append(Refusal(reason, element=f"HANDSET / BOARD {index}"))
+            continue
         number = int(number_text)
+        place = f"HANDSET / BOARD {number}"
         held: dict[str, str] = {}
-        for hand in board_el.findall("HAND"):
-            seat_text = _text(hand, "DIRECTION")
-            seat = _HAND_SEATS.get(seat_text.capitalize()) or seat_text.upper()[:1]
-            if seat not in "NESW" or not seat:
-                raise EventFileError(f"HANDSET: {seat_text!r} is not a seat", board=number)
-            held[seat] = ".".join(_text(hand, tag) for tag in _SUIT_TAGS)
-        deal = "N:" + " ".join(held.get(seat, "-") for seat in "NESW")
         try:
+            for hand in board_el.findall("HAND"):
+                seat_text = _text(hand, "DIRECTION")
+                seat = _HAND_SEATS.get(seat_text.capitalize()) or seat_text.upper()[:1]
+                if seat not in "NESW" or not seat:
+                    raise ValueError(f"{seat_text!r} is not a seat")
+                suits = (_text(hand, tag) for tag in _SUIT_TAGS)
+                held[seat] = ".".join("" if suit == "-" else suit for suit in suits)
+            deal = "N:" + " ".join(held.get(seat, "-") for seat in "NESW")
             deal = handrecords.normalise_deal(deal)
         except ValueError as exc:
-            raise handrecords.deal_error(exc, number) from None
+            event.refused.append(Refusal(f"the deal: {exc}", element=place, board=number))
+            continue
         record = event.boards.get(number) or BoardRecord(number)
         record.deal = deal
         record.dealer = record.dealer or handrecords.law2_dealer(number)
@@ -165,14 +293,79 @@ def _read_handset(handset: ET.Element | None, event: EventFile) -> None:
         event.boards[number] = record
 
 
+def _number(text: str) -> Decimal | None:
+    if not text:
+        return None
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        return None
+    return value if value.is_finite() else None
+
+
+class _Reader:
+    """Reads PAIR and TRAVELLER_LINE elements into the assembler, refusing each bad one with
+    its element path and line."""
+
+    def __init__(self, assembler: Assembler, lines: dict[int, int]) -> None:
+        self.assembler = assembler
+        self.lines = lines
+        self.refused = assembler.event.refused
+        self.passed_out = 0
+        self.pairs = 0
+
+    def pair(self, element: ET.Element, section: str | None) -> RawPair | None:
+        """The pair read (and added), or None when it is refused."""
+        self.pairs += 1
+        try:
+            raw = _pair(element, section)
+        except spelling.SpellingError as exc:
+            place = f"SECTION {section} / PAIR {self.pairs}" if section else f"PAIR {self.pairs}"
+            self.refused.append(Refusal(str(exc), self.lines.get(id(element)), place))
+            return None
+        self.assembler.pairs.append(raw)
+        return raw
+
+    def board(self, element: ET.Element, section: str | None) -> None:
+        prefix = f"SECTION {section} / " if section else ""
+        number_text = _text(element, "BOARD_NUMBER")
+        try:
+            board = int(number_text)
+            if not 1 <= board <= 9999:
+                raise ValueError
+        except ValueError:
+            count = len(element.findall("TRAVELLER_LINE"))
+            self.refused.append(
+                Refusal(
+                    f"{number_text!r} is not a board number: its {count} lines not read",
+                    self.lines.get(id(element)),
+                    f"{prefix}BOARD",
+                )
+            )
+            return
+        for index, traveller in enumerate(element.findall("TRAVELLER_LINE"), start=1):
+            try:
+                line, ns, ew = _traveller(traveller, board, section)
+            except (spelling.SpellingError, BridgeError, ValueError) as exc:
+                self.refused.append(
+                    Refusal(
+                        str(exc),
+                        self.lines.get(id(traveller)),
+                        f"{prefix}BOARD {board} / TRAVELLER_LINE {index}",
+                        board,
+                    )
+                )
+                continue
+            if line.contract == "PASS" and spelling.not_played(_text(traveller, "CONTRACT")):
+                self.passed_out += 1
+            self.assembler.add_line(line, ns, ew)
+
+
 def _pair(element: ET.Element, section: str | None) -> RawPair:
     number_text = _text(element, "PAIR_NUMBER")
-    try:
-        own_section, number, side = spelling.pair_number(number_text)
-        direction_text = _text(element, "DIRECTION")
-        direction = spelling.direction(direction_text) if direction_text else side
-    except spelling.SpellingError as exc:
-        raise EventFileError(f"PAIR: {exc}") from None
+    own_section, number, side = spelling.pair_number(number_text)
+    direction_text = _text(element, "DIRECTION")
+    direction = spelling.direction(direction_text) if direction_text else side
     names = tuple((p.findtext("PLAYER_NAME") or "").strip() for p in element.findall("PLAYER"))
     ids = tuple((p.findtext("NATIONAL_ID_NUMBER") or "").strip() for p in element.findall("PLAYER"))
     return RawPair(
@@ -186,32 +379,6 @@ def _pair(element: ET.Element, section: str | None) -> RawPair:
         _text(element, "PLACE") or None,
         explicit=side is not None,
     )
-
-
-def _number(text: str) -> Decimal | None:
-    if not text:
-        return None
-    try:
-        value = Decimal(text)
-    except InvalidOperation:
-        return None
-    return value if value.is_finite() else None
-
-
-def _board(element: ET.Element, section: str | None, assembler: Assembler) -> None:
-    number_text = _text(element, "BOARD_NUMBER")
-    try:
-        board = int(number_text)
-        if not 1 <= board <= 9999:
-            raise ValueError
-    except ValueError:
-        raise EventFileError(f"{number_text!r} is not a board number") from None
-    for traveller in element.findall("TRAVELLER_LINE"):
-        try:
-            line, ns, ew = _traveller(traveller, board, section)
-        except (spelling.SpellingError, BridgeError, ValueError) as exc:
-            raise EventFileError(str(exc), board=board) from None
-        assembler.add_line(line, ns, ew)
 
 
 def _traveller(
@@ -239,26 +406,26 @@ def _traveller(
             line.table = int(_text(element, tag))
     lead = _text(element, "LEAD")
     line.lead = lead or None
-    if artificial is not None:
-        line.artificial = artificial
-    elif contract and not spelling.not_played(contract):
-        line.contract = spelling.contract(contract)
-        if line.contract == "PASS":
-            line.tricks = 0
-        else:
-            line.declarer = spelling.declarer(_text(element, "PLAYED_BY"))
-            tricks = _text(element, "TRICKS")
-            if not tricks:
-                raise spelling.SpellingError(f"{line.contract} has no TRICKS")
-            line.tricks = spelling.tricks(tricks, line.contract)
-        if score.lstrip("-").isdigit():
-            line.published_ns_score = int(score)
     for suffix in ("MATCH_POINTS", "CROSS_IMP_POINTS", "BUTLER_POINTS", "IMPS"):
         ns_value = _number(_text(element, "NS_" + suffix))
         ew_value = _number(_text(element, "EW_" + suffix))
         if ns_value is not None and ew_value is not None:
             line.published_values = (ns_value, ew_value)
             break
+    points = int(score) if score.lstrip("-").isdigit() else None
+    if artificial is not None:
+        line.artificial = artificial
+    elif contract and not spelling.not_played(contract):
+        line.contract, line.declarer, line.tricks = spelling.played(
+            contract, _text(element, "PLAYED_BY"), _text(element, "TRICKS"), tricks_word="TRICKS"
+        )
+        line.published_ns_score = points
+    elif spelling.np_scored(contract, points, line.published_values is not None):
+        line.contract, line.tricks = "PASS", 0
+    elif not contract and points is not None:
+        line.score = points  # SCORE and no CONTRACT (individual events): scored from it
+    elif score and not contract:
+        raise spelling.SpellingError(f"SCORE {score!r} is not a score")
     return line, refs[0], refs[1]
 
 
@@ -316,6 +483,8 @@ def write_usebio(event: EventFile, report: ScoreReport | None = None) -> bytes:
                 _add(pair, "TOTAL_SCORE", f"{decimal(result.total):.2f}")
                 if result.percentage is not None:
                     _add(pair, "PERCENTAGE", f"{decimal(result.percentage):.2f}")
+            if entry.handicap is not None:
+                _add(pair, "HANDICAP", handicap_io.handicap_text(entry.handicap))
         for board in sorted({ln.board for ln in event.lines if (ln.section or "") == section}):
             board_el = _add(parent, "BOARD", None)
             _add(board_el, "BOARD_NUMBER", board)
@@ -375,6 +544,8 @@ def _traveller_line(board_el: ET.Element, line: Line, values: Values | None) -> 
         _add(element, "SCORE", spelling.artificial_label(*line.artificial))
     elif labels is not None:
         _add(element, "SCORE", labels[0])
+    elif line.contract is None and line.score is not None:
+        _add(element, "SCORE", line.score)
     elif line.contract is not None:
         _add(element, "CONTRACT", line.contract)
         if line.contract != "PASS":

@@ -34,7 +34,12 @@ from server.movements.individual_pairs import as_partnerships
 from server.movements.mitchell import EvenCure, max_rounds, mitchell
 from server.movements.mitchell_variants import add_rover, hesitation_mitchell
 from server.movements.model import Movement, PairRef
-from server.movements.teams import team_match
+from server.movements.teams import (
+    MAX_TEAMS,
+    round_robin_movement,
+    swiss_movement,
+    team_match,
+)
 from server.movements.validate import MovementError, validate
 from server.movements.web_circuits import ebu_web_mitchell
 
@@ -208,7 +213,7 @@ def _proposal(key: str, m: Movement, pairs: int, minutes_per_board: float) -> Pr
         minutes=played * minutes_per_board,
         balance=round(balance, 1),
         field_balance=None if field_balance is None else round(field_balance, 1),
-        sit_outs=people < seats or key == "rover-mitchell",
+        sit_outs=people < seats or key == "rover-mitchell" or people > seats,
     )
 
 
@@ -376,10 +381,56 @@ def _best_stanzas(ask: _Ask) -> tuple[int, int]:
     return stanzas, bpr
 
 
-def _multi_match(_ask: _Ask) -> Movement:
-    """Round-robin and Swiss teams are pairings of many matches (teams.round_robin,
-    teams.swiss_pairings); a section plays one two-room match."""
-    raise NoFitError("teams_event")
+def _round_robin(ask: _Ask) -> Movement:
+    """Every team meets every other once, one match a round (circle method,
+    `teams.round_robin_movement`); two pairs a team, so an even number of pairs, 3 teams or
+    more (two teams are a team match). The whole cycle is played or it does not fit."""
+    if ask.pairs % 2:
+        raise NoFitError("even_pairs_only")
+    teams = ask.pairs // 2
+    if not 3 <= teams <= MAX_TEAMS:
+        raise NoFitError("round_robin_size", least=6, most=2 * MAX_TEAMS)
+    rounds = teams - 1 + teams % 2
+    if ask.boards_per_round is not None:
+        per_match = ask.boards_per_round
+    else:
+        per_match = min(MAX_BOARDS_PER_ROUND, ask.max_boards // rounds)
+    if per_match < MIN_BOARDS_PER_ROUND or rounds * per_match > ask.max_boards:
+        least = per_match if ask.boards_per_round is not None else MIN_BOARDS_PER_ROUND
+        raise NoFitError("too_long", rounds=rounds, boards=rounds * least, fit=ask.max_boards)
+    movement = round_robin_movement(teams, boards_per_match=per_match)
+    validate(movement)
+    return movement
+
+
+#: A Swiss match's usual length when the TD gives no boards a round.
+SWISS_BOARDS = 7
+#: Fewer Swiss rounds than this is not worth the pairing: play a round robin or a match.
+MIN_SWISS_ROUNDS = 3
+
+
+def _swiss(ask: _Ask) -> Movement:
+    """Swiss teams: as many rounds of `SWISS_BOARDS`-board matches (or the TD's boards a
+    round) as the time allows, fewer than a round robin's; round 1 by team number, each later
+    round paired from the VP standings after the round before (`services.team_matches`)."""
+    if ask.pairs % 2:
+        raise NoFitError("even_pairs_only")
+    teams = ask.pairs // 2
+    full = teams - 1 + teams % 2
+    if not 4 <= teams <= MAX_TEAMS:
+        raise NoFitError("swiss_size", least=8, most=2 * MAX_TEAMS)
+    per_match = ask.boards_per_round or min(SWISS_BOARDS, MAX_BOARDS_PER_ROUND)
+    rounds = min(full, ask.max_boards // per_match)
+    if rounds < MIN_SWISS_ROUNDS:
+        raise NoFitError(
+            "too_long",
+            rounds=MIN_SWISS_ROUNDS,
+            boards=MIN_SWISS_ROUNDS * per_match,
+            fit=ask.max_boards,
+        )
+    movement = swiss_movement(teams, rounds=rounds, boards_per_match=per_match)
+    validate(movement)
+    return movement
 
 
 _BUILDERS: dict[str, Callable[[_Ask], Movement]] = {
@@ -394,6 +445,6 @@ _BUILDERS: dict[str, Callable[[_Ask], Movement]] = {
     "three-quarter-howell": _three_quarter,
     "individual": _individual,
     "team-match": _team_match,
-    "teams-round-robin": _multi_match,
-    "teams-swiss": _multi_match,
+    "teams-round-robin": _round_robin,
+    "teams-swiss": _swiss,
 }

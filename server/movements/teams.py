@@ -3,13 +3,19 @@
 A team's two pairs are PairRef(team, "NS") and PairRef(team, "EW"): the home team sits N/S in
 the open room (table 1) and E/W in the closed room (table 2), § 231A; both rooms play the same
 boards, so the two tables are declared as sharing.
+
+A round-robin event is one movement (`round_robin_movement`): each round of the schedule is a
+round of the movement, match k of the round plays at tables 2k-1 (open room) and 2k (closed
+room), and every match of a round plays the same boards (one duplicated set a match), so all
+the tables share the boards; a team with the bye sits out its round. A Swiss is the same shape
+(`swiss_movement`), its rounds after the first paired one at a time from the VP standings.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from server.movements.model import Movement, PairRef, RoundAssignment
 
@@ -79,6 +85,102 @@ def round_robin(teams: int) -> list[Match]:
                 matches.append(Match(r, home, away))
         ring = ring[-1:] + ring[:-1]
     return matches
+
+
+def round_robin_movement(teams: int, *, boards_per_match: int) -> Movement:
+    """The whole round robin as one movement: round r of the schedule plays boards
+    (r-1)*b+1 .. r*b at every match, open and closed rooms side by side."""
+    schedule = round_robin(teams)
+    check_schedule(teams, schedule)
+    rounds = max(m.round for m in schedule)
+    return matches_movement(
+        teams,
+        schedule,
+        rounds=rounds,
+        boards_per_match=boards_per_match,
+        name=f"Round robin, {teams} teams",
+    )
+
+
+#: A Swiss movement's name starts so (`swiss_movement`); the pairing service looks for it.
+SWISS_NAME = "Swiss teams"
+
+
+def swiss_movement(teams: int, *, rounds: int, boards_per_match: int) -> Movement:
+    """A Swiss of `rounds` rounds: round 1 paired by team number (1 v 2, 3 v 4: the seeding),
+    the later rounds held by the round-robin schedule until each is paired from the standings
+    after the round before (`services.team_matches.pair_next_round`)."""
+    schedule = round_robin(teams)
+    if not 1 <= rounds <= max(m.round for m in schedule):
+        raise ValueError(f"a Swiss of {teams} teams has 1 to {teams - 1 + teams % 2} rounds")
+    first, _bye = swiss_pairings(list(range(1, teams + 1)), round=1)
+    later = [m for m in schedule if 2 <= m.round <= rounds]
+    return matches_movement(
+        teams,
+        [*first, *later],
+        rounds=rounds,
+        boards_per_match=boards_per_match,
+        name=f"{SWISS_NAME}, {teams} teams, {rounds} rounds",
+    )
+
+
+def matches_movement(
+    teams: int, matches: Sequence[Match], *, rounds: int, boards_per_match: int, name: str
+) -> Movement:
+    """Matches as one movement: match k of round r at tables 2k-1 (open room, home N/S) and
+    2k (closed room), every match of round r on boards (r-1)*b+1 .. r*b."""
+    if boards_per_match < 1:
+        raise ValueError("a match needs at least one board")
+    cells = []
+    for r in range(1, rounds + 1):
+        stanza = tuple(range((r - 1) * boards_per_match + 1, r * boards_per_match + 1))
+        in_round = [m for m in matches if m.round == r]
+        for k, match in enumerate(in_round):
+            home, away = match.home, match.away
+            open_room, closed_room = 2 * k + 1, 2 * k + 2
+            cells.append(
+                RoundAssignment(open_room, r, PairRef(home, "NS"), PairRef(away, "EW"), stanza)
+            )
+            cells.append(
+                RoundAssignment(closed_room, r, PairRef(away, "NS"), PairRef(home, "EW"), stanza)
+            )
+    tables = 2 * (teams // 2)
+    return Movement(
+        name=name,
+        kind="teams",
+        tables=tables,
+        rounds=rounds,
+        boards_per_round=boards_per_match,
+        assignments=tuple(cells),
+        shared_tables=(tuple(range(1, tables + 1)),),
+    )
+
+
+def with_round(m: Movement, round_: int, matches: Sequence[Match]) -> Movement:
+    """The movement with round `round_` played by these matches (its boards kept)."""
+    stanza = next(a.boards for a in m.assignments if a.round == round_)
+    cells = [a for a in m.assignments if a.round != round_]
+    for k, match in enumerate(matches):
+        cells.append(
+            RoundAssignment(
+                2 * k + 1, round_, PairRef(match.home, "NS"), PairRef(match.away, "EW"), stanza
+            )
+        )
+        cells.append(
+            RoundAssignment(
+                2 * k + 2, round_, PairRef(match.away, "NS"), PairRef(match.home, "EW"), stanza
+            )
+        )
+    return replace(m, assignments=tuple(sorted(cells, key=lambda a: (a.round, a.table))))
+
+
+def matches_of(m: Movement) -> list[Match]:
+    """The matches of a teams movement, read back from its open rooms (odd tables)."""
+    return sorted(
+        Match(a.round, a.ns.number, a.ew.number)
+        for a in m.assignments
+        if a.table % 2 == 1 and a.ns is not None and a.ew is not None
+    )
 
 
 def byes(teams: int, matches: Iterable[Match]) -> dict[int, int]:

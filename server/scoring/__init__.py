@@ -4,7 +4,7 @@ from .adjustments import absent_pair, has_withdrawn, reserve_not_played, withdra
 from .board import BoardKey, BoardScore, ScoringOptions, score_board
 from .butler import butler_datum, butler_imps
 from .event import PairsScorer, Standing, score_pairs_event
-from .exact import round_half_away, round_to_int, round_to_multiple, to_decimal
+from .exact import Rounding, round_half_away, round_to_int, round_to_multiple, to_decimal
 from .imps import group_imps
 from .matchpoints import group_matchpoints
 from .models import (
@@ -35,6 +35,7 @@ from .penalties import (
     stored_deduction,
     vp_penalty_as_imps,
 )
+from .profiles import PROFILES, Profile, get_profile, suggest_profile
 from .ranking import place_label, rank
 from .redress import self_inflicted_score, self_inflicted_team_board
 from .reports import (
@@ -77,6 +78,7 @@ __all__ = [
     "BAM_AVE_MINUS",
     "BAM_AVE_PLUS",
     "BYE_VP",
+    "PROFILES",
     "VOIDED_MATCH_VP",
     "Artificial",
     "BoardKey",
@@ -93,6 +95,8 @@ __all__ = [
     "PairsScorer",
     "Penalty",
     "Points",
+    "Profile",
+    "Rounding",
     "Ruling",
     "ScoreCardRow",
     "ScoringOptions",
@@ -121,6 +125,7 @@ __all__ = [
     "forfeit_loser_vp",
     "forfeit_winner_vp",
     "frequency_table",
+    "get_profile",
     "group_imps",
     "group_matchpoints",
     "has_withdrawn",
@@ -147,6 +152,7 @@ __all__ = [
     "side_label",
     "standard_deduction",
     "stored_deduction",
+    "suggest_profile",
     "team_standings",
     "to_decimal",
     "traveller",

@@ -10,6 +10,7 @@ from typing import TypeAlias
 
 from .aggregate import direction_aggregate
 from .butler import direction_butler
+from .exact import Rounding
 from .imps import direction_imps
 from .matchpoints import direction_matchpoints
 from .models import BoardResult, Direction, Method, Number, SelfInflicted, SideScore
@@ -36,6 +37,17 @@ class ScoringOptions:
     """Scores dropped at each end before the Butler datum (§ 204A1; the organiser may say 2)."""
     butler_round_datum: bool = False
     """Round the Butler datum to 10 before the differences (some programs do; § 204 does not)."""
+    board_rounding: Rounding | None = None
+    """Round each side's score on a board before the totals (some programs do; the
+    regulations round nothing on a board, § X78C1)."""
+    scaled_rounding: Rounding | None = None
+    """Round (or truncate) factored matchpoints (§ X78B's values are exact under DBf)."""
+    factor_artificial: bool = True
+    """§ X78A3: the results beside an artificial score are factored up to the full field;
+    without it they keep the top of the tables that played (some programs do)."""
+    sitout_scaling: bool = False
+    """IMP and points methods: a pair's total scaled up to the most boards any pair in its
+    ranking was scored on (some programs do; § X78A5 gives a sit-out no score at all)."""
     unique_places: bool = False
     """Break ties by § 223 (only where undividable prizes or qualification need it)."""
     tie_style: str = "="
@@ -121,7 +133,14 @@ def _direction_values(
     """Each side's score in one direction by the event's method, the top and the datums."""
     method = options.method
     if method.is_matchpoints:
-        values, top = direction_matchpoints(sides, groups, sign, size)
+        values, top = direction_matchpoints(
+            sides,
+            groups,
+            sign,
+            size,
+            factor_artificial=options.factor_artificial,
+            scaled_rounding=options.scaled_rounding,
+        )
         return values, top, {}
     if method in (Method.IMPS_ACROSS, Method.CROSS_IMPS):
         average = method is Method.CROSS_IMPS
@@ -164,6 +183,25 @@ def _redressed(
     return self_inflicted_score(adjusted, earned(side.expected), earned(side.at_table))
 
 
+def _rounded(
+    values: list[Number | None], rounding: Rounding, method: Method
+) -> list[Number | None]:
+    """Each value rounded as the method shows it (the American scale is half the 2-1-0
+    value held here); equal values keep sharing one object."""
+    scale = 2 if method is Method.MATCHPOINTS_AMERICAN else 1
+    done: dict[int, Number] = {}
+    out: list[Number | None] = []
+    for value in values:
+        if value is None:
+            out.append(None)
+            continue
+        rounded = done.get(id(value))
+        if rounded is None:
+            rounded = done[id(value)] = rounding(value, scale)
+        out.append(rounded)
+    return out
+
+
 def score_board(
     key: BoardKey,
     results: Sequence[BoardResult],
@@ -202,6 +240,8 @@ def score_board(
                 size,
                 options,
             )
+        if options.board_rounding is not None:
+            values = _rounded(values, options.board_rounding, method)
         columns.append(values)
         tops.append(top)
         datums.append(datum)

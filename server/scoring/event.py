@@ -196,6 +196,8 @@ class PairsScorer:
         deducted = {p: int(penalty * unit) for p, penalty in self._penalties.items()}
         net = {p: ledger.total(p) - deducted.get(p, 0) for p in chosen}
         tops = {p: ledger.top(p) for p in chosen}
+        totals = {p: Fraction(net[p], unit) for p in chosen}
+        key: dict[PairId, tuple[int, int | Fraction]]
         if matchpoints:
             common = 1
             for top in set(tops.values()):
@@ -203,6 +205,9 @@ class PairsScorer:
                     common = lcm(common, top)
             # Exact percentage order with integers only: net/top scaled to a common top.
             key = {p: (1, net[p] * (common // tops[p])) if tops[p] else (0, 0) for p in chosen}
+        elif self.options.sitout_scaling:
+            totals = self._scaled_totals(chosen)
+            key = {p: (1, totals[p]) for p in chosen}
         else:
             key = {p: (1, net[p]) for p in chosen}
         ordered = sorted(chosen, key=key.__getitem__, reverse=True)
@@ -218,12 +223,26 @@ class PairsScorer:
                     pair=pair,
                     place=label,
                     position=position,
-                    total=Fraction(net[pair], unit),
+                    total=totals[pair],
                     penalty=self._penalties.get(pair, Fraction(0)),
                     top=possible,
                     boards=ledger.boards(pair),
                 )
             )
+        return out
+
+    def _scaled_totals(self, chosen: Sequence[PairId]) -> dict[PairId, Fraction]:
+        """Totals before penalties scaled by B/b (B the most boards any of these pairs was
+        scored on, b the pair's own), then the penalties deducted: the sit-out convention of
+        some programs for IMP methods (ScoringOptions.sitout_scaling)."""
+        ledger = self._ledger
+        most = max((ledger.boards(p) for p in chosen), default=0)
+        out: dict[PairId, Fraction] = {}
+        for pair in chosen:
+            played = ledger.boards(pair)
+            raw = ledger.fraction(ledger.total(pair))
+            scaled = raw * Fraction(most, played) if played else raw
+            out[pair] = scaled - self._penalties.get(pair, Fraction(0))
         return out
 
     def score_card(self, pair: PairId) -> list[ScoreCardRow]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from .exact import Rounding
 from .frequency import all_points, frequencies, group_members, parts
 from .models import Artificial, Number, Points, RealScore, SideScore
 from .neuberg import scale_matchpoints
@@ -57,7 +58,13 @@ def group_matchpoints(sides: Sequence[RealScore], sign: int) -> list[Number]:
 
 
 def direction_matchpoints(
-    sides: Sequence[SideScore | None], groups: Sequence[int], sign: int, field: int
+    sides: Sequence[SideScore | None],
+    groups: Sequence[int],
+    sign: int,
+    field: int,
+    *,
+    factor_artificial: bool = True,
+    scaled_rounding: Rounding | None = None,
 ) -> tuple[list[Number | None], int]:
     """Each side's 2-1-0 matchpoints on a board scored over `field` tables, and the top.
 
@@ -65,7 +72,15 @@ def direction_matchpoints(
     top, and the other results are matchpointed among themselves - in separate groups for a
     fouled board (§ 87) - and scaled up to the field (§ X78B). None means no score (sit-out).
     Results with equal scores share one value object, which keeps the later steps cheap.
+
+    Two conventions outside the regulations (server/scoring/profiles.py): without
+    `factor_artificial` the board is scored over the field less its artificial scores, so the
+    real results are not factored up for them and each artificial score takes its percentage
+    of that smaller top; `scaled_rounding` rounds (or truncates) each factored value.
     """
+    if not factor_artificial:
+        artificial = sum(1 for side in sides if type(side) is Artificial)
+        field = max(field - artificial, 1)
     top = 2 * (field - 1)
     out: list[Number | None] = [None] * len(sides)
     grouped = group_members(sides, groups)
@@ -79,6 +94,9 @@ def direction_matchpoints(
         if size != field:
             by_score = {s: scale_matchpoints(p, size, field) for s, p in by_score.items()}
             weighted = {k: scale_matchpoints(p, size, field) for k, p in weighted.items()}
+            if scaled_rounding is not None:
+                by_score = {s: scaled_rounding(p) for s, p in by_score.items()}
+                weighted = {k: scaled_rounding(p) for k, p in weighted.items()}
         if weighted:
             for position, index in enumerate(members):
                 side = members_sides[position]

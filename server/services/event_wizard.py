@@ -3,22 +3,29 @@ stored in one go or not at all.
 
 Names are taken as typed (a visitor) or, when the text is a membership number or a member's
 exact name, as that member. Markup and control characters are refused. A hand-record file
-(PBN) puts each deal on the boards of that number in every section.
+(PBN, or a dealing machine's Duplimate .dup/.dlm or BigDeal .bri/.dge: `server.io.
+dealing_machines`, told from the content) puts each deal on the boards of that number in every
+section.
+
+A teams movement (a two-room match or a round robin, `movements.teams`) also stores the event's
+teams (models.Team, named as typed) and links each team's two pairs to it; such an event is one
+section, as team numbers are the event's.
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sqlmodel import Session, select
 
 from server.errors import InvalidError
+from server.io import dealing_machines
 from server.io.errors import EventFileError
 from server.io.handrecords import normalise_deal
 from server.io.pbn import read_pbn
-from server.models import Board, Member
+from server.models import Board, Member, Pair, Team
 from server.movements import Movement
 from server.services import audit, members, setup
 
@@ -39,6 +46,7 @@ class Settings:
     show_ranking: bool = False
     player_numbers: str = "off"
     language: str | None = None
+    scoring_profile: str = "dbf"
 
 
 @dataclass(frozen=True)
@@ -47,6 +55,8 @@ class SectionPlan:
     movement: Movement
     #: The typed players of each pair ("7NS" or "7"): a name or a membership number each.
     names: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    #: Teams movements: the typed team names by team number.
+    teams: Mapping[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -68,18 +78,46 @@ def clean_name(text: str, where: str) -> str:
     return name
 
 
-def read_deals(text: str) -> dict[int, str]:
-    """The deals of a PBN hand-record file by board number."""
+@dataclass(frozen=True)
+class HandRecords:
+    """The deals of a hand-record file, and what of it was refused (place and reason)."""
+
+    deals: dict[int, str]
+    refused: tuple[str, ...] = ()
+
+
+def read_hand_records(data: bytes | str, filename: str | None = None) -> HandRecords:
+    """The deals of a hand-record file by board number: PBN or a dealing machine's file
+    (Duplimate .dup/.dlm, BigDeal .bri/.dge), the format told from the content. In a PBN file
+    a board whose deal cannot be read is refused with its line and reason and the others are
+    kept (issue 16); a dealing machine's file is read whole or refused with the board."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    refused: tuple[str, ...] = ()
     try:
-        boards = read_pbn(text).boards
-        deals = {n: normalise_deal(b.deal) for n, b in boards.items() if b.deal}
-    except EventFileError as exc:
-        raise InvalidError("bad_hand_records", f"The hand-record file: {exc}") from exc
-    except ValueError as exc:
+        kind = dealing_machines.sniff(raw, filename)
+        if kind == "pbn":
+            event = read_pbn(_text(raw))
+            deals = {n: normalise_deal(b.deal) for n, b in event.boards.items() if b.deal}
+            refused = tuple(str(r) for r in event.refused)
+        else:
+            deals = dealing_machines.read_machine_file(raw, kind)
+    except (EventFileError, ValueError) as exc:
         raise InvalidError("bad_hand_records", f"The hand-record file: {exc}") from exc
     if not deals:
         raise InvalidError("bad_hand_records", "The hand-record file holds no deals.")
-    return deals
+    return HandRecords(deals, refused)
+
+
+def read_deals(data: bytes | str, filename: str | None = None) -> dict[int, str]:
+    """The deals of a hand-record file by board number (what was refused left out)."""
+    return read_hand_records(data, filename).deals
+
+
+def _text(data: bytes) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
 
 
 def create(
@@ -96,6 +134,10 @@ def create(
     if not title:
         raise InvalidError("bad_name", "The event needs a name.")
     clean_name(title, "Event")
+    if len(sections) > 1 and any(p.movement.kind == "teams" for p in sections):
+        raise InvalidError(
+            "teams_one_section", "A teams event is set up as one section: choose 1 section."
+        )
     event = setup.create_event(session, name=title, **vars(settings))
     known = {m.number: m for m in session.exec(select(Member))}
     by_name = {m.name.casefold(): m for m in known.values()}
@@ -124,6 +166,8 @@ def create(
                 member1=players[0][1],
                 member2=players[1][1],
             )
+        if plan.movement.kind == "teams":
+            _put_teams(session, event.id or 0, pairs.values(), plan.teams)
         stored += _put_deals(session, section.id or 0, deals or {})
         created.append(section.id or 0)
     return Created(event.id or 0, tuple(created), stored)
@@ -135,6 +179,23 @@ def _player(
     """A name and membership number: a member by number or exact name, else a visitor."""
     member = known.get(typed) or by_name.get(typed.casefold())
     return (member.name, member.number) if member else (typed, None)
+
+
+def _put_teams(
+    session: Session, event_id: int, pairs: Iterable[Pair], names: Mapping[int, str]
+) -> None:
+    """The event's teams (one per pair number of the movement), each pair linked to its team."""
+    by_number: dict[int, Team] = {}
+    for pair in sorted(pairs, key=lambda p: p.number):
+        team = by_number.get(pair.number)
+        if team is None:
+            name = clean_name(names.get(pair.number, ""), f"Team {pair.number}")
+            team = Team(event_id=event_id, number=pair.number, name=name)
+            session.add(team)
+            session.flush()
+            by_number[pair.number] = team
+        pair.team_id = team.id
+        session.add(pair)
 
 
 def _put_deals(session: Session, section_id: int, deals: Mapping[int, str]) -> int:

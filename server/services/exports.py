@@ -95,7 +95,7 @@ def export(data: SectionData, kind: str) -> ExportFile:
         raise NotFoundError("unknown_export", f"There is no {kind!r} export.")
     suffix, media_type = FORMATS[kind]
     event = event_file(data)
-    report = score_event(event, data.method, field=data.field_size)
+    report = score_event(event, data.method, field=data.field_size, profile=data.profile)
     if kind == "usebio":
         content = write_usebio(event, report)
     elif kind == "pbn":

@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 from protocol import fair_play
 from protocol.fair_play import Disclosure
 from server.errors import ConflictError
-from server.models import Audit, MovementAssignment, Result, Section
+from server.models import LEAD_CHECK, Audit, DcSession, MovementAssignment, Result, Section
 from server.movements.model import parse_seats
 from server.services import audit
 
@@ -86,6 +86,23 @@ def require_played(cmds: TableContext, board: int) -> Disclosure:
 
 def _where(cmds: TableContext, board: int) -> dict[str, int]:
     return {"table": cmds.table.number, "round": cmds.table.round, "board": board}
+
+
+def lead_checked(cmds: TableContext) -> bool:
+    """Whether the table's leads are checked against the hand record at all: yes, unless the
+    scoring program that set the section up asked for the lead without validation (Bridgemate
+    lead card entry "no validation": BM3LeadCardEntry 1, or Bridgemate 2 LeadCard without
+    BM2ValidateLeadCard, kept per section by server/dataconnector/bm_settings.py)."""
+    section = cmds.section
+    dcs = cmds.s.exec(
+        select(DcSession).where(
+            DcSession.event_id == section.event_id,
+            DcSession.session_number == section.session_number,
+        )
+    ).first()
+    if dcs is None:
+        return True
+    return bool(dcs.kept()["settings"].get(section.letter, {}).get(LEAD_CHECK, True))
 
 
 def lead_refusals(cmds: TableContext, board: int) -> set[str]:

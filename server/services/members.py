@@ -11,7 +11,7 @@ from sqlmodel import Session, col, select
 from protocol.text import MAX_NAME, refused
 from server.error_words import notice
 from server.errors import InvalidError
-from server.models import Member, Pair, Section
+from server.models import DcPlayer, DcSession, Member, Pair, Section
 from server.services import setup
 
 MAX_MEMBERS = 20000
@@ -74,10 +74,27 @@ def members(session: Session) -> list[Member]:
     return list(session.exec(select(Member).order_by(col(Member.number))))
 
 
-def name_of(session: Session, number: str | None) -> str | None:
+def name_of(session: Session, number: str | None, section: Section | None = None) -> str | None:
+    """The name for a membership (player) number: with ``section``, first the players the
+    scoring program sent for its session (Data Connector PutPlayerData: "the player numbers
+    must be known before players can make themselves known" at the table), then the club's
+    member list."""
     if not number:
         return None
-    member = session.exec(select(Member).where(Member.number == number.strip())).first()
+    number = number.strip()
+    if section is not None:
+        player = session.exec(
+            select(DcPlayer)
+            .join(DcSession, col(DcSession.id) == col(DcPlayer.dc_session_id))
+            .where(
+                DcSession.event_id == section.event_id,
+                DcSession.session_number == section.session_number,
+                DcPlayer.player_number == number,
+            )
+        ).first()
+        if player is not None:
+            return f"{player.first_name} {player.last_name}".strip()[:MAX_NAME]
+    member = session.exec(select(Member).where(Member.number == number)).first()
     return member.name if member else None
 
 
@@ -93,8 +110,8 @@ def set_pair(
 ) -> Pair:
     """Name a pair; a blank name with a known membership number takes the member's name
     (visitors simply get a name and no number)."""
-    first = player1.strip() or name_of(session, member1) or ""
-    second = player2.strip() or name_of(session, member2) or ""
+    first = player1.strip() or name_of(session, member1, section) or ""
+    second = player2.strip() or name_of(session, member2, section) or ""
     return setup.set_pair_names(
         session,
         section=section,

@@ -30,6 +30,7 @@ def create_event(
     show_ranking: bool = False,
     player_numbers: str = "off",
     language: str | None = None,
+    scoring_profile: str = "dbf",
 ) -> Event:
     name = checked(name, max_length=200)
     event = Event(
@@ -42,6 +43,7 @@ def create_event(
         show_ranking=show_ranking,
         player_numbers=player_numbers,
         language=language,
+        scoring_profile=scoring_profile,
     )
     session.add(event)
     session.flush()

@@ -122,6 +122,11 @@ class SectionData:
         return METHODS.get(self.event.scoring, Method.MATCHPOINTS)
 
     @property
+    def profile(self) -> scoring.Profile:
+        """The event's convention profile (DBf for a name no longer known)."""
+        return scoring.PROFILES.get(self.event.scoring_profile, scoring.get_profile(None))
+
+    @property
     def field_size(self) -> int:
         return max((len(v) for v in self.plays.values()), default=1)
 
@@ -216,7 +221,7 @@ def scorer(data: SectionData, *, public: bool) -> scoring.PairsScorer:
     if visible is not None:
         results = [r for r in data.results if r.board in visible]
     scored = [b for b in (board_result(r) for r in results) if b is not None]
-    options = ScoringOptions(method=data.method, field=data.field_size)
+    options = data.profile.options(ScoringOptions(method=data.method, field=data.field_size))
     engine = scoring.PairsScorer(scored, options, pairs=list(data.pairs))
     engine.set_penalties(data.penalties)
     return engine

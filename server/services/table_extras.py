@@ -1,6 +1,6 @@
 """The terminal's extras beyond § 262 entry: settings, board reports, ranking, players, TD code.
 
-Each function takes the table's open :class:`TableCommands` (its session, table, section and
+Each function takes the table's open :class:`TableContext` (its session, table, section and
 event, inside the command's transaction).
 """
 
@@ -83,7 +83,7 @@ def check_lead(cmds: TableContext, entry_id: str, board: int, values: CheckedVal
     """Refuse a lead not in the opening leader's hand, at most ``LEAD_REFUSALS`` times per
     table and board, each refusal audited; after that the entry is taken and flagged (rules.md
     § 11). Only an actual entry is checked: a query would tell a table the cards."""
-    if values.lead is None or values.declarer is None:
+    if values.lead is None or values.declarer is None or not fair_play.lead_checked(cmds):
         return LeadCheck()  # nothing to check against the hand (and no need to read the deal)
     deal = hands.deal_of(cmds.s, cmds.section.id or 0, board)
     if hands.lead_in_hand(board, deal, values.declarer, values.lead) is not False:
@@ -316,7 +316,7 @@ def _players_allowed(cmds: TableContext) -> None:
 def lookup_member(cmds: TableContext, number: str) -> MemberFound:
     """The member's name for a membership number keyed at the table."""
     _players_allowed(cmds)
-    name = members.name_of(cmds.s, number)
+    name = members.name_of(cmds.s, number, cmds.section)
     if name is None:
         raise NotFoundError(
             "unknown_member",

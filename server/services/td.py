@@ -167,15 +167,18 @@ def set_result(
     reason: str,
     actor: str = "td",
     ruling_in_time: bool = False,
+    lead_optional: bool = False,
 ) -> list[Push]:
-    """The TD (or ``actor``) enters or changes a result (also how a conflict is resolved)."""
+    """The TD (or ``actor``) enters or changes a result (also how a conflict is resolved).
+    ``lead_optional``: no lead is asked for even when the event asks the tables for one (a
+    scoring program's correction: the Data Connector makes the lead optional)."""
     if not reason.strip():
         raise InvalidError(
             "reason_required", "Give a reason for the change; it goes into the audit trail."
         )
     _check_deadline(session, result, ruling_in_time)
     event = _event_of(session, result.section_id)
-    checked = check_values(result.board, values, event.lead_required)
+    checked = check_values(result.board, values, event.lead_required and not lead_optional)
     old = audit.snapshot(result)
     apply_values(result, checked)
     result.state = rules.td_set_result().state

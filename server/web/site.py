@@ -31,6 +31,7 @@ from server.web.routes import (
     publish,
     setup_wizard,
     table_cards,
+    team_table,
 )
 from server.web.security import SecurityHeaders, is_web_path
 from server.web.state import WebState
@@ -54,6 +55,7 @@ for module in (
     changes,
     end_of_session,
     glance,
+    team_table,
 ):
     router.include_router(module.router)
 router.include_router(public.router)

@@ -113,7 +113,7 @@ def test_invalid_serialized_data_and_unknown_sessions(dc: DataConnectorClient, g
 
 @pytest.mark.parametrize(
     "command",
-    [Commands.ManageBCS, Commands.AddSession, Commands.StopBCS, Commands.UpdateTable],
+    [Commands.StopBCS, Commands.UpdateSession, Commands.UpdateSection, Commands.UpdateTable],
 )
 def test_commands_traveller_does_not_support(
     dc: DataConnectorClient, guid: str, command: Any

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.movements import validate
+from server.movements import PairRef, validate
 from server.movements.advice import proposal_for, propose
 from server.movements.balance import comparison_balance
 from server.movements.upload import MovementFileError, read_movement
@@ -45,7 +45,7 @@ def test_reasons_name_why_a_movement_does_not_fit() -> None:
     assert unfit["rover-mitchell"].reason == "odd_pairs_only"
     assert unfit["individual"].reason == "individual_size"
     assert unfit["team-match"].reason == "two_teams"
-    assert unfit["teams-round-robin"].reason == "teams_event"
+    assert "teams-swiss" not in unfit  # ten teams: a Swiss of 4 rounds of 7 boards
 
 
 def test_seven_pairs_get_a_complete_howell_with_a_phantom() -> None:
@@ -115,3 +115,63 @@ def test_one_proposal_is_the_same_as_in_the_full_advice() -> None:
     assert one.movement == full.movement
     assert proposal_for("hesitation", 7) is None
     assert proposal_for("no-such-movement", 7) is None
+
+
+def test_a_round_robin_of_teams_is_one_movement_from_the_circle_method() -> None:
+    advice = propose(12, minutes=210)  # six teams: five rounds of three matches
+    rr = advice.proposal("teams-round-robin")
+    assert rr is not None
+    assert (rr.tables, rr.rounds, rr.boards_per_round, rr.boards) == (6, 5, 5, 25)
+    assert not rr.sit_outs
+    m = rr.movement
+    validate(m)
+    assert m.kind == "teams"
+    assert m.shared_tables == ((1, 2, 3, 4, 5, 6),)
+    met = set()
+    for r in range(1, 6):
+        cells = {a.table: a for a in m.in_round(r)}
+        assert len({a.boards for a in cells.values()}) == 1  # every match plays the same boards
+        assert cells[1].boards == tuple(range(5 * r - 4, 5 * r + 1))
+        for open_room in (1, 3, 5):
+            home, away = cells[open_room], cells[open_room + 1]
+            assert home.ns is not None
+            assert home.ew is not None
+            # the closed room seats the same two teams the other way round
+            assert (away.ns, away.ew) == (
+                PairRef(home.ew.number, "NS"),
+                PairRef(home.ns.number, "EW"),
+            )
+            met.add(frozenset((home.ns.number, home.ew.number)))
+    assert len(met) == 15  # every team met every other once
+
+
+def test_an_odd_number_of_teams_has_a_bye_and_odd_pairs_or_too_few_teams_do_not_fit() -> None:
+    rr = propose(14, minutes=210).proposal("teams-round-robin")  # seven teams
+    assert rr is not None
+    assert (rr.tables, rr.rounds, rr.boards_per_round) == (6, 7, 4)
+    assert rr.sit_outs
+    for r in range(1, 8):
+        seated = {p.number for a in rr.movement.in_round(r) for p in (a.ns, a.ew) if p}
+        assert len(seated) == 6  # one team has the bye each round
+    unfit = {u.key: u for u in propose(13, minutes=210).unfit}
+    assert unfit["teams-round-robin"].reason == "even_pairs_only"
+    unfit = {u.key: u for u in propose(4, minutes=210).unfit}
+    assert unfit["teams-round-robin"].reason == "round_robin_size"
+    unfit = {u.key: u for u in propose(40, minutes=210).unfit}  # 20 teams, 19 rounds
+    assert unfit["teams-round-robin"].reason == "too_long"
+    assert unfit["teams-round-robin"].figures == {"rounds": 19, "boards": 38, "fit": 28}
+
+
+def test_a_swiss_plays_fewer_rounds_than_a_round_robin_round_1_by_team_number() -> None:
+    swiss = propose(16, minutes=210).proposal("teams-swiss")  # eight teams
+    assert swiss is not None
+    assert (swiss.tables, swiss.rounds, swiss.boards_per_round) == (8, 4, 7)
+    m = swiss.movement
+    validate(m)
+    assert m.name == "Swiss teams, 8 teams, 4 rounds"
+    first = {(a.ns.number, a.ew.number) for a in m.in_round(1) if a.table % 2 and a.ns and a.ew}
+    assert first == {(1, 2), (3, 4), (5, 6), (7, 8)}
+    unfit = {u.key: u for u in propose(6, minutes=210).unfit}  # three teams: a round robin
+    assert unfit["teams-swiss"].reason == "swiss_size"
+    unfit = {u.key: u for u in propose(16, minutes=40).unfit}
+    assert unfit["teams-swiss"].reason == "too_long"

@@ -49,7 +49,7 @@ def test_the_wizard_proposes_movements_with_balance_and_says_why_others_do_not_f
     assert 'data-key="howell"><strong>Howell (complete)</strong>: 19 rounds need 38 boards' in (
         page.text
     )
-    assert "set up each match of the event as a team match" in page.text
+    assert "Swiss teams, 10 teams, 4 rounds" in page.text
 
 
 def test_a_bad_field_is_named_on_the_first_step(client: TestClient) -> None:
@@ -164,11 +164,12 @@ def test_hand_records_go_onto_the_boards_and_a_broken_file_is_refused(
     client: TestClient, engine: Engine
 ) -> None:
     csrf = web_login(client)
-    broken = PBN.replace('[Board "2"]', '[Board "two"]')
+    broken = PBN.replace('[Board "1"]', '[Board "one"]').replace('[Board "2"]', '[Board "two"]')
     page = create(client, csrf, {"pbn_file": ("h.pbn", broken)})
     assert page.status_code == 422
-    assert "The hand-record file: line 6:" in page.text
+    assert "The hand-record file: line 2:" in page.text
     assert "is not a board number" in page.text
+    assert "nothing usable left" in page.text
     assert events(engine) == []
     r = create(client, csrf, {"pbn_file": ("h.pbn", PBN)})
     assert r.status_code == 303
@@ -178,6 +179,21 @@ def test_hand_records_go_onto_the_boards_and_a_broken_file_is_refused(
     assert sorted(b.number for b in dealt) == [1, 2]
     assert dealt[0].deal is not None
     assert dealt[0].deal.startswith("N:AKQJT98765432")
+
+
+def test_one_broken_board_of_a_hand_record_file_is_named_and_the_rest_stored(
+    client: TestClient, engine: Engine
+) -> None:
+    """Issue 16: one bad board no longer refuses the file; the notice names it."""
+    csrf = web_login(client)
+    broken = PBN.replace('[Board "2"]', '[Board "two"]')
+    r = create(client, csrf, {"pbn_file": ("h.pbn", broken)})
+    assert r.status_code == 303
+    done = client.get(r.headers["location"]).text
+    assert "deals: 1. Hand records: 1 read, 1 refused: line 6: &#39;two&#39; is not a board" in done
+    with Session(engine) as s:
+        dealt = s.exec(select(Board).where(col(Board.deal).is_not(None))).all()
+    assert sorted(b.number for b in dealt) == [1]
 
 
 def test_the_wizard_speaks_the_chosen_language(client: TestClient) -> None:

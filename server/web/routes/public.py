@@ -16,7 +16,7 @@ from sqlmodel import Session
 from server.discovery import WILDCARDS, lan_addresses
 from server.models import Section
 from server.runtime import Runtime
-from server.services import dashboard, individual_results, setup, standings
+from server.services import dashboard, hand_view, individual_results, setup, standings
 from server.web.live import Fragments
 from server.web.respond import fragment, language, page
 from server.web.state import RuntimeDep, WebDep, WebState, get_runtime, get_web
@@ -117,12 +117,15 @@ async def traveller_page(
             # an individual's traveller names the four players at each table
             "players": found.seated() if found is not None else None,
             "info": dashboard.board_info(s, section, board),
+            "hand": hand_view.hand_view(s, section, board),
             "lang": language(request, event_language(s, section)),
         }
 
     ctx = await runtime.read(work)
     data = ctx.pop("data")
     shown = await run_in_threadpool(standings.travel, data, board, public=True)
+    if not shown.visible:  # the deal is shown with the traveller, never before it
+        ctx["hand"] = None
     released = standings.visible_boards(data)
     return page(request, "public/traveller.html", traveller=shown, released=released, **ctx)
 

@@ -2,8 +2,9 @@
 then the event with its sections (and the guide cards to print before play).
 
 Steps 1-3 are GET pages carrying the answers so far in the query (back and reload just work);
-the last step posts the whole form (multipart: a movement file and a PBN hand-record file may
-come with it). A refusal shows the form again with its message and stores nothing.
+the last step posts the whole form (multipart: a movement file and a hand-record file, PBN or
+a dealing machine's .dup/.dlm/.bri/.dge, may come with it). A refusal shows the form again
+with its message and stores nothing.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from server.movements.advice import (
     propose,
 )
 from server.movements.upload import MovementFileError, read_movement
+from server.scoring.profiles import PROFILES
 from server.services import dashboard, event_wizard, members, setup
 from server.web.auth import TDForm, TDPage
 from server.web.fields import whole_number
@@ -74,9 +76,8 @@ REASONS = {
     ),
     "individual_size": N_("for 8 or 12 players (4 or 6 pairs), not %(players)s"),
     "two_teams": N_("a match is two teams of two pairs: %(pairs)s pairs"),
-    "teams_event": N_(
-        "a section plays one two-room match; set up each match of the event as a team match"
-    ),
+    "round_robin_size": N_("round robins are for %(least)s to %(most)s pairs (two a team)"),
+    "swiss_size": N_("Swiss is for %(least)s to %(most)s pairs (two a team)"),
     "not_built": N_("the engine has no such movement for this size"),
 }
 SCORING = ("mp", "mp-american", "imps", "butler", "total")
@@ -84,6 +85,9 @@ AFTER_CONFIRM = ("nothing", "score", "traveller")
 TRICKS_STYLES = ("absolute", "relative")
 PLAYER_NUMBERS = ("off", "first_round", "every_round")
 LANGUAGES = ("", "en", "da", "nb", "de", "ru")
+#: The convention profiles, DBf (the default) first; shown by their names, not translated.
+PROFILE_TITLES = {name: profile.title for name, profile in PROFILES.items()}
+SCORING_PROFILES = tuple(PROFILE_TITLES)
 _WORDS = (N_("mp-american"), N_("total"), N_("first_round"), N_("every_round"))
 
 
@@ -257,6 +261,7 @@ def _details_context(s: Session, ask: Ask, movement: Movement | None) -> dict[st
         "ask": ask,
         "movement": movement,
         "refs": [] if movement and movement.kind == "individual" else [str(r) for r in refs],
+        "teams": sorted({r.number for r in refs}) if movement and movement.kind == "teams" else [],
         "letters": letters(ask.sections),
         "members": members.members(s),
         "title": TITLES.get(ask.choice, ""),
@@ -265,6 +270,8 @@ def _details_context(s: Session, ask: Ask, movement: Movement | None) -> dict[st
         "tricks_styles": TRICKS_STYLES,
         "player_numbers": PLAYER_NUMBERS,
         "languages": LANGUAGES,
+        "scoring_profiles": SCORING_PROFILES,
+        "profile_titles": PROFILE_TITLES,
         "step": 3,
     }
 
@@ -300,13 +307,34 @@ def _names(form: FormData, section_letters: list[str]) -> dict[str, dict[str, tu
     }
 
 
-async def _text(upload: Any) -> str | None:
-    """An uploaded file's text, None when no file was chosen."""
+_TEAM_FIELD = re.compile(r"^team_(\d{1,2})$")
+
+
+def _team_names(form: FormData) -> dict[int, str]:
+    """The typed team names by team number (a teams movement): {3: "Aces"}."""
+    return {
+        int(match.group(1)): value
+        for key, value in form.multi_items()
+        if (match := _TEAM_FIELD.match(key)) and isinstance(value, str) and value.strip()
+    }
+
+
+async def _bytes(upload: Any) -> tuple[bytes, str] | None:
+    """An uploaded file's bytes and name, None when no file was chosen."""
     if not isinstance(upload, UploadFile) or not upload.filename:
         return None
     data = await upload.read(MAX_FILE + 1)
     if len(data) > MAX_FILE:
         raise InvalidError("file_too_big", f"The file is larger than {MAX_FILE} bytes.")
+    return data, upload.filename
+
+
+async def _text(upload: Any) -> str | None:
+    """An uploaded file's text, None when no file was chosen."""
+    got = await _bytes(upload)
+    if got is None:
+        return None
+    data = got[0]
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -333,6 +361,7 @@ def _settings(form: FormData) -> event_wizard.Settings:
         show_ranking=form.get("show_ranking") == "on",
         player_numbers=_choice(form, "player_numbers", PLAYER_NUMBERS),
         language=language or None,
+        scoring_profile=_choice(form, "scoring_profile", SCORING_PROFILES),
     )
 
 
@@ -353,11 +382,13 @@ async def create(request: Request, runtime: RuntimeDep, td_: TDForm) -> Response
             if text is None:
                 raise InvalidError("no_movement_file", "Choose the movement file to import.")
             movement = _read_movement(text)
-        hands_text = await _text(form.get("pbn_file"))
-        deals = None if hands_text is None else event_wizard.read_deals(hands_text)
+        upload = await _bytes(form.get("pbn_file"))
+        hands = None if upload is None else event_wizard.read_hand_records(*upload)
+        deals = None if hands is None else hands.deals
         names = _names(form, letters(ask.sections))
+        teams = _team_names(form)
         plans = [
-            event_wizard.SectionPlan(letter, movement, names.get(letter, {}))
+            event_wizard.SectionPlan(letter, movement, names.get(letter, {}), teams)
             for letter in letters(ask.sections)
         ]
         made = await runtime.run(
@@ -377,11 +408,18 @@ async def create(request: Request, runtime: RuntimeDep, td_: TDForm) -> Response
             **ctx,
         )
     ids = ",".join(str(i) for i in made.section_ids)
-    return redirect(f"/td/setup/done?sections={ids}", _created(made))
+    return redirect(f"/td/setup/done?sections={ids}", _created(made, hands))
 
 
-def _created(made: event_wizard.Created) -> str:
+def _created(made: event_wizard.Created, hands: event_wizard.HandRecords | None = None) -> str:
     count, deals = len(made.section_ids), made.deals
+    if hands is not None and hands.refused:
+        read, refused = len(hands.deals), len(hands.refused)
+        places = "; ".join(hands.refused[:5]) + ("; ..." if refused > 5 else "")
+        return notice(
+            f"Event created. Sections: {count}; deals: {deals}. Hand records: {read} read, "
+            f"{refused} refused: {places}."
+        )
     if deals:
         return notice(f"Event created. Sections: {count}; deals: {deals}.")
     return notice(f"Event created. Sections: {count}.")
@@ -399,8 +437,10 @@ async def done(request: Request, runtime: RuntimeDep, td_: TDPage, sections: str
     """The last step: each section with its dashboard, movement and guide cards to print."""
     ids = [n for x in sections.split(",") if (n := whole_number(x)) is not None][:MAX_SECTIONS]
 
-    def work(s: Session) -> list[dashboard.SectionHead]:
-        return [dashboard.head(s, setup.get_section(s, i)) for i in ids]
+    def work(s: Session) -> tuple[list[dashboard.SectionHead], set[int]]:
+        sections = [setup.get_section(s, i) for i in ids]
+        teams = {x.id or 0 for x in sections if x.movement_kind == "teams"}
+        return [dashboard.head(s, x) for x in sections], teams
 
-    heads = await runtime.read(work)
-    return page(request, "td/wizard_done.html", td_, heads=heads, step=4)
+    heads, teams = await runtime.read(work)
+    return page(request, "td/wizard_done.html", td_, heads=heads, teams=teams, step=4)

@@ -142,11 +142,23 @@ def test_rows_of_turns_columns_into_rows() -> None:
     assert rows_of({"a": [1, 2], "b": ["x", "y"]}) == [{"a": 1, "b": "x"}, {"a": 2, "b": "y"}]
 
 
-def test_bad_result_names_the_board() -> None:
+def test_bad_result_is_refused_with_its_row_and_board_and_the_rest_read() -> None:
     tables = _mitchell()
     tables["ReceivedData"][0]["Contract"] = "9 S"
-    with pytest.raises(EventFileError, match="board 1"):
-        from_tables(tables)
+    whole = len(from_tables(_mitchell()).event.lines)
+    event = from_tables(tables).event
+    assert len(event.lines) == whole - 1
+    [refusal] = event.refused
+    assert refusal.board == 1
+    assert str(refusal).startswith("ReceivedData row 1 (board 1): ")
+
+
+def test_a_file_with_every_result_refused_names_the_first(tmp_path: Path) -> None:
+    tables = _mitchell()
+    for row in tables["ReceivedData"]:
+        row["Contract"] = "9 S"
+    with pytest.raises(EventFileError, match=r"ReceivedData row 1 \(board 1\).*nothing usable"):
+        read_bws(tmp_path / "x.bws", reader=lambda _: tables)
 
 
 def test_reader_is_injectable(tmp_path: Path) -> None:

@@ -66,6 +66,15 @@ def test_ranking_csv(data_dir: Path) -> None:
     assert rows[1] == "1,,1,NS,Ann North & Bob South,8.40,70.00,"  # no penalty
 
 
+def test_one_bad_row_is_refused_with_its_line_and_the_rest_read() -> None:
+    text = "board,ns,ew,contract,declarer,tricks\n1,1,2,3NT,N,9\n2,1,2,8NT,N,9\n"
+    event = read_travellers_csv(text)
+    assert [(ln.board, ln.contract) for ln in event.lines] == [(1, "3NT")]
+    [refusal] = event.refused
+    assert (refusal.line, refusal.board) == (3, 2)
+    assert "level" in refusal.reason
+
+
 @pytest.mark.parametrize(
     ("text", "line", "needle"),
     [
@@ -74,7 +83,6 @@ def test_ranking_csv(data_dir: Path) -> None:
         ("board,ns,ew,contract,declarer,tricks\nx,1,2,3NT,N,9\n", 2, "not a board number"),
         ("board,ns,ew,contract,declarer,tricks\n1,1,2,3NT,N,\n", 2, "has no tricks"),
         ("board,ns,ew,contract,declarer,tricks\n1,1,2,3NT,Q,9\n", 2, "not a seat"),
-        ("board,ns,ew,contract,declarer,tricks\n1,1,2,3NT,N,9\n2,1,2,8NT,N,9\n", 3, "level"),
     ],
 )
 def test_malformed_csv_names_the_line(text: str, line: int | None, needle: str) -> None:
