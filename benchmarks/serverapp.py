@@ -10,6 +10,7 @@ from sqlmodel import create_engine
 from server.app import create_app
 from server.config import Settings
 from server.db import is_sqlite
+from server.runtime import tune_interpreter
 
 #: "size,overflow": a what-if PostgreSQL pool per worker (the shipped default is 5 + 5:
 #: TRAVELLER_DB_POOL_SIZE, TRAVELLER_DB_MAX_OVERFLOW).
@@ -18,6 +19,7 @@ POOL_ENV = "TRAVELLER_BENCH_PG_POOL"
 
 def make() -> FastAPI:
     """An app configured from the TRAVELLER_* environment, as `traveller serve` would build."""
+    tune_interpreter()  # as `traveller serve` does (server.app.app_from_env)
     settings = Settings()
     pool = os.environ.get(POOL_ENV)
     if not pool or is_sqlite(settings.database_url):

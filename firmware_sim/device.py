@@ -25,8 +25,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Final
 
+from protocol import board_rules, languages
 from protocol import keys as grammar
-from protocol import languages
 from protocol.bridge import Vulnerability, result_ns_score
 from protocol.keypad_codec import KeypadCommand, KeypadReply
 from protocol.keys import Draft
@@ -287,16 +287,8 @@ class Device:
             self._go(Screen.BOARD)
 
     def _update(self, view: BoardResultView) -> None:
-        if self.round is None or view.round != self.round.round:
-            return
-        boards = [
-            b.model_copy(update={"state": view.state, "result": view})
-            if b.board == view.board
-            else b
-            for b in self.round.boards
-        ]
-        complete = all(b.state in COMPLETE_STATES for b in boards)
-        self.round = self.round.model_copy(update={"boards": boards, "complete": complete})
+        if self.round is not None:
+            self.round = board_rules.fold(self.round, view)
 
     # --------------------------------------------------------------------------------- keys
 

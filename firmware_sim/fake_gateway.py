@@ -12,11 +12,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
+from protocol import board_rules
 from protocol.bridge import BridgeError, TableResult, dealer, ns_score, vulnerability
 from protocol.keypad_codec import CodecError, KeypadCommand, KeypadReply, decode, encode
 from protocol.link import BusEvent, BusMaster, Delivered, Link, PeerRestarted
 from protocol.messages import (
-    COMPLETE_STATES,
     Ack,
     BoardResultView,
     BoardStatus,
@@ -33,8 +33,19 @@ from protocol.messages import (
     PairTerminal,
     RejectResult,
     ResultAck,
+    ResultState,
     RoundInfo,
 )
+
+#: The rules' refusals, in the fake's few words (the server words its own).
+WORDS = {
+    "not_entered": "Not entered yet.",
+    "td_decided": "The TD decides.",
+    "stale_version": "Result changed.",
+    "already_confirmed": "Already confirmed.",
+    "pin_required": "Wrong PIN.",
+    "pin_wrong": "Wrong PIN.",
+}
 
 
 @dataclass
@@ -100,7 +111,7 @@ class FakeTables:
             ns=PairInfo(number=table, direction="NS", label=str(table)),
             ew=PairInfo(number=ew, direction="EW", label=str(ew)),
             boards=statuses,
-            complete=all(s.state in COMPLETE_STATES for s in statuses),
+            complete=board_rules.complete(s.state for s in statuses),
             round_open=True,
             next_round_released=True,
             confirm_pin_required=self.confirm_pin is not None,
@@ -165,7 +176,7 @@ class FakeTables:
                 code="board_not_in_round", message="Not this round.", entry_id=command.entry_id
             )
         key = (table, command.board)
-        old = self.results.get(key)
+        keyed = None
         if isinstance(command, EnterResult | CorrectResult):
             values = command.values
             try:
@@ -173,34 +184,40 @@ class FakeTables:
                 score = ns_score(command.board, result.contract, result.declarer, result.tricks)
             except BridgeError as exc:
                 return Error(code=exc.code, message=exc.message, entry_id=command.entry_id)
-            view = BoardResultView(
+            keyed = BoardResultView(
                 board=command.board,
                 round=rnd,
                 table=table,
-                state="entered",
-                version=(old.version + 1) if old else 1,
+                state=ResultState.ENTERED,
+                version=0,
                 contract=str(result.contract),
                 declarer=None if result.declarer is None else result.declarer.value,
                 tricks=result.tricks,
                 result=result.result or None,
                 ns_score=score,
             )
-        else:
-            if old is None or old.version != command.version:
-                return Error(
-                    code="version_mismatch", message="Result changed.", entry_id=command.entry_id
-                )
-            if isinstance(command, ConfirmResult) and command.pin != self.confirm_pin:
-                return Error(code="bad_pin", message="Wrong PIN.", entry_id=command.entry_id)
-            state = "confirmed" if isinstance(command, ConfirmResult) else "rejected"
-            view = old.model_copy(update={"state": state, "version": old.version + 1})
+        try:
+            view = board_rules.apply_to_view(
+                self.results.get(key), command, keyed=keyed, pin=self._pin(command)
+            )
+        except board_rules.RuleError as exc:
+            text = WORDS.get(exc.code, f"Board {exc.board}: {exc.code}.")
+            return Error(code=exc.code, message=text, entry_id=command.entry_id)
         self.results[key] = view
         return ResultAck(entry_id=command.entry_id, result=view)
+
+    def _pin(self, command: board_rules.BoardCommand) -> board_rules.Pin:
+        if self.confirm_pin is None or not isinstance(command, ConfirmResult):
+            return board_rules.Pin.NOT_ASKED
+        if not command.pin:
+            return board_rules.Pin.MISSING
+        right = command.pin == self.confirm_pin
+        return board_rules.Pin.RIGHT if right else board_rules.Pin.WRONG
 
     @property
     def confirmed(self) -> dict[tuple[int, int], BoardResultView]:
         """Results East confirmed, by (table, board)."""
-        return {k: v for k, v in self.results.items() if v.state == "confirmed"}
+        return {k: v for k, v in self.results.items() if v.state == ResultState.CONFIRMED}
 
 
 class FakeGateway:

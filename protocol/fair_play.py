@@ -18,8 +18,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from protocol.messages import AGREED_STATES
+
 #: States in which a board has been played at a table and its result agreed.
-PLAYED_STATES: frozenset[str] = frozenset({"confirmed", "td_pending"})
+PLAYED_STATES = AGREED_STATES
 
 #: Lead refusals a table gets on one board before its entry is taken anyway, the lead kept as
 #: keyed and flagged for the TD: each refusal tells one card is not in a hand, so a cap keeps a

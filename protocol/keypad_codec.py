@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import IntEnum
-from typing import Final, get_args
+from typing import Final
 
 from pydantic import ValidationError
 
@@ -53,7 +53,7 @@ from .messages import (
 
 #: Longest free text (error message, detail) sent to a keypad, in UTF-8 bytes.
 TEXT_LIMIT: Final = 64
-RESULT_STATES: Final[tuple[str, ...]] = get_args(ResultState)
+RESULT_STATES: Final[tuple[str, ...]] = tuple(state.value for state in ResultState)
 SEATS: Final = (None, "N", "E", "S", "W")
 SIDES: Final = (None, "NS", "EW")
 VULNERABILITIES: Final = ("NONE", "NS", "EW", "BOTH")

@@ -8,6 +8,7 @@ over HTTP, a websocket, or keypad frames.
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -16,19 +17,30 @@ from protocol.text import MAX_NAME, SingleLine
 
 PROTOCOL_VERSION: Literal[1] = 1
 
-ResultState = Literal[
-    "missing",  # nothing entered yet (never stored)
-    "entered",  # N/S entered, waiting for E/W
-    "rejected",  # E/W rejected the entry; N/S must enter it again
-    "confirmed",  # E/W confirmed (§ 262B3)
-    "td_pending",  # confirmed at the table, a TD ruling is awaited (§ 262B1)
-    "not_played",  # TD: the board was not played at this table
-    "adjusted",  # TD: an adjusted score replaces the table result
-    "conflict",  # two different entries for the same table and board: the TD decides
-]
+
+class ResultState(StrEnum):
+    """Where a board's result at one table stands (§ 262). Stored and sent as its value."""
+
+    MISSING = "missing"  # nothing entered yet (never stored)
+    ENTERED = "entered"  # N/S entered, waiting for E/W
+    REJECTED = "rejected"  # E/W rejected the entry; N/S must enter it again
+    CONFIRMED = "confirmed"  # E/W confirmed (§ 262B3)
+    TD_PENDING = "td_pending"  # confirmed at the table, a TD ruling is awaited (§ 262B1)
+    NOT_PLAYED = "not_played"  # TD: the board was not played at this table
+    ADJUSTED = "adjusted"  # TD: an adjusted score replaces the table result
+    CONFLICT = "conflict"  # two different entries for the same table and board: the TD decides
+
 
 #: States in which a board counts as done for the end-of-round check (§ 262C).
-COMPLETE_STATES: frozenset[str] = frozenset({"confirmed", "td_pending", "not_played", "adjusted"})
+COMPLETE_STATES: frozenset[str] = frozenset(
+    {ResultState.CONFIRMED, ResultState.TD_PENDING, ResultState.NOT_PLAYED, ResultState.ADJUSTED}
+)
+#: States in which the board was played at the table and its result agreed (§ 262B3).
+AGREED_STATES: frozenset[str] = frozenset({ResultState.CONFIRMED, ResultState.TD_PENDING})
+#: States only the TD may change: the table gets a clear refusal.
+TD_STATES: frozenset[str] = frozenset(
+    {ResultState.CONFLICT, ResultState.ADJUSTED, ResultState.NOT_PLAYED}
+)
 
 
 class Message(BaseModel):

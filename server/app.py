@@ -18,13 +18,13 @@ from starlette.requests import HTTPConnection
 from protocol.messages import PROTOCOL_VERSION, Error
 from server import dataconnector, error_words
 from server.api import movements, results, table, td
-from server.api.deps import Runtime
 from server.backup import scheduled_backups
 from server.config import Settings, check
 from server.db import make_engine, migrate
 from server.errors import TravellerError
 from server.http_limits import RequestLimits
 from server.notify import PgFanout, fanout
+from server.runtime import Runtime, tune_interpreter
 from server.web import install as install_web
 
 DESCRIPTION = """Table-side score entry for duplicate bridge.
@@ -161,4 +161,5 @@ def _fanout_state(relay: PgFanout | None) -> str:
 def app_from_env() -> FastAPI:
     """uvicorn's factory for several workers (`server.app:app_from_env`, factory=True): each
     worker process builds its app from the TRAVELLER_* environment."""
+    tune_interpreter()
     return create_app(Settings())

@@ -61,6 +61,7 @@ def demo(
     from server.demo import create_demo, find_demo, wipe_sqlite
     from server.doctor import DEMO_SITE, read_site, write_site
     from server.http_limits import uvicorn_options
+    from server.runtime import tune_interpreter
 
     data_dir.mkdir(parents=True, exist_ok=True)
     db_path = data_dir / "demo.db"
@@ -122,6 +123,7 @@ def demo(
         "",
     ]
     typer.echo("\n".join(lines))
+    tune_interpreter()
     uvicorn.run(
         create_app(settings, engine=engine),
         host="127.0.0.1",

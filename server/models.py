@@ -11,9 +11,11 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Column, DateTime, Dialect, UniqueConstraint
+from sqlalchemy import Column, DateTime, Dialect, String, UniqueConstraint
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
+
+from protocol.messages import ResultState
 
 
 def utcnow() -> datetime:
@@ -41,6 +43,20 @@ class UTCDateTime(TypeDecorator[datetime]):
         if value is None:
             return None
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class StateType(TypeDecorator[ResultState]):
+    """A result's § 262 state: stored as its string (as before, no migration), read back as
+    :class:`ResultState`; an unknown state is refused on the way in, never stored."""
+
+    impl = String(16)
+    cache_ok = True
+
+    def process_bind_param(self, value: str | None, dialect: Dialect) -> str | None:
+        return None if value is None else ResultState(value).value
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> ResultState | None:
+        return None if value is None else ResultState(value)
 
 
 def _ts(nullable: bool = False) -> Any:
@@ -226,7 +242,8 @@ class Result(SQLModel, table=True):
     tricks: int | None = None
     lead: str | None = Field(default=None, max_length=3)
     ns_score: int | None = None
-    state: str = Field(max_length=16, index=True)
+    # Read back as a ResultState (a str); annotated str while callers still assign literals.
+    state: str = Field(sa_type=StateType, max_length=16, index=True)
     ruling_pending: bool = False
     adjusted: str | None = Field(default=None, max_length=400)  # "A60/40", "60% 4S S = + ..."
     version: int = 1

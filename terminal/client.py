@@ -17,8 +17,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from protocol import board_rules
 from protocol.messages import (
-    COMPLETE_STATES,
     Ack,
     BoardResultView,
     BoardStatus,
@@ -630,22 +630,11 @@ class SyncingClient(TableClient):
 
     def _apply_result(self, view: BoardResultView) -> None:
         info = self._server_round
-        if info is None or view.round != info.round or view.table != info.table:
+        if info is None:
             return
-        boards = [
-            BoardStatus(
-                board=b.board,
-                dealer=b.dealer,
-                vulnerability=b.vulnerability,
-                state=view.state,
-                result=view,
-            )
-            if b.board == view.board and (b.result is None or b.result.version <= view.version)
-            else b
-            for b in info.boards
-        ]
-        complete = all(b.state in COMPLETE_STATES for b in boards)
-        self._set_server_round(info.model_copy(update={"boards": boards, "complete": complete}))
+        folded = board_rules.fold(info, view)
+        if folded is not info:
+            self._set_server_round(folded)
 
     def _recompute(self) -> None:
         """Rebuild the round shown: the server's round with every queued command replayed."""
@@ -674,7 +663,7 @@ class SyncingClient(TableClient):
             shown = list(boards.values())
             complete = info.complete
             if waiting_boards:
-                complete = all(b.state in COMPLETE_STATES for b in shown)
+                complete = board_rules.complete(b.state for b in shown)
             view = info.model_copy(update={"boards": shown, "complete": complete})
         changed_count = len(pending) != self._waiting
         self._waiting = len(pending)

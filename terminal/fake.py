@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from protocol import board_rules
 from protocol.bridge import dealer, vulnerability
 from protocol.messages import (
-    COMPLETE_STATES,
     Ack,
     AfterConfirm,
     BoardResultView,
@@ -151,7 +151,7 @@ class FakeServer:
             )
         seat = self.seating(table, round_no)
         boards = [self._status(table, round_no, b) for b in seat.boards]
-        complete = all(b.state in COMPLETE_STATES for b in boards)
+        complete = board_rules.complete(b.state for b in boards)
         nxt = []
         if round_no < self.rounds and complete:  # as the server: only once the round is done
             for pair, direction in ((seat.ns, "NS"), (seat.ew, "EW")):
@@ -298,7 +298,7 @@ class FakeServer:
 
     def _next_round(self, table: int) -> ServerMessage:
         info = self.round_info(table)
-        missing = [b.board for b in info.boards if b.state not in COMPLETE_STATES]
+        missing = [b.board for b in info.boards if not board_rules.complete([b.state])]
         if missing:
             listed = ", ".join(str(b) for b in missing)
             return Error(code="round_incomplete", message=f"Boards not finished: {listed}.")

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from protocol import fair_play
+from protocol import board_rules, fair_play
 from protocol.bridge import BridgeError
 from protocol.messages import (
+    AGREED_STATES,
     BoardReport,
     BoardResultView,
     CheckEntry,
@@ -37,7 +38,6 @@ from .scoring import ScoredEntry, score_entry
 if TYPE_CHECKING:
     from .fake import FakeServer
 
-PLAYED = fair_play.PLAYED_STATES
 FakeQuery = GetTableSettings | LookupMember | CheckEntry | GetBoardReport | GetRanking
 QUERIES = (GetTableSettings, LookupMember, CheckEntry, GetBoardReport, GetRanking)
 
@@ -169,7 +169,9 @@ def _percent(mine: int, others: list[int]) -> float:
 
 
 def _agreed(server: FakeServer, board: int) -> list[BoardResultView]:
-    found = [r for (_, _, b), r in server.results.items() if b == board and r.state in PLAYED]
+    found = [
+        r for (_, _, b), r in server.results.items() if b == board and r.state in AGREED_STATES
+    ]
     return sorted(found, key=lambda r: (r.round, r.table))
 
 
@@ -244,7 +246,7 @@ def ranking(server: FakeServer, table: int) -> RankingReport:
             "session_not_over", "The ranking is shown when your last round is finished."
         )
     scores: dict[int, list[float]] = {}
-    boards = {b for (_, _, b), r in server.results.items() if r.state in PLAYED}
+    boards = {b for (_, _, b), r in server.results.items() if r.state in AGREED_STATES}
     for board in boards:
         agreed = _agreed(server, board)
         for index, result in enumerate(agreed):
@@ -298,7 +300,7 @@ def mark_not_played(server: FakeServer, table: int, command: MarkNotPlayed) -> B
         board=command.board,
         round=server.table_round[table],
         table=table,
-        state="not_played",
+        state=board_rules.td_not_played().state,
         version=version + 1,
     )
     server.results[(table, result.round, command.board)] = result

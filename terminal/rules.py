@@ -1,10 +1,14 @@
-"""The § 262 life of one board at a table: entered, confirmed, rejected, corrected, conflict.
+"""The terminal's side of the § 262 board rules: the rules are protocol/board_rules.py, here
+only what a terminal adds, its keyed values scored into a view of the board and the refusals
+in its own words.
 
 Used twice: by the fake server as its rules, and by the client to show queued commands at once.
 """
 
 from __future__ import annotations
 
+from protocol import board_rules
+from protocol.board_rules import CORRECTABLE, BoardCommand, Pin, same_result
 from protocol.bridge import BridgeError
 from protocol.messages import (
     BoardResultView,
@@ -13,18 +17,19 @@ from protocol.messages import (
     CorrectResult,
     EnterResult,
     EntryValues,
-    RejectResult,
     ResultState,
 )
 
 from .scoring import score_entry
 
-#: States in which North may correct the board within the round.
-CORRECTABLE: frozenset[str] = frozenset({"entered", "confirmed", "td_pending", "rejected"})
-#: States the TD has settled: the table cannot change them.
-TD_STATES: frozenset[str] = frozenset({"not_played", "adjusted", "conflict"})
-
-BoardCommand = EnterResult | CorrectResult | ConfirmResult | RejectResult
+__all__ = [
+    "CORRECTABLE",
+    "BoardCommand",
+    "RuleError",
+    "apply_command",
+    "result_view",
+    "same_result",
+]
 
 
 class RuleError(Exception):
@@ -34,6 +39,19 @@ class RuleError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def _words(error: board_rules.RuleError) -> RuleError:
+    board = error.board
+    text = {
+        "not_entered": f"Board {board} has no result yet: North enters it first.",
+        "td_decided": f"Board {board} is with the TD ({error.state}): call the TD.",
+        "stale_version": f"Board {board} has changed since it was shown. Please check it again.",
+        "already_confirmed": f"Board {board} is already confirmed.",
+        "pin_required": "East must key the E/W PIN.",
+        "pin_wrong": "That PIN is not right.",
+    }.get(error.code, f"Board {board}: {error.code}")
+    return RuleError(error.code, text)
 
 
 def result_view(
@@ -68,32 +86,13 @@ def result_view(
     )
 
 
-def values_of(view: BoardResultView) -> EntryValues:
-    """The keyed values a stored result stands for (tricks as a total)."""
-    return EntryValues(
-        contract=view.contract or "PASS",
-        declarer=view.declarer,
-        tricks=view.tricks if view.tricks is not None else 0,
-        lead=view.lead,
-    )
-
-
-def same_result(view: BoardResultView, other: BoardResultView) -> bool:
-    """Whether two stored results say the same contract, declarer, tricks and lead."""
-    return (view.contract, view.declarer, view.tricks, view.lead) == (
-        other.contract,
-        other.declarer,
-        other.tricks,
-        other.lead,
-    )
-
-
-def _check_version(view: BoardResultView, version: int) -> None:
-    if view.version != version:
-        raise RuleError(
-            "stale_version",
-            f"Board {view.board} has changed since it was shown. Please check it again.",
-        )
+def pin_of(command: BoardCommand, pin: str | None) -> Pin:
+    """A confirmation's PIN checked against E/W's (``pin`` None: the event asks for none)."""
+    if pin is None or not isinstance(command, ConfirmResult):
+        return Pin.NOT_ASKED
+    if not command.pin:
+        return Pin.MISSING
+    return Pin.RIGHT if command.pin == pin else Pin.WRONG
 
 
 def apply_command(
@@ -105,50 +104,20 @@ def apply_command(
     pin: str | None = None,
 ) -> BoardResultView:
     """The board's result after the command, or RuleError; ``pin`` is the E/W PIN if one is set."""
-    current = status.result
-    version = current.version if current is not None else 0
-    state = status.state
-    board = status.board
-
-    def build(new_state: ResultState, values: EntryValues, ruling: bool) -> BoardResultView:
-        return result_view(
+    keyed = None
+    if isinstance(command, EnterResult | CorrectResult):
+        keyed = result_view(
             status,
             table=table,
             round_no=round_no,
-            state=new_state,
-            version=version + 1,
-            values=values,
-            ruling_pending=ruling,
+            state=ResultState.ENTERED,
+            version=0,
+            values=command.values,
+            ruling_pending=command.ruling_pending,
         )
-
-    if isinstance(command, EnterResult):
-        if state in ("not_played", "adjusted"):
-            raise RuleError("already_confirmed", f"The TD has settled board {board}.")
-        if current is None or state in ("missing", "rejected"):
-            return build("entered", command.values, command.ruling_pending)
-        entered = build("entered", command.values, command.ruling_pending)
-        if same_result(current, entered):
-            return current
-        return current.model_copy(update={"state": "conflict", "version": version + 1})
-    if state in ("not_played", "adjusted"):
-        raise RuleError("already_confirmed", f"The TD has settled board {board}.")
-    if state == "conflict":
-        raise RuleError("conflict", f"Board {board} has two different results: the TD decides.")
-    if current is None or state == "missing":
-        raise RuleError("not_entered", f"Board {board} has no result yet.")
-    if isinstance(command, CorrectResult):
-        _check_version(current, command.version)
-        return build("entered", command.values, command.ruling_pending)
-    if state == "rejected":
-        raise RuleError("not_entered", f"Board {board} was rejected: North must enter it again.")
-    if state != "entered":
-        raise RuleError("already_confirmed", f"Board {board} is already confirmed.")
-    _check_version(current, command.version)
-    if isinstance(command, RejectResult):
-        return current.model_copy(update={"state": "rejected", "version": version + 1})
-    if pin is not None and command.pin != pin:
-        code = "pin_required" if not command.pin else "pin_wrong"
-        text = "East must key the E/W PIN." if not command.pin else "That PIN is not right."
-        raise RuleError(code, text)
-    final: ResultState = "td_pending" if current.ruling_pending else "confirmed"
-    return current.model_copy(update={"state": final, "version": version + 1})
+    try:
+        return board_rules.apply_to_view(
+            status.result, command, keyed=keyed, pin=pin_of(command, pin)
+        )
+    except board_rules.RuleError as error:
+        raise _words(error) from None

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from contextlib import nullcontext
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request, WebSocket, WebSocketDisconnect
@@ -14,7 +13,6 @@ from sqlmodel import Session
 from starlette.websockets import WebSocketDisconnected
 
 from protocol.messages import (
-    ConfirmResult,
     Error,
     Hello,
     Message,
@@ -26,11 +24,10 @@ from protocol.messages import (
     parse_command,
 )
 from server import error_words, ratelimit
-from server.api.deps import Runtime, RuntimeDep, TableTokenDep
+from server.api.deps import RuntimeDep, TableTokenDep
 from server.errors import TravellerError, UnauthorizedError
+from server.runtime import Runtime
 from server.services import tokens
-from server.services.table_commands import Outcome, outcome_for
-from server.services.views import round_info
 
 router = APIRouter(prefix="/api/v1/table", tags=["table"])
 log = logging.getLogger(__name__)
@@ -57,14 +54,7 @@ async def pair(runtime: RuntimeDep, body: PairTerminal, request: Request) -> Pai
     everyone so do all addresses with mistakes of their own (server.ratelimit)."""
 
     def work(session: Session) -> Paired:
-        token, ident = tokens.pair_terminal(session, code=body.code, device=body.device)
-        return Paired(
-            token=token,
-            event=ident.event.name,
-            section=ident.section.letter,
-            table=ident.table.number,
-            expires_at=ident.token.expires_at,
-        )
+        return runtime.desk.pair(session, body.code, body.device)[0]
 
     with ratelimit.attempt(request, "pairing"):
         return await runtime.run(work)
@@ -75,32 +65,15 @@ async def current_round(runtime: RuntimeDep, token: TableTokenDep) -> RoundInfo:
     """The table's current round: pairs, boards and their states."""
 
     def work(session: Session) -> RoundInfo:
-        ident = tokens.table_identity(session, token)
-        return round_info(session, ident.event, ident.section, ident.table)
+        return runtime.desk.round_of(session, tokens.table_identity(session, token))
 
     return await runtime.read(work)
 
 
-async def execute(runtime: Runtime, token: str, command: TableCommand, order: int = 0) -> Message:
-    """Authenticate, run one command in a committed transaction (grouped with the commands
-    waiting alongside it: one commit for all), then push its changes. ``order`` is the table's
-    id when known (the group writer takes table locks in that order)."""
-
-    def work(session: Session) -> Outcome:
-        ident = tokens.table_identity(session, token, lock=True)
-        try:
-            return outcome_for(session, ident, command)
-        except TravellerError as exc:
-            exc.language = ident.event.language  # the club's language for the table's refusal
-            raise
-
-    guard = ratelimit.pin_guesses(token) if isinstance(command, ConfirmResult) else nullcontext()
-    with guard:
-        outcome = await runtime.command(work, order)
-    runtime.publish(outcome.pushes)
-    if outcome.refusal is not None:  # refused, with what it wrote committed (an audited lead)
-        raise outcome.refusal
-    return outcome.reply
+async def execute(runtime: Runtime, token: str, command: TableCommand) -> Message:
+    """Run one command through the table desk: authenticated, committed (grouped with the
+    commands waiting alongside it, table locks in table order), published, answered."""
+    return await runtime.desk.command(token, command)
 
 
 @router.post("/commands", response_model=ServerMessage, responses=ERRORS)
@@ -284,8 +257,7 @@ async def _serve(websocket: WebSocket, runtime: Runtime) -> None:
 
     def identify(session: Session) -> tuple[RoundInfo, int, int]:
         ident = tokens.table_identity(session, hello.token)
-        info = round_info(session, ident.event, ident.section, ident.table)
-        return info, ident.section.id or 0, ident.table.id or 0
+        return runtime.desk.round_of(session, ident), ident.section.id or 0, ident.table.id or 0
 
     try:
         info, section_id, table_id = await runtime.read(identify)
@@ -293,6 +265,7 @@ async def _serve(websocket: WebSocket, runtime: Runtime) -> None:
         await websocket.send_text(_error(exc, None, accept).model_dump_json())
         await websocket.close(code=4401)
         return
+    runtime.desk.remember_order(hello.token, table_id)
     await websocket.send_text(info.model_dump_json())
     link = _Link(websocket, accept)
     pusher = asyncio.create_task(_pushes(link, runtime, hello.token, section_id, info.table))
@@ -306,7 +279,7 @@ async def _serve(websocket: WebSocket, runtime: Runtime) -> None:
             else:
                 entry_id = getattr(command, "entry_id", None)
                 try:
-                    reply = await execute(runtime, hello.token, command, table_id)
+                    reply = await execute(runtime, hello.token, command)
                 except UnauthorizedError as exc:  # revoked or expired since the hello
                     await link.refuse(exc, entry_id)
                     break

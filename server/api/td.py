@@ -11,9 +11,10 @@ from sqlmodel import Session
 from protocol.messages import BoardResultView, Error, ResultChanged
 from server import ratelimit
 from server.api import schemas
-from server.api.deps import Runtime, RuntimeDep, require_td
+from server.api.deps import RuntimeDep, require_td
 from server.api.movements import build_movement
 from server.models import Result, Section
+from server.runtime import Runtime
 from server.services import adjusted, audit, event_settings, setup, td, tokens
 from server.services.table_commands import Push
 from server.services.views import result_view

@@ -14,7 +14,6 @@ from pydantic import ValidationError
 from sqlmodel import Session
 
 from server import ratelimit
-from server.api.deps import Runtime
 from server.config import Settings
 from server.dataconnector import dispatch
 from server.dataconnector.listener import Listener
@@ -34,6 +33,7 @@ from server.dataconnector.wire import (
 )
 from server.errors import TravellerError
 from server.ratelimit import GuessLimiter
+from server.runtime import Runtime
 from server.services.table_commands import Push
 
 log = logging.getLogger(__name__)

@@ -18,6 +18,7 @@ from sqlalchemy import Engine
 from protocol.link import Clock, LinkConfig
 from server.bus import Delivery
 from server.errors import UnavailableError
+from server.table_desk import TableDesk
 
 from .core import GatewayCore
 from .jobs import Handled, Job
@@ -43,6 +44,7 @@ class InlineGateway:
         publish: Callable[[list[Delivery]], object] | None = None,
     ) -> None:
         self.engine = engine
+        self.desk = TableDesk(engine)  # one command at a time: nothing to group
         self.clock = clock
         self.core = GatewayCore(clock, config=config)
         self.service_time = service_time
@@ -71,7 +73,7 @@ class InlineGateway:
         for job in self.core.take_jobs():
             started = time.perf_counter()
             try:
-                handled = handle(self.engine, job.station, job.command, retry=job.retry)
+                handled = handle(self.desk, job.station, job.command, retry=job.retry)
             except UnavailableError as exc:
                 log.warning("%s: %s; trying again", job.station, exc.code)
                 self.core.postpone(job, RETRY_DELAY)

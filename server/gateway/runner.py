@@ -28,7 +28,9 @@ from sqlalchemy import Engine
 from protocol.link import LinkConfig
 from protocol.messages import Error
 from server.bus import Bus, Subscription
+from server.db import GroupWriter
 from server.errors import UnavailableError
+from server.table_desk import TableDesk
 
 from .core import GatewayCore
 from .jobs import Handled, Job
@@ -38,7 +40,7 @@ from .service import handle, load_bindings
 from .watch import Table, Watcher
 
 if TYPE_CHECKING:
-    from server.api.deps import Runtime
+    from server.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -59,8 +61,12 @@ class Gateway:
         config: LinkConfig | None = None,
         watch: float | None = None,
         opener: Callable[[str, int], SerialLike] = open_port,
+        desk: TableDesk | None = None,
     ) -> None:
         self.engine = engine
+        # The one way in (group commit, table locks in table order): the server's desk when
+        # the gateway runs inside it, else one of its own.
+        self.desk = desk or TableDesk(engine, bus=bus, writer=GroupWriter(engine))
         self.specs = list(specs)
         self.bus = bus
         self.baud = baud
@@ -184,7 +190,7 @@ class Gateway:
     async def _run(self, job: Job) -> None:
         try:
             handled = await asyncio.to_thread(
-                handle, self.engine, job.station, job.command, retry=job.retry
+                handle, self.desk, job.station, job.command, retry=job.retry
             )
         except UnavailableError as exc:
             tries = self._failures.get(job.number, 0) + 1
@@ -257,7 +263,7 @@ async def in_server(runtime: Runtime) -> AsyncIterator[Gateway | None]:
     if not ports:
         yield None
         return
-    gateway = Gateway(runtime.engine, parse_ports(ports), bus=runtime.bus)
+    gateway = Gateway(runtime.engine, parse_ports(ports), bus=runtime.bus, desk=runtime.desk)
     async with gateway:
         yield gateway
 

@@ -1,7 +1,8 @@
-"""The gateway's database side: one keypad command, run through the same services as the
-websocket's (tokens.pair_terminal / table_identity, table_commands.outcome_for), in one
-transaction committed before the reply goes back. The keypad's binding is read and written in
-that same transaction, so a restarted gateway carries on where the last one stopped."""
+"""The gateway's database side: an adapter over the table desk (server/table_desk.py), the one
+way in that the websocket and HTTP use too: pairing, the hello, the PIN lockout, the rules and
+group commit, with the table's lock taken in table order. One keypad command is one job, committed
+before the reply goes back. The keypad's binding is read and written in that same transaction,
+so a restarted gateway carries on where the last one stopped."""
 
 from __future__ import annotations
 
@@ -9,21 +10,20 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from protocol.keypad_codec import KeypadCommand
-from protocol.messages import ConfirmResult, Error, Hello, NextRound, Paired, PairTerminal
-from server.db import transact
+from protocol.messages import ConfirmResult, Error, Hello, NextRound, PairTerminal
+from server.db import read, transact
 from server.errors import (
     ConflictError,
-    ForbiddenError,
     NotFoundError,
     TravellerError,
     UnauthorizedError,
     UnavailableError,
 )
 from server.models import BridgeTable, KeypadBinding, TableToken, utcnow
-from server.ratelimit import PIN_GUESSES, GuessLimiter, RateLimitedError
+from server.ratelimit import GuessLimiter, RateLimitedError
 from server.services import tokens
-from server.services.table_commands import Outcome, outcome_for
-from server.services.views import round_info
+from server.services.outcomes import Outcome
+from server.table_desk import TableDesk, count_refusal
 
 from .jobs import Binding, Handled, Station
 
@@ -44,17 +44,24 @@ class NotPairedError(UnauthorizedError):
 
 
 def handle(
-    engine: Engine, station: Station, command: KeypadCommand, *, retry: bool = False
+    desk: TableDesk | Engine, station: Station, command: KeypadCommand, *, retry: bool = False
 ) -> Handled:
     """Run one keypad command in one committed transaction; what to reply, and the binding.
 
+    ``desk``: the server's table desk (or an engine: a desk of its own, without group commit).
     ``retry``: a NextRound the gateway repeats for a keypad that is waiting for the TD. Raises
     UnavailableError when the database stored nothing (the caller tries again later).
     """
-    call = _Call(station, retry)
+    if not isinstance(desk, TableDesk):
+        desk = TableDesk(desk)
+    engine = desk.engine
+    call = _Call(desk, station, retry)
     entry_id: str | None = getattr(command, "entry_id", None)
     try:
-        return transact(engine, lambda s: call.run(s, command))
+        if isinstance(command, PairTerminal | Hello):  # no table lock: as HTTP's pairing
+            return transact(engine, lambda s: call.run(s, command))
+        order = read(engine, lambda s: _order(s, station))
+        return desk.run_sync(lambda s: call.run(s, command), order)
     except UnavailableError:
         raise
     except UnauthorizedError as exc:
@@ -65,8 +72,8 @@ def handle(
     except TravellerError as exc:
         if isinstance(command, PairTerminal) and isinstance(exc, NotFoundError):
             PAIRING_FAILURES.failed(str(station))
-        if isinstance(exc, ForbiddenError) and exc.code == "pin_wrong" and call.pin_key:
-            PIN_GUESSES.hit(call.pin_key)
+        if call.pin_key:
+            count_refusal(call.pin_key, command, exc)
         return Handled(Error(code=exc.code, message=exc.message, entry_id=entry_id))
 
 
@@ -96,6 +103,16 @@ def load_bindings(engine: Engine) -> dict[Station, Binding]:
     return transact(engine, work)
 
 
+def _order(session: Session, station: Station) -> int:
+    """The table id of the keypad's table: the order its command takes the table's lock in."""
+    table_id = session.exec(
+        select(TableToken.table_id)
+        .join(KeypadBinding, TableToken.id == KeypadBinding.token_id)  # type: ignore[arg-type]
+        .where(KeypadBinding.port == station.port, KeypadBinding.address == station.address)
+    ).first()
+    return table_id or 0
+
+
 def _row(session: Session, station: Station) -> KeypadBinding | None:
     return session.exec(
         select(KeypadBinding).where(
@@ -107,7 +124,8 @@ def _row(session: Session, station: Station) -> KeypadBinding | None:
 class _Call:
     """One command's work inside its transaction (``transact`` may run it again on a race)."""
 
-    def __init__(self, station: Station, retry: bool) -> None:
+    def __init__(self, desk: TableDesk, station: Station, retry: bool) -> None:
+        self.desk = desk
         self.station = station
         self.retry = retry
         self.pin_key = ""
@@ -126,27 +144,17 @@ class _Call:
         if isinstance(command, NextRound):
             return self.next_round(session, row, ident)
         if isinstance(command, ConfirmResult):
-            self.pin_key = token.token_hash  # the websocket's PIN limit counts per token too
-            wait = PIN_GUESSES.wait(self.pin_key)
-            if wait:
-                raise RateLimitedError("pin_locked", "Too many wrong PINs: call the TD.")
-        outcome = outcome_for(session, ident, command)
+            self.pin_key = token.token_hash  # the PIN limit counts per token, any transport
+        outcome = self.desk.work(command, lambda _: ident)(session)
         return _handled(outcome, row, ident.table)
 
     def pair(self, session: Session, command: PairTerminal) -> Handled:
         wait = PAIRING_FAILURES.retry_after(str(self.station))
         if wait:
             raise RateLimitedError("rate_limited", f"Too many wrong codes: wait {wait} s.")
-        token, ident = tokens.pair_terminal(session, code=command.code, device=command.device)
+        reply, ident = self.desk.pair(session, command.code, command.device)
         PAIRING_FAILURES.succeeded(str(self.station))
         row = self.bind(session, ident.token)
-        reply = Paired(
-            token=token,
-            event=ident.event.name,
-            section=ident.section.letter,
-            table=ident.table.number,
-            expires_at=ident.token.expires_at,
-        )
         return Handled(reply, _binding(row, ident.table))
 
     def hello(self, session: Session, command: Hello) -> Handled:
@@ -154,8 +162,7 @@ class _Call:
         ident.token.last_seen = utcnow()
         session.add(ident.token)
         row = self.bind(session, ident.token)
-        info = round_info(session, ident.event, ident.section, ident.table)
-        return Handled(info, _binding(row, ident.table))
+        return Handled(self.desk.round_of(session, ident), _binding(row, ident.table))
 
     def bind(self, session: Session, token: TableToken) -> KeypadBinding:
         row = _row(session, self.station)
@@ -184,7 +191,7 @@ class _Call:
             return Handled(None, _binding(row, ident.table))
         try:
             with session.begin_nested():
-                outcome = outcome_for(session, ident, NextRound())
+                outcome = self.desk.work(NextRound(), lambda _: ident)(session)
         except ConflictError as exc:
             if exc.code == "next_round_not_released":
                 row.next_round_from = here
@@ -195,9 +202,7 @@ class _Call:
             session.add(row)
             # The round as it stands: the keypad, still on it, waits "for the TD" (the same as
             # Ack followed by its GetRound, one exchange less on the line).
-            info = (
-                None if self.retry else round_info(session, ident.event, ident.section, ident.table)
-            )
+            info = None if self.retry else self.desk.round_of(session, ident)
             return Handled(info, _binding(row, ident.table))
         row.next_round_from = None
         session.add(row)

@@ -15,8 +15,8 @@ from protocol.messages import (
 )
 from server.models import Board, Event, Section
 from server.services import audit
+from server.services.outcomes import Push
 from server.services.setup import tables_of
-from server.services.table_commands import Push
 from server.services.views import round_info
 
 #: Settings a terminal reads from RoundInfo: a change is pushed as a new round to every table.

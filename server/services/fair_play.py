@@ -20,7 +20,7 @@ from server.movements.model import parse_seats
 from server.services import audit
 
 if TYPE_CHECKING:
-    from server.services.table_commands import TableCommands
+    from server.services.table_context import TableContext
 
 #: The audit action of a lead refused on an actual entry (counted per table, round and board).
 LEAD_REFUSED = "lead_refused"
@@ -55,7 +55,7 @@ def played_by(session: Session, section: Section, board: int) -> set[int]:
     return {p for r in results for p in seated(at.get((r.table_number, r.round)), True)}
 
 
-def disclosure(cmds: TableCommands, board: int) -> Disclosure:
+def disclosure(cmds: TableContext, board: int) -> Disclosure:
     """What the table may learn about ``board`` now (the event's setting applied)."""
     from server.services.views import assignment
 
@@ -69,7 +69,7 @@ def disclosure(cmds: TableCommands, board: int) -> Disclosure:
     )
 
 
-def require_played(cmds: TableCommands, board: int) -> Disclosure:
+def require_played(cmds: TableContext, board: int) -> Disclosure:
     """:func:`disclosure`, refused (nothing shown) before everyone at the table has played it."""
     shown = disclosure(cmds, board)
     if not shown.played:
@@ -84,11 +84,11 @@ def require_played(cmds: TableCommands, board: int) -> Disclosure:
 # ---------------------------------------------------------------- the lead check's audit
 
 
-def _where(cmds: TableCommands, board: int) -> dict[str, int]:
+def _where(cmds: TableContext, board: int) -> dict[str, int]:
     return {"table": cmds.table.number, "round": cmds.table.round, "board": board}
 
 
-def lead_checked(cmds: TableCommands) -> bool:
+def lead_checked(cmds: TableContext) -> bool:
     """Whether the table's leads are checked against the hand record at all: yes, unless the
     scoring program that set the section up asked for the lead without validation (Bridgemate
     lead card entry "no validation": BM3LeadCardEntry 1, or Bridgemate 2 LeadCard without
@@ -105,7 +105,7 @@ def lead_checked(cmds: TableCommands) -> bool:
     return bool(dcs.kept()["settings"].get(section.letter, {}).get(LEAD_CHECK, True))
 
 
-def lead_refusals(cmds: TableCommands, board: int) -> set[str]:
+def lead_refusals(cmds: TableContext, board: int) -> set[str]:
     """The entry ids whose lead was refused on this board at this table in this round."""
     rows = cmds.s.exec(
         select(Audit.new).where(
@@ -120,7 +120,7 @@ def lead_refusals(cmds: TableCommands, board: int) -> set[str]:
 
 
 def record_lead(
-    cmds: TableCommands, action: str, board: int, entry_id: str, values: dict[str, object]
+    cmds: TableContext, action: str, board: int, entry_id: str, values: dict[str, object]
 ) -> None:
     """Audit a refused (or flagged) lead: in the audit trail, counted per table and board."""
     audit.record(

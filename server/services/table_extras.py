@@ -1,6 +1,6 @@
 """The terminal's extras beyond § 262 entry: settings, board reports, ranking, players, TD code.
 
-Each function takes the table's open :class:`TableCommands` (its session, table, section and
+Each function takes the table's open :class:`TableContext` (its session, table, section and
 event, inside the command's transaction).
 """
 
@@ -17,6 +17,7 @@ from sqlmodel import select
 
 from protocol import fair_play as rule
 from protocol.messages import (
+    AGREED_STATES,
     AfterConfirm,
     BoardReport,
     EntryChecked,
@@ -43,14 +44,14 @@ from server.services import (
     standings,
     td,
 )
+from server.services.entries import CheckedValues, check_values
+from server.services.outcomes import Outcome, Push
+from server.services.table_context import TableContext
 from server.services.views import assignment, missing_boards, result_view, results_at
 
 if TYPE_CHECKING:
     from protocol.messages import CheckEntry, MarkNotPlayed, SetPlayers
-    from server.services.table_commands import CheckedValues, Outcome, TableCommands
 
-#: States in which the table has played the board and agreed its result.
-PLAYED = rule.PLAYED_STATES
 #: Wrong TD codes a terminal may key in LOCKOUT_SECONDS before it must wait.
 MAX_WRONG_CODES = 5
 LOCKOUT_SECONDS = 600.0
@@ -61,7 +62,7 @@ _wrong_lock = threading.Lock()
 SeatLetter = Literal["N", "E", "S", "W"]
 
 
-def settings(cmds: TableCommands) -> TableSettings:
+def settings(cmds: TableContext) -> TableSettings:
     """The event's table settings."""
     return event_settings.table_settings(cmds.s, cmds.event, cmds.section)
 
@@ -78,12 +79,10 @@ class LeadCheck:
     flagged: bool = False
 
 
-def check_lead(cmds: TableCommands, entry_id: str, board: int, values: CheckedValues) -> LeadCheck:
+def check_lead(cmds: TableContext, entry_id: str, board: int, values: CheckedValues) -> LeadCheck:
     """Refuse a lead not in the opening leader's hand, at most ``LEAD_REFUSALS`` times per
     table and board, each refusal audited; after that the entry is taken and flagged (rules.md
     § 11). Only an actual entry is checked: a query would tell a table the cards."""
-    from server.services.table_commands import Outcome
-
     if values.lead is None or values.declarer is None or not fair_play.lead_checked(cmds):
         return LeadCheck()  # nothing to check against the hand (and no need to read the deal)
     deal = hands.deal_of(cmds.s, cmds.section.id or 0, board)
@@ -104,7 +103,7 @@ def _lead_of(values: CheckedValues) -> dict[str, object]:
     return {"lead": values.lead, "declarer": values.declarer, "contract": values.contract}
 
 
-def flag_lead(cmds: TableCommands, board: int, entry_id: str, values: CheckedValues) -> None:
+def flag_lead(cmds: TableContext, board: int, entry_id: str, values: CheckedValues) -> None:
     """A wrong lead taken as keyed once the refusals ran out: audited, and a call for the TD."""
     assert values.lead is not None
     assert values.declarer is not None
@@ -121,7 +120,7 @@ def flag_lead(cmds: TableCommands, board: int, entry_id: str, values: CheckedVal
     )
 
 
-def first_entry_warning(cmds: TableCommands, board: int, values: CheckedValues) -> str | None:
+def first_entry_warning(cmds: TableContext, board: int, values: CheckedValues) -> str | None:
     """The double-dummy "are you sure?" for a board's first entry at the table (the only one
     that gets it, so keying the tricks over and over reveals nothing)."""
     deals = warm_round(cmds)
@@ -131,7 +130,7 @@ def first_entry_warning(cmds: TableCommands, board: int, values: CheckedValues) 
     return hands.dd_warning(board, deal, values.contract, values.declarer, values.tricks)
 
 
-def warm_round(cmds: TableCommands) -> dict[int, str | None]:
+def warm_round(cmds: TableContext) -> dict[int, str | None]:
     """The deals of the table's round, their double dummy solved in the background (before
     their first entries, which never wait for the solver)."""
     row = assignment(cmds.s, cmds.section, cmds.table.number, cmds.table.round)
@@ -149,11 +148,9 @@ def warm_round(cmds: TableCommands) -> dict[int, str | None]:
     return deals
 
 
-def check_entry(cmds: TableCommands, cmd: CheckEntry) -> EntryChecked:
+def check_entry(cmds: TableContext, cmd: CheckEntry) -> EntryChecked:
     """Whether an entry about to be sent is well formed; it never reads the hand record."""
-    from server.services.table_commands import check_values
-
-    cmds._check_board(cmd.board)
+    cmds.check_board(cmd.board)
     check_values(cmd.board, cmd.values, cmds.event.lead_required)
     return EntryChecked(board=cmd.board)
 
@@ -161,13 +158,13 @@ def check_entry(cmds: TableCommands, cmd: CheckEntry) -> EntryChecked:
 # ---------------------------------------------------------------- after confirmation
 
 
-def _own(cmds: TableCommands, board: int, seated: set[int]) -> Result | None:
+def _own(cmds: TableContext, board: int, seated: set[int]) -> Result | None:
     """The result the table's report calls its own: this table's in its round, else the
     latest agreed one of a pair seated here now (who may have played it at another table)."""
     found = cmds.s.exec(
         select(Result).where(Result.section_id == cmds.section.id, Result.board == board)
     ).all()
-    agreed = [r for r in found if r.state in PLAYED]
+    agreed = [r for r in found if r.state in AGREED_STATES]
     now = (cmds.table.number, cmds.table.round)
     here = [r for r in agreed if (r.table_number, r.round) == now]
     theirs = sorted(
@@ -185,7 +182,7 @@ def _text(value: Decimal | None) -> str | None:
     return None if value is None else f"{value:f}"
 
 
-def board_report(cmds: TableCommands, board: int) -> BoardReport:
+def board_report(cmds: TableContext, board: int) -> BoardReport:
     """The table's score or the traveller, and the deal, as the fair-play rule allows: only
     once everyone at the table now has played the board, and only what the event shows."""
     shown = fair_play.require_played(cmds, board)
@@ -195,7 +192,7 @@ def board_report(cmds: TableCommands, board: int) -> BoardReport:
     if shown.deal:
         deal = hands.deal_of(cmds.s, cmds.section.id or 0, board)
         report = report.model_copy(update={"deal": deal, "dd_tricks": hands.dd_tricks(deal)})
-    row = cmds._round_row()
+    row = cmds.round_row()
     own = _own(cmds, board, {p for p in (row.ns_pair_id, row.ew_pair_id) if p is not None})
     at = (own.table_number, own.round) if own else None
     travelled = standings.travel(standings.load(cmds.s, cmds.section), board, public=False)
@@ -233,14 +230,14 @@ def board_report(cmds: TableCommands, board: int) -> BoardReport:
 # ---------------------------------------------------------------- session end
 
 
-def ranking(cmds: TableCommands) -> RankingReport:
+def ranking(cmds: TableContext) -> RankingReport:
     """The ranking on the boards every table has finished, once this table's session is over."""
     if not cmds.event.show_ranking:
         raise ForbiddenError(
             "ranking_not_shown", "This event does not show the ranking at the tables."
         )
     table, section = cmds.table, cmds.section
-    row = cmds._round_row()
+    row = cmds.round_row()
     done = not missing_boards(
         row.board_numbers(), results_at(cmds.s, section, table.number, table.round)
     )
@@ -281,9 +278,7 @@ def ranking(cmds: TableCommands) -> RankingReport:
     return report.model_copy(update={"groups": groups})
 
 
-def _players_ranking(
-    cmds: TableCommands, report: RankingReport, seats: str | None
-) -> RankingReport:
+def _players_ranking(cmds: TableContext, report: RankingReport, seats: str | None) -> RankingReport:
     """An individual's ranking at the table: one group of players, this table's four marked."""
     ranked = individual_standings.player_ranking(cmds.s, cmds.section, public=True)
     ours = set(parse_seats(seats)) - {None} if seats else set()
@@ -305,7 +300,7 @@ def _players_ranking(
 # ---------------------------------------------------------------- player numbers
 
 
-def _players_allowed(cmds: TableCommands) -> None:
+def _players_allowed(cmds: TableContext) -> None:
     mode = cmds.event.player_numbers
     if mode == "off":
         raise ForbiddenError(
@@ -318,7 +313,7 @@ def _players_allowed(cmds: TableCommands) -> None:
         )
 
 
-def lookup_member(cmds: TableCommands, number: str) -> MemberFound:
+def lookup_member(cmds: TableContext, number: str) -> MemberFound:
     """The member's name for a membership number keyed at the table."""
     _players_allowed(cmds)
     name = members.name_of(cmds.s, number, cmds.section)
@@ -330,12 +325,10 @@ def lookup_member(cmds: TableCommands, number: str) -> MemberFound:
     return MemberFound(number=number.strip(), name=name)
 
 
-def set_players(cmds: TableCommands, cmd: SetPlayers) -> Outcome:
+def set_players(cmds: TableContext, cmd: SetPlayers) -> Outcome:
     """Name the pair sitting N/S or E/W from membership numbers or visitors' names (audited)."""
-    from server.services.table_commands import Outcome, Push
-
     _players_allowed(cmds)
-    row = cmds._round_row()
+    row = cmds.round_row()
     pair_id = row.ns_pair_id if cmd.seat == "NS" else row.ew_pair_id
     pair = cmds.s.get(Pair, pair_id) if pair_id else None
     if pair is None:
@@ -356,7 +349,7 @@ def set_players(cmds: TableCommands, cmd: SetPlayers) -> Outcome:
         names=setup.PairNames(names[0], names[1], numbers[0], numbers[1]),
         actor=f"{cmds.label} {cmd.seat[0]}/{cmd.seat[1]}",
     )
-    cmds._remember(cmd.entry_id, cmd, None)
+    cmds.remember(cmd.entry_id, cmd, None)
     info = cmds.round_info()
     return Outcome(info, [Push(cmds.section.id or 0, cmds.table.number, RoundChanged(round=info))])
 
@@ -364,7 +357,7 @@ def set_players(cmds: TableCommands, cmd: SetPlayers) -> Outcome:
 # ---------------------------------------------------------------- "not played" with the TD code
 
 
-def _check_code(cmds: TableCommands, code: str) -> None:
+def _check_code(cmds: TableContext, code: str) -> None:
     key = cmds.ident.token.token_hash
     now = time.monotonic()
     with _wrong_lock:
@@ -383,14 +376,12 @@ def _check_code(cmds: TableCommands, code: str) -> None:
     raise ForbiddenError("td_code_wrong", "That is not the TD's code. Only the TD may do this.")
 
 
-def mark_not_played(cmds: TableCommands, cmd: MarkNotPlayed) -> Outcome:
+def mark_not_played(cmds: TableContext, cmd: MarkNotPlayed) -> Outcome:
     """The TD keyed the section's code at the table: the board is not played here (audited)."""
-    from server.services.table_commands import Outcome
-
-    cmds._check_board(cmd.board)
+    cmds.check_board(cmd.board)
     _check_code(cmds, cmd.td_code)
     result = td.board_result(cmds.s, cmds.section, cmds.table.number, cmds.table.round, cmd.board)
     reason = cmd.reason.strip() or "marked at the table with the TD code"
     pushes = td.mark_not_played(cmds.s, result=result, reason=reason, actor=f"TD at {cmds.label}")
-    cmds._remember(cmd.entry_id, cmd, result)
+    cmds.remember(cmd.entry_id, cmd, result)
     return Outcome(ResultAck(entry_id=cmd.entry_id, result=result_view(result)), pushes)

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
 
-from protocol.messages import COMPLETE_STATES, EntryValues, RoundChanged
+from protocol import board_rules as rules
+from protocol.messages import COMPLETE_STATES, EntryValues, ResultState, RoundChanged
 from server.errors import ConflictError, InvalidError, NotFoundError
 from server.models import (
     Event,
@@ -21,14 +22,9 @@ from server.models import (
 )
 from server.services import audit, deadlines
 from server.services.adjusted import Adjustment, artificial
+from server.services.entries import apply_values, check_values, conflict_call_reason
+from server.services.outcomes import Push, changed
 from server.services.setup import get_section, tables_of
-from server.services.table_commands import (
-    Push,
-    apply_values,
-    changed,
-    check_values,
-    conflict_call_reason,
-)
 from server.services.views import assignment, results_at, round_info
 
 
@@ -185,7 +181,7 @@ def set_result(
     checked = check_values(result.board, values, event.lead_required and not lead_optional)
     old = audit.snapshot(result)
     apply_values(result, checked)
-    result.state = "confirmed"
+    result.state = rules.td_set_result().state
     result.adjusted = None
     result.ruling_pending = False
     result.conflict_entry_id = None
@@ -230,7 +226,7 @@ def adjust_score(
         raise InvalidError("reason_required", "Give a reason for the adjusted score.")
     _check_deadline(session, result, ruling_in_time)
     old = audit.snapshot(result)
-    result.state = "adjusted"
+    result.state = rules.td_adjusted().state
     result.adjusted = adjustment.text
     result.conflict_entry_id = None
     return _td_save(session, result, "td_adjusted", old, reason, actor)
@@ -248,7 +244,7 @@ def mark_not_played(
         raise InvalidError("reason_required", "Give a reason for marking the board not played.")
     _check_deadline(session, result, ruling_in_time)
     old = audit.snapshot(result)
-    result.state = "not_played"
+    result.state = rules.td_not_played().state
     result.conflict_entry_id = None
     return _td_save(session, result, "td_not_played", old, reason, actor)
 
@@ -280,7 +276,7 @@ def board_result(
             board=board,
             ns_pair_id=row.ns_pair_id,
             ew_pair_id=row.ew_pair_id,
-            state="rejected",  # nothing valid yet; the TD's action sets the real state
+            state=ResultState.REJECTED,  # nothing valid yet; the TD's action sets the real state
             version=0,
         )
         session.add(result)
@@ -322,7 +318,7 @@ def _td_save(
         new=audit.snapshot(result),
         reason=reason,
     )
-    if old.get("state") == "conflict" and result.state != "conflict":
+    if rules.closes_conflict(str(old.get("state")), result.state):
         close_conflict_calls(session, result)
     return changed(result)
 

@@ -15,8 +15,8 @@ from fastapi.responses import Response
 from starlette.requests import HTTPConnection
 
 from server import ratelimit
-from server.api.deps import Runtime
 from server.errors import ForbiddenError, TravellerError
+from server.runtime import Runtime
 from server.services import tokens
 
 COOKIE = "traveller_td"

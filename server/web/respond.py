@@ -12,8 +12,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from sqlmodel import Session
 
 from server import error_words, i18n
-from server.api.deps import Runtime
 from server.errors import TravellerError
+from server.runtime import Runtime
 from server.services.table_commands import Push
 from server.web.auth import TD
 from server.web.state import WebState, get_web

@@ -8,7 +8,13 @@ import contextlib
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from protocol.messages import COMPLETE_STATES, BoardResultView, BoardStatus, EntryValues
+from protocol.messages import (
+    AGREED_STATES,
+    COMPLETE_STATES,
+    BoardResultView,
+    BoardStatus,
+    EntryValues,
+)
 
 from .. import i18n
 from ..i18n import N_, _
@@ -26,7 +32,7 @@ from .report import BoardReportScreen
 #: asked all the same; a later refusal still comes back as a notice.
 CHECK_WAIT = 3.0
 #: States of a board the table has played and agreed.
-PLAYED = frozenset({"confirmed", "td_pending"})
+PLAYED = AGREED_STATES
 
 EDIT_HINTS = N_("Enter = send   Backspace = undo   ←→ board   / summary   . menu")
 VIEW_HINTS = N_("Enter = {enter}   Backspace = correct   ←→ board   / summary   . menu")

@@ -236,7 +236,10 @@ def test_wrong_pin_is_refused_and_the_board_stays_entered() -> None:
     tables = FakeTables(confirm_pin="42")
     table = Table(tables).boot()
     seated(table).press("1", "1", "1", "7", "ENT", "99", "ENT")
-    assert table.lines == ("Refused: bad_pin", "Wrong PIN.")
+    # The server's code (pin_wrong) is too long for the 16-character line beside "Refused: ".
+    assert table.lines == ("Refused", "Wrong PIN.")
+    codes = [a.code for a in tables.answers.values() if isinstance(a, Error)]
+    assert codes == ["pin_wrong"]
     assert table.press("ENT") == ("T3 R1 B5 N/S 3-6", "ENT=EW confirm")
     assert table.press("ENT") == ("1C N = +70", "EW PIN, then ENT")
 

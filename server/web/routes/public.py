@@ -13,9 +13,9 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlmodel import Session
 
-from server.api.deps import Runtime
 from server.discovery import WILDCARDS, lan_addresses
 from server.models import Section
+from server.runtime import Runtime
 from server.services import dashboard, hand_view, individual_results, setup, standings
 from server.web.live import Fragments
 from server.web.respond import fragment, language, page

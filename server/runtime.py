@@ -1,0 +1,62 @@
+"""What a running server holds: settings, the engine, the push bus, the group writer and the
+table desk (one per app, on ``app.state.runtime``). Web pages, the API, the keypad gateway and
+the Data Connector all reach the database through it."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
+from fastapi.concurrency import run_in_threadpool
+from sqlalchemy import Engine
+from sqlmodel import Session
+
+from server.bus import Bus
+from server.config import Settings
+from server.db import GroupWriter, read, transact
+from server.services.outcomes import Push
+from server.table_desk import TableDesk
+
+T = TypeVar("T")
+
+#: The interpreter's thread switch interval while a server runs (Python's default: 5 ms). The
+#: writer thread gives up the GIL around every SQLite call; with the default, a thread rendering
+#: a page could keep it for 5 ms each time, so a command of a dozen statements waited tens of
+#: milliseconds for the GIL. 0.5 ms hands it back at once.
+SWITCH_INTERVAL = 0.0005
+
+
+def tune_interpreter() -> None:
+    """Set the switch interval for a server process: called by its entry points (``traveller
+    serve``'s app factory, the demo, the load bench's server), never by a library object."""
+    sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
+
+
+class Runtime:
+    """What a running server holds: settings, the engine and the push bus (on app.state)."""
+
+    def __init__(self, settings: Settings, engine: Engine) -> None:
+        self.settings = settings
+        self.engine = engine
+        self.bus = Bus()
+        self.writer = GroupWriter(engine, max_batch=settings.group_commit_max)
+        grouped = self.writer if settings.group_commit_max > 1 else None
+        self.desk = TableDesk(engine, bus=self.bus, writer=grouped)
+
+    async def run(self, work: Callable[[Session], T]) -> T:
+        """Run a use case in a worker thread, in one transaction, committed on return."""
+        return await run_in_threadpool(transact, self.engine, work)
+
+    async def command(self, work: Callable[[Session], T], order: int = 0) -> T:
+        """Run a table command through the group writer: with the commands waiting alongside
+        it, in one transaction (its own savepoint) and one commit. Returns once committed.
+        ``order``: the table's id (table locks are taken in that order, see TableDesk)."""
+        return await self.desk.run(work, order)
+
+    async def read(self, work: Callable[[Session], T]) -> T:
+        """Run a read-only query in a worker thread, on a snapshot that never blocks writers."""
+        return await run_in_threadpool(read, self.engine, work)
+
+    def publish(self, pushes: Iterable[Push]) -> None:
+        self.desk.publish(pushes)

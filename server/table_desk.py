@@ -1,0 +1,187 @@
+"""The table desk: the one way a table command comes in, from any transport.
+
+The websocket and HTTP routes (server/api/table.py) and the keypad gateway
+(server/gateway/service.py) are adapters: they read their wire and write their reply, and
+everything between is here, once:
+
+* pairing (a code for a token) and the hello (a token for the table's round);
+* the table's identity from its token, with the table row's lock (§ 262 commands one at a time);
+* the PIN lockout on confirmations, counted per token whatever the transport;
+* the event's language on a refusal (the transport words it for its people);
+* group commit (server.db.GroupWriter), with the table's id as the order in which table locks
+  are taken, from every transport: two batches on PostgreSQL never wait on each other's locks
+  in opposite orders (no deadlock);
+* the publish step, once the command is committed (never before: committed before acknowledged).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future
+from contextlib import contextmanager
+from typing import TypeVar
+
+from fastapi.concurrency import run_in_threadpool
+from sqlalchemy import Engine
+from sqlmodel import Session
+
+from protocol.messages import ConfirmResult, Message, Paired, RoundInfo, TableCommand
+from server.bus import Bus
+from server.db import GroupWriter, read, transact
+from server.errors import ForbiddenError, TravellerError
+from server.ratelimit import PIN_GUESSES, RateLimitedError
+from server.services import tokens
+from server.services.outcomes import Outcome, Push
+from server.services.table_commands import outcome_for
+from server.services.views import round_info
+
+T = TypeVar("T")
+
+#: Tokens whose table id the desk remembers (a token belongs to one table for its life).
+ORDER_CACHE = 20_000
+
+Identify = Callable[[Session], tokens.TableIdentity]
+
+
+class TableDesk:
+    """Table commands for one engine: run through ``writer`` (group commit) when given, else
+    each in its own transaction; pushes published on ``bus`` once committed."""
+
+    def __init__(
+        self, engine: Engine, *, bus: Bus | None = None, writer: GroupWriter | None = None
+    ) -> None:
+        self.engine = engine
+        self.bus = bus
+        self.writer = writer
+        self._orders: dict[str, int] = {}
+
+    # ------------------------------------------------------------------ running
+
+    def submit(self, work: Callable[[Session], T], order: int) -> Future[T]:
+        """Queue ``work`` for the writer (``order``: the table's id); resolves once committed."""
+        if self.writer is None:
+            future: Future[T] = Future()
+            try:
+                future.set_result(transact(self.engine, work))
+            except BaseException as exc:
+                future.set_exception(exc)
+            return future
+        return self.writer.submit(work, order)
+
+    async def run(self, work: Callable[[Session], T], order: int) -> T:
+        """Run ``work`` as a table command, with the commands waiting alongside it."""
+        if self.writer is None:
+            return await run_in_threadpool(transact, self.engine, work)
+        return await asyncio.wrap_future(self.writer.submit(work, order))
+
+    def run_sync(self, work: Callable[[Session], T], order: int) -> T:
+        """The same from a worker thread (the keypad gateway)."""
+        return self.submit(work, order).result()
+
+    def publish(self, pushes: Iterable[Push]) -> None:
+        if self.bus is not None:
+            self.bus.publish((p.section_id, p.table, p.message) for p in pushes)
+
+    # ------------------------------------------------------------------ lock order
+
+    def order_of(self, token: str) -> int:
+        """The table id of a token: the order in which its command takes the table's lock. 0
+        for a token that is no good (its command is refused inside the transaction)."""
+        key = tokens.digest(token)
+        known = self._orders.get(key)
+        if known is not None:
+            return known
+        try:
+            ident = read(self.engine, lambda s: tokens.table_identity(s, token))
+        except TravellerError:
+            return 0
+        return self.remember_order(token, ident.table.id or 0)
+
+    def remember_order(self, token: str, table_id: int) -> int:
+        """Note a token's table id (the hello read it already)."""
+        if len(self._orders) >= ORDER_CACHE:
+            self._orders.clear()
+        self._orders[tokens.digest(token)] = table_id
+        return table_id
+
+    # ------------------------------------------------------------------ the checks
+
+    def pair(self, session: Session, code: str, device: str) -> tuple[Paired, tokens.TableIdentity]:
+        """Exchange the table's pairing code for a token (the transport limits the guesses)."""
+        token, ident = tokens.pair_terminal(session, code=code, device=device)
+        paired = Paired(
+            token=token,
+            event=ident.event.name,
+            section=ident.section.letter,
+            table=ident.table.number,
+            expires_at=ident.token.expires_at,
+        )
+        return paired, ident
+
+    @staticmethod
+    def round_of(session: Session, ident: tokens.TableIdentity) -> RoundInfo:
+        """The table's current round, as the hello answers it."""
+        return round_info(session, ident.event, ident.section, ident.table)
+
+    def work(self, command: TableCommand, identify: Identify) -> Callable[[Session], Outcome]:
+        """One command's work inside its transaction: the table (locked), the PIN lockout,
+        the rules, and the event's language on a refusal."""
+
+        def work(session: Session) -> Outcome:
+            ident = identify(session)
+            try:
+                if isinstance(command, ConfirmResult):
+                    check_pin_lockout(ident.token.token_hash)
+                return outcome_for(session, ident, command)
+            except TravellerError as exc:
+                exc.language = ident.event.language  # the club's language for the refusal
+                raise
+
+        return work
+
+    def finish(self, outcome: Outcome) -> Message:
+        """After the commit: publish, then the reply (or the refusal whose writes stay)."""
+        self.publish(outcome.pushes)
+        if outcome.refusal is not None:  # refused, with what it wrote committed (an audited lead)
+            raise outcome.refusal
+        return outcome.reply
+
+    async def command(self, token: str, command: TableCommand) -> Message:
+        """A command with a table token (websocket, HTTP): committed, published, answered."""
+        order = self._orders.get(tokens.digest(token))
+        if order is None:
+            order = await run_in_threadpool(self.order_of, token)
+        work = self.work(command, lambda s: tokens.table_identity(s, token, lock=True))
+        with counting_wrong_pins(tokens.digest(token), command):
+            outcome = await self.run(work, order)
+        return self.finish(outcome)
+
+
+def count_refusal(key: str, command: object, exc: BaseException) -> None:
+    """Count a wrong PIN against the token (``key``: the token's hash) once it is refused."""
+    wrong = isinstance(exc, ForbiddenError) and exc.code == "pin_wrong"
+    if wrong and isinstance(command, ConfirmResult):
+        PIN_GUESSES.hit(key)
+
+
+@contextmanager
+def counting_wrong_pins(key: str, command: object) -> Iterator[None]:
+    """Count the wrong PIN of a refused confirmation (see :func:`count_refusal`)."""
+    try:
+        yield
+    except ForbiddenError as exc:
+        count_refusal(key, command, exc)
+        raise
+
+
+def check_pin_lockout(key: str) -> None:
+    """Refuse confirmations from a table that keyed too many wrong PINs (a four-digit PIN
+    would otherwise fall to a script in minutes)."""
+    wait = PIN_GUESSES.wait(key)
+    if wait:
+        raise RateLimitedError(
+            "pin_locked",
+            f"Too many wrong PINs at this table: call the TD (or wait {math.ceil(wait)} s).",
+        )
