@@ -17,6 +17,13 @@ from protocol.text import MAX_NAME, SingleLine
 
 PROTOCOL_VERSION: Literal[1] = 1
 
+#: The longest auction text kept: the longest legal auction has 319 calls ("3NT!" and a space
+#: at most five characters each).
+AUCTION_TEXT = 1600
+
+#: Whether an event takes the auction at the table (issue 20): not at all, when keyed, or always.
+AuctionEntry = Literal["off", "optional", "required"]
+
 
 class ResultState(StrEnum):
     """Where a board's result at one table stands (§ 262). Stored and sent as its value."""
@@ -64,7 +71,8 @@ class PairInfo(BaseModel):
 
 
 class EntryValues(BaseModel):
-    """What North keys for one board: contract, declarer, tricks taken, optional lead card."""
+    """What North keys for one board: contract, declarer, tricks taken, optional lead card,
+    and (when the event takes it) the auction, which the contract and declarer must agree with."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     contract: str = Field(examples=["4SX", "3NT", "PASS"], max_length=16)
@@ -76,6 +84,12 @@ class EntryValues(BaseModel):
         description="Tricks taken by declarer (0-13), or relative to the contract.",
     )
     lead: str | None = Field(default=None, examples=["SA", "H7"], max_length=3)
+    auction: str | None = Field(
+        default=None,
+        examples=["1C 1NT! P 3NT P P P"],
+        max_length=AUCTION_TEXT,
+        description='The calls from the board\'s dealer: 1C..7NT, P, X, XX; "!" an alert.',
+    )
 
 
 class BoardResultView(BaseModel):
@@ -92,6 +106,7 @@ class BoardResultView(BaseModel):
     tricks: int | None = None
     result: str | None = Field(default=None, description='Relative result: "=", "+1", "-2".')
     lead: str | None = None
+    auction: str | None = Field(default=None, description="The calls from the dealer, if keyed.")
     ns_score: int | None = None
     description: str | None = Field(
         default=None, examples=["4♠ doubled by South, two down, N/S -500"]

@@ -15,7 +15,7 @@ from sqlalchemy import Column, DateTime, Dialect, String, UniqueConstraint
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
-from protocol.messages import ResultState
+from protocol.messages import AUCTION_TEXT, ResultState
 
 
 def utcnow() -> datetime:
@@ -79,6 +79,7 @@ class Event(SQLModel, table=True):
     player_numbers: str = Field(default="off", max_length=12)  # off | first_round | every_round
     language: str | None = Field(default=None, max_length=8)  # the club's: en|da|nb|de|ru
     scoring_profile: str = Field(default="dbf", max_length=16)  # server/scoring/profiles.py
+    auction_entry: str = Field(default="off", max_length=8)  # off | optional | required
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
 
 
@@ -241,6 +242,8 @@ class Result(SQLModel, table=True):
     declarer: str | None = Field(default=None, max_length=1)
     tricks: int | None = None
     lead: str | None = Field(default=None, max_length=3)
+    # The auction keyed at the table, canonical calls from the dealer: "1C 1NT! P 3NT P P P".
+    auction: str | None = Field(default=None, max_length=AUCTION_TEXT)
     ns_score: int | None = None
     # Read back as a ResultState (a str); annotated str while callers still assign literals.
     state: str = Field(sa_type=StateType, max_length=16, index=True)

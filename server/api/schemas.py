@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from protocol.messages import AfterConfirm, EntryValues, PlayerNumbers
+from protocol.messages import AfterConfirm, AuctionEntry, EntryValues, PlayerNumbers
 from protocol.text import MAX_NAME, MAX_TEXT, SingleLine
 
 #: The languages of the pages (server/i18n.py LANGUAGES).
@@ -57,6 +57,11 @@ class EventCreate(BaseModel):
         description="The conventions the rules leave open, as a federation or program settles "
         "them (Butler datum, rounding on boards, ...): dbf, the Danish regulations, by default.",
     )
+    auction_entry: AuctionEntry = Field(
+        default="off",
+        description="North keys the auction at the table: off, optional or required (the "
+        "contract and declarer then follow from it; Laws 18-19, 22).",
+    )
 
 
 class EventPatch(BaseModel):
@@ -73,6 +78,7 @@ class EventPatch(BaseModel):
     player_numbers: PlayerNumbers | None = None
     language: Language | None = None
     scoring_profile: ScoringProfile | None = None
+    auction_entry: AuctionEntry | None = None
 
 
 class EventPublic(BaseModel):
@@ -87,6 +93,7 @@ class EventPublic(BaseModel):
     player_numbers: str
     language: str | None = None
     scoring_profile: str = "dbf"
+    auction_entry: str = "off"
     created_at: datetime
 
 

@@ -26,6 +26,7 @@ def snapshot(result: Result) -> dict[str, Any]:
         "declarer": result.declarer,
         "tricks": result.tricks,
         "lead": result.lead,
+        "auction": result.auction,
         "ns_score": result.ns_score,
         "ruling_pending": result.ruling_pending,
         "adjusted": result.adjusted,

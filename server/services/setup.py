@@ -31,6 +31,7 @@ def create_event(
     player_numbers: str = "off",
     language: str | None = None,
     scoring_profile: str = "dbf",
+    auction_entry: str = "off",
 ) -> Event:
     name = checked(name, max_length=200)
     event = Event(
@@ -44,6 +45,7 @@ def create_event(
         player_numbers=player_numbers,
         language=language,
         scoring_profile=scoring_profile,
+        auction_entry=auction_entry,
     )
     session.add(event)
     session.flush()

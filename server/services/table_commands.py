@@ -23,6 +23,7 @@ from protocol.messages import (
     ConflictRaised,
     CorrectResult,
     EnterResult,
+    EntryValues,
     GetBoardReport,
     GetRanking,
     GetRound,
@@ -47,6 +48,7 @@ from server.services.entries import (
     CheckedValues,
     apply_values,
     check_values,
+    checked_entry,
     conflict_call_reason,
     same_values,
     value_columns,
@@ -156,6 +158,17 @@ class TableCommands(TableContext):
             return Outcome(Ack(entry_id=entry_id, detail="already received"))
         return Outcome(ResultAck(entry_id=entry_id, duplicate=True, result=result_view(result)))
 
+    def checked(self, board: int, values: EntryValues) -> CheckedValues:
+        """The keyed values checked with the event's settings (lead, auction) and scored."""
+        return checked_entry(
+            self.s,
+            self.event,
+            self.section.id or 0,
+            board,
+            values,
+            lead_required=self.event.lead_required,
+        )
+
     # ------------------------------------------------------------------ commands
 
     def handle(self, command: TableCommand) -> Outcome:
@@ -223,7 +236,7 @@ class TableCommands(TableContext):
 
     def enter(self, cmd: EnterResult) -> Outcome:
         row = self.check_board(cmd.board)
-        values = check_values(cmd.board, cmd.values, self.event.lead_required)
+        values = self.checked(cmd.board, cmd.values)
         lead = table_extras.check_lead(self, cmd.entry_id, cmd.board, values)
         if lead.refusal is not None:
             return lead.refusal
@@ -385,7 +398,7 @@ class TableCommands(TableContext):
 
     def correct(self, cmd: CorrectResult) -> Outcome:
         self.check_board(cmd.board)
-        values = check_values(cmd.board, cmd.values, self.event.lead_required)
+        values = self.checked(cmd.board, cmd.values)
         lead = table_extras.check_lead(self, cmd.entry_id, cmd.board, values)
         if lead.refusal is not None:
             return lead.refusal

@@ -44,7 +44,7 @@ from server.services import (
     standings,
     td,
 )
-from server.services.entries import CheckedValues, check_values
+from server.services.entries import CheckedValues, checked_entry
 from server.services.outcomes import Outcome, Push
 from server.services.table_context import TableContext
 from server.services.views import assignment, missing_boards, result_view, results_at
@@ -151,7 +151,14 @@ def warm_round(cmds: TableContext) -> dict[int, str | None]:
 def check_entry(cmds: TableContext, cmd: CheckEntry) -> EntryChecked:
     """Whether an entry about to be sent is well formed; it never reads the hand record."""
     cmds.check_board(cmd.board)
-    check_values(cmd.board, cmd.values, cmds.event.lead_required)
+    checked_entry(
+        cmds.s,
+        cmds.event,
+        cmds.section.id or 0,
+        cmd.board,
+        cmd.values,
+        lead_required=cmds.event.lead_required,
+    )
     return EntryChecked(board=cmd.board)
 
 

@@ -22,7 +22,7 @@ from server.models import (
 )
 from server.services import audit, deadlines
 from server.services.adjusted import Adjustment, artificial
-from server.services.entries import apply_values, check_values, conflict_call_reason
+from server.services.entries import apply_values, checked_entry, conflict_call_reason
 from server.services.outcomes import Push, changed
 from server.services.setup import get_section, tables_of
 from server.services.views import assignment, results_at, round_info
@@ -178,7 +178,15 @@ def set_result(
         )
     _check_deadline(session, result, ruling_in_time)
     event = _event_of(session, result.section_id)
-    checked = check_values(result.board, values, event.lead_required and not lead_optional)
+    checked = checked_entry(
+        session,
+        event,
+        result.section_id,
+        result.board,
+        values,
+        lead_required=event.lead_required and not lead_optional,
+        auction_required=False,
+    )
     old = audit.snapshot(result)
     apply_values(result, checked)
     result.state = rules.td_set_result().state

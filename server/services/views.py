@@ -42,6 +42,7 @@ def result_view(result: Result) -> BoardResultView:
         tricks=result.tricks,
         result=relative,
         lead=result.lead,
+        auction=result.auction,
         ns_score=result.ns_score,
         description=description,
         ruling_pending=result.ruling_pending,
