@@ -346,6 +346,7 @@ class Night:
     played: dict[int, set[int]] = field(default_factory=dict)  # pair id -> boards confirmed
     entered: set[tuple[int, int, int]] = field(default_factory=set)
     refusals: dict[tuple[int, int, int], int] = field(default_factory=dict)
+    dealers: dict[int, str] = field(default_factory=dict)
 
     def seated(self, table: int) -> set[int]:
         ns, ew, _ = self.seats.get((table, self.round_of[table]), (None, None, []))
@@ -377,15 +378,20 @@ def open_night(db: Engine, movement: Movement, after_confirm: str, seed: int) ->
 
     def work(session: Session) -> Night:
         event = setup.create_event(
-            session, name="Fair night", after_confirm=after_confirm, show_ranking=True
+            session,
+            name="Fair night",
+            after_confirm=after_confirm,
+            show_ranking=True,
+            auction_entry="optional",
         )
         section = setup.create_section(session, event=event, letter="A", movement=movement)
         td.start_round(session, section, 1)
         while section.current_round < section.rounds:  # tables move on once they finish
             td.start_round(session, section, section.current_round + 1)
-        deals = {}
+        deals, dealers = {}, {}
         for board in session.exec(select(Board).where(Board.section_id == section.id)).all():
             board.deal = deals[board.number] = random_deal(rng)
+            dealers[board.number] = board.dealer
             session.add(board)
         rows = session.exec(
             select(MovementAssignment).where(MovementAssignment.section_id == section.id)
@@ -397,7 +403,9 @@ def open_night(db: Engine, movement: Movement, after_confirm: str, seed: int) ->
             number: tokens.pair_terminal(session, code=code, device=f"t{number}")[0]
             for number, code in td.pairing_codes(session, section).items()
         }
-        return Night(db, section.id or 0, after_confirm, section.rounds, paired, deals, seats)
+        night = Night(db, section.id or 0, after_confirm, section.rounds, paired, deals, seats)
+        night.dealers = dealers
+        return night
 
     night = transact(db, work)
     night.round_of = dict.fromkeys(night.tokens, 1)
@@ -419,6 +427,9 @@ def check_reply(night: Night, table: int, command: TableCommand, reply: Message)
             for hand in set(deal[2:].split(" ")) - known:
                 assert hand not in text, (board, command, reply)
     now = night.round_of[table]
+    for found in auctions_in(reply.model_dump(mode="json")):
+        # An auction (issue 20) reaches a table only as its own result of its round.
+        assert (found.get("table"), found.get("round")) == (table, now), (command, reply)
     if isinstance(reply, BoardReport):
         assert night.may_know(table, reply.board), (command, reply)
         if night.after_confirm == "nothing":
@@ -449,6 +460,22 @@ def check_reply(night: Night, table: int, command: TableCommand, reply: Message)
         assert night.refusals[key] <= fair_play.LEAD_REFUSALS
 
 
+def auctions_in(data: Any) -> list[dict[str, Any]]:
+    """Every object of a reply that carries a keyed auction."""
+    if isinstance(data, dict):
+        own = [data] if data.get("auction") else []
+        return own + [found for value in data.values() for found in auctions_in(value)]
+    if isinstance(data, list):
+        return [found for value in data for found in auctions_in(value)]
+    return []
+
+
+def north_bids_3nt(dealer: str) -> str:
+    """An auction in which North opens 3NT and everyone passes, from ``dealer``."""
+    passes = {"N": 0, "W": 1, "S": 2, "E": 3}[dealer]
+    return " ".join(["P"] * passes + ["3NT", "P", "P", "P"])
+
+
 def run(night: Night, table: int, command: TableCommand) -> Message:
     reply = send(night.engine, night.tokens[table], command)
     check_reply(night, table, command, reply)
@@ -471,9 +498,15 @@ def play_out(night: Night, table: int) -> None:
         entry = EnterResult(
             entry_id=new_id(),
             board=board,
-            values=EntryValues(contract="3NT", declarer="N", tricks=9),
+            values=EntryValues(
+                contract="3NT",
+                declarer="N",
+                tricks=9,
+                auction=north_bids_3nt(night.dealers[board]),
+            ),
         )
-        run(night, table, entry)
+        reply = run(night, table, entry)
+        assert not isinstance(reply, Error) or reply.code != "auction_disagrees", reply
         run(
             night,
             table,
