@@ -659,7 +659,7 @@ def _line(row: Audit, result: Result | None, pairs: Mapping[int, Pair]) -> Audit
 
 
 #: What a first entry shows (its state, version and "no ruling" go without saying).
-_ENTRY_FIELDS = ("contract", "declarer", "tricks", "lead", "ns_score", "adjusted")
+_ENTRY_FIELDS = ("contract", "declarer", "tricks", "lead", "auction", "ns_score", "adjusted")
 
 
 def _details(new: object, of_result: bool) -> dict[str, Any]:

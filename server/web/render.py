@@ -74,6 +74,7 @@ FIELDS = {
     "declarer": N_("Declarer"),
     "tricks": N_("Tricks"),
     "lead": N_("Lead"),
+    "auction": N_("Auction"),
     "ns_score": N_("N/S score"),
     "ruling_pending": N_("Ruling pending"),
     "adjusted": N_("Adjusted"),

@@ -10,11 +10,11 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import ValidationError
 from sqlmodel import Session
 
-from protocol.messages import EntryValues
+from protocol.messages import AUCTION_TEXT, EntryValues
 from protocol.text import MAX_TEXT, SingleLine
 from server.errors import InvalidError
 from server.i18n import N_
-from server.models import Result, utcnow
+from server.models import Event, Result, utcnow
 from server.services import adjusted, dashboard, deadlines, round_control, setup, td
 from server.services.table_commands import Push
 from server.web.auth import TDForm, TDPage
@@ -94,9 +94,13 @@ async def board_page(
         desk = dashboard.board_desk(s, section, table, round_, board)
         result = desk.result
         deadline = deadlines.result_deadline(s, section, result) if result else None
+        event = s.get(Event, section.event_id)
+        auction = result.auction if result else None
         return {
             "head": dashboard.head(s, section),
             "desk": desk,
+            "auction_entry": event.auction_entry if event else "off",
+            "auction_rows": auction_grid(desk.dealer or "N", auction) if auction else [],
             "kind": adjusted.kind_of(result.adjusted) if result else None,
             "deadline": deadline,
             "closed": deadline is not None and deadline <= utcnow(),
@@ -128,12 +132,14 @@ async def set_result(
     reason: Reason = "",
     declarer: Annotated[str, Form(max_length=1)] = "",
     lead: Annotated[str, Form(max_length=3)] = "",
+    auction: Annotated[str, Form(max_length=AUCTION_TEXT)] = "",
     ruling_in_time: InTime = False,
 ) -> Response:
-    """Enter or change a result as TD (an assigned score, or a correction)."""
+    """Enter or change a result as TD (an assigned score, or a correction), with the auction
+    when the event takes it (checked as at the table, never required of the TD)."""
     back = _board_url(section_id, table, round_, board)
     try:
-        values = _values(contract, declarer, tricks, lead)
+        values = _values(contract, declarer, tricks, lead, auction)
     except InvalidError as exc:
         return redirect(back, exc.message, "error")
     return await act(
@@ -152,7 +158,18 @@ async def set_result(
     )
 
 
-def _values(contract: str, declarer: str, tricks: str, lead: str) -> EntryValues:
+#: The auction's columns on the TD's page, as printed in bridge columns and hand records.
+AUCTION_COLUMNS = ("W", "N", "E", "S")
+
+
+def auction_grid(dealer: str, auction: str) -> list[list[str]]:
+    """A stored auction in rows of four calls under W N E S, the dealer's column first filled
+    (the cells before the dealer's first call empty)."""
+    cells = [""] * AUCTION_COLUMNS.index(dealer) + auction.split()
+    return [(cells[i : i + 4] + [""] * 4)[:4] for i in range(0, len(cells), 4)]
+
+
+def _values(contract: str, declarer: str, tricks: str, lead: str, auction: str = "") -> EntryValues:
     text = tricks.strip()
     try:
         return EntryValues(
@@ -160,6 +177,7 @@ def _values(contract: str, declarer: str, tricks: str, lead: str) -> EntryValues
             declarer=declarer.strip().upper() or None,
             tricks=text if (number := whole_number(text)) is None else number,
             lead=lead.strip().upper() or None,
+            auction=" ".join(auction.upper().split()) or None,
         )
     except ValidationError as exc:
         raise InvalidError("invalid_values", "Check the contract, declarer and tricks.") from exc
