@@ -417,6 +417,9 @@ class TableSettings(Message):
         default="off", description="Players key membership numbers: round 1, or every round."
     )
     hand_records: bool = Field(default=False, description="The section's boards have deals.")
+    auction_entry: AuctionEntry = Field(
+        default="off", description="North keys the auction (issue 20): off, optional, required."
+    )
 
 
 class SettingsChanged(Message):

@@ -8,6 +8,7 @@ from sqlmodel import Session, col, select
 
 from protocol.messages import (
     AfterConfirm,
+    AuctionEntry,
     PlayerNumbers,
     RoundChanged,
     SettingsChanged,
@@ -38,6 +39,7 @@ def table_settings(session: Session, event: Event, section: Section) -> TableSet
         show_ranking=event.show_ranking,
         player_numbers=cast(PlayerNumbers, event.player_numbers),
         hand_records=has_deals(session, section),
+        auction_entry=cast(AuctionEntry, event.auction_entry),
     )
 
 

@@ -156,6 +156,17 @@ def test_the_event_setting_is_kept_and_changed(auction_club: Club) -> None:
     assert r.json()["auction_entry"] == "optional"
 
 
+def test_the_terminal_reads_the_setting_with_the_table_settings(auction_club: Club) -> None:
+    table = auction_club.pair(1)
+    r = table.send({"type": "get_table_settings"})
+    assert r.status_code == 200, r.text
+    assert r.json()["auction_entry"] == "required"
+    auction_club.td(
+        "PATCH", f"/api/v1/events/{auction_club.event_id}", json={"auction_entry": "off"}
+    )
+    assert table.send({"type": "get_table_settings"}).json()["auction_entry"] == "off"
+
+
 def test_an_auction_is_refused_stored_confirmed_and_audited(auction_club: Club) -> None:
     table = auction_club.pair(1)
     auction_club.start_round(1)

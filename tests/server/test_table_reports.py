@@ -63,6 +63,7 @@ def test_event_settings_through_the_td_api(client: TestClient, engine: Engine) -
         "show_ranking": True,
         "player_numbers": "every_round",
         "hand_records": False,
+        "auction_entry": "off",
     }
     with Session(engine) as s:
         actions = [a.action for a in s.exec(select(Audit))]
