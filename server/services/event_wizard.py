@@ -47,6 +47,7 @@ class Settings:
     player_numbers: str = "off"
     language: str | None = None
     scoring_profile: str = "dbf"
+    auction_entry: str = "off"  # North keys the auction (issue 20): off | optional | required
 
 
 @dataclass(frozen=True)

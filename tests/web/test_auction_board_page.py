@@ -6,11 +6,15 @@ from __future__ import annotations
 import re
 
 from fastapi.testclient import TestClient
+from sqlalchemy import Engine
+from sqlmodel import Session, select
 
+from server.models import Event
 from server.web.routes.boards import auction_grid
 from tests.server.conftest import Club, new_id
 from tests.web.conftest import web_login
 from tests.web.test_web_forms import board_url, post
+from tests.web.test_wizard_forms import STEP1, create, events
 
 
 def test_the_auction_grid_starts_in_the_dealers_column() -> None:
@@ -69,3 +73,16 @@ def test_the_board_page_shows_the_tables_auction_and_the_td_changes_it(
     ).text
     assert "flash-error" not in page
     assert cells(page) == ["", "1♣", "1♠", "P", "4♠", "P", "P", "P"]
+
+
+def test_the_set_up_wizard_sets_the_auction_entry(client: TestClient, engine: Engine) -> None:
+    csrf = web_login(client)
+    page = client.get("/td/setup/details", params={**STEP1, "choice": "mitchell"})
+    assert '<option value="off" selected>' in page.text.split('name="auction_entry"', 1)[1]
+    r = create(client, csrf, auction_entry="sometimes")
+    assert r.status_code == 422
+    assert events(engine) == []
+    r = create(client, csrf, auction_entry="required")
+    assert r.status_code == 303, r.text
+    with Session(engine) as s:
+        assert s.exec(select(Event)).one().auction_entry == "required"

@@ -84,6 +84,7 @@ SCORING = ("mp", "mp-american", "imps", "butler", "total")
 AFTER_CONFIRM = ("nothing", "score", "traveller")
 TRICKS_STYLES = ("absolute", "relative")
 PLAYER_NUMBERS = ("off", "first_round", "every_round")
+AUCTION_ENTRIES = ("off", "optional", "required")
 LANGUAGES = ("", "en", "da", "nb", "de", "ru")
 #: The convention profiles, DBf (the default) first; shown by their names, not translated.
 PROFILE_TITLES = {name: profile.title for name, profile in PROFILES.items()}
@@ -269,6 +270,7 @@ def _details_context(s: Session, ask: Ask, movement: Movement | None) -> dict[st
         "after_confirms": AFTER_CONFIRM,
         "tricks_styles": TRICKS_STYLES,
         "player_numbers": PLAYER_NUMBERS,
+        "auction_entries": AUCTION_ENTRIES,
         "languages": LANGUAGES,
         "scoring_profiles": SCORING_PROFILES,
         "profile_titles": PROFILE_TITLES,
@@ -362,6 +364,7 @@ def _settings(form: FormData) -> event_wizard.Settings:
         player_numbers=_choice(form, "player_numbers", PLAYER_NUMBERS),
         language=language or None,
         scoring_profile=_choice(form, "scoring_profile", SCORING_PROFILES),
+        auction_entry=_choice(form, "auction_entry", AUCTION_ENTRIES),
     )
 
 
