@@ -242,8 +242,7 @@ class Result(SQLModel, table=True):
     tricks: int | None = None
     lead: str | None = Field(default=None, max_length=3)
     ns_score: int | None = None
-    # Read back as a ResultState (a str); annotated str while callers still assign literals.
-    state: str = Field(sa_type=StateType, max_length=16, index=True)
+    state: ResultState = Field(sa_type=StateType, max_length=16, index=True)
     ruling_pending: bool = False
     adjusted: str | None = Field(default=None, max_length=400)  # "A60/40", "60% 4S S = + ..."
     version: int = 1
