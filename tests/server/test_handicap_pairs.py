@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 
@@ -177,3 +178,26 @@ def test_the_exports_carry_the_handicap(club: Club) -> None:
     assert r"Handicap\\6R;HandicapPercentage\\6R" in head
     one = next(x for x in pbn.splitlines() if x.split()[1:3] == ["1", "NS"])
     assert f" 4.00 {lines['1NS'].handicapped:.2f} " in one
+
+
+def test_the_share_of_the_handicap_is_the_event_profiles(
+    club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every named profile adds half today; a profile with a whole share shows that the
+    ranking takes the event's profile, not a fixed half."""
+    play_two_rounds(club)
+    r = club.td("PATCH", f"/api/v1/events/{club.event_id}", json={"scoring_profile": "ebu"})
+    assert r.status_code == 200, r.text
+    put(club, "1NS", handicap="4")
+    assert data_of(club).profile.name == "ebu"
+    half = {x.pair.key: x for x in standings.rank(data_of(club), public=False).lines}["1NS"]
+    whole = replace(scoring.PROFILES["ebu"], handicap_share=Fraction(1))
+    monkeypatch.setattr(scoring, "PROFILES", {**scoring.PROFILES, "ebu": whole})
+    data = data_of(club)
+    line = {x.pair.key: x for x in standings.rank(data, public=False).lines}["1NS"]
+    engine = standings.scorer(data, public=False)
+    ids = {f"{p.number}{p.direction}": pid for pid, p in data.pairs.items()}
+    raw = {s.pair: s.percent for s in engine.standings(list(data.pairs))}[ids["1NS"]]
+    assert raw is not None
+    assert line.handicapped == scoring.to_decimal(raw + 4, 2)
+    assert half.handicapped == scoring.to_decimal(raw + 2, 2)
