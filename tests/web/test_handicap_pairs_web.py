@@ -51,6 +51,9 @@ def test_the_players_page_sets_a_handicap_and_audits_it(client: TestClient, club
     assert json.loads(row.old or "{}")["handicap"] is None
     page = client.get(f"/td/s/{club.section_id}/players").text
     assert f'name="handicap_{first}" value="2.5"' in page
+    audit_page = client.get(f"/td/s/{club.section_id}/audit")
+    assert audit_page.status_code == 200
+    assert "Pair handicap" in audit_page.text
 
 
 @pytest.mark.parametrize("text", ["abc", "150", "1e400"])
