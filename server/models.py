@@ -171,6 +171,9 @@ class Pair(SQLModel, table=True):
     member2: str | None = Field(default=None, max_length=32)
     pin: str = Field(default="", max_length=8)  # E/W confirm with it if the event asks
     team_id: int | None = Field(default=None, foreign_key="team.id")
+    # A handicap pairs event: percentage points, kept exactly as a decimal string ("2.5",
+    # "-1"); None in a scratch event. How it counts is the event's profile (scoring/profiles).
+    handicap: str | None = Field(default=None, max_length=12)
 
 
 class MovementAssignment(SQLModel, table=True):
