@@ -172,6 +172,9 @@ class Pair(SQLModel, table=True):
     member2: str | None = Field(default=None, max_length=32)
     pin: str = Field(default="", max_length=8)  # E/W confirm with it if the event asks
     team_id: int | None = Field(default=None, foreign_key="team.id")
+    # A handicap pairs event: percentage points, kept exactly as a decimal string ("2.5",
+    # "-1"); None in a scratch event. How it counts is the event's profile (scoring/profiles).
+    handicap: str | None = Field(default=None, max_length=12)
 
 
 class MovementAssignment(SQLModel, table=True):
@@ -245,8 +248,7 @@ class Result(SQLModel, table=True):
     # The auction keyed at the table, canonical calls from the dealer: "1C 1NT! P 3NT P P P".
     auction: str | None = Field(default=None, max_length=AUCTION_TEXT)
     ns_score: int | None = None
-    # Read back as a ResultState (a str); annotated str while callers still assign literals.
-    state: str = Field(sa_type=StateType, max_length=16, index=True)
+    state: ResultState = Field(sa_type=StateType, max_length=16, index=True)
     ruling_pending: bool = False
     adjusted: str | None = Field(default=None, max_length=400)  # "A60/40", "60% 4S S = + ..."
     version: int = 1

@@ -164,6 +164,13 @@ class PairNamesIn(BaseModel):
     player2: SingleLine = Field(max_length=MAX_NAME, examples=["Bo Nielsen"])
     member1: SingleLine | None = Field(default=None, max_length=32)
     member2: SingleLine | None = Field(default=None, max_length=32)
+    handicap: str | None = Field(
+        default=None,
+        max_length=12,
+        description="A handicap pairs event: the pair's handicap in percentage points "
+        '("2.5", "-1"); blank or null clears it, leaving the field out keeps it.',
+        examples=["2.5"],
+    )
 
 
 class PairPublic(BaseModel):
@@ -173,6 +180,9 @@ class PairPublic(BaseModel):
     player2: str
     member1: str | None = None
     member2: str | None = None
+    handicap: str | None = Field(
+        default=None, description="The pair's handicap in percentage points, or null."
+    )
     pin: str = Field(description="The pair's PIN for confirmations (TD only).")
 
 

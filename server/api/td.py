@@ -15,7 +15,7 @@ from server.api.deps import RuntimeDep, require_td
 from server.api.movements import build_movement
 from server.models import Result, Section
 from server.runtime import Runtime
-from server.services import adjusted, audit, event_settings, setup, td, tokens
+from server.services import adjusted, audit, event_settings, handicaps, setup, td, tokens
 from server.services.table_commands import Push
 from server.services.views import result_view
 
@@ -118,17 +118,21 @@ async def get_section(runtime: RuntimeDep, section_id: int) -> schemas.SectionPu
 async def set_pair_names(
     runtime: RuntimeDep, section_id: int, pair: str, body: schemas.PairNamesIn
 ) -> schemas.PairPublic:
-    """Name a pair: ``pair`` is "7" (Howell) or "3NS" / "3EW" (Mitchell)."""
+    """Name a pair: ``pair`` is "7" (Howell) or "3NS" / "3EW" (Mitchell); with
+    ``handicap``, set its handicap too (in the same transaction: a bad one changes nothing)."""
     number, direction = _pair_key(pair)
 
     def work(s: Session) -> schemas.PairPublic:
+        section = setup.get_section(s, section_id)
         row = setup.set_pair_names(
             s,
-            section=setup.get_section(s, section_id),
+            section=section,
             number=number,
             direction=direction,
-            names=setup.PairNames(**body.model_dump()),
+            names=setup.PairNames(**body.model_dump(exclude={"handicap"})),
         )
+        if "handicap" in body.model_fields_set:
+            handicaps.set_handicap(s, section, row, body.handicap)
         return schemas.PairPublic.model_validate(row, from_attributes=True)
 
     return await runtime.run(work)

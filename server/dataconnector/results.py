@@ -20,7 +20,7 @@ from typing import Any, Literal, cast
 from pydantic import ValidationError
 from sqlmodel import Session, col, select
 
-from protocol.messages import EntryValues
+from protocol.messages import COMPLETE_STATES, EntryValues, ResultState
 from server.dataconnector import checks
 from server.dataconnector.dto import ResultDTO
 from server.dataconnector.store import same_session, section_of, sections_of
@@ -30,8 +30,9 @@ from server.services import adjusted, audit, td
 from server.services.table_commands import Push, changed
 from server.services.views import assignment
 
-#: Result states the scoring program hears about: agreed at the table or settled by the TD.
-REPORTED = frozenset({"confirmed", "td_pending", "not_played", "adjusted"})
+#: Result states the scoring program hears about: agreed at the table or settled by the TD
+#: (the complete states of § 262C).
+REPORTED = COMPLETE_STATES
 REASON = "from the scoring program (Data Connector)"
 NOT_PLAYED = -10
 BOTH = 3  # ScoringDirection N/S and E/W
@@ -225,10 +226,10 @@ def _values(dto: ResultDTO, stored: Result) -> EntryValues:
 
 def _delete(session: Session, result: Result) -> list[Push]:
     """The scoring program deleted the result: the table must enter the board again."""
-    if result.state == "rejected":
+    if result.state == ResultState.REJECTED:
         return []
     old = audit.snapshot(result)
-    result.state, result.conflict_entry_id = "rejected", None
+    result.state, result.conflict_entry_id = ResultState.REJECTED, None
     result.confirmed_by, result.confirmed_at = None, None
     result.version += 1
     result.updated_at = utcnow()

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from protocol.bridge import BridgeError
 from protocol.text import neutral
+from server.scoring import to_decimal
 
 from . import spelling
 from .assemble import Assembler, RawPair, RawRef, finish
@@ -51,6 +52,9 @@ RANKING_COLUMNS = (
     "percentage",
     "penalty",  # deducted from the total (§ 211); empty when none
 )
+#: A handicap pairs event's two more ranking columns: the handicap (percentage points) and
+#: the published percentage, raw plus the profile's share (``Profile.handicapped``).
+HANDICAP_COLUMNS = ("handicap", "handicapped_percentage")
 
 _ALIASES = {
     "section": ("section", "sect"),
@@ -256,13 +260,23 @@ def write_travellers_csv(event: EventFile, report: ScoreReport | None = None) ->
 
 
 def write_ranking_csv(report: ScoreReport) -> str:
-    """The ranking as CSV: place, section, number, direction, names, total, percentage."""
+    """The ranking as CSV: place, section, number, direction, names, total, percentage (and,
+    in a handicap event, the handicap and the handicapped percentage)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(RANKING_COLUMNS)
+    handicaps = any(p.handicap is not None for p in report.pairs)
+    writer.writerow(RANKING_COLUMNS + (HANDICAP_COLUMNS if handicaps else ()))
     for pair in report.pairs:
         total = decimal(pair.total)
         percentage = decimal(pair.percentage)
+        extra = []
+        if handicaps:
+            handicapped = decimal(pair.handicapped)
+            handicap = None if pair.handicap is None else to_decimal(pair.handicap, 2)
+            extra = [
+                "" if handicap is None else f"{handicap.normalize():f}",
+                "" if handicapped is None else f"{handicapped:.2f}",
+            ]
         writer.writerow(
             [
                 pair.place,
@@ -273,6 +287,7 @@ def write_ranking_csv(report: ScoreReport) -> str:
                 "" if total is None else f"{total:.2f}",
                 "" if percentage is None else f"{percentage:.2f}",
                 f"{decimal(pair.penalty):.2f}" if pair.penalty else "",
+                *extra,
             ]
         )
     return out.getvalue()

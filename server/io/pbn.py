@@ -666,6 +666,9 @@ def _total_table(event: EventFile, report: ScoreReport | None) -> list[str]:
     penalties = report is not None and any(p.penalty for p in report.pairs)
     if penalties:
         spec += ["Penalty\\6R"]  # deducted from the total (§ 211)
+    handicaps = report is not None and any(p.handicap is not None for p in report.pairs)
+    if handicaps:  # a handicap pairs event: the handicap and the published percentage
+        spec += ["Handicap\\6R", "HandicapPercentage\\6R"]
     spec += ["Names\\40L"]
     out = [f"[TotalScoreTable {_quote(';'.join(spec))}]"]
     results = {p.key: p for p in report.pairs} if report else {}
@@ -682,6 +685,9 @@ def _total_table(event: EventFile, report: ScoreReport | None) -> list[str]:
         cells.append(_num(result.percentage) if result else "-")
         if penalties:
             cells.append(_num(result.penalty) if result and result.penalty else "-")
+        if handicaps:
+            cells.append(_num(result.handicap) if result else "-")
+            cells.append(_num(result.handicapped) if result else "-")
         cells.append(_quote(" - ".join(entry.names) if entry else ""))
         out.append(" ".join(cells))
     return out

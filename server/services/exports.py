@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
 from server.errors import NotFoundError
 from server.io.csv_io import write_ranking_csv, write_travellers_csv
@@ -50,6 +51,7 @@ def event_file(data: SectionData) -> EventFile:
         ids = tuple(m for m in (pair.member1, pair.member2) if m)
         entry = PairEntry(PairKey(None, pair.number, pair.direction), names, ids)
         entry.penalty = data.penalties.get(pair.id or 0, entry.penalty)
+        entry.handicap = None if pair.handicap is None else Decimal(pair.handicap)
         event.pairs.append(entry)
     for result in sorted(data.results, key=lambda r: (r.board, r.round, r.table_number)):
         line = Line(
@@ -90,7 +92,9 @@ def _adjusted_line(line: Line, made: adjusted.Adjustment) -> None:
 def export(data: SectionData, kind: str) -> ExportFile:
     """One export of the section, scored, with the TD's penalties: net in every total, and
     in a column of their own in the PBN ranking and the ranking CSV (USEBIO has no place for
-    them beyond the totals)."""
+    them beyond the totals). A handicap pairs event carries each pair's handicap: USEBIO's
+    ``HANDICAP``, and the handicap with the handicapped percentage in the PBN and CSV
+    rankings."""
     if kind not in FORMATS:
         raise NotFoundError("unknown_export", f"There is no {kind!r} export.")
     suffix, media_type = FORMATS[kind]

@@ -23,7 +23,7 @@ from server import scoring
 from server.errors import NotFoundError
 from server.models import Event, MovementAssignment, Pair, Result, Sanction, Section
 from server.scoring import BoardResult, Method, ScoringOptions
-from server.services import adjusted
+from server.services import adjusted, handicaps
 from server.services.deadlines import PublishedChange, published_changes
 
 METHODS = {
@@ -237,6 +237,11 @@ class RankingLine:
     percent: Decimal | None
     boards: int
     penalty: Decimal
+    handicap: Decimal | None = None
+    """A handicap pairs event: the pair's handicap in percentage points."""
+    handicapped: Decimal | None = None
+    """The published percentage of a handicap pair: raw plus the profile's share of its
+    handicap (``Profile.handicapped``); the place stays the scratch place."""
 
 
 @dataclass(frozen=True)
@@ -270,6 +275,12 @@ class Ranking:
     def lines(self) -> list[RankingLine]:
         return [line for group in self.groups for line in group.lines]
 
+    @property
+    def handicaps(self) -> bool:
+        """Whether any pair of the section has a handicap (the pages then show both
+        percentages)."""
+        return any(line.handicap is not None for line in self.lines)
+
 
 def _groups(data: SectionData) -> list[tuple[str, list[int]]]:
     by_direction: dict[str | None, list[int]] = defaultdict(list)
@@ -290,17 +301,7 @@ def rank(data: SectionData, *, public: bool = True) -> Ranking:
     engine = scorer(data, public=public)
     groups = []
     for title, ids in _groups(data):
-        lines = [
-            RankingLine(
-                place=s.place,
-                pair=_known(data, s.pair),
-                total=scoring.to_decimal(s.total, 2),
-                percent=s.percent_display,
-                boards=s.boards,
-                penalty=scoring.to_decimal(s.penalty, 2),
-            )
-            for s in engine.standings(ids)
-        ]
+        lines = [_line(data, s) for s in engine.standings(ids)]
         groups.append(RankingGroup(title, lines))
     shown = sorted({key[1] for key in engine.boards})
     return Ranking(
@@ -317,6 +318,22 @@ def rank(data: SectionData, *, public: bool = True) -> Ranking:
         corrections_until=section.corrections_until,
         public=public,
         changes=data.changes,
+    )
+
+
+def _line(data: SectionData, standing: scoring.Standing) -> RankingLine:
+    pair = data.pairs.get(standing.pair) if isinstance(standing.pair, int) else None
+    handicap = handicaps.value(pair) if pair is not None else None
+    handicapped = data.profile.handicapped(standing.percent, handicap) if standing.boards else None
+    return RankingLine(
+        place=standing.place,
+        pair=_known(data, standing.pair),
+        total=scoring.to_decimal(standing.total, 2),
+        percent=standing.percent_display,
+        boards=standing.boards,
+        penalty=scoring.to_decimal(standing.penalty, 2),
+        handicap=None if pair is None or pair.handicap is None else Decimal(pair.handicap),
+        handicapped=_dec(handicapped),
     )
 
 

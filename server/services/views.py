@@ -14,7 +14,6 @@ from protocol.messages import (
     BoardStatus,
     NextPosition,
     PairInfo,
-    ResultState,
     RoundInfo,
 )
 from server.models import Board, BridgeTable, Event, MovementAssignment, Pair, Result, Section
@@ -35,7 +34,7 @@ def result_view(result: Result) -> BoardResultView:
         board=result.board,
         round=result.round,
         table=result.table_number,
-        state=cast(ResultState, result.state),
+        state=result.state,
         version=result.version,
         contract=result.contract,
         declarer=cast(SeatLetter | None, result.declarer),
@@ -138,7 +137,7 @@ def round_info(session: Session, event: Event, section: Section, table: BridgeTa
                 board=number,
                 dealer=cast(SeatLetter, board.dealer),
                 vulnerability=cast(Literal["NONE", "NS", "EW", "BOTH"], board.vulnerability),
-                state=cast(ResultState, stored.state) if stored else "missing",
+                state=stored.state if stored else "missing",
                 result=result_view(stored) if stored else None,
             )
         )

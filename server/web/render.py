@@ -56,6 +56,7 @@ ACTIONS = {
     "published": N_("Results published"),
     "deadline_moved": N_("Correction deadline moved"),
     "pair_names": N_("Pair names"),
+    "pair_handicap": N_("Pair handicap"),
     "section_created": N_("Section created"),
     "event_created": N_("Event created"),
     "movement_changed": N_("Movement changed"),

@@ -156,8 +156,8 @@ def test_the_players_page_has_aligned_columns_and_one_save(client: TestClient, c
     heads = re.findall(r"<th>", table.split("</thead>", 1)[0])
     rows = re.findall(r"<tr data-pair=.*?</tr>", table, re.S)
     assert len(rows) == len(pairs_of(club)) == 10
-    for row in rows:  # each pair's line has one cell per column: name, 2 x (player, number)
-        assert row.count("<td>") + row.count('<th scope="row">') == len(heads) == 5
+    for row in rows:  # one cell per column: name, 2 x (player, number), handicap
+        assert row.count("<td>") + row.count('<th scope="row">') == len(heads) == 6
         assert "<form" not in row
         assert "<button" not in row
     assert page.count(">Save</button>") == 1

@@ -12,7 +12,7 @@ from sqlmodel import Session
 from server.error_words import notice
 from server.errors import InvalidError
 from server.models import Pair
-from server.services import dashboard, members, setup, standings
+from server.services import dashboard, handicaps, members, setup, standings
 from server.web.auth import TDForm, TDPage
 from server.web.respond import act, page, redirect
 from server.web.state import RuntimeDep
@@ -102,16 +102,18 @@ def _unchanged(pair: Pair, values: Mapping[str, str]) -> bool:
     return all(now[k] == values[k].strip() for k in PAIR_FIELDS)
 
 
-#: Four fields a pair, for a section of up to 1,000 pairs (Starlette's default is 1,000 fields).
-MAX_PAIR_FIELDS = 4 * 1_000 + 10
+#: Five fields a pair (names, numbers, handicap), for a section of up to 1,000 pairs
+#: (Starlette's default is 1,000 fields).
+MAX_PAIR_FIELDS = 5 * 1_000 + 10
 
 
 @router.post("/pairs")
 async def name_pairs(
     request: Request, runtime: RuntimeDep, _td: TDForm, section_id: int
 ) -> Response:
-    """Every pair's names from the one Players form, in one transaction: a bad line refuses
-    the lot and changes nothing; lines left as they were are not written (or audited)."""
+    """Every pair's names and handicap from the one Players form, in one transaction: a bad
+    line refuses the lot and changes nothing; lines left as they were are not written (or
+    audited)."""
     form = await request.form(max_fields=MAX_PAIR_FIELDS)
 
     def work(s: Session) -> int:
@@ -119,10 +121,14 @@ async def name_pairs(
         saved = 0
         for pair in setup.pairs_of(s, section):
             values = _pair_form(form, pair)
-            if values is None or _unchanged(pair, values):
-                continue
-            members.set_pair(s, section, pair, **values)
-            saved += 1
+            changed = False
+            if values is not None and not _unchanged(pair, values):
+                members.set_pair(s, section, pair, **values)
+                changed = True
+            handicap = form.get(f"handicap_{pair.id}")
+            if isinstance(handicap, str):
+                changed = handicaps.set_handicap(s, section, pair, handicap) or changed
+            saved += changed
         return saved
 
     return await act(
