@@ -4,8 +4,8 @@ The auction is a column of the result, not a table of its own: a result has at m
 auction, it is part of the entry (East's confirmation covers it, a correction replaces it) and
 it is audited with the other values in the result's snapshot.
 
-Revision ID: 0011
-Revises: 0010
+Revision ID: 0012
+Revises: 0011
 Create Date: 2026-12-01 14:05:00
 """
 
@@ -15,8 +15,8 @@ import sqlalchemy as sa
 import sqlmodel
 from alembic import op
 
-revision: str = "0011"
-down_revision: str | None = "0010"
+revision: str = "0012"
+down_revision: str | None = "0011"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
