@@ -180,7 +180,7 @@ def test_a_whole_club_night_from_the_browser(
     expect(tab.locator("#unsettled")).to_contain_text(f"Board {late[1]}, table {late[0].number}")
     tab.locator("#publish-provisional button[type=submit]").click()
     expect(tab.locator(".flash-ok")).to_contain_text("Published as provisional")
-    assert questions[-1] == "1 boards have no finished result. Publish anyway?"
+    assert questions[-1] == "1 board has no finished result. Publish anyway?"
     late[0].play(late[1])  # the last table finishes
 
     # A correction after publication: a table's first board of round 1 was 3NT by North
