@@ -186,17 +186,8 @@ def conflict_call_reason(board: int) -> str:
     return f"conflicting entries for board {board}"
 
 
-def apply_values(result: Result, values: CheckedValues) -> None:
-    result.contract = values.contract
-    result.declarer = values.declarer
-    result.tricks = values.tricks
-    result.lead = values.lead
-    result.ns_score = values.ns_score
-    result.auction = values.auction
-
-
 def value_columns(values: CheckedValues) -> dict[str, Any]:
-    """The result's columns that :func:`apply_values` sets, for an UPDATE."""
+    """The result's columns an entry sets (for an UPDATE, and by :func:`apply_values`)."""
     return {
         "contract": values.contract,
         "declarer": values.declarer,
@@ -207,11 +198,15 @@ def value_columns(values: CheckedValues) -> dict[str, Any]:
     }
 
 
+def apply_values(result: Result, values: CheckedValues) -> None:
+    for column, value in value_columns(values).items():
+        setattr(result, column, value)
+
+
 def same_values(result: Result, values: CheckedValues) -> bool:
-    return (result.contract, result.declarer, result.tricks, result.lead, result.auction) == (
-        values.contract,
-        values.declarer,
-        values.tricks,
-        values.lead,
-        values.auction,
+    """Whether the result already holds these values (the score follows from the rest)."""
+    return all(
+        getattr(result, column) == value
+        for column, value in value_columns(values).items()
+        if column != "ns_score"
     )
