@@ -43,7 +43,14 @@ settings.load_profile("ci" if IN_CI else "traveller")
 #: other processes: their tests get the `browser` and `subprocess` markers, so that
 #: `traveller test --fast` (the inner loop) can leave them out. The full suite runs them all.
 _BROWSER_FIXTURES = frozenset({"browser", "page", "td_page"})
-_PROCESS_WORDS = ("subprocess.", "Popen", "ServerProcess", "start_process", "pexpect")
+_PROCESS_WORDS = (
+    "subprocess.",
+    "Popen",
+    "ServerProcess",
+    "ServeProcess",
+    "start_process",
+    "pexpect",
+)
 
 
 def _starts_processes(path: Path, seen: dict[Path, bool]) -> bool:
