@@ -23,6 +23,13 @@ AUCTION_TEXT = 1600
 
 #: Whether an event takes the auction at the table (issue 20): not at all, when keyed, or always.
 AuctionEntry = Literal["off", "optional", "required"]
+#: The longest play text kept: 52 cards of three characters at most ("SA " ...) and a claim.
+PLAY_TEXT = 200
+#: Whether an event takes the play at the table (issue 20): not at all, or when keyed.
+PlayEntry = Literal["off", "optional"]
+#: What the server asks of a table for a board whose deal is not known (issue 20): the first
+#: table to play it keys the four hands ("enter"), a later table checks one hand ("check").
+DealAsk = Literal["enter", "check"]
 
 
 class ResultState(StrEnum):
@@ -90,6 +97,15 @@ class EntryValues(BaseModel):
         max_length=AUCTION_TEXT,
         description='The calls from the board\'s dealer: 1C..7NT, P, X, XX; "!" an alert.',
     )
+    play: str | None = Field(
+        default=None,
+        examples=["HK H2 H4 HA S3 S2 SK S5 =9"],
+        max_length=PLAY_TEXT,
+        description=(
+            "The cards in the order played from the opening lead (protocol.bridge.play."
+            'format_play); a last token "=n" is a claim of n tricks in all for declarer.'
+        ),
+    )
 
 
 class BoardResultView(BaseModel):
@@ -107,6 +123,7 @@ class BoardResultView(BaseModel):
     result: str | None = Field(default=None, description='Relative result: "=", "+1", "-2".')
     lead: str | None = None
     auction: str | None = Field(default=None, description="The calls from the dealer, if keyed.")
+    play: str | None = Field(default=None, description="The cards played (and a claim), if keyed.")
     ns_score: int | None = None
     description: str | None = Field(
         default=None, examples=["4♠ doubled by South, two down, N/S -500"]
@@ -124,6 +141,10 @@ class BoardStatus(BaseModel):
     vulnerability: Literal["NONE", "NS", "EW", "BOTH"]
     state: ResultState
     result: BoardResultView | None = None
+    deal: DealAsk | None = Field(
+        default=None,
+        description="For a hand-dealt board without a deal: key the four hands, or check one.",
+    )
 
 
 class NextPosition(BaseModel):
@@ -277,6 +298,29 @@ class MarkNotPlayed(Message):
     reason: SingleLine = Field(default="", max_length=200)
 
 
+class EnterDeal(Message):
+    """The first table to play a hand-dealt board keys its four hands (issue 20): 13 cards each
+    and 52 in all (protocol.bridge.deal.check_deal). Answered by DealAck."""
+
+    type: Literal["enter_deal"] = "enter_deal"
+    entry_id: str = Field(min_length=8, max_length=64)
+    board: int = Field(ge=1)
+    deal: str = Field(
+        max_length=80, examples=["N:AKQ2.JT9.876.543 ... ... ..."], description="A PBN [Deal]."
+    )
+
+
+class CheckDeal(Message):
+    """A later table checks the deal keyed for a board by keying one hand (issue 20). A hand
+    that differs goes to the TD as a conflict; the stored deal is never overwritten."""
+
+    type: Literal["check_deal"] = "check_deal"
+    entry_id: str = Field(min_length=8, max_length=64)
+    board: int = Field(ge=1)
+    seat: Literal["N", "E", "S", "W"]
+    hand: str = Field(max_length=20, examples=["AKQ2.JT9.876.543"], description="S.H.D.C")
+
+
 class TableStatus(Message):
     """The terminal's state for the TD's pairing page: how many commands wait in its outbox.
 
@@ -304,6 +348,8 @@ TableCommand = Annotated[
     | GetBoardReport
     | GetRanking
     | MarkNotPlayed
+    | EnterDeal
+    | CheckDeal
     | TableStatus,
     Field(discriminator="type"),
 ]
@@ -420,6 +466,12 @@ class TableSettings(Message):
     auction_entry: AuctionEntry = Field(
         default="off", description="North keys the auction (issue 20): off, optional, required."
     )
+    play_entry: PlayEntry = Field(
+        default="off", description="North may key the play card by card (issue 20)."
+    )
+    deal_entry: bool = Field(
+        default=False, description="Hand-dealt boards: the tables key and check the deal."
+    )
 
 
 class SettingsChanged(Message):
@@ -447,6 +499,17 @@ class EntryChecked(Message):
     warning: str | None = Field(
         default=None, description="Set when the tricks are far from the double-dummy result."
     )
+
+
+class DealAck(Message):
+    """Answer to EnterDeal and CheckDeal: where the board's keyed deal stands. ``differences``
+    names the cards of the checked hand that differ ("SA missing", "HK extra"): cards the table
+    holds itself, so it learns nothing of another hand."""
+
+    type: Literal["deal_ack"] = "deal_ack"
+    board: int
+    state: Literal["keyed", "confirmed", "conflict"]
+    differences: list[str] = Field(default_factory=list)
 
 
 class TravellerRow(BaseModel):
@@ -535,6 +598,7 @@ ServerMessage = Annotated[
     | SettingsChanged
     | MemberFound
     | EntryChecked
+    | DealAck
     | BoardReport
     | RankingReport,
     Field(discriminator="type"),

@@ -15,7 +15,7 @@ from sqlalchemy import Column, DateTime, Dialect, String, UniqueConstraint
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
-from protocol.messages import AUCTION_TEXT, ResultState
+from protocol.messages import AUCTION_TEXT, PLAY_TEXT, ResultState
 
 
 def utcnow() -> datetime:
@@ -80,6 +80,8 @@ class Event(SQLModel, table=True):
     language: str | None = Field(default=None, max_length=8)  # the club's: en|da|nb|de|ru
     scoring_profile: str = Field(default="dbf", max_length=16)  # server/scoring/profiles.py
     auction_entry: str = Field(default="off", max_length=8)  # off | optional | required
+    play_entry: str = Field(default="off", max_length=8)  # off | optional (issue 20)
+    deal_entry: bool = False  # hand-dealt boards: the tables key and check the deal (issue 20)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
 
 
@@ -247,6 +249,8 @@ class Result(SQLModel, table=True):
     lead: str | None = Field(default=None, max_length=3)
     # The auction keyed at the table, canonical calls from the dealer: "1C 1NT! P 3NT P P P".
     auction: str | None = Field(default=None, max_length=AUCTION_TEXT)
+    # The play keyed at the table: cards from the opening lead, a last "=n" a claim (format_play).
+    play: str | None = Field(default=None, max_length=PLAY_TEXT)
     ns_score: int | None = None
     state: ResultState = Field(sa_type=StateType, max_length=16, index=True)
     ruling_pending: bool = False

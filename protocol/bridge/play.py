@@ -193,3 +193,36 @@ def parse_pbn_play(
                 return play
             play.play(token)
     return play
+
+
+def format_play(play: Play) -> str:
+    """The play as table-side text: the cards in the order played from the opening lead,
+    space-separated ("HK H2 H4 HA ..."), and "=n" last for a claim of n tricks in all."""
+    cards = [card for trick in play.tricks for _, card in trick.cards]
+    if play.claimed is not None:
+        cards.append(f"={play.claimed}")
+    return " ".join(cards)
+
+
+def parse_play(
+    text: str,
+    strain: Strain | str,
+    declarer: Seat | str,
+    hands: Mapping[Seat, Hand] | None = None,
+) -> Play:
+    """The play of `text` (format_play's form) replayed and checked card by card: IllegalPlay
+    with the reason for the first card the rules refuse, or a claim that is not last."""
+    play = Play(strain, declarer, hands)
+    tokens = text.split()
+    for index, token in enumerate(tokens):
+        if token.startswith("="):
+            if index != len(tokens) - 1:
+                raise IllegalPlay(f"{token}: a claim ends the play", token, code="claim_not_last")
+            try:
+                total = int(token[1:])
+            except ValueError:
+                raise IllegalPlay(f"{token}: not a claim", token, code="bad_claim") from None
+            play.claim(total)
+        else:
+            play.play(token)
+    return play
