@@ -20,9 +20,11 @@ from protocol.messages import (
     BoardResultView,
     BoardStatus,
     CallTD,
+    CheckDeal,
     ConfirmResult,
     ConflictRaised,
     CorrectResult,
+    EnterDeal,
     EnterResult,
     Error,
     GetRound,
@@ -256,6 +258,8 @@ class FakeServer:
                 result = fake_extras.mark_not_played(self, table, command)
                 self._push(table, ResultChanged(result=result))
                 reply: ServerMessage = ResultAck(entry_id=entry_id, result=result)
+            elif isinstance(command, EnterDeal | CheckDeal):
+                raise RuleError("deal_entry_off", "The fake server takes no deals keyed yet.")
             else:
                 reply = self._board_command(table, command)
         except RuleError as error:

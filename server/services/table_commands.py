@@ -18,10 +18,12 @@ from protocol import board_rules as rules
 from protocol.messages import (
     Ack,
     CallTD,
+    CheckDeal,
     CheckEntry,
     ConfirmResult,
     ConflictRaised,
     CorrectResult,
+    EnterDeal,
     EnterResult,
     EntryValues,
     GetBoardReport,
@@ -202,6 +204,10 @@ class TableCommands(TableContext):
             return self.set_players(command)
         if isinstance(command, MarkNotPlayed):
             return self.mark_not_played(command)
+        if isinstance(command, EnterDeal | CheckDeal):
+            raise ConflictError(
+                "deal_entry_off", "This server does not take deals keyed at the table yet."
+            )
         return self.call_td(command)
 
     def status(self, command: TableStatus) -> Ack:
