@@ -71,7 +71,8 @@ def score(
     from server.scoring.profiles import get_profile
 
     from .errors import EventFileError
-    from .scorefile import load, score_event
+    from .formats import load
+    from .scorefile import score_event
     from .spelling import cli_method
 
     try:
@@ -120,7 +121,8 @@ def score(
 
 def _print_pairs(report: object, output: OutputFormat) -> None:
     from .csv_io import write_ranking_csv
-    from .scorefile import ScoreReport, to_json, to_text
+    from .report import ScoreReport
+    from .scorefile import to_json, to_text
 
     assert isinstance(report, ScoreReport)
     if output is OutputFormat.JSON:

@@ -19,7 +19,7 @@ from .assemble import Assembler, RawPair, RawRef, finish
 from .errors import EventFileError
 from .limits import check_lines
 from .model import EventFile, Line, PairKey, Refusal
-from .scorefile import ScoreReport, decimal
+from .report import ScoreReport, decimal
 
 TRAVELLER_COLUMNS = (
     "section",

@@ -10,189 +10,20 @@ or a "% Generator:" / "%Creator:" comment line.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
 from protocol.bridge import BridgeError, dealer
-from protocol.text import neutral
 from server.scoring import Method
 
 from . import spelling
 from .assemble import Assembler, RawPair, RawRef, finish
 from .errors import EventFileError
-from .limits import check_lines
 from .model import BoardRecord, EventFile, Line, PairKey, Refusal
-from .scorefile import ScoreReport, decimal
+from .pbn_syntax import UNKNOWN, Game, Split, cell, quote, split_games, table_rows
+from .report import ScoreReport, decimal
 
-_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|\S+')
-_COLUMN = re.compile(r"([^\\;]+)(?:\\\d+[LR]?)?")
-_UNKNOWN = frozenset({"", "?", "-", "#"})
-_ESCAPE = re.compile(r"\\([\\\"])")
-_PROGRAM_COMMENT = re.compile(r"%\s*(?:Generator|Creator)\s*:\s*(.+)", re.IGNORECASE)
 _PROGRAM_TAGS = ("Application", "Generator")
-
-
-@dataclass(slots=True)
-class Game:
-    """One PBN game: its tags (with their line numbers) and the rows of its table tags."""
-
-    tags: dict[str, str] = field(default_factory=dict)
-    lines: dict[str, int] = field(default_factory=dict)
-    rows: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
-
-
-@dataclass(slots=True)
-class Split:
-    """What ``split_games`` found besides the games: refused lines and the program's name."""
-
-    refused: list[Refusal] = field(default_factory=list)
-    program: str = ""
-
-
-def _unescape(value: str) -> str:
-    """A PBN string's text: \\" is a quote and \\\\ a backslash, read left to right."""
-    return _ESCAPE.sub(r"\1", value)
-
-
-def _strip_comment(text: str) -> str:
-    """Drop a ';' comment outside quoted strings (where \\" and \\\\ are escapes)."""
-    quoted = escaped = False
-    for index, char in enumerate(text):
-        if escaped:
-            escaped = False
-        elif char == "\\" and quoted:
-            escaped = True
-        elif char == '"':
-            quoted = not quoted
-        elif char == ";" and not quoted:
-            return text[:index]
-    return text
-
-
-def split_games(text: str, found: Split | None = None) -> list[Game]:
-    """Split PBN text into games; "#" values are copied from the previous game. A line longer
-    than ``limits.MAX_LINE`` refuses the file with its number (the tag pattern's memory grows
-    with the line: 3.5 GB for one 20 MB tag). A malformed tag or text outside any tag is put
-    in ``found.refused`` with its line (raised without ``found``)."""
-    check_lines(text)
-    strict = found is None
-    found = found if found is not None else Split()
-    games: list[Game] = []
-    game = Game()
-    section: str | None = None
-    in_brace = False
-    previous: dict[str, str] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.rstrip("\r\n")
-        if in_brace:
-            if "}" in line:
-                in_brace = False
-                line = line.split("}", 1)[1]
-            else:
-                continue
-        if line.startswith("%"):
-            comment = _PROGRAM_COMMENT.match(line)
-            if comment and not found.program:
-                found.program = comment.group(1).strip()
-            continue
-        if "{" in line and '"' not in line.split("{", 1)[0]:
-            before, _, after = line.partition("{")
-            if "}" in after:
-                line = before + after.split("}", 1)[1]
-            else:
-                in_brace = True
-                line = before
-        stripped = line.strip()
-        if not stripped:
-            if game.tags:
-                games.append(game)
-                previous = dict(game.tags)
-                game = Game()
-            section = None
-            continue
-        matched = False
-        rest = stripped
-        while rest.startswith("["):
-            tag = _TAG.match(rest)
-            if tag is None:
-                if strict:
-                    raise EventFileError(f"malformed tag {rest[:40]!r}", line=number)
-                found.refused.append(Refusal(f"malformed tag {rest[:40]!r}", line=number))
-                rest = ""
-                matched = True
-                break
-            name, value = tag.group(1), _unescape(tag.group(2))
-            if name == "Board" and name in game.tags:
-                # A second [Board] within one game starts a new game (no blank line between).
-                games.append(game)
-                previous = dict(game.tags)
-                game = Game()
-            if value == "#" and name in previous:
-                value = previous[name]
-            game.tags[name] = value
-            game.lines[name] = number
-            section = name
-            matched = True
-            rest = _strip_comment(rest[tag.end() :]).strip()
-        if matched and not rest:
-            continue
-        if section is None:
-            if strict:
-                raise EventFileError(f"text outside any tag: {stripped[:40]!r}", line=number)
-            found.refused.append(Refusal(f"text outside any tag: {stripped[:40]!r}", line=number))
-            continue
-        body = _strip_comment(rest if matched else stripped).strip()
-        if body:
-            game.rows.setdefault(section, []).append((number, body))
-    if game.tags:
-        games.append(game)
-    return games
-
-
-def columns(spec: str) -> list[str]:
-    """Column names of a table tag: "Rank\\2R;PairId\\2R;Names\\45L" -> [Rank, PairId, Names]."""
-    names = []
-    for part in spec.split(";"):
-        match = _COLUMN.match(part.strip())
-        if match is None:
-            continue
-        names.append(match.group(1).strip())
-    return names
-
-
-def table_rows(
-    game: Game, tag: str, refused: list[Refusal] | None = None, board: int | None = None
-) -> list[tuple[int, dict[str, str]]]:
-    """The rows of a table tag as {column: value}, "-" and "" for missing values. A row with
-    the wrong number of values is put in ``refused`` with its line (raised without it)."""
-    names = columns(game.tags.get(tag, ""))
-    out = []
-    for number, text in game.rows.get(tag, []):
-        tokens = [_unquote(t) for t in _TOKEN.findall(text)]
-        if len(tokens) != len(names):
-            reason = f"{tag} row has {len(tokens)} values for {len(names)} columns"
-            if refused is None:
-                raise EventFileError(reason, line=number, board=board)
-            refused.append(Refusal(reason, line=number, board=board))
-            continue
-        out.append((number, dict(zip(names, tokens, strict=True))))
-    return out
-
-
-def _unquote(token: str) -> str:
-    if len(token) >= 2 and token[0] == token[-1] == '"':
-        return _unescape(token[1:-1])
-    return token
-
-
-def _value(row: dict[str, str], *names: str) -> str:
-    for name in names:
-        value = row.get(name)
-        if value is not None and value.strip() not in ("-", ""):
-            return value.strip()
-    return ""
 
 
 def read_pbn(text: str) -> EventFile:
@@ -207,15 +38,15 @@ def read_pbn(text: str) -> EventFile:
     for game in games:
         tags = game.tags
         for name in _PROGRAM_TAGS:
-            if not event.program and tags.get(name, "").strip() not in _UNKNOWN:
+            if not event.program and tags.get(name, "").strip() not in UNKNOWN:
                 event.program = tags[name].strip()
-        if not event.name and tags.get("Event", "") not in _UNKNOWN:
+        if not event.name and tags.get("Event", "") not in UNKNOWN:
             event.name = tags["Event"]
-        if not event.date and tags.get("Date", "") not in _UNKNOWN:
+        if not event.date and tags.get("Date", "") not in UNKNOWN:
             event.date = tags["Date"]
-        if tags.get("Scoring", "") not in _UNKNOWN:
+        if tags.get("Scoring", "") not in UNKNOWN:
             scorings.setdefault(spelling.method(tags["Scoring"]), (tags["Scoring"], game))
-        if not event.scoring and tags.get("Scoring", "") not in _UNKNOWN:
+        if not event.scoring and tags.get("Scoring", "") not in UNKNOWN:
             event.scoring = tags["Scoring"]
             event.method = spelling.method(event.scoring)
         if "TotalScoreTable" in tags:
@@ -232,7 +63,7 @@ def read_pbn(text: str) -> EventFile:
         _read_board(game, board, event)
         if "ScoreTable" in tags:
             _read_score_table(game, board, assembler)
-        elif tags.get("Contract", "") not in _UNKNOWN:
+        elif tags.get("Contract", "") not in UNKNOWN:
             try:
                 _read_single(game, board, assembler, named_pairs)
             except EventFileError as exc:
@@ -255,7 +86,7 @@ def read_pbn(text: str) -> EventFile:
 
 def _board_number(game: Game) -> int | None:
     text = game.tags.get("Board")
-    if text is None or text.strip() in _UNKNOWN:
+    if text is None or text.strip() in UNKNOWN:
         return None
     try:
         number = int(text.strip())
@@ -270,14 +101,14 @@ def _read_board(game: Game, board: int, event: EventFile) -> None:
     tags = game.tags
     record = event.boards.get(board) or BoardRecord(board)
     deal = tags.get("Deal", "").strip()
-    if deal not in _UNKNOWN and record.deal is None:
+    if deal not in UNKNOWN and record.deal is None:
         from .handrecords import normalise_deal
 
         try:
             record.deal = normalise_deal(spelling.void_suits(deal))
         except ValueError as exc:
             event.refused.append(_refusal(f"the deal: {exc}", game, "Deal", board))
-    if tags.get("Dealer", "").strip() not in _UNKNOWN and record.dealer is None:
+    if tags.get("Dealer", "").strip() not in UNKNOWN and record.dealer is None:
         try:
             record.dealer = spelling.declarer(tags["Dealer"])
         except spelling.SpellingError as exc:
@@ -326,7 +157,7 @@ def _optimum(game: Game, board: int) -> dict[str, dict[str, int]]:
 
 
 def _decimal(text: str, line: int) -> Decimal | None:
-    if text.strip() in _UNKNOWN:
+    if text.strip() in UNKNOWN:
         return None
     try:
         value = Decimal(text.strip().replace(",", "."))
@@ -347,20 +178,20 @@ def _read_totals(game: Game, assembler: Assembler) -> None:
 
 
 def _read_total(number: int, row: dict[str, str], assembler: Assembler) -> None:
-    pair_text = _value(row, "PairId", "Pair", "PairNr")
+    pair_text = cell(row, "PairId", "Pair", "PairNr")
     if not pair_text:
         raise EventFileError("the row has no PairId", line=number)
     try:
         section, pair, side = spelling.pair_number(pair_text)
-        section = _value(row, "Section") or section
-        direction = _value(row, "Direction")
+        section = cell(row, "Section") or section
+        direction = cell(row, "Direction")
         seat = spelling.direction(direction) if direction else side
     except spelling.SpellingError as exc:
         raise EventFileError(str(exc), line=number) from None
-    names_text = _value(row, "Names", "Name")
+    names_text = cell(row, "Names", "Name")
     names = tuple(n.strip() for n in names_text.split(" - ")) if names_text else ()
-    ids = tuple(v for v in (_value(row, "MemberID1"), _value(row, "MemberID2")) if v)
-    rank, tie = _value(row, "Rank"), _value(row, "RankTie")
+    ids = tuple(v for v in (cell(row, "MemberID1"), cell(row, "MemberID2")) if v)
+    rank, tie = cell(row, "Rank"), cell(row, "RankTie")
     place = f"{rank}-{tie}" if rank and tie else (rank or None)
     assembler.pairs.append(
         RawPair(
@@ -369,8 +200,8 @@ def _read_total(number: int, row: dict[str, str], assembler: Assembler) -> None:
             seat,
             names,
             ids,
-            _decimal(_value(row, "TotalScoreMP", "TotalScoreIMP", "TotalScore"), number),
-            _decimal(_value(row, "TotalPercentage", "Percentage"), number),
+            _decimal(cell(row, "TotalScoreMP", "TotalScoreIMP", "TotalScore"), number),
+            _decimal(cell(row, "TotalPercentage", "Percentage"), number),
             place,
             explicit=side is not None,
         )
@@ -378,7 +209,7 @@ def _read_total(number: int, row: dict[str, str], assembler: Assembler) -> None:
 
 
 def _ref(text: str, seat: str, section: str | None, line: int, board: int) -> RawRef | None:
-    if text.strip() in _UNKNOWN:
+    if text.strip() in UNKNOWN:
         return None
     try:
         own_section, number, side = spelling.pair_number(text)
@@ -388,7 +219,7 @@ def _ref(text: str, seat: str, section: str | None, line: int, board: int) -> Ra
 
 
 def _int(text: str, line: int, board: int) -> int | None:
-    if text.strip() in _UNKNOWN:
+    if text.strip() in UNKNOWN:
         return None
     try:
         return int(text.strip())
@@ -431,25 +262,25 @@ def _read_score_table(game: Game, board: int, assembler: Assembler) -> None:
 def _score_row(
     number: int, row: dict[str, str], board: int
 ) -> tuple[Line, RawRef | None, RawRef | None]:
-    section = _value(row, "Section") or None
-    ns = _ref(_value(row, "PairId_NS", "PairNS"), "NS", section, number, board)
-    ew = _ref(_value(row, "PairId_EW", "PairEW"), "EW", section, number, board)
+    section = cell(row, "Section") or None
+    ns = _ref(cell(row, "PairId_NS", "PairNS"), "NS", section, number, board)
+    ew = _ref(cell(row, "PairId_EW", "PairEW"), "EW", section, number, board)
     line = Line(board, None, None, section=section)
-    line.table = _int(_value(row, "Table"), number, board)
-    line.round = _int(_value(row, "Round"), number, board)
-    line.lead = _value(row, "Lead") or None
+    line.table = _int(cell(row, "Table"), number, board)
+    line.round = _int(cell(row, "Round"), number, board)
+    line.lead = cell(row, "Lead") or None
     line.published_values = _published_values(row)
-    contract = _value(row, "Contract")
-    if spelling.adjusted_columns(contract, _value(row, "Declarer"), _value(row, "Result")):
+    contract = cell(row, "Contract")
+    if spelling.adjusted_columns(contract, cell(row, "Declarer"), cell(row, "Result")):
         return line, ns, ew
     try:
         _fill_play(
             line,
             contract,
-            _value(row, "Declarer"),
-            _value(row, "Result"),
-            _value(row, "Score_NS"),
-            _value(row, "Score_EW"),
+            cell(row, "Declarer"),
+            cell(row, "Result"),
+            cell(row, "Score_NS"),
+            cell(row, "Score_EW"),
         )
     except (spelling.SpellingError, BridgeError) as exc:
         raise EventFileError(str(exc), line=number, board=board) from None
@@ -460,7 +291,7 @@ def _adjusted_share(row: dict[str, str], tops: set[Decimal]) -> tuple[Fraction, 
     """(N/S %, E/W %) of an "A A A" line: its Percentage_NS/_EW, else its matchpoints over
     the board's top (the sum of N/S and E/W matchpoints on each played line)."""
     try:
-        ns, ew = Decimal(_value(row, "Percentage_NS")), Decimal(_value(row, "Percentage_EW"))
+        ns, ew = Decimal(cell(row, "Percentage_NS")), Decimal(cell(row, "Percentage_EW"))
         if ns.is_finite() and ew.is_finite() and 0 <= ns <= 100 and 0 <= ew <= 100:
             return Fraction(ns), Fraction(ew)
     except InvalidOperation:
@@ -480,7 +311,7 @@ def _published_values(row: dict[str, str]) -> tuple[Decimal, Decimal] | None:
     """The line's matchpoints (MP_NS/MP_EW) or IMPs (IMP_NS/IMP_EW) as the file gives them."""
     for ns_name, ew_name in (("MP_NS", "MP_EW"), ("IMP_NS", "IMP_EW")):
         try:
-            ns, ew = Decimal(_value(row, ns_name)), Decimal(_value(row, ew_name))
+            ns, ew = Decimal(cell(row, ns_name)), Decimal(cell(row, ew_name))
         except InvalidOperation:
             continue
         if ns.is_finite() and ew.is_finite():
@@ -580,12 +411,6 @@ _SCORING = {
 }
 
 
-def _quote(text: str) -> str:
-    """A PBN string: one line (``neutral``: a stored name's line break would start a
-    fake tag), with \\ and " escaped."""
-    return '"' + neutral(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def write_pbn(event: EventFile, report: ScoreReport | None = None) -> str:
     """PBN 2.1 export: one game per board, the ranking in the first game's [TotalScoreTable]."""
     method = report.method if report else event.method
@@ -596,15 +421,15 @@ def write_pbn(event: EventFile, report: ScoreReport | None = None) -> str:
     first = True
     for board in numbers:
         record = event.boards.get(board) or BoardRecord(board)
-        out.append(f"[Event {_quote(event.name)}]")
+        out.append(f"[Event {quote(event.name)}]")
         out.append('[Site ""]')
-        out.append(f"[Date {_quote(event.date)}]")
+        out.append(f"[Date {quote(event.date)}]")
         out.append(f'[Board "{board}"]')
         out.extend(f'[{seat} ""]' for seat in ("West", "North", "East", "South"))
-        out.append(f"[Dealer {_quote(record.dealer or dealer(board).value)}]")
-        out.append(f"[Vulnerable {_quote(record.vulnerable or _law2_vul(board))}]")
-        out.append(f"[Deal {_quote(record.deal or '?')}]")
-        out.append(f"[Scoring {_quote(scoring)}]")
+        out.append(f"[Dealer {quote(record.dealer or dealer(board).value)}]")
+        out.append(f"[Vulnerable {quote(record.vulnerable or _law2_vul(board))}]")
+        out.append(f"[Deal {quote(record.deal or '?')}]")
+        out.append(f"[Scoring {quote(scoring)}]")
         out.extend(['[Declarer "?"]', '[Contract "?"]', '[Result "?"]'])
         if first:
             out.extend(_total_table(event, report))
@@ -670,7 +495,7 @@ def _total_table(event: EventFile, report: ScoreReport | None) -> list[str]:
     if handicaps:  # a handicap pairs event: the handicap and the published percentage
         spec += ["Handicap\\6R", "HandicapPercentage\\6R"]
     spec += ["Names\\40L"]
-    out = [f"[TotalScoreTable {_quote(';'.join(spec))}]"]
+    out = [f"[TotalScoreTable {quote(';'.join(spec))}]"]
     results = {p.key: p for p in report.pairs} if report else {}
     order = [p.key for p in report.pairs] if report else [p.key for p in event.pairs]
     entries = {p.key: p for p in event.pairs}
@@ -688,7 +513,7 @@ def _total_table(event: EventFile, report: ScoreReport | None) -> list[str]:
         if handicaps:
             cells.append(_num(result.handicap) if result else "-")
             cells.append(_num(result.handicapped) if result else "-")
-        cells.append(_quote(" - ".join(entry.names) if entry else ""))
+        cells.append(quote(" - ".join(entry.names) if entry else ""))
         out.append(" ".join(cells))
     return out
 
@@ -711,7 +536,7 @@ def _score_table(
         spec += ["Percentage_NS\\3R", "Percentage_EW\\3R"]
     if sections:
         spec.insert(0, "Section\\2L")
-    out = [f"[ScoreTable {_quote(';'.join(spec))}]"]
+    out = [f"[ScoreTable {quote(';'.join(spec))}]"]
     for line in lines:
         values = scored.get((board, line.ns, line.ew), ("-", "-", "-", "-"))
         cells = [_opt(line.table), _opt(line.round), _pair_text(line.ns), _pair_text(line.ew)]
@@ -734,23 +559,23 @@ def _play_cells(line: Line) -> list[str]:
     lead = line.lead or "-"
     if line.artificial is not None:
         ns, ew = line.artificial
-        return ["-", "-", "-", lead, _quote(f"A{_pct(ns)}"), _quote(f"A{_pct(ew)}")]
+        return ["-", "-", "-", lead, quote(f"A{_pct(ns)}"), quote(f"A{_pct(ew)}")]
     labels = line.adjusted_labels()
     if labels is not None:
-        return ["-", "-", "-", lead, _quote(labels[0]), _quote(labels[1])]
+        return ["-", "-", "-", lead, quote(labels[0]), quote(labels[1])]
     if line.contract is None and line.score is not None:
-        score_ns = _quote(str(line.score)) if line.score >= 0 else "-"
-        score_ew = _quote(str(-line.score)) if line.score < 0 else "-"
+        score_ns = quote(str(line.score)) if line.score >= 0 else "-"
+        score_ew = quote(str(-line.score)) if line.score < 0 else "-"
         return ["-", "-", "-", lead, score_ns, score_ew]
     if line.contract is None:
         return ["-", "-", "-", lead, "-", "-"]
     if line.contract == "PASS":
         return ["Pass", "-", "-", lead, "-", "-"]
     score = line.ns_points()
-    score_ns = _quote(str(score)) if score is not None and score > 0 else "-"
-    score_ew = _quote(str(-score)) if score is not None and score < 0 else "-"
+    score_ns = quote(str(score)) if score is not None and score > 0 else "-"
+    score_ew = quote(str(-score)) if score is not None and score < 0 else "-"
     if score == 0:
-        score_ns = _quote("0")
+        score_ns = quote("0")
     return [line.contract, line.declarer or "-", str(line.tricks), lead, score_ns, score_ew]
 
 

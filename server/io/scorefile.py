@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from protocol.bridge import BridgeError
@@ -21,127 +20,10 @@ from server.scoring import (
     to_decimal,
     traveller,
 )
-from server.scoring.profiles import DBF
 
 from .errors import EventFileError
-from .limits import check_size
 from .model import EventFile, Line, PairKey, Refusal
-
-
-@dataclass(frozen=True, slots=True)
-class PairResult:
-    """A pair's line in the ranking, as `traveller score` prints it."""
-
-    key: PairKey
-    names: tuple[str, ...]
-    direction: str | None
-    """The direction it is ranked in (two-winner events), else the key's direction or None."""
-    total: Fraction
-    percentage: Fraction | None
-    place: str
-    boards: int
-    penalty: Fraction = Fraction(0)
-    """Deducted from the total (§ 211), in the ranking's unit."""
-    handicap: Fraction | None = None
-    """The pair's handicap (percentage points) in a handicap event, else None."""
-    handicapped: Fraction | None = None
-    """The published percentage of a handicap pair: raw plus the profile's share of the
-    handicap; the place stays the scratch place."""
-
-
-@dataclass(frozen=True, slots=True)
-class RowResult:
-    """One table on a board, scored."""
-
-    ns: PairKey | None
-    ew: PairKey | None
-    table: int | None
-    round: int | None
-    contract: str | None
-    declarer: str | None
-    tricks: int | None
-    result: str | None
-    lead: str | None
-    ns_score: int | None
-    ns_label: str
-    ns_value: Fraction | None
-    ew_value: Fraction | None
-    ns_percent: Fraction | None
-    ew_percent: Fraction | None
-
-
-@dataclass(frozen=True, slots=True)
-class BoardResultReport:
-    """A board's traveller, scored."""
-
-    board: int
-    section: str | None
-    rows: tuple[RowResult, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class ScoreReport:
-    """An event scored: the ranking and every board's traveller."""
-
-    event: EventFile
-    method: Method
-    winners: int
-    pairs: tuple[PairResult, ...]
-    boards: tuple[BoardResultReport, ...]
-    profile: Profile = DBF
-    """The conventions it was scored under (server/scoring/profiles.py)."""
-
-
-def load(path: str | Path) -> EventFile:
-    """Read an event file, choosing the reader by extension (or by content for .xml/.txt)."""
-    file = Path(path)
-    suffix = file.suffix.lower()
-    try:
-        check_size(file.stat().st_size)
-        if suffix == ".bws" or suffix == ".mdb":
-            from .bws import read_bws
-
-            return read_bws(file)
-        data = file.read_bytes()
-    except OSError as exc:
-        raise EventFileError(
-            f"cannot read the file: {exc.strerror or exc}", path=str(file)
-        ) from None
-    except EventFileError as exc:
-        raise exc.located(str(file)) from None
-    try:
-        return parse_bytes(data, suffix)
-    except EventFileError as exc:
-        raise exc.located(str(file)) from None
-
-
-def parse_bytes(data: bytes, suffix: str = "") -> EventFile:
-    """Parse file contents, by suffix or by sniffing: PBN, USEBIO XML, CSV or an ACBL Live
-    results record."""
-    from . import acbl_live
-    from .csv_io import read_travellers_csv
-    from .pbn import read_pbn
-    from .usebio import read_usebio
-
-    check_size(len(data))
-    head = data[:2048].lstrip(b"\xef\xbb\xbf \t\r\n")
-    if suffix == ".json" or acbl_live.looks_like(data):
-        return acbl_live.read_acbl_live(data)
-    if suffix == ".xml" or head.startswith(b"<"):
-        return read_usebio(data)
-    if suffix == ".csv":
-        return read_travellers_csv(_text(data))
-    if suffix == ".pbn" or head.startswith((b"%", b"[")):
-        return read_pbn(_text(data))
-    raise EventFileError("not a PBN, USEBIO or CSV file (cannot tell from its name or start)")
-
-
-def _text(data: bytes) -> str:
-    """Decode UTF-8 (with or without BOM), falling back to Latin-1 as older producers write."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+from .report import BoardResultReport, PairResult, RowResult, ScoreReport, decimal
 
 
 def board_results(event: EventFile, across_sections: bool) -> list[BoardResult]:
@@ -304,11 +186,6 @@ def _board_report(scorer: PairsScorer, board_key: tuple[Any, int]) -> BoardResul
 
 
 # --- output -----------------------------------------------------------------------------
-
-
-def decimal(value: Fraction | None, places: int = 2) -> float | None:
-    """An exact value rounded (halves away from zero) for printing."""
-    return None if value is None else float(to_decimal(value, places))
 
 
 def _plain(value: Fraction | None, places: int = 2) -> str:

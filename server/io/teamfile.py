@@ -39,7 +39,7 @@ from .errors import EventFileError
 from .model import EventFile, TeamEvent, TeamLine
 
 if TYPE_CHECKING:
-    from .pbn import Game
+    from .pbn_syntax import Game
 
 _UNKNOWN = frozenset({"", "?", "-", "#"})
 

@@ -26,8 +26,9 @@ from . import handicap_io, handrecords, spelling, usebio_teams
 from .assemble import Assembler, RawPair, RawRef, finish
 from .errors import EventFileError
 from .limits import MAX_XML_DEPTH, MAX_XML_ELEMENTS, check_size
-from .model import BoardRecord, EventFile, Line, PairKey, Refusal
-from .scorefile import ScoreReport, decimal
+from .model import EventFile, Line, PairKey, Refusal
+from .report import ScoreReport, decimal
+from .usebio_hands import HAND_SEATS, SUIT_TAGS, read_handset
 
 DOCTYPE = '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">'
 _VALUE_TAGS = {
@@ -40,8 +41,6 @@ _VALUE_TAGS = {
 """The TRAVELLER_LINE elements (NS_/EW_ + this) holding each line's matchpoints or IMPs, as
 USEBIO 1.2 producers write them (EBU scorers: MATCH_POINTS; Compscore: CROSS_IMP_POINTS and
 BUTLER_POINTS); BOARD_SCORING_METHOD tells an IMP total from a per-comparison average."""
-_HAND_SEATS = {"North": "N", "East": "E", "South": "S", "West": "W"}
-_SUIT_TAGS = ("SPADES", "HEARTS", "DIAMONDS", "CLUBS")
 _BOARD_METHOD = {
     Method.MATCHPOINTS: "MATCH_POINTS",
     Method.MATCHPOINTS_AMERICAN: "MATCH_POINTS",
@@ -161,7 +160,7 @@ def _read_pairs_event(root: ET.Element, event_el: ET.Element, lines: dict[int, i
         assembler.directional = True
     built = assembler.build()
     handicaps.apply(built)
-    _read_handset(root.find("HANDSET"), built)
+    read_handset(root.find("HANDSET"), built)
     _read_across(built)
     return finish(built)
 
@@ -257,40 +256,6 @@ def _read_across(event: EventFile) -> None:
         event.notes.append(
             "the published matchpoints are over all sections' tables: scored across sections"
         )
-
-
-def _read_handset(handset: ET.Element | None, event: EventFile) -> None:
-    """Hand records from <HANDSET>: a BOARD per deal, a HAND per seat with the four suits (a
-    void written "-" is a void); a board that cannot be read is refused with its place."""
-    if handset is None:
-        return
-    for index, board_el in enumerate(handset.findall("BOARD"), start=1):
-        number_text = _text(board_el, "BOARD_NUMBER")
-        if not number_text.isdigit() or not 1 <= int(number_text) <= 9999:
-            reason = f"{number_text!r} is not a board number"
-            event.refused.append(Refusal(reason, element=f"HANDSET / BOARD {index}"))
-            continue
-        number = int(number_text)
-        place = f"HANDSET / BOARD {number}"
-        held: dict[str, str] = {}
-        try:
-            for hand in board_el.findall("HAND"):
-                seat_text = _text(hand, "DIRECTION")
-                seat = _HAND_SEATS.get(seat_text.capitalize()) or seat_text.upper()[:1]
-                if seat not in "NESW" or not seat:
-                    raise ValueError(f"{seat_text!r} is not a seat")
-                suits = (_text(hand, tag) for tag in _SUIT_TAGS)
-                held[seat] = ".".join("" if suit == "-" else suit for suit in suits)
-            deal = "N:" + " ".join(held.get(seat, "-") for seat in "NESW")
-            deal = handrecords.normalise_deal(deal)
-        except ValueError as exc:
-            event.refused.append(Refusal(f"the deal: {exc}", element=place, board=number))
-            continue
-        record = event.boards.get(number) or BoardRecord(number)
-        record.deal = deal
-        record.dealer = record.dealer or handrecords.law2_dealer(number)
-        record.vulnerable = record.vulnerable or handrecords.law2_vulnerable(number)
-        event.boards[number] = record
 
 
 def _number(text: str) -> Decimal | None:
@@ -508,10 +473,10 @@ def _write_handset(root: ET.Element, event: EventFile) -> None:
         held = handrecords.hands(record.deal)
         board_el = _add(handset, "BOARD", None)
         _add(board_el, "BOARD_NUMBER", record.number)
-        for name, seat in _HAND_SEATS.items():
+        for name, seat in HAND_SEATS.items():
             hand = _add(board_el, "HAND", None)
             _add(hand, "DIRECTION", name)
-            for tag, cards in zip(_SUIT_TAGS, held[seat], strict=True):
+            for tag, cards in zip(SUIT_TAGS, held[seat], strict=True):
                 _add(hand, tag, cards)
 
 

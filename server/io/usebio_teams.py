@@ -56,6 +56,7 @@ from protocol.text import neutral
 from . import spelling
 from .errors import EventFileError
 from .model import EventFile, PublishedMatch, Refusal, TeamEntry, TeamEvent, TeamLine
+from .usebio_hands import read_handset
 
 TEAM_EVENT_TYPES = frozenset(
     {"TEAMS", "SWISS_TEAMS", "TEAMS_OF_FOUR", "MULTIPLE_TEAMS", "KO", "HEAD_TO_HEAD"}
@@ -454,9 +455,7 @@ def read_team_event(root: ET.Element, event_el: ET.Element) -> EventFile:
             f"scored board-a-match (2/1/0 a board, § 206) as the file says ({event.scoring})"
         )
     event.teams = TeamEvent(lines, reader.board_a_match, entries, reader.published, event.scoring)
-    from .usebio import _read_handset  # the one hand-record reader (usebio imports this module)
-
-    _read_handset(root.find("HANDSET"), event)
+    read_handset(root.find("HANDSET"), event)
     return event
 
 

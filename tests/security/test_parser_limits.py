@@ -19,9 +19,9 @@ from server.db import transact
 from server.io.cli import app as score_app
 from server.io.csv_io import read_travellers_csv
 from server.io.errors import EventFileError
+from server.io.formats import load
 from server.io.limits import MAX_FILE_BYTES, MAX_LINE, MAX_XML_DEPTH, MAX_XML_ELEMENTS
 from server.io.pbn import read_pbn
-from server.io.scorefile import load
 from server.io.usebio import read_usebio
 from server.models import Member
 from tests.server.conftest import Club, client, club, engine  # noqa: F401  (fixtures)

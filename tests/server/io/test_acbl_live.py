@@ -13,7 +13,7 @@ import pytest
 
 from server.io.acbl_live import read_acbl_live
 from server.io.errors import EventFileError
-from server.io.scorefile import parse_bytes
+from server.io.formats import parse_bytes
 
 REAL = Path(__file__).resolve().parents[2] / "data" / "published"
 RECORD: dict[str, Any] = json.loads(

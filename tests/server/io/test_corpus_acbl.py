@@ -27,9 +27,11 @@ from typing import Any
 
 import pytest
 
+from server.io.formats import load
 from server.io.handrecords import law2_dealer, law2_vulnerable
 from server.io.model import PairKey
-from server.io.scorefile import ScoreReport, load, score_event
+from server.io.report import ScoreReport
+from server.io.scorefile import score_event
 from server.scoring import to_decimal
 
 MITCHELL = "published/acbl_livermore_2026-04-20_monday_morning_pairs.json"

@@ -25,8 +25,10 @@ from pathlib import Path
 
 import pytest
 
+from server.io.formats import load
 from server.io.model import EventFile
-from server.io.scorefile import ScoreReport, load, score_event
+from server.io.report import ScoreReport
+from server.io.scorefile import score_event
 from server.scoring import Method, to_decimal
 from server.scoring.butler import butler_datum
 from server.scoring.exact import round_to_multiple

@@ -31,8 +31,10 @@ from pathlib import Path
 
 import pytest
 
+from server.io.formats import load
 from server.io.model import EventFile
-from server.io.scorefile import ScoreReport, load, score_event
+from server.io.report import ScoreReport
+from server.io.scorefile import score_event
 from server.scoring import Method, to_decimal
 from server.scoring.profiles import get_profile
 

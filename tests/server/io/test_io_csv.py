@@ -14,7 +14,8 @@ from server.io.csv_io import (
     write_ranking_csv,
     write_travellers_csv,
 )
-from server.io.scorefile import load, score_event
+from server.io.formats import load
+from server.io.scorefile import score_event
 
 from .conftest import content
 

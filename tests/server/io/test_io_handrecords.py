@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from server.io.formats import load
 from server.io.handrecords import hands, is_complete, normalise_deal, solver_available
-from server.io.scorefile import load
 
 DEAL = "N:9753.QT93.9752.8 842.A865.AK.KT53 AQT6.K.T863.A962 KJ.J742.QJ4.QJ74"
 

@@ -12,9 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.io import EventFileError
+from server.io.formats import load, parse_bytes
 from server.io.model import PairKey
-from server.io.pbn import columns, read_pbn, split_games, write_pbn
-from server.io.scorefile import load, parse_bytes, score_event
+from server.io.pbn import read_pbn, write_pbn
+from server.io.pbn_syntax import columns, split_games
+from server.io.scorefile import score_event
 from server.scoring import Method
 
 from .conftest import content

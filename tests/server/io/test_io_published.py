@@ -11,7 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from protocol.bridge import imps
-from server.io.pbn import read_pbn, split_games
+from server.io.pbn import read_pbn
+from server.io.pbn_syntax import split_games
 
 REALBRIDGE = "endplay-realbridge/example2_realbridge_2021_online_qual_open_R2.pbn"
 

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from server.io.scorefile import ScoreReport, load, score_event
+from server.io.formats import load
+from server.io.report import ScoreReport
+from server.io.scorefile import score_event
 from server.io.teamfile import pair_rooms, score_team_event
 from server.scoring import Method, to_decimal
 

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from server.io import EventFileError
+from server.io.formats import load, parse_bytes
 from server.io.model import EventFile, Line, PairKey
-from server.io.scorefile import load, parse_bytes, score_event, to_json, to_text
+from server.io.scorefile import score_event, to_json, to_text
 from server.scoring import Method
 
 

@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from server.io import EventFileError
 from server.io.cli import app as io_app
+from server.io.formats import load
 from server.io.pbn import read_pbn
-from server.io.scorefile import load
 from server.io.teamfile import pair_rooms, score_team_event, team_to_csv, team_to_json
 from server.scoring import victory_points
 

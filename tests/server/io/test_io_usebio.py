@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.io import EventFileError
+from server.io.formats import load
 from server.io.model import PairKey
-from server.io.scorefile import load, score_event
+from server.io.scorefile import score_event
 from server.io.usebio import read_usebio, write_usebio
 from server.scoring import Method
 

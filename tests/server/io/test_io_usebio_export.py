@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from server.io import EventFileError
+from server.io.formats import load
 from server.io.handrecords import hands
-from server.io.scorefile import ScoreReport, decimal, load, score_event
+from server.io.report import ScoreReport, decimal
+from server.io.scorefile import score_event
 from server.io.usebio import read_usebio, write_usebio
 from server.scoring import Method
 

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from server.io import EventFileError
+from server.io.formats import load, parse_bytes
 from server.io.model import PairKey
 from server.io.pbn import read_pbn
-from server.io.scorefile import load, parse_bytes, score_event
+from server.io.scorefile import score_event
 from server.io.usebio import read_usebio, write_usebio
 from server.scoring import Method
 
@@ -37,7 +38,7 @@ def _tl(ns: int, ew: int, inner: str) -> str:
 
 
 def _values(report: object, board: int = 1) -> dict[str, tuple[Fraction | None, ...]]:
-    from server.io.scorefile import ScoreReport
+    from server.io.report import ScoreReport
 
     assert isinstance(report, ScoreReport)
     [traveller] = [b for b in report.boards if b.board == board]

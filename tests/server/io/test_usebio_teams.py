@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 from server.io import EventFileError
 from server.io.cli import app as io_app
-from server.io.scorefile import load, parse_bytes
+from server.io.formats import load, parse_bytes
 from server.io.teamfile import score_team_event, team_to_csv, team_to_json, team_to_text
 from server.io.usebio import read_usebio
 from server.io.usebio_teams import is_team_event

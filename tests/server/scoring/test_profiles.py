@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from server.io.scorefile import load, score_event
+from server.io.formats import load
+from server.io.scorefile import score_event
 from server.scoring import (
     BoardResult,
     Direction,

@@ -1,0 +1,81 @@
+"""The report of a scored event: the ranking and every board's traveller, as the offline
+scorer (``scorefile.score_event``) builds it and the writers (PBN, USEBIO, CSV) print it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from server.scoring import Method, Profile, to_decimal
+from server.scoring.profiles import DBF
+
+from .model import EventFile, PairKey
+
+
+@dataclass(frozen=True, slots=True)
+class PairResult:
+    """A pair's line in the ranking, as `traveller score` prints it."""
+
+    key: PairKey
+    names: tuple[str, ...]
+    direction: str | None
+    """The direction it is ranked in (two-winner events), else the key's direction or None."""
+    total: Fraction
+    percentage: Fraction | None
+    place: str
+    boards: int
+    penalty: Fraction = Fraction(0)
+    """Deducted from the total (§ 211), in the ranking's unit."""
+    handicap: Fraction | None = None
+    """The pair's handicap (percentage points) in a handicap event, else None."""
+    handicapped: Fraction | None = None
+    """The published percentage of a handicap pair: raw plus the profile's share of the
+    handicap; the place stays the scratch place."""
+
+
+@dataclass(frozen=True, slots=True)
+class RowResult:
+    """One table on a board, scored."""
+
+    ns: PairKey | None
+    ew: PairKey | None
+    table: int | None
+    round: int | None
+    contract: str | None
+    declarer: str | None
+    tricks: int | None
+    result: str | None
+    lead: str | None
+    ns_score: int | None
+    ns_label: str
+    ns_value: Fraction | None
+    ew_value: Fraction | None
+    ns_percent: Fraction | None
+    ew_percent: Fraction | None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardResultReport:
+    """A board's traveller, scored."""
+
+    board: int
+    section: str | None
+    rows: tuple[RowResult, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreReport:
+    """An event scored: the ranking and every board's traveller."""
+
+    event: EventFile
+    method: Method
+    winners: int
+    pairs: tuple[PairResult, ...]
+    boards: tuple[BoardResultReport, ...]
+    profile: Profile = DBF
+    """The conventions it was scored under (server/scoring/profiles.py)."""
+
+
+def decimal(value: Fraction | None, places: int = 2) -> float | None:
+    """An exact value rounded (halves away from zero) for printing."""
+    return None if value is None else float(to_decimal(value, places))
