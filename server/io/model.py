@@ -82,6 +82,12 @@ class Line:
     declarer: str | None = None
     tricks: int | None = None
     lead: str | None = None
+    auction: str | None = None
+    """The auction at the table, canonical calls from the dealer ("1C 1NT! P 3NT P P P", an
+    alert marked "!"), as ``Result.auction`` holds it; None when not known."""
+    play: str | None = None
+    """The play at the table (``protocol.bridge.play.format_play``: the cards in the order
+    played from the opening lead, a last "=n" a claim), as ``Result.play``; None when not known."""
     artificial: tuple[Fraction, Fraction] | None = None
     """(N/S %, E/W %) of an artificial adjusted score."""
     adjusted: tuple[SideScore, SideScore] | None = None
@@ -137,6 +143,10 @@ class TeamLine:
     declarer: str | None = None
     tricks: int | None = None
     lead: str | None = None
+    auction: str | None = None
+    """The auction at the table, as ``Line.auction``."""
+    play: str | None = None
+    """The play at the table, as ``Line.play``."""
     published_ns_score: int | None = None
     published_ns_imps: Decimal | None = None
     """The N/S team's IMPs on the board as the file published them ([ScoreIMP])."""

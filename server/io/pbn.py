@@ -20,8 +20,10 @@ from . import spelling
 from .assemble import Assembler, RawPair, RawRef, finish
 from .errors import EventFileError
 from .model import BoardRecord, EventFile, Line, PairKey, Refusal
+from .pbn_play import SectionError, auction_section, play_section, read_auction, read_play
 from .pbn_syntax import UNKNOWN, Game, Split, cell, quote, split_games, table_rows
 from .report import ScoreReport, decimal
+from .teamfile import team_event_from_games
 
 _PROGRAM_TAGS = ("Application", "Generator")
 
@@ -35,6 +37,9 @@ def read_pbn(text: str) -> EventFile:
     assembler = Assembler(event)
     named_pairs: dict[tuple[str, str], int] = {}
     scorings: dict[Method | None, tuple[str, Game]] = {}
+    tabled: set[int] = set()
+    """Boards read from a [ScoreTable]: a later game of the board with an [Auction] or [Play]
+    is one table's (``write_pbn``), matched to its line by section, table and round."""
     for game in games:
         tags = game.tags
         for name in _PROGRAM_TAGS:
@@ -63,6 +68,9 @@ def read_pbn(text: str) -> EventFile:
         _read_board(game, board, event)
         if "ScoreTable" in tags:
             _read_score_table(game, board, assembler)
+            tabled.add(board)
+        elif board in tabled and ("Auction" in tags or "Play" in tags):
+            _read_table_game(game, board, assembler)
         elif tags.get("Contract", "") not in UNKNOWN:
             try:
                 _read_single(game, board, assembler, named_pairs)
@@ -76,9 +84,7 @@ def read_pbn(text: str) -> EventFile:
             f"the games' [Scoring] tags disagree ({said}): the first is taken ({event.scoring!r})"
         )
     built = assembler.build()
-    from .teamfile import team_event_from_games
-
-    built.teams = team_event_from_games(games)
+    built.teams = team_event_from_games(games, built.refused)
     if built.teams is not None:
         return built
     return finish(built)
@@ -387,7 +393,77 @@ def _read_single(
         names = (tags.get(a, "").strip(), tags.get(b, "").strip())
         number = _number_from_names(names) or named.setdefault(names, len(named) + 1)
         refs.append(RawRef(None, number, seat))
+    _read_sections(game, line, assembler.event)
     assembler.add_line(line, refs[0], refs[1])
+
+
+def _read_sections(game: Game, line: Line, event: EventFile) -> None:
+    """The game's [Auction] and [Play] onto its line; a broken one is refused with its line and
+    the result is kept without it."""
+    deal = event.boards[line.board].deal if line.board in event.boards else None
+    try:
+        line.auction = read_auction(game, line.contract, line.declarer)
+    except SectionError as exc:
+        event.refused.append(Refusal(exc.reason, line=exc.line, board=line.board))
+    try:
+        line.play = read_play(game, line.contract, line.declarer, line.tricks, deal)
+    except SectionError as exc:
+        event.refused.append(Refusal(exc.reason, line=exc.line, board=line.board))
+
+
+def _words(played: tuple[str | None, str | None, int | None]) -> str:
+    return " ".join(str(x) for x in played if x is not None) or "no contract"
+
+
+def _read_table_game(game: Game, board: int, assembler: Assembler) -> None:
+    """A game after the board's [ScoreTable] that gives one table's [Auction] or [Play] (as
+    ``write_pbn`` writes them): onto the [ScoreTable] line of the same section, table and
+    round, whose contract it must repeat."""
+    tags = game.tags
+    event = assembler.event
+    where = game.lines.get("Auction", game.lines.get("Play"))
+    section = tags.get("Section", "").strip() or None
+    table, round_ = (tags.get(t, "").strip() for t in ("Table", "Round"))
+    place = f"table {table or '?'}, round {round_ or '?'}" + (
+        f", section {section}" if section else ""
+    )
+    matches = [
+        line
+        for line, _, _ in assembler.refs
+        if line.board == board
+        and line.section == section
+        and str(line.table or "") == table
+        and str(line.round or "") == round_
+    ]
+    if len(matches) != 1:
+        found = "no" if not matches else f"{len(matches)}"
+        reason = f"the [Auction]/[Play] of {place} matches {found} [ScoreTable] line: not read"
+        event.refused.append(Refusal(reason, line=where, board=board))
+        return
+    (line,) = matches
+    probe = Line(board, None, None)
+    try:
+        _fill_play(
+            probe,
+            tags.get("Contract", ""),
+            tags.get("Declarer", ""),
+            tags.get("Result", ""),
+            "",
+            "",
+        )
+    except (spelling.SpellingError, BridgeError) as exc:
+        event.refused.append(Refusal(str(exc), line=game.lines.get("Contract"), board=board))
+        return
+    said = (probe.contract, probe.declarer, probe.tricks)
+    table_said = (line.contract, line.declarer, line.tricks)
+    if said != table_said:
+        reason = (
+            f"the game of {place} says {_words(said)}, its [ScoreTable] line "
+            f"{_words(table_said)}: the [Auction]/[Play] not read"
+        )
+        event.refused.append(Refusal(reason, line=where, board=board))
+        return
+    _read_sections(game, line, event)
 
 
 def _number_from_names(names: tuple[str, str]) -> int | None:
@@ -443,7 +519,48 @@ def write_pbn(event: EventFile, report: ScoreReport | None = None) -> str:
                     if tricks is not None:
                         out.append(f"{seat} {strain:>2} {tricks:>2}")
         out.append("")
+        for line in event.lines:
+            if line.board == board and (line.auction or line.play):
+                out.extend(_table_game(event, line, record, scoring))
     return "\n".join(out)
+
+
+def _names(event: EventFile, key: PairKey | None) -> tuple[str, str]:
+    entry = event.pair(key) if key is not None else None
+    names = (*(entry.names if entry else ()), "", "")
+    return names[0], names[1]
+
+
+def _table_game(event: EventFile, line: Line, record: BoardRecord, scoring: str) -> list[str]:
+    """One table's auction and play (PBN 2.1 §3.5, §3.6) as a game of its own after the
+    board's [ScoreTable] game: the reader puts them back on the [ScoreTable] line of the same
+    [Section], [Table] and [Round]."""
+    seat_dealer = record.dealer or dealer(line.board).value
+    out = [f"[Event {quote(event.name)}]", '[Site ""]', f"[Date {quote(event.date)}]"]
+    out.append(f'[Board "{line.board}"]')
+    ns_names, ew_names = (_names(event, key) for key in (line.ns, line.ew))
+    out.append(f"[West {quote(ew_names[1])}]")
+    out.append(f"[North {quote(ns_names[0])}]")
+    out.append(f"[East {quote(ew_names[0])}]")
+    out.append(f"[South {quote(ns_names[1])}]")
+    out.append(f"[Dealer {quote(seat_dealer)}]")
+    out.append(f"[Vulnerable {quote(record.vulnerable or _law2_vul(line.board))}]")
+    out.append(f"[Deal {quote(record.deal or '?')}]")
+    out.append(f"[Scoring {quote(scoring)}]")
+    if line.section:
+        out.append(f"[Section {quote(line.section)}]")
+    out.append(f"[Table {quote(_opt(line.table))}]")
+    out.append(f"[Round {quote(_opt(line.round))}]")
+    passed = line.contract == "PASS"
+    out.append(f"[Declarer {quote('' if passed else line.declarer or '?')}]")
+    out.append(f"[Contract {quote('Pass' if passed else line.contract or '?')}]")
+    out.append(f"[Result {quote('' if passed or line.tricks is None else str(line.tricks))}]")
+    if line.auction:
+        out.extend(auction_section(seat_dealer, line.auction))
+    if line.play and line.contract and line.declarer and not passed:
+        out.extend(play_section(line.contract, line.declarer, line.play, record.deal))
+    out.append("")
+    return out
 
 
 def _law2_vul(board: int) -> str:

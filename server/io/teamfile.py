@@ -36,7 +36,9 @@ from server.scoring import (
 from . import spelling
 from .csv_io import text_cell
 from .errors import EventFileError
-from .model import EventFile, TeamEvent, TeamLine
+from .handrecords import normalise_deal
+from .model import EventFile, Refusal, TeamEvent, TeamLine
+from .pbn_play import SectionError, read_auction, read_play
 
 if TYPE_CHECKING:
     from .pbn_syntax import Game
@@ -47,8 +49,9 @@ _UNKNOWN = frozenset({"", "?", "-", "#"})
 # --- reading ------------------------------------------------------------------------------------
 
 
-def team_event_from_games(games: Sequence[Game]) -> TeamEvent | None:
-    """The team lines of a PBN file, or None when no game names both teams."""
+def team_event_from_games(games: Sequence[Game], refused: list[Refusal]) -> TeamEvent | None:
+    """The team lines of a PBN file, or None when no game names both teams. A line's broken
+    [Auction] or [Play] is put in ``refused`` with its line; the result is kept without it."""
     lines: list[TeamLine] = []
     for game in games:
         tags = game.tags
@@ -61,8 +64,27 @@ def team_event_from_games(games: Sequence[Game]) -> TeamEvent | None:
             continue
         line = _team_line(game, int(board_text), home, visit)
         if line is not None:
+            _read_sections(game, line, refused)
             lines.append(line)
     return TeamEvent(lines) if lines else None
+
+
+def _read_sections(game: Game, line: TeamLine, refused: list[Refusal]) -> None:
+    """The game's [Auction] and [Play] onto its line (``pbn_play``), checked against the deal
+    of the game's [Deal] when it gives all four hands."""
+    deal = game.tags.get("Deal", "").strip()
+    try:
+        normalised = normalise_deal(spelling.void_suits(deal)) if deal not in _UNKNOWN else None
+    except ValueError:
+        normalised = None  # the hand record's own refusal says why (pbn._read_board)
+    try:
+        line.auction = read_auction(game, line.contract, line.declarer)
+    except SectionError as exc:
+        refused.append(Refusal(exc.reason, line=exc.line, board=line.board))
+    try:
+        line.play = read_play(game, line.contract, line.declarer, line.tricks, normalised)
+    except SectionError as exc:
+        refused.append(Refusal(exc.reason, line=exc.line, board=line.board))
 
 
 def _team_line(game: Game, board: int, home: str, visit: str) -> TeamLine | None:

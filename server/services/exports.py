@@ -5,13 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from sqlmodel import Session, select
+
 from server.errors import NotFoundError
 from server.io.csv_io import write_ranking_csv, write_travellers_csv
-from server.io.model import EventFile, Line, PairEntry, PairKey
+from server.io.model import BoardRecord, EventFile, Line, PairEntry, PairKey
 from server.io.pbn import write_pbn
 from server.io.scorefile import score_event
 from server.io.usebio import write_usebio
-from server.services import adjusted
+from server.models import Board, Section
+from server.services import adjusted, standings
 from server.services.standings import SectionData
 
 #: Kind -> (file suffix, media type).
@@ -21,6 +24,9 @@ FORMATS = {
     "travellers": ("-travellers.csv", "text/csv; charset=utf-8"),
     "ranking": ("-ranking.csv", "text/csv; charset=utf-8"),
 }
+
+#: Board.vulnerability (protocol.bridge.Vulnerability) -> the PBN and USEBIO word.
+_VULNERABLE = {"NONE": "None", "NS": "NS", "EW": "EW", "BOTH": "All"}
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,9 @@ def event_file(data: SectionData) -> EventFile:
         entry.penalty = data.penalties.get(pair.id or 0, entry.penalty)
         entry.handicap = None if pair.handicap is None else Decimal(pair.handicap)
         event.pairs.append(entry)
+    for number, board in sorted(data.boards.items()):
+        if board.deal:  # a hand record: the exports carry the deal (PBN [Deal], USEBIO HANDSET)
+            event.boards[number] = BoardRecord(number, board.dealer, _vulnerable(board), board.deal)
     for result in sorted(data.results, key=lambda r: (r.board, r.round, r.table_number)):
         line = Line(
             board=result.board,
@@ -64,6 +73,7 @@ def event_file(data: SectionData) -> EventFile:
         if result.state in ("confirmed", "td_pending") and result.contract:
             line.contract, line.declarer = result.contract, result.declarer
             line.tricks, line.lead = result.tricks, result.lead
+            line.auction, line.play = result.auction, result.play
         elif result.state == "adjusted" and result.adjusted:
             try:
                 _adjusted_line(line, adjusted.parse(result.adjusted))
@@ -73,6 +83,20 @@ def event_file(data: SectionData) -> EventFile:
             continue
         event.lines.append(line)
     return event
+
+
+def load(session: Session, section: Section) -> SectionData:
+    """The section's results (``standings.load``) with its boards' hand records, which only
+    the exports write (the TD's downloads: the deals, auctions and play of every table)."""
+    data = standings.load(session, section)
+    boards = session.exec(select(Board).where(Board.section_id == section.id))
+    data.boards = {board.number: board for board in boards}
+    return data
+
+
+def _vulnerable(board: Board) -> str:
+    """The PBN word for a board's stored vulnerability."""
+    return _VULNERABLE.get(board.vulnerability.upper(), board.vulnerability)
 
 
 def _adjusted_line(line: Line, made: adjusted.Adjustment) -> None:

@@ -21,7 +21,7 @@ from protocol.bridge import BridgeError, Contract
 from protocol.messages import COMPLETE_STATES
 from server import scoring
 from server.errors import NotFoundError
-from server.models import Event, MovementAssignment, Pair, Result, Sanction, Section
+from server.models import Board, Event, MovementAssignment, Pair, Result, Sanction, Section
 from server.scoring import BoardResult, Method, ScoringOptions
 from server.services import adjusted, handicaps
 from server.services.deadlines import PublishedChange, published_changes
@@ -86,6 +86,8 @@ class Played:
     lead: str | None
     adjusted: str | None
     section_id: int
+    auction: str | None = None
+    play: str | None = None
 
 
 _PLAYED = [
@@ -101,6 +103,8 @@ _PLAYED = [
     col(Result.lead),
     col(Result.adjusted),
     col(Result.section_id),
+    col(Result.auction),
+    col(Result.play),
 ]
 
 
@@ -116,6 +120,8 @@ class SectionData:
     plays: dict[int, set[tuple[int, int]]]  # board -> every (table, round) that plays it
     penalties: dict[Hashable, Fraction]  # pair id -> total deduction
     changes: list[PublishedChange] = field(default_factory=list)  # § X79, newest first
+    boards: dict[int, Board] = field(default_factory=dict)
+    """Number -> hand record; loaded for the exports only (``exports.load``), else empty."""
 
     @property
     def method(self) -> Method:

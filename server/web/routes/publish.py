@@ -124,7 +124,7 @@ async def publish(
 @router.get("/export/{kind}")
 async def export(runtime: RuntimeDep, _td: TDPage, section_id: int, kind: str) -> Response:
     """Download the section's results: USEBIO, PBN, or CSV travellers and ranking."""
-    data = await runtime.read(lambda s: standings.load(s, setup.get_section(s, section_id)))
+    data = await runtime.read(lambda s: exports.load(s, setup.get_section(s, section_id)))
     made = await run_in_threadpool(exports.export, data, kind)
     return Response(
         made.content,
