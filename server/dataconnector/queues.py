@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
+from server.dataconnector.deals import handrecord_items
 from server.dataconnector.people import named_pairs, participation_dtos, player_dtos
 from server.dataconnector.results import result_items
 from server.dataconnector.tdcalls import KIND as TD_CALLS
@@ -59,8 +60,8 @@ def _participations(session: Session, dcs: DcSession) -> list[Item]:
 
 
 def _handrecords(session: Session, dcs: DcSession) -> list[Item]:
-    """Traveller's terminals do not record deals yet, so no hand record starts here."""
-    return []
+    """The deals set in Traveller during the session (``deals.handrecord_items``)."""
+    return [Item(i.item_id, [i.dto.wire()], False) for i in handrecord_items(session, dcs)]
 
 
 def _calls(session: Session, dcs: DcSession) -> list[Item]:

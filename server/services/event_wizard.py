@@ -169,7 +169,7 @@ def create(
             )
         if plan.movement.kind == "teams":
             _put_teams(session, event.id or 0, pairs.values(), plan.teams)
-        stored += _put_deals(session, section.id or 0, deals or {})
+        stored += put_deals(session, section.id or 0, deals or {})
         created.append(section.id or 0)
     return Created(event.id or 0, tuple(created), stored)
 
@@ -199,7 +199,9 @@ def _put_teams(
         session.add(pair)
 
 
-def _put_deals(session: Session, section_id: int, deals: Mapping[int, str]) -> int:
+def put_deals(session: Session, section_id: int, deals: Mapping[int, str]) -> int:
+    """The TD's hand records (board -> PBN deal) onto the section's boards, each audited as
+    "deal_set" (the Data Connector's hand-record queue reads those); how many were stored."""
     stored = 0
     for board in session.exec(select(Board).where(Board.section_id == section_id)):
         deal = deals.get(board.number)
