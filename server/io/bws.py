@@ -14,18 +14,24 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from protocol.bridge import BridgeError
+from protocol.bridge import BridgeError, Contract, Seat, dealer
+from protocol.bridge.auction import Auction
+from protocol.bridge.play import Play
 
 from . import spelling
 from .assemble import Assembler, RawPair, RawRef, finish
 from .errors import EventFileError
 from .model import EventFile, Line, Refusal
+from .played import PlayedError, auction_text, play_text
 
 Rows = list[dict[str, Any]]
-TABLES = ("Section", "RoundData", "ReceivedData", "PlayerNumbers")
+TABLES = ("Section", "RoundData", "ReceivedData", "PlayerNumbers", "BiddingData", "PlayData")
+"""The tables read; BiddingData and PlayData (the auction and the play keyed at Bridgemate II/3
+tables: ID, Section, Table, Round, Board, Counter, Direction, Bid or Card, Erased) are optional."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +156,91 @@ def from_tables(tables: Mapping[str, Rows]) -> BwsData:
     assembler.directional = mitchell if data.movement else None
     data.event.winners = 2 if mitchell else 1
     data.event = assembler.build()
+    _auctions_and_plays(tables, data.event, section)
     return data
+
+
+Where = tuple[str | None, int, int, int]
+"""(section, table, round, board): one table's board."""
+
+
+def _sequences(
+    rows: Rows, column: str, section: Callable[[Any], str | None], event: EventFile, table: str
+) -> dict[Where, list[tuple[str, str]]]:
+    """Each table's board's (direction, call or card), in Counter order; erased rows left out."""
+    found: dict[Where, list[tuple[int, str, str]]] = {}
+    for index, row in enumerate(rows, start=1):
+        if str(_get(row, "Erased") or "").lower() in ("true", "1", "-1", "yes"):
+            continue
+        try:
+            where = (
+                section(_get(row, "Section")),
+                _int(_get(row, "Table"), "table"),
+                _int(_get(row, "Round"), "round"),
+                _int(_get(row, "Board"), "board number"),
+            )
+            counter = _int(_get(row, "Counter"), "counter")
+        except EventFileError as exc:
+            event.refused.append(Refusal(exc.message, element=f"{table} row {index}"))
+            continue
+        value = str(_get(row, column) or "").strip()
+        direction = str(_get(row, "Direction") or "").strip().upper()[:1]
+        found.setdefault(where, []).append((counter, direction, value))
+    return {key: [(d, v) for _, d, v in sorted(items)] for key, items in found.items()}
+
+
+def _turns(items: list[tuple[str, str]], turn: Seat, what: str) -> None:
+    """PlayedError when the next row's Direction is not the seat whose turn it is."""
+    seat, value = items[0]
+    if seat and Seat.parse(seat) is not turn:
+        raise PlayedError(f"the {what} {value} is {seat}'s, but {turn.value} is next")
+
+
+def _auctions_and_plays(
+    tables: Mapping[str, Rows], event: EventFile, section: Callable[[Any], str | None]
+) -> None:
+    """BiddingData and PlayData onto the result of the same table, round and board, checked
+    (``played``) against its contract, declarer and tricks; a broken one is refused with its
+    place and the result is kept without it."""
+    lines = {(ln.section, ln.table or 0, ln.round or 0, ln.board): ln for ln in event.lines}
+    for table, column in (("BiddingData", "Bid"), ("PlayData", "Card")):
+        rows = tables.get(table, [])
+        for where, items in _sequences(rows, column, section, event, table).items():
+            _, number, round_, board = where
+            place = f"{table} (table {number}, round {round_}, board {board})"
+            line = lines.get(where)
+            try:
+                if line is None:
+                    raise PlayedError("no result in ReceivedData for it: not read")
+                if table == "BiddingData":
+                    build = partial(_auction, board, items)
+                    line.auction = auction_text(build, line.contract, line.declarer)
+                else:
+                    cards = partial(_play, items=items)
+                    line.play = play_text(cards, line.contract, line.declarer, line.tricks)
+            except PlayedError as exc:
+                event.refused.append(Refusal(str(exc), element=place, board=board))
+
+
+def _auction(board: int, items: list[tuple[str, str]]) -> Auction:
+    """The calls from the board's dealer (Law 2: a .bws does not say otherwise here)."""
+    auction = Auction(dealer(board))
+    for index in range(len(items)):
+        _turns(items[index:], auction.to_call, "call")
+        auction.add(items[index][1])
+    return auction
+
+
+def _play(contract: Contract, declarer: str, items: list[tuple[str, str]]) -> Play:
+    """The cards in the order played (the hands are not in the tables read)."""
+    assert contract.strain is not None
+    play = Play(contract.strain, declarer)
+    for index in range(len(items)):
+        if play.ended:
+            raise PlayedError(f"the card {items[index][1]} after the play has ended")
+        _turns(items[index:], play.to_play, "card")
+        play.play(items[index][1])
+    return play
 
 
 def _numbers_overlap(movement: list[Movement]) -> bool:

@@ -11,20 +11,18 @@ and from a traveller line's auction and play.
   a card not played and "*" where the play stops. A play that stops early is ended by a claim of
   the [Result] tricks, as the table would have claimed.
 
-The line holds the texts as ``Result`` does: the auction as canonical calls from the dealer
-("1C 1NT! P 3NT P P P"), the play as ``format_play`` writes it. Both are checked with the
-protocol modules on import; a broken one is refused with its place and the line is kept
-without it.
+The line holds the texts as ``Result`` does (``played``); both are checked there on import,
+and a broken one is refused with its place and the line is kept without it.
 """
 
 from __future__ import annotations
 
-from protocol.bridge import BridgeError, Contract, Seat
+from protocol.bridge import Contract
 from protocol.bridge.auction import Auction, Call, parse_pbn_auction
-from protocol.bridge.deal import parse_deal
-from protocol.bridge.play import Play, format_play, parse_pbn_play, parse_play
+from protocol.bridge.play import Play, parse_pbn_play, parse_play
 
 from .pbn_syntax import Game, quote
+from .played import PlayedError, auction_text, hands_of, play_text
 
 ALERT_NOTE = "Alert"
 """The text of the [Note] an alerted call refers to."""
@@ -46,38 +44,17 @@ def _body(game: Game, tag: str) -> str:
     return "\n".join(text for _, text in game.rows.get(tag, []))
 
 
-def _contract_words(contract: Contract, declarer: Seat | None) -> str:
-    if contract.strain is None:
-        return "passed out"
-    return f"{contract} by {declarer.value if declarer else '?'}"
-
-
 def read_auction(game: Game, contract: str | None, declarer: str | None) -> str | None:
     """The game's [Auction] as canonical calls, or None without one. SectionError when a call
     is illegal, the auction does not end, or it ends in another contract than the line's."""
-    if "Auction" not in game.tags:
-        return None
-    where = game.lines.get("Auction")
     body = _body(game, "Auction")
-    if not body.strip():
+    if "Auction" not in game.tags or not body.strip():
         return None
+    dealer = game.tags["Auction"].strip()
     try:
-        auction = parse_pbn_auction(game.tags["Auction"].strip(), body)
-    except BridgeError as exc:
-        raise SectionError(f"the auction: {exc}", where) from None
-    if not auction.ended:
-        raise SectionError(f"the auction {auction} does not end (Law 22A)", where)
-    outcome = auction.outcome()
-    if contract is not None:
-        keyed = Contract.parse(contract)
-        seat = None if keyed.strain is None else Seat.parse(declarer or "")
-        if (keyed, seat) != (outcome.contract, outcome.declarer):
-            raise SectionError(
-                f"the auction ends in {_contract_words(outcome.contract, outcome.declarer)}, "
-                f"the result says {_contract_words(keyed, seat)}",
-                where,
-            )
-    return str(auction)
+        return auction_text(lambda: parse_pbn_auction(dealer, body), contract, declarer)
+    except PlayedError as exc:
+        raise SectionError(str(exc), game.lines.get("Auction")) from None
 
 
 def read_play(
@@ -86,32 +63,19 @@ def read_play(
     """The game's [Play] as ``format_play`` text, or None without one. A play that stops early
     is claimed at the line's tricks. SectionError when a card is refused (not in the hand, a
     revoke, the wrong opening leader), or the play and the result disagree."""
-    if "Play" not in game.tags:
-        return None
-    where = game.lines.get("Play")
     body = _body(game, "Play")
-    if not body.strip():
+    if "Play" not in game.tags or not body.strip():
         return None
-    if contract is None or declarer is None or contract == "PASS":
-        raise SectionError("a [Play] without a contract played", where)
-    strain = Contract.parse(contract).strain
-    assert strain is not None
+    leader = game.tags["Play"].strip()
+
+    def build(played: Contract, seat: str) -> Play:
+        assert played.strain is not None
+        return parse_pbn_play(leader, body, played.strain, seat, hands_of(deal))
+
     try:
-        hands = parse_deal(deal) if deal else None
-        play = parse_pbn_play(game.tags["Play"].strip(), body, strain, declarer, hands)
-        if not play.ended:
-            if tricks is None:
-                raise SectionError(
-                    "the play stops before the end and the result is not given", where
-                )
-            play.claim(tricks)
-    except BridgeError as exc:
-        raise SectionError(f"the play: {exc}", where) from None
-    if tricks is not None and play.declarer_tricks() != tricks:
-        raise SectionError(
-            f"the play gives declarer {play.declarer_tricks()} tricks, the result {tricks}", where
-        )
-    return format_play(play)
+        return play_text(build, contract, declarer, tricks)
+    except PlayedError as exc:
+        raise SectionError(str(exc), game.lines.get("Play")) from None
 
 
 # --- writing -------------------------------------------------------------------------------------
@@ -148,7 +112,7 @@ def play_section(contract: str, declarer: str, text: str, deal: str | None) -> l
     stops before thirteen tricks (a claim: the [Result] gives the tricks)."""
     strain = Contract.parse(contract).strain
     assert strain is not None
-    play: Play = parse_play(text, strain, declarer, parse_deal(deal) if deal else None)
+    play: Play = parse_play(text, strain, declarer, hands_of(deal))
     first = play.declarer.lho
     columns = (first, first.lho, first.partner, first.rho)
     out = [f"[Play {quote(first.value)}]"]

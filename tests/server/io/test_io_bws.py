@@ -171,3 +171,61 @@ def test_a_file_that_is_not_access_is_refused(tmp_path: Path) -> None:
     path.write_bytes(b"this is not an Access database at all" * 10)
     with pytest.raises(EventFileError, match=r"fake\.bws"):
         read_bws(path)
+
+
+def _rows(table: str, column: str, where: tuple[int, int, int], items: str) -> list[dict[str, Any]]:
+    """BiddingData or PlayData rows for one table's board: "N:1S E:PASS ..." in Counter order."""
+    number, round_, board = where
+    return [
+        {
+            "ID": index,
+            "Section": 1,
+            "Table": number,
+            "Round": round_,
+            "Board": board,
+            "Counter": index,
+            "Direction": item.split(":")[0],
+            column: item.split(":")[1],
+            "Erased": False,
+        }
+        for index, item in enumerate(items.split(), start=1)
+    ]
+
+
+def test_bidding_and_play_data_are_read_onto_their_results() -> None:
+    tables = _mitchell()
+    bids = _rows("BiddingData", "Bid", (1, 1, 1), "N:1S E:PASS S:4S W:PASS N:PASS E:PASS")
+    corrected = dict(bids[2], Bid="3S", Erased=True)  # South's first try, corrected at the table
+    tables["BiddingData"] = [bids[3], corrected, *bids[:3], *bids[4:]]  # stored out of order
+    tables["PlayData"] = list(reversed(_rows("PlayData", "Card", (1, 1, 1), "E:HA S:H2 W:H3 N:H4")))
+    data = from_tables(tables)
+    assert data.event.refused == []
+    line = next(ln for ln in data.event.lines if ln.board == 1 and ln.table == 1)
+    assert (line.contract, line.declarer, line.tricks) == ("4S", "N", 11)
+    assert line.auction == "1S P 4S P P P"
+    assert line.play == "HA H2 H3 H4 =11"  # the rest claimed: the result's eleven tricks
+    assert all(ln.auction is None and ln.play is None for ln in data.event.lines if ln is not line)
+
+
+@pytest.mark.parametrize(
+    ("table", "column", "where", "items", "says"),
+    [
+        ("BiddingData", "Bid", (2, 2, 3), "S:1C W:1C", "insufficient"),
+        ("BiddingData", "Bid", (2, 2, 3), "S:1C W:PASS E:PASS", "is E's, but N is next"),
+        ("BiddingData", "Bid", (2, 2, 3), "S:1D W:PASS N:PASS E:PASS", "ends in 1D by S"),
+        ("PlayData", "Card", (2, 2, 3), "W:HA W:H2", "is W's, but N is next"),
+        ("PlayData", "Card", (1, 2, 4), "W:HA", "no result in ReceivedData"),
+    ],
+)
+def test_broken_bidding_or_play_data_is_refused_with_its_place_and_the_result_kept(
+    table: str, column: str, where: tuple[int, int, int], items: str, says: str
+) -> None:
+    tables = _mitchell()
+    tables[table] = _rows(table, column, where, items)
+    event = from_tables(tables).event
+    (refusal,) = event.refused
+    assert says in refusal.reason
+    number, round_, board = where
+    assert refusal.element == f"{table} (table {number}, round {round_}, board {board})"
+    assert len(event.lines) == 4  # every result is still read
+    assert all(ln.auction is None and ln.play is None for ln in event.lines)
