@@ -418,7 +418,7 @@ def _words(played: tuple[str | None, str | None, int | None]) -> str:
 def _read_table_game(game: Game, board: int, assembler: Assembler) -> None:
     """A game after the board's [ScoreTable] that gives one table's [Auction] or [Play] (as
     ``write_pbn`` writes them): onto the [ScoreTable] line of the same section, table and
-    round, whose contract it must repeat."""
+    round (the table alone when the game gives no [Round]), whose contract it must repeat."""
     tags = game.tags
     event = assembler.event
     where = game.lines.get("Auction", game.lines.get("Play"))
@@ -433,7 +433,7 @@ def _read_table_game(game: Game, board: int, assembler: Assembler) -> None:
         if line.board == board
         and line.section == section
         and str(line.table or "") == table
-        and str(line.round or "") == round_
+        and (not round_ or str(line.round or "") == round_)  # [Round] when the game gives it
     ]
     if len(matches) != 1:
         found = "no" if not matches else f"{len(matches)}"

@@ -305,3 +305,38 @@ def test_a_table_game_that_matches_no_line_is_refused() -> None:
     assert "table 7, round 1" in refusal.reason
     assert "matches no [ScoreTable] line" in refusal.reason
     assert refusal.line is not None
+
+
+def test_a_table_game_without_a_round_is_matched_by_its_table() -> None:
+    event = EventFile(name="No round")
+    event.lines.append(Line(1, PairKey(None, 1), PairKey(None, 2), "3NT", "N", 9, table=2, round=1))
+    event.lines[0].auction = "1NT P 3NT P P P"
+    text = write_pbn(event).replace('[Round "1"]\n[Declarer', "[Declarer")
+    assert text.count("[Round ") == 0
+    again = read_pbn(text)
+    assert again.refused == []
+    (line,) = again.lines
+    assert line.auction == "1NT P 3NT P P P"
+
+
+def test_a_table_game_repeating_another_contract_is_refused() -> None:
+    event = EventFile(name="Other contract")
+    event.lines.append(
+        Line(
+            1,
+            PairKey(None, 1),
+            PairKey(None, 2),
+            "3NT",
+            "N",
+            9,
+            table=1,
+            round=1,
+            auction="1NT P 3NT P P P",
+        )
+    )
+    text = write_pbn(event).replace('[Result "9"]', '[Result "10"]')
+    again = read_pbn(text)
+    (line,) = again.lines
+    assert (line.tricks, line.auction) == (9, None)
+    (refusal,) = again.refused
+    assert "says 3NT N 10, its [ScoreTable] line 3NT N 9" in refusal.reason
