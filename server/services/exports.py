@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import cast
 
-from sqlmodel import Session, select
+import sqlalchemy as sa
+from sqlmodel import Session, col, select
 
 from server.errors import NotFoundError
 from server.io.csv_io import write_ranking_csv, write_travellers_csv
@@ -13,7 +15,7 @@ from server.io.model import BoardRecord, EventFile, Line, PairEntry, PairKey
 from server.io.pbn import write_pbn
 from server.io.scorefile import score_event
 from server.io.usebio import write_usebio
-from server.models import Board, Section
+from server.models import Board, Result, Section
 from server.services import adjusted, standings
 from server.services.standings import SectionData
 
@@ -73,7 +75,9 @@ def event_file(data: SectionData) -> EventFile:
         if result.state in ("confirmed", "td_pending") and result.contract:
             line.contract, line.declarer = result.contract, result.declarer
             line.tricks, line.lead = result.tricks, result.lead
-            line.auction, line.play = result.auction, result.play
+            line.auction, line.play = data.played.get(
+                (result.table_number, result.round, result.board), (None, None)
+            )
         elif result.state == "adjusted" and result.adjusted:
             try:
                 _adjusted_line(line, adjusted.parse(result.adjusted))
@@ -86,11 +90,22 @@ def event_file(data: SectionData) -> EventFile:
 
 
 def load(session: Session, section: Section) -> SectionData:
-    """The section's results (``standings.load``) with its boards' hand records, which only
-    the exports write (the TD's downloads: the deals, auctions and play of every table)."""
+    """The section's results (``standings.load``) with its boards' hand records and each
+    table's auction and play, which only the exports write (the TD's downloads); the scoring
+    path never loads them."""
     data = standings.load(session, section)
     boards = session.exec(select(Board).where(Board.section_id == section.id))
     data.boards = {board.number: board for board in boards}
+    columns = (Result.table_number, Result.round, Result.board, Result.auction, Result.play)
+    known = sa.or_(col(Result.auction).is_not(None), col(Result.play).is_not(None))
+    rows = session.connection().execute(
+        sa.select(*(col(c) for c in columns)).where(col(Result.section_id) == section.id, known)
+    )
+    for row in rows:
+        table, round_, board, auction, play = cast(
+            tuple[int, int, int, str | None, str | None], row
+        )
+        data.played[(table, round_, board)] = (auction, play)
     return data
 
 

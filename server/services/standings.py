@@ -86,8 +86,6 @@ class Played:
     lead: str | None
     adjusted: str | None
     section_id: int
-    auction: str | None = None
-    play: str | None = None
 
 
 _PLAYED = [
@@ -103,8 +101,6 @@ _PLAYED = [
     col(Result.lead),
     col(Result.adjusted),
     col(Result.section_id),
-    col(Result.auction),
-    col(Result.play),
 ]
 
 
@@ -122,6 +118,8 @@ class SectionData:
     changes: list[PublishedChange] = field(default_factory=list)  # § X79, newest first
     boards: dict[int, Board] = field(default_factory=dict)
     """Number -> hand record; loaded for the exports only (``exports.load``), else empty."""
+    played: dict[tuple[int, int, int], tuple[str | None, str | None]] = field(default_factory=dict)
+    """(table, round, board) -> the auction and play keyed there; for the exports only."""
 
     @property
     def method(self) -> Method:
