@@ -70,7 +70,20 @@ class Assembler:
         counts = Counter(p.number for p in pairs)
         if any(n > 1 for n in counts.values()):
             return True
+        if self._numbered_per_direction(section):
+            return True
         return self.event.winners == 2 and not self.pairs
+
+    def _numbered_per_direction(self, section: str | None) -> bool:
+        """Whether a number sits N/S and E/W on one board: one pair never plays a board
+        twice, so the file numbers each direction from 1 (a Mitchell; Bridgewebs' PBN export,
+        tests/data/published/bridgewebs_westwood_2019-06-25_silver_points_pairs.pbn)."""
+        seats: dict[tuple[int, int], set[str]] = {}
+        for line, *found in self.refs:
+            for ref in found:
+                if ref is not None and ref.section == section:
+                    seats.setdefault((line.board, ref.number), set()).add(ref.seat)
+        return any(len(sat) > 1 for sat in seats.values())
 
     def _sections(self) -> set[str | None]:
         found = {p.section for p in self.pairs}
