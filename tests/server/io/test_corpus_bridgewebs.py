@@ -31,6 +31,7 @@ from pathlib import Path
 import pytest
 
 from server.io.model import EventFile
+from server.io.pbn import read_pbn
 from server.io.scorefile import load, score_event
 from server.scoring import Method
 
@@ -109,6 +110,28 @@ def test_westwood_numbers_each_direction_from_one() -> None:
     # "1 1 6H E 11", board 1: N/S pair 1 against E/W pair 1
     first = event.lines[0]
     assert (first.board, str(first.ns), str(first.ew)) == (1, "1 NS", "1 EW")
+
+
+def test_the_numbering_is_noted_and_one_clash_alone_does_not_decide_it() -> None:
+    assert load(WESTWOOD).notes == [
+        "pairs numbered per direction: a number sits N/S and E/W on 32 boards (pair 1, board 1 "
+        "first), so N/S 1 and E/W 1 are two pairs"
+    ]
+    assert load(NEWTON).notes == []
+    # Minimal file (made here, not a real one): a 4-pair Howell whose board 3 has pair 3 on
+    # both sides, a mistyped number. One board is not a numbering: the pairs keep one key
+    # each, and the clash is noted for the TD.
+    head = '[ScoreTable "PairId_NS\\1R;PairId_EW\\1R;Contract\\4L;Declarer\\1R;Result\\2R"]'
+    boards = {1: ("1 2", "3 4"), 2: ("2 1", "4 3"), 3: ("1 3", "3 2")}
+    text = "".join(
+        f'[Board "{board}"]\n{head}\n' + "".join(f"{row} 3NT N 9\n" for row in rows) + "\n"
+        for board, rows in boards.items()
+    )
+    event = read_pbn(text)
+    assert event.refused == []
+    assert all(pair.key.direction is None for pair in event.pairs)
+    assert len(event.lines) == 6
+    assert event.notes == ["pair 3 sits N/S and E/W on board 3; read as one pair"]
 
 
 def test_westwood_is_ranked_in_two_directions() -> None:
