@@ -70,7 +70,38 @@ class Assembler:
         counts = Counter(p.number for p in pairs)
         if any(n > 1 for n in counts.values()):
             return True
+        if self._numbered_per_direction(section):
+            return True
         return self.event.winners == 2 and not self.pairs
+
+    def _numbered_per_direction(self, section: str | None) -> bool:
+        """Whether numbers sit N/S and E/W on one board, on two boards or more: one pair never
+        plays a board twice, so the file numbers each direction from 1 (a Mitchell; Bridgewebs'
+        PBN export, tests/data/published/bridgewebs_westwood_2019-06-25_silver_points_pairs.pbn).
+        A single such board is more likely a mistyped pair number than a numbering, so it
+        only decides with another; the decision is noted either way."""
+        seats: dict[tuple[int, int], set[str]] = {}
+        for line, *found in self.refs:
+            for ref in found:
+                if ref is not None and ref.section == section:
+                    seats.setdefault((line.board, ref.number), set()).add(ref.seat)
+        clashes = sorted((board, number) for (board, number), sat in seats.items() if len(sat) > 1)
+        if not clashes:
+            return False
+        board, number = clashes[0]
+        where = f"section {section}: " if section else ""
+        boards = len({b for b, _ in clashes})
+        if boards < 2:
+            self.event.notes.append(
+                f"{where}pair {number} sits N/S and E/W on board {board}; read as one pair"
+            )
+            return False
+        self.event.notes.append(
+            f"{where}pairs numbered per direction: a number sits N/S and E/W on {boards} "
+            f"boards (pair {number}, board {board} first), so N/S {number} and E/W {number} "
+            f"are two pairs"
+        )
+        return True
 
     def _sections(self) -> set[str | None]:
         found = {p.section for p in self.pairs}

@@ -41,6 +41,7 @@ class Spelling:
 _PBN = "PBN 2.1 standard, https://www.tistis.nl/pbn/pbn_v21.txt"
 _FFB = "real file: tests/data/published/ffb_open2_dn1_finale_2022_seance1.pbn (Magic Contest)"
 _RB = "real file: tests/data/endplay-realbridge/ (RealBridge, 2021 Online Qual Open R2)"
+_BW = "real file: tests/data/published/bridgewebs_westwood_2019-06-25_silver_points_pairs.pbn"
 _ISSUE = "issue 16 report; no real file under a usable licence found (minimal test file)"
 _EARLIER = "accepted before issue 16; no source was recorded (kept, not yet cited)"
 _USEBIO = "USEBIO 1.2, http://www.usebio.org/files/usebio_v1_2.dtd"
@@ -51,6 +52,9 @@ KNOWN: tuple[Spelling, ...] = (
     Spelling("contract", "Pass", "passed out", "RealBridge", _RB),
     Spelling("contract", "4Sx", "doubled (lower-case x)", "RealBridge", _RB),
     Spelling("contract", "PO", "passed out", "Bridgewebs-style PBN exports", _ISSUE),
+    Spelling("contract", "PASS", "passed out (declarer N, result '-')", "Bridgewebs", _BW),
+    Spelling("contract", "3H*", "doubled (an asterisk)", "Bridgewebs", _BW),
+    Spelling("contract", "-", "not played (declarer N, result '-')", "Bridgewebs", _BW),
     Spelling("contract", "NP", "not played", "EBUScore, Bridgewebs", _EARLIER),
     Spelling("contract", "N/P", "not played", "unknown", _EARLIER),
     Spelling("contract", "NOT PLAYED", "not played", "unknown", _EARLIER),

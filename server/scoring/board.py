@@ -48,6 +48,11 @@ class ScoringOptions:
     sitout_scaling: bool = False
     """IMP and points methods: a pair's total scaled up to the most boards any pair in its
     ranking was scored on (some programs do; § X78A5 gives a sit-out no score at all)."""
+    sitout_factoring: Rounding | None = None
+    """Matchpoint methods: a pair's total factored up to the most boards any pair of the
+    event was scored on (total x B/b, rounded by this rounding), and its percentage taken
+    from that rounded total over the top of B boards (ACBLscore does; § X78A5 and § X78C: no
+    factoring, the percentage exact over the boards played)."""
     unique_places: bool = False
     """Break ties by § 223 (only where undividable prizes or qualification need it)."""
     tie_style: str = "="

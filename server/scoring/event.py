@@ -198,7 +198,11 @@ class PairsScorer:
         tops = {p: ledger.top(p) for p in chosen}
         totals = {p: Fraction(net[p], unit) for p in chosen}
         key: dict[PairId, tuple[int, int | Fraction]]
-        if matchpoints:
+        possible = {p: Fraction(tops[p], unit) for p in chosen}
+        if matchpoints and self.options.sitout_factoring is not None:
+            totals, possible = self._factored_totals(chosen, possible)
+            key = {p: (1, totals[p] / possible[p]) if possible[p] else (0, 0) for p in chosen}
+        elif matchpoints:
             common = 1
             for top in set(tops.values()):
                 if top:
@@ -217,7 +221,6 @@ class PairsScorer:
             groups = [sub for g in groups for sub in break_pair_ties(g, records)]
         out: list[Standing] = []
         for pair, position, label in places(groups, self.options.tie_style):
-            possible = Fraction(tops[pair], unit) if matchpoints else None
             out.append(
                 Standing(
                     pair=pair,
@@ -225,7 +228,7 @@ class PairsScorer:
                     position=position,
                     total=totals[pair],
                     penalty=self._penalties.get(pair, Fraction(0)),
-                    top=possible,
+                    top=possible[pair] if matchpoints else None,
                     boards=ledger.boards(pair),
                 )
             )
@@ -244,6 +247,28 @@ class PairsScorer:
             scaled = raw * Fraction(most, played) if played else raw
             out[pair] = scaled - self._penalties.get(pair, Fraction(0))
         return out
+
+    def _factored_totals(
+        self, chosen: Sequence[PairId], tops: Mapping[PairId, Fraction]
+    ) -> tuple[dict[PairId, Fraction], dict[PairId, Fraction]]:
+        """Matchpoint totals before penalties factored by B/b (B the most boards any pair of
+        the event was scored on - in a Mitchell whose N/S pairs all sat out once, the E/W
+        pairs' - and b the pair's own) and rounded, then the penalties deducted; and each top
+        factored the same way (ScoringOptions.sitout_factoring, ACBLscore's sit-out
+        convention: the percentage is of the rounded total)."""
+        rounding = self.options.sitout_factoring
+        assert rounding is not None
+        ledger = self._ledger
+        most = max((ledger.boards(p) for p in ledger.pairs()), default=0)
+        totals: dict[PairId, Fraction] = {}
+        factored_tops: dict[PairId, Fraction] = {}
+        for pair in chosen:
+            played = ledger.boards(pair)
+            raw = ledger.fraction(ledger.total(pair))
+            factor = Fraction(most, played) if played else Fraction(1)
+            totals[pair] = rounding(raw * factor) - self._penalties.get(pair, Fraction(0))
+            factored_tops[pair] = tops[pair] * factor
+        return totals, factored_tops
 
     def score_card(self, pair: PairId) -> list[ScoreCardRow]:
         """The pair's personal score card, board by board."""

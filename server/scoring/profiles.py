@@ -28,6 +28,7 @@ SETTINGS = (
     "scaled_rounding",
     "factor_artificial",
     "sitout_scaling",
+    "sitout_factoring",
     "handicap_share",
     "matchpoints",
 )
@@ -58,6 +59,15 @@ EBUSCORE_HANDICAP = (
     "pair by the average of its players' handicaps, i.e. half the pair's sum; before 1.1.8 it "
     "was the only one (the '100%' option, ScoreBridge's, gives the sum)"
 )
+ACBL_FILES = (
+    "tests/data/published/acbl_livermore_2026-04-20_monday_morning_pairs.json and "
+    "acbl_stoneridge_creek_2026-04-15_pairs.json (ACBLscore 833, ACBL Live for Clubs; "
+    "github.com/Rick-Wilson/acbl-live-fetch @ 81f7d64bc60c072662728752c6d68ee7867f06cf, "
+    "Unlicense): every pair that sat out is published with its total factored up to the "
+    "event's boards (raw x boards / boards played, to 0.01, halves up: 32.625 -> 32.63) and "
+    "the percentage of that rounded total over boards x top; so factored, all 25 + 11 "
+    "published totals and percentages are reproduced"
+)
 ISSUE = "stated by issue 16 (the program's own document was not found)"
 
 
@@ -70,6 +80,8 @@ class Profile:
     `scaled_rounding`: factored matchpoints rounded or truncated (§ X78B: exact).
     `factor_artificial`: the results beside an artificial score factored up (§ X78A3).
     `sitout_scaling`: IMP totals of pairs scored on fewer boards scaled up (§ X78A5: no).
+    `sitout_factoring`: matchpoint totals of pairs scored on fewer boards factored up and
+    rounded, the percentage taken from the rounded total (§ X78A5/§ X78C: no; exact).
     `handicap_share`: the part of a pair's handicap added to its published percentage.
     `matchpoints`: the matchpoint scale when a file says only "matchpoints" and no method is
     given (`traveller score` without --method); a live event names its scale itself.
@@ -82,6 +94,7 @@ class Profile:
     scaled_rounding: Rounding | None = None
     factor_artificial: bool = True
     sitout_scaling: bool = False
+    sitout_factoring: Rounding | None = None
     handicap_share: Fraction = Fraction(1, 2)
     matchpoints: Method = Method.MATCHPOINTS
     sources: Mapping[str, str] = field(default_factory=dict)
@@ -96,6 +109,7 @@ class Profile:
             scaled_rounding=self.scaled_rounding,
             factor_artificial=self.factor_artificial,
             sitout_scaling=self.sitout_scaling,
+            sitout_factoring=self.sitout_factoring,
         )
 
     def differences(self) -> dict[str, object]:
@@ -127,6 +141,8 @@ DBF = Profile(
         factor_artificial="DBf § X78A3: the others are matchpointed among themselves and "
         "factored up to the full field (§ X78B)",
         sitout_scaling="DBf § X78A5: a pair sitting out gets no score for the board",
+        sitout_factoring="DBf § X78A5 and § X78C: a pair sitting out gets no score for the "
+        "board, and its total is a percentage of the boards it played, not rounded",
         handicap_share="not in the DBf regulations (they have no handicap events); the "
         "share the programs that publish handicap results use: " + NZ_HANDICAP_FILE,
         matchpoints="DBf § X78 (Law 78A): 2-1-0 per comparison",
@@ -150,7 +166,9 @@ ACBL = Profile(
     name="acbl",
     title="ACBL / ACBLscore",
     matchpoints=Method.MATCHPOINTS_AMERICAN,
+    sitout_factoring=Rounding(2, "half-away"),
     sources=_sources(
+        sitout_factoring=ACBL_FILES,
         matchpoints="ACBL: 1-½-0 matchpoints; factoring M = (N·S)/n + (N-n)/2n, which is "
         "Neuberg on that scale (asecomputing.com/HelpFiles/handleaveragescores.htm, citing "
         "the ACBL Bulletin, June 1991, pp. 15-16)",

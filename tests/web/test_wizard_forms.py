@@ -196,6 +196,46 @@ def test_one_broken_board_of_a_hand_record_file_is_named_and_the_rest_stored(
     assert sorted(b.number for b in dealt) == [1]
 
 
+def test_strict_mode_refuses_a_hand_record_file_with_a_refused_board_and_creates_nothing(
+    client: TestClient, engine: Engine
+) -> None:
+    """Issue 16: the TD asked for strict mode (as `traveller score --strict`): one refused
+    board refuses the file, the page shows the same summary, and nothing is stored."""
+    csrf = web_login(client)
+    broken = PBN.replace('[Board "2"]', '[Board "two"]')
+    page = create(client, csrf, {"pbn_file": ("h.pbn", broken)}, strict_hand_records="on")
+    assert page.status_code == 422
+    assert (
+        "The hand-record file: 1 read, 1 refused: line 6: &#39;two&#39; is not a board number"
+        in page.text
+    )
+    assert "Strict mode: nothing was created." in page.text
+    assert 'name="strict_hand_records" checked' in page.text  # kept for the next try
+    assert events(engine) == []
+    with Session(engine) as s:
+        assert s.exec(select(Board)).all() == []
+    # A whole file passes strict mode, and the notice gives the same summary.
+    r = create(client, csrf, {"pbn_file": ("h.pbn", PBN)}, strict_hand_records="on")
+    assert r.status_code == 303, r.text
+    done = client.get(r.headers["location"]).text
+    assert "deals: 2. Hand records: 2 read, 0 refused." in done
+    assert len(events(engine)) == 1
+
+
+def test_strict_mode_is_off_unless_asked_and_offered_on_the_files_step(
+    client: TestClient, engine: Engine
+) -> None:
+    csrf = web_login(client)
+    page = client.get("/td/setup/details", params={**STEP1, "choice": "mitchell"})
+    assert page.status_code == 200
+    assert 'name="strict_hand_records" >' in page.text  # not checked
+    assert "Strict: if any board of the file is refused, create nothing" in page.text
+    broken = PBN.replace('[Board "2"]', '[Board "two"]')
+    r = create(client, csrf, {"pbn_file": ("h.pbn", broken)})
+    assert r.status_code == 303
+    assert len(events(engine)) == 1
+
+
 def test_the_wizard_speaks_the_chosen_language(client: TestClient) -> None:
     web_login(client)
     page = client.get("/td/setup/movements", params={**STEP1, "lang": "da"})

@@ -58,3 +58,26 @@ def test_a_broken_board_is_named_and_the_event_created(tab: Any, tmp_path: Path)
     assert tab.evaluate(
         "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
     )
+
+
+def test_strict_mode_refuses_the_file_and_keeps_the_form(tab: Any, tmp_path: Path) -> None:
+    """The TD ticks strict mode: the same file is refused with the same summary, nothing is
+    created, and the form comes back with strict mode still ticked."""
+    pbn = tmp_path / "hands.pbn"
+    pbn.write_text(BROKEN)
+    tab.goto("/td/setup")
+    tab.click("#wiz-propose")
+    tab.click("#wiz-next")
+    tab.set_input_files("#pbn_file", str(pbn))
+    tab.check("#strict_hand_records")
+    tab.click("#wiz-create")
+    error = tab.locator(".wiz-error")
+    expect(error).to_contain_text("The hand-record file: 1 read, 1 refused: line 6:")
+    expect(error).to_contain_text("Strict mode: nothing was created.")
+    expect(tab.locator("#strict_hand_records")).to_be_checked()
+    width = tab.viewport_size["width"]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    tab.screenshot(path=str(SHOTS / f"hand-records-strict-{width}.png"), full_page=True)
+    assert tab.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )

@@ -387,6 +387,13 @@ async def create(request: Request, runtime: RuntimeDep, td_: TDForm) -> Response
             movement = _read_movement(text)
         upload = await _bytes(form.get("pbn_file"))
         hands = None if upload is None else event_wizard.read_hand_records(*upload)
+        if hands is not None and hands.refused and form.get("strict_hand_records") == "on":
+            read, refused, places = _summary(hands)
+            raise InvalidError(
+                "hand_records_refused",
+                f"The hand-record file: {read} read, {refused} refused: {places}. "
+                "Strict mode: nothing was created.",
+            )
         deals = None if hands is None else hands.deals
         names = _names(form, letters(ask.sections))
         teams = _team_names(form)
@@ -414,14 +421,25 @@ async def create(request: Request, runtime: RuntimeDep, td_: TDForm) -> Response
     return redirect(f"/td/setup/done?sections={ids}", _created(made, hands))
 
 
+def _summary(hands: event_wizard.HandRecords) -> tuple[int, int, str]:
+    """(deals read, boards refused, the first five refusals with their places)."""
+    read, refused = len(hands.deals), len(hands.refused)
+    return read, refused, "; ".join(hands.refused[:5]) + ("; ..." if refused > 5 else "")
+
+
 def _created(made: event_wizard.Created, hands: event_wizard.HandRecords | None = None) -> str:
     count, deals = len(made.section_ids), made.deals
     if hands is not None and hands.refused:
-        read, refused = len(hands.deals), len(hands.refused)
-        places = "; ".join(hands.refused[:5]) + ("; ..." if refused > 5 else "")
+        read, refused, places = _summary(hands)
         return notice(
             f"Event created. Sections: {count}; deals: {deals}. Hand records: {read} read, "
             f"{refused} refused: {places}."
+        )
+    if hands is not None:
+        read = len(hands.deals)
+        return notice(
+            f"Event created. Sections: {count}; deals: {deals}. Hand records: {read} read, "
+            f"0 refused."
         )
     if deals:
         return notice(f"Event created. Sections: {count}; deals: {deals}.")

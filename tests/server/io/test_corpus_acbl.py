@@ -12,15 +12,17 @@ What the tests found (ACBLscore 833, "ACBLScore/ScoreParser 833/1.03"):
 - a pair that sat out a round (the N/S pairs of the 12.5-table Mitchell, 9 of 11 pairs of
   the Howell) is published with its total *factored up to the boards of the event*
   (raw x boards / boards played, to 0.01) and the percentage *of that rounded total* over
-  the event's boards x top. Computed that way from our exact matchpoints, every published
-  figure is reproduced; our own percentage (raw over the boards played, exact) differs from
-  the published one by 0.01 for the pairs where the rounded total moves it.
+  the event's boards x top. The `acbl` profile does exactly that (its `sitout_factoring`,
+  with matchpoints on the 1-per-beat scale): scored under it, every published line, total,
+  percentage and place is `score_event`'s own. Under DBf our percentage (raw over the boards
+  played, exact) differs from the published one by 0.01 for the pairs where the rounded
+  total moves it.
 """
 
 from __future__ import annotations
 
 import json
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -33,10 +35,10 @@ from server.io.model import PairKey
 from server.io.report import ScoreReport
 from server.io.scorefile import score_event
 from server.scoring import to_decimal
+from server.scoring.profiles import get_profile
 
 MITCHELL = "published/acbl_livermore_2026-04-20_monday_morning_pairs.json"
 HOWELL = "published/acbl_stoneridge_creek_2026-04-15_pairs.json"
-CENT = Decimal("0.01")
 
 
 def _load(data_dir: Path, name: str) -> tuple[dict[str, Any], ScoreReport]:
@@ -77,16 +79,32 @@ def _lines_compared(report: ScoreReport) -> int:
     return compared
 
 
-def _factored(report: ScoreReport, boards: int, top: int) -> dict[PairKey, tuple[Decimal, ...]]:
-    """ACBLscore's figures from our exact matchpoints: the total factored up to `boards` and
-    rounded to 0.01, and the percentage of that rounded total over boards x top."""
+def _under_acbl(report: ScoreReport) -> ScoreReport:
+    """The same event scored under the acbl profile (1-per-beat scale, sit-out factoring)."""
+    return score_event(report.event, profile=get_profile("acbl"))
+
+
+def _figures(report: ScoreReport) -> dict[PairKey, tuple[Decimal, Decimal]]:
+    """Each pair's total and percentage as published: to 0.01."""
     figures = {}
     for pair in report.pairs:
-        raw = pair.total / 2 * Fraction(boards, pair.boards)
-        total = to_decimal(raw, 2)
-        percent = (total * 100 / (boards * top)).quantize(CENT, ROUND_HALF_UP)
-        figures[pair.key] = (total, percent)
+        assert pair.percentage is not None
+        figures[pair.key] = (to_decimal(pair.total, 2), to_decimal(pair.percentage, 2))
     return figures
+
+
+def _lines_match_as_published(report: ScoreReport) -> int:
+    """Under the acbl profile every line's matchpoints are the published ones as they are."""
+    published = {(ln.board, ln.ns, ln.ew): ln.published_values for ln in report.event.lines}
+    compared = 0
+    for board in report.boards:
+        for row in board.rows:
+            assert row.ns_value is not None
+            assert row.ew_value is not None
+            got = (to_decimal(row.ns_value, 2), to_decimal(row.ew_value, 2))
+            assert got == published[(board.board, row.ns, row.ew)], (board.board, str(row.ns))
+            compared += 1
+    return compared
 
 
 def test_acbl_mitchell_every_traveller_line_matches(
@@ -104,7 +122,9 @@ def test_acbl_mitchell_totals_are_factored_to_26_boards(
 ) -> None:
     _, report = mitchell
     published = {p.key: (p.published_total, p.published_percentage) for p in report.event.pairs}
-    figures = _factored(report, boards=26, top=11)
+    acbl = _under_acbl(report)
+    assert _lines_match_as_published(acbl) == 312
+    figures = _figures(acbl)
     assert len(figures) == 25
     assert figures == published
     # The E/W pairs played all 26 boards: their totals are ours as they are. Each N/S pair
@@ -115,6 +135,9 @@ def test_acbl_mitchell_totals_are_factored_to_26_boards(
     assert {k.direction for k, n in played.items() if n == 26} == {"EW"}
     ns10 = next(p for p in report.pairs if p.key == PairKey("A", 10, "NS"))
     assert ns10.total / 2 == Fraction(327, 2)
+    ns10 = next(p for p in acbl.pairs if p.key == PairKey("A", 10, "NS"))
+    assert (ns10.total, ns10.boards) == (Fraction(17713, 100), 24)
+    assert ns10.percentage == Fraction(17713, 286)
 
 
 def test_acbl_mitchell_exact_percentages_differ_only_by_the_rounded_total(
@@ -151,9 +174,16 @@ def test_acbl_howell_totals_are_factored_to_18_boards(
 ) -> None:
     _, report = howell
     published = {p.key: (p.published_total, p.published_percentage) for p in report.event.pairs}
-    figures = _factored(report, boards=18, top=4)
+    acbl = _under_acbl(report)
+    assert _lines_match_as_published(acbl) == 90
+    figures = _figures(acbl)
     assert len(figures) == 11
     assert figures == published
+    pair12 = next(p for p in acbl.pairs if p.key.number == 12)
+    assert (pair12.total, to_decimal(pair12.percentage or 0, 2)) == (
+        Fraction(3263, 100),
+        Decimal("45.32"),
+    )
     # Pairs 7 and 9 played all 18 boards; the other nine played 16 and are factored by
     # 18/16, e.g. pair 12: 29 MP -> 32.625 -> "32.63" (halves up), 32.63/72 = 45.32 %.
     assert sorted(p.key.number for p in report.pairs if p.boards == 18) == [7, 9]
@@ -196,9 +226,10 @@ def test_acbl_published_places_are_ours(which: str, request: pytest.FixtureReque
     # "1/2" where we write "1=".
     record, report = request.getfixturevalue(which)
     published = _published_places(record)
-    ours = {(p.key.number, p.key.direction): p.place for p in report.pairs}
     spelled = {k: v.replace("1/2", "1=") for k, v in published.items()}
-    assert {k: ours[k] for k in spelled} == spelled
+    for scored in (report, _under_acbl(report)):
+        ours = {(p.key.number, p.key.direction): p.place for p in scored.pairs}
+        assert {k: ours[k] for k in spelled} == spelled
     assert len(spelled) == {"mitchell": 10, "howell": 4}[which]
     order = [int(p["pair_number"]) for p in record["sessions"][0]["sections"][0]["pair_summaries"]]
     ranked = [p.key.number for p in report.pairs]

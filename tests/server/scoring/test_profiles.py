@@ -210,6 +210,47 @@ def test_pianola_scales_the_cross_imp_totals_of_pairs_who_sat_out() -> None:
     assert [str(s.pair) for s in pianola.standings(["A", "B", "C"])] == ["C", "B", "A"]
 
 
+# --- sit-outs in matchpoint pairs (hand-computed, minimal) ------------------------------------
+
+
+def test_acbl_factors_a_sit_out_pairs_total_up_and_rounds_it() -> None:
+    # Hand-computed, 1-1/2-0 matchpoints, each board over its own tables (field "board"):
+    # board 1, three tables: N/S A +420, B +450, C +400: A 1, B 2, C 0 (top 2);
+    # board 2, three tables: A +110, B +140, C +140: A 0, B 1.5, C 1.5;
+    # board 3, two tables (C sits out): A +100, B +50: A 1, B 0 (top 1).
+    # Totals: A 2 of 5 (40 %), B 3.5 of 5 (70 %), C 1.5 of 4 on 2 boards (37.5 %).
+    # ACBL factors C to the 3 boards, total and top: 1.5 x 3/2 = 2.25 of 6 (37.5 %).
+    # DBf (§ X78A5) keeps 1.5 of 4.
+    results = [
+        BoardResult.played(1, "A", "D", 420, table=1),
+        BoardResult.played(1, "B", "E", 450, table=2),
+        BoardResult.played(1, "C", "F", 400, table=3),
+        BoardResult.played(2, "A", "D", 110, table=1),
+        BoardResult.played(2, "B", "E", 140, table=2),
+        BoardResult.played(2, "C", "F", 140, table=3),
+        BoardResult.played(3, "A", "D", 100, table=1),
+        BoardResult.played(3, "B", "E", 50, table=2),
+    ]
+    base = ScoringOptions(method=Method.MATCHPOINTS_AMERICAN, field="board")
+
+    def figures(profile: str) -> dict[str, tuple[Fraction, Fraction | None, int]]:
+        scorer = PairsScorer(results, get_profile(profile).options(base))
+        return {
+            str(s.pair): (s.total, s.percent, s.boards) for s in scorer.standings(["A", "B", "C"])
+        }
+
+    assert figures("dbf") == {"A": (2, 40, 3), "B": (F(7, 2), 70, 3), "C": (F(3, 2), F(75, 2), 2)}
+    assert figures("acbl") == {"A": (2, 40, 3), "B": (F(7, 2), 70, 3), "C": (F(9, 4), F(75, 2), 2)}
+    # With a penalty of 0.5 MP, it comes off the factored total: 2.25 - 0.5 = 1.75 of 6.
+    scorer = PairsScorer(results, get_profile("acbl").options(base))
+    scorer.set_penalties({"C": F(1, 2)})
+    c = next(s for s in scorer.standings(["A", "B", "C"]) if s.pair == "C")
+    assert (c.total, c.top) == (F(7, 4), 6)
+    # The rounding is ACBL's 0.01, halves up: 29 x 18/16 = 32.625 -> 32.63 (the Howell file).
+    assert get_profile("acbl").sitout_factoring == Rounding(2, "half-away")
+    assert Rounding(2, "half-away")(F(29 * 18, 16)) == F(3263, 100)
+
+
 # --- handicap pairs (hand-made handicaps on a real file's pairs) -----------------------------
 
 
@@ -273,13 +314,17 @@ def test_ffb_event_under_dbf_is_scored_as_before() -> None:
 
 
 def test_acbl_scores_plain_matchpoints_on_the_american_scale_with_the_same_percentages() -> None:
-    # 1-1/2-0 is exactly half of 2-1-0 (top 21 instead of 42): totals halve, percentages stay.
+    # 1-1/2-0 is exactly half of 2-1-0 (top 21 instead of 42): totals halve, and ACBLscore
+    # publishes them to 0.01, the percentage from that total (sitout_factoring; every pair
+    # here played all 30 boards, so nothing is factored, only rounded).
     dbf = score_event(load(FFB))
     acbl = score_event(load(FFB), profile=get_profile("acbl"))
     assert (dbf.method, acbl.method) == (Method.MATCHPOINTS, Method.MATCHPOINTS_AMERICAN)
-    assert [(p.key, p.total / 2, p.percentage) for p in dbf.pairs] == [
-        (p.key, p.total, p.percentage) for p in acbl.pairs
-    ]
+    rounded = [(p.key, Fraction(to_decimal(p.total / 2, 2))) for p in dbf.pairs]
+    assert [(p.key, p.total) for p in acbl.pairs] == rounded
+    assert [p.percentage for p in acbl.pairs] == [100 * total / (30 * 21) for _, total in rounded]
+    seven = acbl.pairs[0]  # 771.10 / 2 = 385.5476...: 385.55, 61.198 %
+    assert (seven.key.number, seven.total) == (7, F(38555, 100))
     given = score_event(load(FFB), Method.MATCHPOINTS, profile=get_profile("acbl"))
     assert given.method is Method.MATCHPOINTS  # a method given is never changed
 
