@@ -30,9 +30,10 @@ from pathlib import Path
 
 import pytest
 
+from server.io.formats import load
 from server.io.model import EventFile
 from server.io.pbn import read_pbn
-from server.io.scorefile import load, score_event
+from server.io.scorefile import score_event
 from server.scoring import Method
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "published"
