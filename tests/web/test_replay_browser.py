@@ -132,12 +132,11 @@ def test_the_replay_steps_through_the_play_on_a_projector_and_a_phone(
     expect(replay.locator(".slot-e")).to_have_class("slot slot-e filled suit-h won")
     expect(replay.locator('tr[data-trick="5"]')).to_have_class("jump now")
     expect(replay.locator('tr[data-trick="6"] .pc').first).to_be_hidden()  # not yet played
-    expect(replay.locator('tr[data-trick="6"] td.num')).to_be_hidden()  # nor its count
+    expect(replay.locator('tr[data-trick="6"] .count')).to_be_hidden()  # nor its count
     expect(replay.locator('tr[data-trick="5"] td.num')).to_have_text("2–3")
 
     page.set_viewport_size({"width": 1366, "height": 768})
-    first.locator("summary").scroll_into_view_if_needed()
-    page.evaluate("window.scrollBy(0, -8)")
+    page.evaluate("document.querySelector('#table-plays').scrollIntoView()")
     save_screen(page, tmp_path, "public-replay-1366.png")
 
     phone = browser.new_context(viewport={"width": 390, "height": 844}, base_url=live_server.url)
@@ -157,6 +156,15 @@ def test_the_replay_steps_through_the_play_on_a_projector_and_a_phone(
             assert found["x"] + found["width"] <= 390, (part, found)
         box.locator(".replay-table").scroll_into_view_if_needed()
         save_screen(tab, tmp_path, "public-replay-390.png")
+        tab.goto(url + "?lang=da")  # the club's language: the labels translated, no overflow
+        box = tab.locator("#table-plays details.table-play").first.locator("[data-replay]")
+        box.locator('button[data-step="next"]').click()
+        expect(box.locator(".replay-at")).to_have_text("Stik 1")
+        expect(tab.locator("#table-plays h2")).to_have_text("Meldinger og spil")
+        widths = tab.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert widths[0] <= widths[1], widths
+        tab.evaluate("document.querySelector('#table-plays').scrollIntoView()")
+        save_screen(tab, tmp_path, "public-replay-390-da.png")
     finally:
         phone.close()
 

@@ -54,7 +54,7 @@
         card.classList.toggle("gone", played[card.getAttribute("data-card")] === true);
       });
       each(suits, function (suit) {
-        suit.classList.toggle("empty", !suit.querySelector(".c:not(.gone)"));
+        suit.classList.toggle("is-void", !suit.querySelector(".c:not(.gone)"));
       });
 
       var current = at > 0 ? steps[at - 1].trick : 0;
@@ -103,7 +103,7 @@
       steps.forEach(function (s, index) { s.el.classList.toggle("ahead", index >= at); });
       rows.forEach(function (r, index) {
         r.classList.toggle("now", at > 0 && index === current);
-        var count = r.querySelector("td.num");
+        var count = r.querySelector("td.num .count");
         if (count) count.classList.toggle("ahead", at < lastOf[index]);
       });
       if (end) end.classList.toggle("ahead", !finished);
