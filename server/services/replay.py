@@ -318,4 +318,6 @@ def shown(plays: BoardPlays | None, traveller: Traveller) -> tuple[BoardPlays, l
         and (line.table, line.round) in at
         and at[(line.table, line.round)].state in SHOWN_STATES
     ]
-    return (plays if out else empty), out
+    if not out:
+        return empty, []
+    return BoardPlays(plays.board, plays.dealer, plays.hands, tuple(s.play for s in out)), out

@@ -209,5 +209,6 @@ def test_the_public_sees_only_the_tables_of_a_shown_traveller() -> None:
     board, shown = replay.shown(plays, visible)
     assert [(s.play.table, s.play.round) for s in shown] == [(3, 2), (1, 1)]  # not "entered"
     assert board.hands is not None
+    assert [(t.table, t.round) for t in board.tables] == [(3, 2), (1, 1)]  # nothing else kept
     assert replay.shown(plays, Traveller(2, True, [_line(1, 1)], "MP"))[1] == []  # other board
     assert replay.shown(None, visible)[1] == []

@@ -5,20 +5,22 @@ the tables on it; a board still in play shows neither. (SQLite and PostgreSQL.)"
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from server.app import create_app
 from server.config import Settings
-from server.models import Result
+from server.models import Board, Result
 from tests.server.conftest import TD_PASSWORD, Club, Table, open_club
 from tests.server.test_replay_view import BOARD_12, _stored_play
-from tests.server.test_table_players_hands import put_deal
 from tests.web.conftest import web_login
 from tests.web.test_hand_record_public import DEAL
 from tests.web.test_web_forms import board_url, post
@@ -54,15 +56,35 @@ def play_with_auction(table: Table, board: int, *, confirm: bool = True) -> None
         assert r.status_code == 200, r.text
 
 
-def put_play(engine: Engine, table: int, round_: int, board: int, text: str = PLAY) -> None:
+def put_deal(engine: Engine, board: int, deal: str, *, section_id: int | None = None) -> None:
+    with Session(engine) as s:
+        found = select(Board).where(Board.number == board)
+        if section_id is not None:
+            found = found.where(Board.section_id == section_id)
+        row = s.exec(found).one()
+        row.deal = deal
+        s.add(row)
+        s.commit()
+
+
+def put_play(
+    engine: Engine,
+    table: int,
+    round_: int,
+    board: int,
+    text: str = PLAY,
+    *,
+    section_id: int | None = None,
+) -> None:
     """The play keyed at the table (the play entry is another step of issue 20): stored as
     Result.play, as the entry will store it."""
     with Session(engine) as s:
-        row = s.exec(
-            select(Result).where(
-                Result.table_number == table, Result.round == round_, Result.board == board
-            )
-        ).one()
+        found = select(Result).where(
+            Result.table_number == table, Result.round == round_, Result.board == board
+        )
+        if section_id is not None:
+            found = found.where(Result.section_id == section_id)
+        row = s.exec(found).one()
         row.play = text
         s.add(row)
         s.commit()
@@ -80,6 +102,12 @@ def play_round(club: Club, tables: dict[int, Table], round_: int) -> None:
                 ack = table.enter(board, "3NT", "N", 9)
                 assert ack.status_code == 200, ack.text
                 table.confirm(board, ack.json()["result"]["version"])
+
+
+def _auction_for(board: int) -> str:
+    """North opens 1H, East's 2D is alerted, South bids game: from the board's dealer (Law 2)."""
+    passes = (board - 1) % 4  # dealers N, E, S, W: passes by those before North
+    return " ".join(["P"] * (0 if passes == 0 else 4 - passes) + AUCTION.split())
 
 
 def shows_play(page: str) -> bool:
@@ -190,6 +218,30 @@ def test_a_board_without_auction_or_play_shows_the_hand_record_only(
     assert "replay.css" not in page
 
 
+def test_without_the_deal_the_auction_and_tricks_still_show(client: TestClient, club: Club) -> None:
+    """A hand-dealt board nobody keyed: no hand record, but the tables' auction and play (the
+    replay's table then has only the trick in the middle)."""
+    allow_auctions(club)
+    t1 = club.pair(1)
+    play_with_auction(t1, 1)
+    put_play(club.engine, 1, 1, 1)
+    csrf = web_login(client)
+    post(
+        client,
+        f"/td/s/{club.section_id}/publish",
+        csrf,
+        status="provisional",
+        amount="72",
+        confirmed="yes",
+    )
+    page = client.get(f"/results/{club.section_id}/boards/1").text
+    assert 'id="hand-record"' not in page
+    assert 'id="table-plays"' in page
+    assert page.count('<tr data-trick="') == 7
+    assert 'class="c" data-card=' not in page  # no hands to take the cards from
+    assert auction_cells(page)[:4] == ["", "1♥", "2♦!", "4♥"]
+
+
 def test_the_td_sees_every_tables_auction_and_play_on_the_board(
     client: TestClient, club: Club
 ) -> None:
@@ -221,3 +273,85 @@ def test_the_td_sees_every_tables_auction_and_play_on_the_board(
     assert 'id="play-2-1"' in other
     assert "data-replay" not in other
     assert auction_cells(other)[:4] == ["Pass", "1♥", "Pass", "4♥"]  # dealer West
+
+
+# ---------------------------------------------------------------- the property
+
+
+@settings(
+    max_examples=6,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(rng=st.randoms(use_true_random=False), publish_after=st.integers(0, 24))
+def test_no_public_page_shows_an_auction_or_play_before_its_traveller(
+    engine: Engine, rng: random.Random, publish_after: int
+) -> None:
+    """A 3-table Mitchell played in a random order (each table keys, its play stored, then
+    confirms; the TD may publish at any point): after every step each board's page shows the
+    auction and play of exactly the confirmed tables once the board is done everywhere or
+    published, and nothing before."""
+    app = create_app(Settings(td_password=TD_PASSWORD, database_url="unused://"), engine=engine)
+    with TestClient(app) as client:
+        club = open_club(client, engine, tables=3, bpr=1)
+        allow_auctions(club)
+        csrf = web_login(client)
+        put_deal(engine, 1, DEAL, section_id=club.section_id)
+        club.start_round(1)
+        tables = {n: club.pair(n) for n in (1, 2, 3)}
+        confirmed: set[tuple[int, int, int]] = set()
+        published = False
+        steps = 0
+
+        def check() -> None:
+            for board in (1, 2, 3):
+                page = client.get(f"/results/{club.section_id}/boards/{board}").text
+                done = {(t, r) for t, r, b in confirmed if b == board}
+                visible = published or len(done) == 3  # board 1, 2 and 3 each go to all 3 tables
+                shown = {(int(t), int(r)) for t, r in re.findall(r'id="play-(\d+)-(\d+)"', page)}
+                if not visible:
+                    assert not shows_play(page), (board, steps)
+                    assert shown == set()
+                else:
+                    assert shown == done, (board, steps, shown, done)
+
+        for round_ in (1, 2, 3):
+            if round_ > 1:
+                club.start_round(round_)
+                for table in tables.values():
+                    assert table.send({"type": "next_round"}).status_code == 200
+            boards = {n: t.round()["boards"][0]["board"] for n, t in tables.items()}
+            # Each table keys, then confirms; the tables' steps interleaved at random.
+            actions = [(n, "enter") for n in tables] + [(n, "confirm") for n in tables]
+            rng.shuffle(actions)
+            keyed: dict[int, int] = {}
+            pending = list(actions)
+            while pending:
+                n, kind = pending.pop(0)
+                if kind == "confirm" and n not in keyed:
+                    pending.append((n, kind))  # not keyed yet: later
+                    continue
+                board = boards[n]
+                if kind == "enter":
+                    ack = tables[n].enter(
+                        board, "4H", "N", 9, values={"auction": _auction_for(board)}
+                    )
+                    assert ack.status_code == 200, ack.text
+                    keyed[n] = ack.json()["result"]["version"]
+                    put_play(engine, n, round_, board, section_id=club.section_id)
+                else:
+                    r = tables[n].confirm(board, keyed[n])
+                    assert r.status_code == 200, r.text
+                    confirmed.add((n, round_, board))
+                steps += 1
+                if steps == publish_after and not published:
+                    post(
+                        client,
+                        f"/td/s/{club.section_id}/publish",
+                        csrf,
+                        status="provisional",
+                        amount="72",
+                        confirmed="yes",
+                    )
+                    published = True
+                check()
