@@ -13,6 +13,7 @@ from sqlmodel import Session, select
 
 from server.db import make_engine
 from server.models import Board, Result
+from server.services import hands
 from tests.web.conftest import LiveServer, Room, Terminal, login, save_screen
 from tests.web.test_hand_record_public import DEAL
 from tests.web.test_play_public import AUCTION, PLAY
@@ -69,6 +70,7 @@ def test_the_replay_steps_through_the_play_on_a_projector_and_a_phone(
 ) -> None:
     room.td("PATCH", f"/api/v1/events/{room.event_id}", json={"auction_entry": "optional"})
     _store(live_server, room.section_id, deal=DEAL)
+    hands.dd_tricks(DEAL)  # solved now (if endplay is there), as the server would have by then
     url = f"/results/{room.section_id}/boards/1"
     for round_ in (1, 2, 3):  # the 3-table Mitchell: board 1 goes round every table
         if round_ > 1:
@@ -136,6 +138,10 @@ def test_the_replay_steps_through_the_play_on_a_projector_and_a_phone(
     expect(replay.locator('tr[data-trick="5"] td.num')).to_have_text("2–3")
 
     page.set_viewport_size({"width": 1366, "height": 768})
+    page.evaluate("window.scrollTo(0, 0)")
+    widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert widths[0] <= widths[1], widths
+    save_screen(page, tmp_path, "public-traveller-with-plays-1366.png")
     page.evaluate("document.querySelector('#table-plays').scrollIntoView()")
     save_screen(page, tmp_path, "public-replay-1366.png")
 
