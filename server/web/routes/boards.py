@@ -15,7 +15,7 @@ from protocol.text import MAX_TEXT, SingleLine
 from server.errors import InvalidError
 from server.i18n import N_
 from server.models import Event, Result, utcnow
-from server.services import adjusted, dashboard, deadlines, round_control, setup, td
+from server.services import adjusted, dashboard, deadlines, replay, round_control, setup, td
 from server.services.table_commands import Push
 from server.web.auth import TDForm, TDPage
 from server.web.fields import whole_number
@@ -101,6 +101,8 @@ async def board_page(
             "desk": desk,
             "auction_entry": event.auction_entry if event else "off",
             "auction_rows": auction_grid(desk.dealer or "N", auction) if auction else [],
+            # every table's auction and play on the board (the TD sees them all)
+            "board_plays": replay.board_plays(s, section, board),
             "kind": adjusted.kind_of(result.adjusted) if result else None,
             "deadline": deadline,
             "closed": deadline is not None and deadline <= utcnow(),

@@ -16,7 +16,7 @@ from sqlmodel import Session
 from server.discovery import WILDCARDS, lan_addresses
 from server.models import Section
 from server.runtime import Runtime
-from server.services import dashboard, hand_view, individual_results, setup, standings
+from server.services import dashboard, hand_view, individual_results, replay, setup, standings
 from server.web.live import Fragments
 from server.web.respond import fragment, language, page
 from server.web.state import RuntimeDep, WebDep, WebState, get_runtime, get_web
@@ -118,6 +118,7 @@ async def traveller_page(
             "players": found.seated() if found is not None else None,
             "info": dashboard.board_info(s, section, board),
             "hand": hand_view.hand_view(s, section, board),
+            "board_plays": replay.board_plays(s, section, board),
             "lang": language(request, event_language(s, section)),
         }
 
@@ -126,6 +127,8 @@ async def traveller_page(
     shown = await run_in_threadpool(standings.travel, data, board, public=True)
     if not shown.visible:  # the deal is shown with the traveller, never before it
         ctx["hand"] = None
+    # the tables' auctions and play too, and only those of the tables on the traveller
+    ctx["board_plays"], ctx["plays"] = replay.shown(ctx.pop("board_plays"), shown)
     released = standings.visible_boards(data)
     return page(request, "public/traveller.html", traveller=shown, released=released, **ctx)
 
