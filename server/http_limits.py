@@ -21,7 +21,7 @@ import ipaddress
 import json
 import weakref
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -149,7 +149,11 @@ def _base() -> type[asyncio.Protocol]:
     return HttpToolsProtocol
 
 
-_Base: Any = _base()
+# Both uvicorn protocols have what GuardedHttp uses; mypy checks it against h11's.
+if TYPE_CHECKING:
+    _Base = H11Protocol
+else:
+    _Base = _base()
 
 
 class GuardedHttp(_Base):
@@ -161,7 +165,8 @@ class GuardedHttp(_Base):
     ``max_header_bytes`` bytes; at most ``idle_per_address`` connections of one address wait
     at a time (a new one closes the oldest), unless that address is a trusted reverse proxy."""
 
-    def connection_made(self, transport: asyncio.Transport) -> None:
+    # uvicorn narrows the transport the same way (its own `type: ignore[override]`).
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._limits = current_limits()
         self._idle = ledger(self.server_state)

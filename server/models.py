@@ -42,7 +42,8 @@ class UTCDateTime(TypeDecorator[datetime]):
     def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
-        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+        stored: datetime = value
+        return stored.replace(tzinfo=UTC) if stored.tzinfo is None else stored.astimezone(UTC)
 
 
 class StateType(TypeDecorator[ResultState]):

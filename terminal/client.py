@@ -317,7 +317,8 @@ class SyncingClient(TableClient):
         """What the server said of the board's last entry (a refusal or a warning), once."""
         return self._notes.pop(board, None)
 
-    async def wait_for(self, condition: Callable[[], bool], timeout: float = 5.0) -> None:
+    # A deadline argument, as asyncio.wait_for's: every caller waits with one.
+    async def wait_for(self, condition: Callable[[], bool], timeout: float = 5.0) -> None:  # noqa: ASYNC109
         """Wait until ``condition()`` holds, checking it after every change (TimeoutError)."""
         async with asyncio.timeout(timeout):
             while not condition():

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Final
 
 from protocol import catalogues, languages
-from protocol.languages import LANGUAGES, SOURCE
+from protocol.languages import LANGUAGES
+from protocol.languages import SOURCE as SOURCE  # the screens ask i18n.SOURCE
 
 LOCALES: Final = Path(__file__).resolve().parent / "locales"
 DOMAIN: Final = "terminal"

@@ -66,7 +66,7 @@ _SEAT_WORDS: dict[str, Seat] = {
     "e": Seat.E, "east": Seat.E,
     "s": Seat.S, "south": Seat.S,
     "w": Seat.W, "west": Seat.W,
-    # Danish / Norwegian (Nord, Øst, Syd/Sør, Vest) and German (Nord, Ost, Süd, West)
+    # Danish and Norwegian: Nord, Øst, Syd/Sør, Vest; German: Nord, Ost, Süd, West
     "nord": Seat.N,
     "ø": Seat.E, "øst": Seat.E, "o": Seat.E, "ost": Seat.E, "oest": Seat.E,
     "syd": Seat.S, "sør": Seat.S, "sor": Seat.S, "süd": Seat.S, "sud": Seat.S,

@@ -30,8 +30,9 @@ from server.movements.catalog import KINDS, build
 from server.movements.exchange import read_csv, read_json, write_csv, write_json
 from server.movements.guide import pair_card, render_grid, render_pair_card, render_table_card
 from server.movements.guide import table_card as guide_table_card
-from server.movements.individual import IndividualMovement, validate_individual
+from server.movements.individual import validate_individual
 from server.movements.individual_pairs import as_partnerships
+from server.movements.model import IndividualMovement
 from server.services import individual_standings, movement_admin, setup
 
 router = APIRouter(prefix="/api/v1", tags=["movements"], dependencies=[Depends(require_td)])

@@ -13,7 +13,7 @@ from server import ratelimit
 from server.api import schemas
 from server.api.deps import RuntimeDep, require_td
 from server.api.movements import build_movement
-from server.models import Result, Section
+from server.models import Event, Result, Section
 from server.runtime import Runtime
 from server.services import adjusted, audit, event_settings, handicaps, setup, td, tokens
 from server.services.table_commands import Push
@@ -44,7 +44,7 @@ async def login(runtime: RuntimeDep, body: schemas.TDLogin, request: Request) ->
     return schemas.TDToken(token=token, expires_in_hours=hours)
 
 
-def _event_public(event: setup.Event) -> schemas.EventPublic:
+def _event_public(event: Event) -> schemas.EventPublic:
     return schemas.EventPublic.model_validate(event, from_attributes=True)
 
 
@@ -66,7 +66,7 @@ async def patch_event(
     """Change an event's settings; the terminals hear of it at once. Audited."""
     changes = body.model_dump(exclude_none=True)
 
-    def work(s: Session) -> tuple[setup.Event, list[Push]]:
+    def work(s: Session) -> tuple[Event, list[Push]]:
         return event_settings.update_event(s, setup.get_event(s, event_id), changes)
 
     event, pushes = await runtime.run(work)

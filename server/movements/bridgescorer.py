@@ -17,8 +17,13 @@ from itertools import combinations
 from typing import Any
 
 from server.movements.exchange import movement_from_assignments
-from server.movements.individual import IndividualAssignment, IndividualMovement
-from server.movements.model import Movement, PairRef, RoundAssignment
+from server.movements.model import (
+    IndividualAssignment,
+    IndividualMovement,
+    Movement,
+    PairRef,
+    RoundAssignment,
+)
 
 DATA_PACKAGE = "server.movements.data.bridgescorer"
 

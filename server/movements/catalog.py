@@ -7,10 +7,10 @@ from typing import Literal, TypeVar
 from server.movements.appendix import appendix_mitchell
 from server.movements.bridgescorer import bundled_names, load_bundled
 from server.movements.howell import howell, three_quarter_howell
-from server.movements.individual import IndividualMovement, individual
+from server.movements.individual import individual
 from server.movements.mitchell import mitchell
 from server.movements.mitchell_variants import add_rover, hesitation_mitchell
-from server.movements.model import Movement
+from server.movements.model import IndividualMovement, Movement
 from server.movements.teams import team_match
 from server.movements.web_circuits import ebu_web_mitchell
 

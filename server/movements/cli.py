@@ -12,9 +12,9 @@ from server.movements.bridgescorer import bundled_names
 from server.movements.catalog import KINDS, build
 from server.movements.exchange import format_boards, write_csv, write_json
 from server.movements.guide import render_grid, render_pair_card, render_table_card
-from server.movements.individual import IndividualMovement, validate_individual
+from server.movements.individual import validate_individual
 from server.movements.individual_pairs import as_partnerships
-from server.movements.model import Movement, PairRef
+from server.movements.model import IndividualMovement, Movement, PairRef
 from server.movements.validate import MovementError, validate
 
 app = typer.Typer(help="Movements: generate, check and print.", no_args_is_help=True)

@@ -2,125 +2,15 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable
 from itertools import combinations
-from typing import Any
 
+from server.movements.bridgescorer import load_bundled
+from server.movements.model import IndividualAssignment, IndividualMovement
 from server.movements.validate import MovementError
 
-SEATS = ("north", "east", "south", "west")
-
-
-@dataclass(frozen=True)
-class IndividualAssignment:
-    """One table in one round: a player (or None) in each seat, and the boards."""
-
-    table: int
-    round: int
-    north: int | None
-    east: int | None
-    south: int | None
-    west: int | None
-    boards: tuple[int, ...]
-
-    def players(self) -> tuple[int, ...]:
-        return tuple(p for p in (self.north, self.east, self.south, self.west) if p is not None)
-
-    def partnerships(self) -> tuple[tuple[int | None, int | None], tuple[int | None, int | None]]:
-        """The N/S and E/W partnerships at the table."""
-        return (self.north, self.south), (self.east, self.west)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "table": self.table,
-            "round": self.round,
-            **{seat: getattr(self, seat) for seat in SEATS},
-            "boards": list(self.boards),
-        }
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> IndividualAssignment:
-        return cls(
-            table=int(d["table"]),
-            round=int(d["round"]),
-            boards=tuple(int(b) for b in d["boards"]),
-            **{seat: None if d.get(seat) is None else int(d[seat]) for seat in SEATS},
-        )
-
-
-@dataclass(frozen=True)
-class IndividualMovement:
-    """An individual movement: players numbered 1..n, one seat each per round."""
-
-    name: str
-    tables: int
-    rounds: int
-    boards_per_round: int
-    assignments: tuple[IndividualAssignment, ...]
-    kind: str = "individual"
-    shared_tables: tuple[tuple[int, ...], ...] = ()
-
-    def players(self) -> list[int]:
-        return sorted({p for a in self.assignments for p in a.players()})
-
-    def boards(self) -> list[int]:
-        return sorted({b for a in self.assignments for b in a.boards})
-
-    def at(self, table: int, round: int) -> IndividualAssignment | None:
-        for a in self.assignments:
-            if a.table == table and a.round == round:
-                return a
-        return None
-
-    def for_player(self, player: int) -> list[IndividualAssignment]:
-        return sorted((a for a in self.assignments if player in a.players()), key=lambda a: a.round)
-
-    def partners(self) -> Counter[frozenset[int]]:
-        """How often each two players partnered each other."""
-        counts: Counter[frozenset[int]] = Counter()
-        for a in self.assignments:
-            for first, second in a.partnerships():
-                if first is not None and second is not None:
-                    counts[frozenset((first, second))] += 1
-        return counts
-
-    def opponents(self) -> Counter[frozenset[int]]:
-        """How often each two players sat against each other."""
-        counts: Counter[frozenset[int]] = Counter()
-        for a in self.assignments:
-            ns, ew = a.partnerships()
-            for first in ns:
-                for second in ew:
-                    if first is not None and second is not None:
-                        counts[frozenset((first, second))] += 1
-        return counts
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "kind": self.kind,
-            "tables": self.tables,
-            "rounds": self.rounds,
-            "boards_per_round": self.boards_per_round,
-            "shared_tables": [list(group) for group in self.shared_tables],
-            "assignments": [a.to_dict() for a in self.assignments],
-        }
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> IndividualMovement:
-        return cls(
-            name=str(d["name"]),
-            kind=str(d.get("kind", "individual")),
-            tables=int(d["tables"]),
-            rounds=int(d["rounds"]),
-            boards_per_round=int(d["boards_per_round"]),
-            assignments=tuple(IndividualAssignment.from_dict(a) for a in d["assignments"]),
-            shared_tables=tuple(
-                tuple(int(t) for t in group) for group in d.get("shared_tables", ())
-            ),
-        )
+# The model moved to server.movements.model (issue 19); callers that import it from here still work.
+__all__ = ["IndividualAssignment", "IndividualMovement", "individual", "validate_individual"]
 
 
 def validate_individual(
@@ -186,8 +76,6 @@ def individual(players: int, *, boards_per_round: int = 2) -> IndividualMovement
 
     Every player partners every other player exactly once.
     """
-    from server.movements.bridgescorer import load_bundled
-
     if players not in _PATTERNS:
         raise ValueError(f"individual movements are offered for {sorted(_PATTERNS)} players")
     if boards_per_round < 1:

@@ -8,8 +8,7 @@ is the score of the partnership they played it in (individual matchpoints).
 
 from __future__ import annotations
 
-from server.movements.individual import IndividualMovement
-from server.movements.model import Movement, PairRef, RoundAssignment
+from server.movements.model import IndividualMovement, Movement, PairRef, RoundAssignment
 
 
 def as_partnerships(m: IndividualMovement) -> Movement:

@@ -9,12 +9,12 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ..client import TableClient
-from ..i18n import _
-from ..widgets.status_line import StatusLine
+from terminal.client import TableClient
+from terminal.i18n import _
+from terminal.widgets.status_line import StatusLine
 
 if TYPE_CHECKING:
-    from ..app import TravellerTerminal
+    from terminal.app import TravellerTerminal
 
 #: Textual key names -> the keypad's own names (digits and letters pass through).
 KEY_NAMES = {

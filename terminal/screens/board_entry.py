@@ -15,13 +15,13 @@ from protocol.messages import (
     BoardStatus,
     EntryValues,
 )
+from terminal import i18n
+from terminal.i18n import N_, _
+from terminal.keypad import Draft, keys_for
+from terminal.rules import CORRECTABLE
+from terminal.widgets.contract_input import ContractInput
+from terminal.widgets.score_preview import ScorePreview
 
-from .. import i18n
-from ..i18n import N_, _
-from ..keypad import Draft, keys_for
-from ..rules import CORRECTABLE
-from ..widgets.contract_input import ContractInput
-from ..widgets.score_preview import ScorePreview
 from .base import TableScreen
 from .confirm import ConfirmScreen, EastAnswer, board_line, view_words
 from .notice import HelpScreen, MenuScreen
@@ -304,7 +304,8 @@ class BoardEntryScreen(TableScreen):
         self._queue(values)
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(CHECK_WAIT):
-                while self.board in self.client.waiting_boards() and self.client.online:
+                # TableClient offers no event to await for a board's delivery: poll it.
+                while self.board in self.client.waiting_boards() and self.client.online:  # noqa: ASYNC110
                     await asyncio.sleep(0.05)
         self.checking = False
         self.say("")

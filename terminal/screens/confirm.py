@@ -13,10 +13,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from protocol.messages import BoardResultView, BoardStatus
+from terminal import i18n
+from terminal.i18n import N_, _
+from terminal.keypad import SYMBOLS
 
-from .. import i18n
-from ..i18n import N_, _
-from ..keypad import SYMBOLS
 from .base import key_of
 
 VULNERABLE = {

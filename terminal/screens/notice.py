@@ -8,8 +8,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..i18n import N_, _
-from ..keypad import key_help
+from terminal.i18n import N_, _
+from terminal.keypad import key_help
+
 from .base import key_of
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from ..errors import ClientError
-from ..i18n import N_, _
+from terminal.errors import ClientError
+from terminal.i18n import N_, _
+
 from .base import TableScreen
 
 MAX_CODE = 12

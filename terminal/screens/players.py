@@ -12,10 +12,10 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from protocol.messages import PairInfo, PlayerEntry
+from terminal import i18n
+from terminal.errors import ClientError
+from terminal.i18n import N_, _
 
-from .. import i18n
-from ..errors import ClientError
-from ..i18n import N_, _
 from .base import TableScreen
 
 MAX_NUMBER = 12

@@ -8,9 +8,10 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..client import TableClient
-from ..errors import ClientError
-from ..i18n import _
+from terminal.client import TableClient
+from terminal.errors import ClientError
+from terminal.i18n import _
+
 from .base import key_of
 
 MAX_CODE = 8

@@ -10,10 +10,10 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from protocol.messages import RankingGroupView, RankingReport
+from terminal import i18n
+from terminal.errors import ClientError
+from terminal.i18n import N_, _
 
-from .. import i18n
-from ..errors import ClientError
-from ..i18n import N_, _
 from .base import TableScreen
 
 

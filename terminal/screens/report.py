@@ -16,12 +16,12 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from protocol.messages import BoardReport, TravellerRow
+from terminal import i18n
+from terminal.errors import ClientError
+from terminal.hands import deal_lines, makeable_text
+from terminal.i18n import _, ngettext
+from terminal.keypad import SYMBOLS
 
-from .. import i18n
-from ..errors import ClientError
-from ..hands import deal_lines, makeable_text
-from ..i18n import _, ngettext
-from ..keypad import SYMBOLS
 from .base import TableScreen
 from .confirm import view_words
 
@@ -108,7 +108,8 @@ class BoardReportScreen(TableScreen):
     async def _fetch(self) -> None:
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(DELIVERY_WAIT):
-                while self.board in self.client.waiting_boards() and self.client.online:
+                # TableClient offers no event to await for a board's delivery: poll it.
+                while self.board in self.client.waiting_boards() and self.client.online:  # noqa: ASYNC110
                     await asyncio.sleep(0.05)
         try:
             self.report = await self.client.board_report(self.board)

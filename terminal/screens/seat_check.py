@@ -6,10 +6,10 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from protocol.messages import PairInfo, RoundInfo
+from terminal.client import TableClient
+from terminal.errors import ClientError
+from terminal.i18n import N_, _, ngettext
 
-from ..client import TableClient
-from ..errors import ClientError
-from ..i18n import N_, _, ngettext
 from .base import TableScreen
 
 

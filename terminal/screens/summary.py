@@ -7,10 +7,10 @@ from textual.app import ComposeResult
 from textual.widgets import Digits, Static
 
 from protocol.messages import COMPLETE_STATES, BoardStatus, RoundInfo
+from terminal import i18n
+from terminal.errors import ClientError
+from terminal.i18n import N_, _, ngettext
 
-from .. import i18n
-from ..errors import ClientError
-from ..i18n import N_, _, ngettext
 from .base import TableScreen
 
 STATE_WORDS = {

@@ -10,9 +10,9 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Static
 
-from .. import i18n
-from ..i18n import N_, _
-from ..keypad import Draft, KeyRefusedError, backspace, describe_draft, press, replay
+from terminal import i18n
+from terminal.i18n import N_, _
+from terminal.keypad import Draft, KeyRefusedError, backspace, describe_draft, press, replay
 
 FIELDS = (
     ("contract", N_("Contract")),

@@ -6,8 +6,8 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from .. import i18n
-from ..scoring import ScoredEntry
+from terminal import i18n
+from terminal.scoring import ScoredEntry
 
 
 def score_words(scored: ScoredEntry) -> str:

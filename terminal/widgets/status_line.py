@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING
 
 from textual.widgets import Static
 
-from ..i18n import _, ngettext
+from terminal.i18n import _, ngettext
 
 if TYPE_CHECKING:
-    from ..client import TableClient
+    from terminal.client import TableClient
 
 
 def status_text(client: TableClient) -> tuple[str, str]:

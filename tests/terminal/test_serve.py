@@ -3,6 +3,7 @@ a session cookie, and starts that browser's own terminal in its own state folder
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import socket
@@ -86,7 +87,7 @@ async def test_a_browser_session_runs_its_own_terminal(served: tuple[str, Path])
         deadline = time.monotonic() + START_TIMEOUT
         while not (folder / "terminal.json").exists():
             assert time.monotonic() < deadline, "the session's terminal did not start"
-            time.sleep(0.1)
+            await asyncio.sleep(0.1)
     assert "127.0.0.1:9" in (folder / "terminal.json").read_text()
 
 

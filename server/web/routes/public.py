@@ -206,7 +206,7 @@ def _bracketed(host: str) -> str:
 
 def _lan_url(request: Request, name: str, **params: Any) -> str:
     settings = get_runtime(request).settings
-    path = request.app.url_path_for(name, **{k: str(v) for k, v in params.items()})
+    path: str = request.app.url_path_for(name, **{k: str(v) for k, v in params.items()})
     return lan_origin(request, settings.host, settings.port) + path
 
 
