@@ -45,6 +45,11 @@ def make_engine(url: str, *, pool_size: int = 5, max_overflow: int = 5) -> Engin
     kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
     if url in ("sqlite://", "sqlite:///:memory:"):
         kwargs["poolclass"] = StaticPool
+    else:
+        # Page reads run in the worker threads at once (each on its own WAL snapshot): a pool
+        # as large as they are keeps their connections open instead of opening one (with its
+        # pragmas and the WAL index) for every read beyond the fifth.
+        kwargs.update(pool_size=SQLITE_POOL, max_overflow=SQLITE_POOL)
     engine = create_engine(url, **kwargs)
 
     @event.listens_for(engine, "connect")
@@ -65,6 +70,10 @@ def make_engine(url: str, *, pool_size: int = 5, max_overflow: int = 5) -> Engin
         conn.exec_driver_sql("BEGIN" if readonly else "BEGIN IMMEDIATE")
 
     return engine
+
+
+#: SQLite connections kept open (as many as the worker threads that read pages at once).
+SQLITE_POOL = 40
 
 
 #: Execution option marking a read-only transaction (SQLite: a deferred BEGIN, no write lock).

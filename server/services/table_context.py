@@ -59,6 +59,7 @@ class TableContext:
         self.section = ident.section
         self.event = ident.event
         self.label = f"table {locked.number}"
+        self._rows: dict[int, MovementAssignment | None] = {}
 
     # ------------------------------------------------------------------ helpers
 
@@ -106,8 +107,15 @@ class TableContext:
         for key, value in changes.items():
             set_committed_value(result, key, value)
 
+    def assignment(self) -> MovementAssignment | None:
+        """The movement's row for the table's round (read once a command and round)."""
+        round_ = self.table.round
+        if round_ not in self._rows:
+            self._rows[round_] = assignment(self.s, self.section, self.table.number, round_)
+        return self._rows[round_]
+
     def round_row(self) -> MovementAssignment:
-        row = assignment(self.s, self.section, self.table.number, self.table.round)
+        row = self.assignment()
         if row is None:
             raise ConflictError(
                 "round_not_started",

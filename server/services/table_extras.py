@@ -47,7 +47,7 @@ from server.services import (
 from server.services.entries import CheckedValues, checked_entry
 from server.services.outcomes import Outcome, Push
 from server.services.table_context import TableContext
-from server.services.views import assignment, missing_boards, result_view, results_at
+from server.services.views import missing_boards, result_view, results_at
 
 if TYPE_CHECKING:
     from protocol.messages import CheckEntry, MarkNotPlayed, SetPlayers
@@ -133,7 +133,7 @@ def first_entry_warning(cmds: TableContext, board: int, values: CheckedValues) -
 def warm_round(cmds: TableContext) -> dict[int, str | None]:
     """The deals of the table's round, their double dummy solved in the background (before
     their first entries, which never wait for the solver)."""
-    row = assignment(cmds.s, cmds.section, cmds.table.number, cmds.table.round)
+    row = cmds.assignment()
     boards = row.board_numbers() if row is not None else []
     if not boards:
         return {}
