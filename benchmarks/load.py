@@ -85,6 +85,16 @@ class LoadReport:
     server_log: str | None = None  # kept when anything went wrong
     baseline_ack_all: Latency | None = None
     baseline_ack_burst: Latency | None = None
+    #: Table commands during the play: enter and confirm (acknowledged) and next_round.
+    commands: int = 0
+
+    @property
+    def cpu_per_command_ms(self) -> float:
+        return 1000 * self.server_cpu_s / self.commands if self.commands else math.nan
+
+    @property
+    def cpu_per_result_ms(self) -> float:
+        return 1000 * self.server_cpu_s / self.confirmed if self.confirmed else math.nan
 
     @property
     def ratio(self) -> float:
@@ -282,6 +292,9 @@ def _report(
         peak_rss_mb=sampler.peak_hwm_kb / 1024,
         errors=len(samples.errors),
         error_samples=samples.errors[:10],
+        commands=len(samples.ack["steady"])
+        + len(samples.ack["burst"])
+        + cfg.tables * (cfg.rounds - 1),
     )
 
 
@@ -391,6 +404,7 @@ def render(reports: list[LoadReport]) -> str:
             "results/s",
             "burst results/s",
             "server CPU s (% of 1 core)",
+            "server CPU ms a command / a result",
             "burst CPU %",
             "client CPU s",
             "peak RSS MB",
@@ -408,6 +422,7 @@ def render(reports: list[LoadReport]) -> str:
                 fmt(r.results_per_s),
                 fmt(r.burst_results_per_s),
                 f"{fmt(r.server_cpu_s)} ({fmt(r.server_cpu_pct, 0)}%)",
+                f"{fmt(r.cpu_per_command_ms, 2)} / {fmt(r.cpu_per_result_ms, 2)}",
                 fmt(r.burst_cpu_pct, 0),
                 fmt(r.client_cpu_s),
                 fmt(r.peak_rss_mb, 0),

@@ -66,6 +66,7 @@ class ServerProcess:
         cmd = [sys.executable, "-m", "uvicorn", "benchmarks.serverapp:make", "--factory"]
         cmd += ["--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"]
         cmd += ["--no-access-log", "--timeout-graceful-shutdown", "3"]
+        cmd += ["--ws-per-message-deflate", "false"]  # as `traveller serve` (uvicorn_options)
         if self.workers > 1:
             cmd += ["--workers", str(self.workers)]
         return cmd

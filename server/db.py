@@ -7,7 +7,6 @@ import os
 import queue
 import sqlite3
 import threading
-import weakref
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextlib import AbstractContextManager, closing, contextmanager, nullcontext
@@ -45,6 +44,11 @@ def make_engine(url: str, *, pool_size: int = 5, max_overflow: int = 5) -> Engin
     kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
     if url in ("sqlite://", "sqlite:///:memory:"):
         kwargs["poolclass"] = StaticPool
+    else:
+        # Page reads run in the worker threads at once (each on its own WAL snapshot): a pool
+        # as large as they are keeps their connections open instead of opening one (with its
+        # pragmas and the WAL index) for every read beyond the fifth.
+        kwargs.update(pool_size=SQLITE_POOL, max_overflow=SQLITE_POOL)
     engine = create_engine(url, **kwargs)
 
     @event.listens_for(engine, "connect")
@@ -65,6 +69,10 @@ def make_engine(url: str, *, pool_size: int = 5, max_overflow: int = 5) -> Engin
         conn.exec_driver_sql("BEGIN" if readonly else "BEGIN IMMEDIATE")
 
     return engine
+
+
+#: SQLite connections kept open (as many as the worker threads that read pages at once).
+SQLITE_POOL = 40
 
 
 #: Execution option marking a read-only transaction (SQLite: a deferred BEGIN, no write lock).
@@ -135,12 +143,20 @@ def session_scope(engine: Engine) -> Iterator[Session]:
 T = TypeVar("T")
 
 
-def transact(engine: Engine, work: Callable[[Session], T], *, attempts: int = 3) -> T:
+def transact(
+    engine: Engine,
+    work: Callable[[Session], T],
+    *,
+    attempts: int = 3,
+    lock: AbstractContextManager[object] | None = None,
+) -> T:
     """Run ``work`` in one transaction and commit before returning: what it returns has been
-    stored. A race on a unique key (two devices at once) is retried, and then sees the row."""
+    stored. A race on a unique key (two devices at once) is retried, and then sees the row.
+    ``lock``: the process's write lock (:func:`write_lock`, held by the server's Runtime), so
+    that its transactions queue on it; without one, SQLite's busy timeout queues them."""
     for attempt in range(1, attempts + 1):
         try:
-            with _writer(engine), session_scope(engine) as session:
+            with lock or nullcontext(), session_scope(engine) as session:
                 return work(session)
         except (OverflowError, DataError) as exc:  # e.g. an id of 10**20 in a URL
             raise InvalidError("out_of_range", "A number in the request is out of range.") from exc
@@ -202,8 +218,16 @@ class GroupWriter:
     with the next job.
     """
 
-    def __init__(self, engine: Engine, *, max_batch: int = 64, idle: float = 5.0) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        max_batch: int = 64,
+        idle: float = 5.0,
+        lock: AbstractContextManager[object] | None = None,
+    ) -> None:
         self.engine = engine
+        self.lock = lock if lock is not None else write_lock(engine)
         self.max_batch = max_batch
         self.idle = idle
         self.stats = GroupStats()
@@ -261,7 +285,7 @@ class GroupWriter:
         jobs = sorted(jobs, key=lambda j: j.order)  # stable: one table's jobs keep their order
         done: list[tuple[Job[Any], Any, BaseException | None]] = []
         try:
-            with _writer(self.engine), Session(self.engine, expire_on_commit=False) as session:
+            with self.lock, Session(self.engine, expire_on_commit=False) as session:
                 try:
                     for job in jobs:
                         try:
@@ -290,7 +314,7 @@ class GroupWriter:
 
     def _alone(self, job: Job[Any]) -> None:
         try:
-            value = transact(self.engine, job.work)
+            value = transact(self.engine, job.work, lock=self.lock)
         except BaseException as exc:
             job.future.set_exception(exc)
         else:
@@ -314,16 +338,17 @@ def read(engine: Engine, work: Callable[[Session], T]) -> T:
             ) from exc
 
 
-_WRITERS: weakref.WeakKeyDictionary[Engine, threading.RLock] = weakref.WeakKeyDictionary()
+def write_lock(engine: Engine) -> AbstractContextManager[object]:
+    """A new write lock for ``engine``'s transactions in one process (the server's Runtime
+    holds one and hands it to the group writer, the table desk and its own transactions).
 
-
-def _writer(engine: Engine) -> AbstractContextManager[object]:
-    """SQLite: one transaction at a time per process, queued on a lock. SQLite takes its write
-    lock at BEGIN anyway, but waiters would sleep in its busy handler (backing off up to 100 ms
-    a try), which made the round-end burst's p99 two to three times worse."""
+    SQLite: one transaction at a time, queued on a lock. SQLite takes its write lock at BEGIN
+    anyway, but waiters would sleep in its busy handler (backing off up to 100 ms a try),
+    which made the round-end burst's p99 two to three times worse. PostgreSQL: no lock (row
+    locks, in table order)."""
     if engine.dialect.name != "sqlite":
         return nullcontext()
-    return _WRITERS.setdefault(engine, threading.RLock())
+    return threading.RLock()
 
 
 def storage_full(exc: Exception) -> bool:

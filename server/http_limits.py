@@ -80,6 +80,10 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "timeout_keep_alive": settings.keep_alive_timeout,
         "h11_max_incomplete_event_size": settings.max_header_bytes,
         "ws_max_size": ws_max_size(settings),
+        # A table's messages are a few hundred bytes: compressing each cost about 4 % of the
+        # server's CPU under load (benchmarks/RESULTS.md) and saves nothing that matters on
+        # a club's network.
+        "ws_per_message_deflate": False,
     }
 
 

@@ -12,9 +12,9 @@ UnauthorizedError or NotFoundError (a wrong password, an unknown code).
 
 from __future__ import annotations
 
-import hashlib
 import ipaddress
 import math
+import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
@@ -24,14 +24,8 @@ from dataclasses import dataclass, field
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp
 
-from server.errors import ForbiddenError, NotFoundError, TravellerError, UnauthorizedError
+from server.errors import NotFoundError, TravellerError, UnauthorizedError
 
-#: Failures allowed per window, by what is being guessed: the keypad gateway's limit per keypad
-#: (server/gateway/service.py); the HTTP routes use the GuessLimiters of ``Guards``.
-WINDOWS: dict[str, tuple[int, float]] = {
-    "td_login": (10, 60.0),  # ten wrong passwords a minute
-    "pairing": (20, 60.0),  # twenty unknown codes a minute per keypad
-}
 MAX_KEYS = 10_000  # addresses remembered per window; the oldest are forgotten first
 
 
@@ -49,6 +43,7 @@ class SlidingWindow:
         self.window = window
         self.clock = clock
         self._events: OrderedDict[str, deque[float]] = OrderedDict()
+        self._lock = threading.Lock()  # hit from the writer thread and the event loop
 
     def _recent(self, key: str, now: float) -> deque[float]:
         events = self._events.get(key)
@@ -62,23 +57,26 @@ class SlidingWindow:
     def wait(self, key: str, now: float | None = None) -> float:
         """Seconds until ``key`` may try again; 0 when it may now (``now``: the clock's)."""
         now = self.clock() if now is None else now
-        events = self._recent(key, now)
-        if len(events) < self.limit:
-            return 0.0
-        return max(0.0, events[0] + self.window - now)
+        with self._lock:
+            events = self._recent(key, now)
+            if len(events) < self.limit:
+                return 0.0
+            return max(0.0, events[0] + self.window - now)
 
     def hit(self, key: str, now: float | None = None) -> None:
         now = self.clock() if now is None else now
-        events = self._recent(key, now)
-        events.append(now)
-        self._events[key] = events
-        self._events.move_to_end(key)
-        while len(self._events) > MAX_KEYS:
-            self._events.popitem(last=False)
+        with self._lock:
+            events = self._recent(key, now)
+            events.append(now)
+            self._events[key] = events
+            self._events.move_to_end(key)
+            while len(self._events) > MAX_KEYS:
+                self._events.popitem(last=False)
 
     def forget(self, key: str) -> None:
         """Clear ``key``'s events (a right password wipes its earlier mistakes)."""
-        self._events.pop(key, None)
+        with self._lock:
+            self._events.pop(key, None)
 
 
 class BackOff:
@@ -288,27 +286,11 @@ def guesser(conn: HTTPConnection) -> str:
     return str(ip)
 
 
-#: Wrong E/W PINs per table token: five in five minutes, then the table calls the TD.
+#: Wrong E/W PINs per table token: five in five minutes, then the table calls the TD
+#: (server.table_desk counts them, whatever the transport).
 PIN_GUESSES = SlidingWindow(5, 300.0)
-
-
-@contextmanager
-def pin_guesses(token: str) -> Iterator[None]:
-    """Refuse confirmations from a terminal that keyed too many wrong PINs (a four-digit PIN
-    would otherwise fall to a script in minutes); count each new wrong PIN."""
-    key = hashlib.sha256(token.encode()).hexdigest()
-    wait = PIN_GUESSES.wait(key)
-    if wait:
-        raise RateLimitedError(
-            "pin_locked",
-            f"Too many wrong PINs at this table: call the TD (or wait {math.ceil(wait)} s).",
-        )
-    try:
-        yield
-    except ForbiddenError as exc:
-        if exc.code == "pin_wrong":
-            PIN_GUESSES.hit(key)
-        raise
+#: Wrong TD codes ("not played" at the table) per table token: five in ten minutes.
+TD_CODE_GUESSES = SlidingWindow(5, 600.0)
 
 
 @contextmanager

@@ -14,7 +14,7 @@ from sqlmodel import Session
 
 from server.bus import Bus
 from server.config import Settings
-from server.db import GroupWriter, read, transact
+from server.db import GroupWriter, read, transact, write_lock
 from server.services.outcomes import Push
 from server.table_desk import TableDesk
 
@@ -40,13 +40,20 @@ class Runtime:
         self.settings = settings
         self.engine = engine
         self.bus = Bus()
-        self.writer = GroupWriter(engine, max_batch=settings.group_commit_max)
+        #: The process's write lock: every transaction of this server queues on it (SQLite).
+        self.lock = write_lock(engine)
+        self.writer = GroupWriter(engine, max_batch=settings.group_commit_max, lock=self.lock)
         grouped = self.writer if settings.group_commit_max > 1 else None
-        self.desk = TableDesk(engine, bus=self.bus, writer=grouped)
+        self.desk = TableDesk(engine, bus=self.bus, writer=grouped, lock=self.lock)
+
+    def transact(self, work: Callable[[Session], T]) -> T:
+        """Run a use case in one transaction (queued on the server's write lock), committed
+        on return (from a worker thread)."""
+        return transact(self.engine, work, lock=self.lock)
 
     async def run(self, work: Callable[[Session], T]) -> T:
         """Run a use case in a worker thread, in one transaction, committed on return."""
-        return await run_in_threadpool(transact, self.engine, work)
+        return await run_in_threadpool(self.transact, work)
 
     async def command(self, work: Callable[[Session], T], order: int = 0) -> T:
         """Run a table command through the group writer: with the commands waiting alongside

@@ -20,7 +20,7 @@ import asyncio
 import math
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import TypeVar
 
 from fastapi.concurrency import run_in_threadpool
@@ -50,11 +50,18 @@ class TableDesk:
     each in its own transaction; pushes published on ``bus`` once committed."""
 
     def __init__(
-        self, engine: Engine, *, bus: Bus | None = None, writer: GroupWriter | None = None
+        self,
+        engine: Engine,
+        *,
+        bus: Bus | None = None,
+        writer: GroupWriter | None = None,
+        lock: AbstractContextManager[object] | None = None,
     ) -> None:
         self.engine = engine
         self.bus = bus
         self.writer = writer
+        #: The write lock its transactions queue on (the writer's, else the one given).
+        self.lock = writer.lock if writer is not None else lock
         self._orders: dict[str, int] = {}
 
     # ------------------------------------------------------------------ running
@@ -64,7 +71,7 @@ class TableDesk:
         if self.writer is None:
             future: Future[T] = Future()
             try:
-                future.set_result(transact(self.engine, work))
+                future.set_result(transact(self.engine, work, lock=self.lock))
             except BaseException as exc:
                 future.set_exception(exc)
             return future
@@ -73,7 +80,7 @@ class TableDesk:
     async def run(self, work: Callable[[Session], T], order: int) -> T:
         """Run ``work`` as a table command, with the commands waiting alongside it."""
         if self.writer is None:
-            return await run_in_threadpool(transact, self.engine, work)
+            return await run_in_threadpool(lambda: transact(self.engine, work, lock=self.lock))
         return await asyncio.wrap_future(self.writer.submit(work, order))
 
     def run_sync(self, work: Callable[[Session], T], order: int) -> T:

@@ -160,7 +160,7 @@ async def _pushes(link: _Link, runtime: Runtime, token: str, section_id: int, ta
                 while not sub.queue.empty():
                     batch.append(sub.queue.get_nowait())
             try:
-                await runtime.read(lambda s: tokens.table_identity(s, token))
+                await runtime.read(lambda s: tokens.check_token(s, token))
             except UnauthorizedError as exc:
                 await link.refuse(exc)
                 return

@@ -56,7 +56,7 @@ from server.services.entries import (
     value_columns,
 )
 from server.services.outcomes import TD_VIEWS, Outcome, Push, changed
-from server.services.table_context import TableContext
+from server.services.table_context import Seen, TableContext
 from server.services.tokens import TableIdentity
 from server.services.views import missing_boards, result_view, results_at
 
@@ -154,7 +154,7 @@ class TableCommands(TableContext):
     def _ack(self, entry_id: str, result: Result, pushes: list[Push]) -> Outcome:
         return Outcome(ResultAck(entry_id=entry_id, result=result_view(result)), pushes)
 
-    def _duplicate(self, entry_id: str, seen: ReceivedEntry) -> Outcome:
+    def _duplicate(self, entry_id: str, seen: Seen) -> Outcome:
         result = self.s.get(Result, seen.result_id) if seen.result_id else None
         if result is None:
             return Outcome(Ack(entry_id=entry_id, detail="already received"))

@@ -4,6 +4,7 @@ and the idempotency log of its entry ids. The table's commands (table_commands) 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import bindparam, insert, update
@@ -18,7 +19,7 @@ from server.services.tokens import TableIdentity
 from server.services.views import assignment, round_info
 
 # The hot path's statements, built once (building a statement costs more than running it).
-_SEEN = select(ReceivedEntry).where(
+_SEEN = select(ReceivedEntry.request, ReceivedEntry.result_id).where(
     ReceivedEntry.table_id == bindparam("table_id"), ReceivedEntry.entry_id == bindparam("entry_id")
 )
 _RESULT = (
@@ -40,6 +41,14 @@ _INSERT_RESULT = insert(_RESULT_TABLE)
 _UPDATE_RESULT = update(_RESULT_TABLE).where(_RESULT_TABLE.c.id == bindparam("result_key"))
 
 
+@dataclass(frozen=True)
+class Seen:
+    """An entry id already in the idempotency log: what was received, and its result."""
+
+    request: str
+    result_id: int | None
+
+
 class TableContext:
     """The table a command is for, locked for the length of its transaction."""
 
@@ -59,18 +68,29 @@ class TableContext:
         self.section = ident.section
         self.event = ident.event
         self.label = f"table {locked.number}"
+        self._rows: dict[int, MovementAssignment | None] = {}
+        self._request: tuple[Message, str] | None = None
 
     # ------------------------------------------------------------------ helpers
 
-    def seen(self, entry_id: str, command: Message) -> ReceivedEntry | None:
+    def seen(self, entry_id: str, command: Message) -> Seen | None:
         """The stored entry with this id, if any; the same id with other content is refused."""
-        row = self.s.exec(_SEEN, params={"table_id": self.table.id, "entry_id": entry_id}).first()
-        if row is not None and row.request != command.model_dump_json():
+        params = {"table_id": self.table.id, "entry_id": entry_id}
+        row = self.s.execute(_SEEN, params).first()
+        if row is None:
+            return None
+        if row.request != self.request_of(command):
             raise ConflictError(
                 "entry_id_reused",
                 f"Entry id {entry_id} was already used for a different command.",
             )
-        return row
+        return Seen(row.request, row.result_id)
+
+    def request_of(self, command: Message) -> str:
+        """The command as the idempotency log stores it (serialised once a command)."""
+        if self._request is None or self._request[0] is not command:
+            self._request = (command, command.model_dump_json())
+        return self._request[1]
 
     def remember(self, entry_id: str, command: Message, result: Result | None) -> None:
         """Log the entry id (the idempotency log): one INSERT, no ORM object to track."""
@@ -82,7 +102,7 @@ class TableContext:
                 "table_id": self.table.id or 0,
                 "entry_id": entry_id,
                 "kind": str(getattr(command, "type", "command")),
-                "request": command.model_dump_json(),
+                "request": self.request_of(command),
                 "result_id": result.id if result is not None else None,
                 "received_at": utcnow(),
             },
@@ -106,8 +126,15 @@ class TableContext:
         for key, value in changes.items():
             set_committed_value(result, key, value)
 
+    def assignment(self) -> MovementAssignment | None:
+        """The movement's row for the table's round (read once a command and round)."""
+        round_ = self.table.round
+        if round_ not in self._rows:
+            self._rows[round_] = assignment(self.s, self.section, self.table.number, round_)
+        return self._rows[round_]
+
     def round_row(self) -> MovementAssignment:
-        row = assignment(self.s, self.section, self.table.number, self.table.round)
+        row = self.assignment()
         if row is None:
             raise ConflictError(
                 "round_not_started",

@@ -7,8 +7,6 @@ event, inside the command's transaction).
 from __future__ import annotations
 
 import hmac
-import threading
-import time
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Literal, cast
@@ -34,6 +32,7 @@ from protocol.messages import (
 from server.errors import ConflictError, ForbiddenError, NotFoundError
 from server.models import Board, Pair, Result, TDCall
 from server.movements.model import parse_seats
+from server.ratelimit import TD_CODE_GUESSES
 from server.services import (
     event_settings,
     fair_play,
@@ -47,17 +46,14 @@ from server.services import (
 from server.services.entries import CheckedValues, checked_entry
 from server.services.outcomes import Outcome, Push
 from server.services.table_context import TableContext
-from server.services.views import assignment, missing_boards, result_view, results_at
+from server.services.views import missing_boards, result_view, results_at
 
 if TYPE_CHECKING:
     from protocol.messages import CheckEntry, MarkNotPlayed, SetPlayers
 
-#: Wrong TD codes a terminal may key in LOCKOUT_SECONDS before it must wait.
-MAX_WRONG_CODES = 5
-LOCKOUT_SECONDS = 600.0
-
-_wrong_codes: dict[str, list[float]] = {}
-_wrong_lock = threading.Lock()
+#: Wrong TD codes a terminal may key in LOCKOUT_SECONDS before it must wait (server.ratelimit).
+MAX_WRONG_CODES = TD_CODE_GUESSES.limit
+LOCKOUT_SECONDS = TD_CODE_GUESSES.window
 
 SeatLetter = Literal["N", "E", "S", "W"]
 
@@ -133,7 +129,7 @@ def first_entry_warning(cmds: TableContext, board: int, values: CheckedValues) -
 def warm_round(cmds: TableContext) -> dict[int, str | None]:
     """The deals of the table's round, their double dummy solved in the background (before
     their first entries, which never wait for the solver)."""
-    row = assignment(cmds.s, cmds.section, cmds.table.number, cmds.table.round)
+    row = cmds.assignment()
     boards = row.board_numbers() if row is not None else []
     if not boards:
         return {}
@@ -366,20 +362,16 @@ def set_players(cmds: TableContext, cmd: SetPlayers) -> Outcome:
 
 def _check_code(cmds: TableContext, code: str) -> None:
     key = cmds.ident.token.token_hash
-    now = time.monotonic()
-    with _wrong_lock:
-        recent = [t for t in _wrong_codes.get(key, []) if now - t < LOCKOUT_SECONDS]
-        _wrong_codes[key] = recent
-        if len(recent) >= MAX_WRONG_CODES:
-            raise ForbiddenError(
-                "td_code_locked",
-                "Too many wrong codes: the TD must mark the board from the TD's screen.",
-            )
-        expected = cmds.section.td_code
-        if expected and hmac.compare_digest(code.strip().encode(), expected.encode()):
-            _wrong_codes.pop(key, None)
-            return
-        recent.append(now)
+    if TD_CODE_GUESSES.wait(key):
+        raise ForbiddenError(
+            "td_code_locked",
+            "Too many wrong codes: the TD must mark the board from the TD's screen.",
+        )
+    expected = cmds.section.td_code
+    if expected and hmac.compare_digest(code.strip().encode(), expected.encode()):
+        TD_CODE_GUESSES.forget(key)
+        return
+    TD_CODE_GUESSES.hit(key)
     raise ForbiddenError("td_code_wrong", "That is not the TD's code. Only the TD may do this.")
 
 

@@ -6,7 +6,7 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
@@ -115,10 +115,31 @@ _IDENTITY = (
 _IDENTITY_LOCKED = _IDENTITY.with_for_update(of=BridgeTable)
 
 
+_LIVE = select(TableToken.revoked_at, TableToken.expires_at).where(
+    TableToken.token_hash == bindparam("token_hash")
+)
+
+
+def check_token(session: Session, token: str) -> None:
+    """UnauthorizedError unless ``token`` is a live table token (unknown, revoked, expired):
+    :func:`table_identity`'s check alone, as one small statement (a socket's pushes ask it
+    before every batch, so a withdrawn terminal hears nothing more)."""
+    found = session.execute(_LIVE, {"token_hash": digest(token)}).first()
+    if found is None:
+        raise UnauthorizedError(
+            "token_invalid", "This terminal is not paired: enter the pairing code."
+        )
+    _check_times(found[0], found[1])
+
+
 def _check_live(row: TableToken) -> None:
-    if row.revoked_at is not None:
+    _check_times(row.revoked_at, row.expires_at)
+
+
+def _check_times(revoked_at: datetime | None, expires_at: datetime) -> None:
+    if revoked_at is not None:
         raise UnauthorizedError("token_revoked", "The TD has withdrawn this terminal's pairing.")
-    if row.expires_at <= utcnow():
+    if expires_at <= utcnow():
         raise UnauthorizedError("token_expired", "This terminal's pairing has expired: pair again.")
 
 

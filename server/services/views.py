@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Literal, cast
 
-from sqlalchemy import bindparam
-from sqlmodel import Session, select
+from sqlalchemy import bindparam, or_
+from sqlmodel import Session, col, select
 
 from protocol.bridge import BridgeError, TableResult, describe, format_result
 from protocol.messages import (
@@ -95,9 +95,15 @@ def _next_positions(
 ) -> list[NextPosition]:
     if round_ >= section.rounds or not pairs:
         return []
+    ids = [p.id for p in pairs]
     rows = session.exec(
         select(MovementAssignment).where(
-            MovementAssignment.section_id == section.id, MovementAssignment.round == round_ + 1
+            MovementAssignment.section_id == section.id,
+            MovementAssignment.round == round_ + 1,
+            or_(
+                col(MovementAssignment.ns_pair_id).in_(ids),
+                col(MovementAssignment.ew_pair_id).in_(ids),
+            ),
         )
     ).all()
     out = []
@@ -115,6 +121,13 @@ def _next_positions(
     return out
 
 
+#: A round's boards' dealer and vulnerability (never the deal: the terminal's view).
+_BOARD_FACTS = select(Board.number, Board.dealer, Board.vulnerability).where(
+    Board.section_id == bindparam("section_id"),
+    col(Board.number).in_(bindparam("numbers", expanding=True)),
+)
+
+
 def round_info(session: Session, event: Event, section: Section, table: BridgeTable) -> RoundInfo:
     """What the table's terminal shows: its round, the pairs, the boards and their states."""
     round_ = table.round
@@ -123,20 +136,25 @@ def round_info(session: Session, event: Event, section: Section, table: BridgeTa
     ew = session.get(Pair, row.ew_pair_id) if row and row.ew_pair_id else None
     boards = row.board_numbers() if row else []
     results = {r.board: r for r in results_at(session, section, table.number, round_)}
-    board_rows = {
-        b.number: b
-        for b in session.exec(select(Board).where(Board.section_id == section.id)).all()
-        if b.number in boards
-    }
+    board_rows = (
+        {
+            number: (dealer, vulnerability)
+            for number, dealer, vulnerability in session.exec(
+                _BOARD_FACTS, params={"section_id": section.id, "numbers": boards}
+            ).all()
+        }
+        if boards
+        else {}
+    )
     statuses = []
     for number in boards:
         stored = results.get(number)
-        board = board_rows[number]
+        dealer, vulnerability = board_rows[number]
         statuses.append(
             BoardStatus(
                 board=number,
-                dealer=cast(SeatLetter, board.dealer),
-                vulnerability=cast(Literal["NONE", "NS", "EW", "BOTH"], board.vulnerability),
+                dealer=cast(SeatLetter, dealer),
+                vulnerability=cast(Literal["NONE", "NS", "EW", "BOTH"], vulnerability),
                 state=stored.state if stored else "missing",
                 result=result_view(stored) if stored else None,
             )
