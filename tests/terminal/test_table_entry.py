@@ -4,12 +4,11 @@ so the same grammar is checked end to end."""
 
 from __future__ import annotations
 
-from protocol.bridge.auction import Auction, parse_pbn_auction
 from protocol.bridge.deal import format_hand, parse_deal
 from protocol.bridge.enums import Seat
-from protocol.bridge.play import Play, parse_pbn_play
+from protocol.bridge.play import Play
 from protocol.keys import OK
-from protocol.keys_play import ALERT, call_keys, card_keys
+from protocol.keys_play import ALERT, card_keys
 from protocol.messages import EnterResult
 from terminal.fake import FakeServer
 from terminal.fake_table_entry import KeyedDeal
