@@ -342,6 +342,7 @@ class BoardEntryScreen(TableScreen):
         self.say("")
         note = self.client.entry_note(self.board)
         if note is not None and note.refused:  # North still has the keys: change and resend
+            self.flow.refused()
             self.refresh_body()
             self.say(note.text)
             return

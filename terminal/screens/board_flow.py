@@ -42,6 +42,7 @@ class BoardFlow:
         self.play: str | None = None  # "" when North went on without it
         self.play_checked = False  # the tricks played were compared with the tricks keyed
         self.deal_offered = False
+        self.refused_play = ""  # a play the server refused: Enter opens it again to change it
 
     # ------------------------------------------------------------------ where we are
 
@@ -96,6 +97,12 @@ class BoardFlow:
                 self.screen.say(warning)
                 return True
         return False
+
+    def refused(self) -> None:
+        """The server refused the entry: a play keyed is opened again on Enter (with its
+        cards, Backspace takes them back), the auction is kept."""
+        if self.play:
+            self.refused_play, self.play, self.play_checked = self.play, None, False
 
     # ------------------------------------------------------------------ the deal
 
@@ -163,14 +170,14 @@ class BoardFlow:
         strain = contract[1:].rstrip("X")
         deal = self.screen.client.keyed_deals.get(self.screen.board)
         hands = parse_deal(deal) if deal else None
-        screen = PlayScreen(self.screen.board, strain, declarer, hands)
+        screen = PlayScreen(self.screen.board, strain, declarer, hands, text=self.refused_play)
         self.screen.app.push_screen(screen, self.play_keyed)
 
     def play_keyed(self, text: str | None) -> None:
         """The play screen came back: the lead and tricks follow when still to key."""
         if text is None:
             return
-        self.play = text
+        self.play, self.refused_play = text, ""
         draft = self.screen.input.draft
         if text and draft.step in ("lead", "tricks"):
             self.play_checked = True

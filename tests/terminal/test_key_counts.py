@@ -105,6 +105,7 @@ async def key_board(record: dict[str, str], *, with_deal: bool) -> Counted:
         await pilot.press("enter")  # East confirms
         counted.rest += 1
         await settle(pilot, client)
+    await client.close()
     stored = server.results[(table, 1, board)]
     assert (stored.state, stored.tricks) == ("confirmed", int(record["Result"]))
     assert stored.auction == str(auction)

@@ -190,7 +190,13 @@ async def test_without_the_deal_the_server_refuses_a_card_not_in_the_hand() -> N
         await pilot.pause()
         assert isinstance(app.screen, BoardEntryScreen)
         assert "SA is not in West's hand" in screen_text(app)
-    assert (1, 1, 1) not in server.results
+        await pilot.press("enter")  # the play again, its cards kept: take back and change
+        assert isinstance(app.screen, PlayScreen)
+        await pilot.press("backspace", "backspace")  # the claim, then the lead
+        await pilot.press("1", "6", "*", "7", "enter")  # ♣6 (West's), then a claim of 7
+        await settle(pilot, client)
+        assert isinstance(app.screen, ConfirmScreen)
+    assert server.results[(1, 1, 1)].play == "C6 =7"
 
 
 async def test_checking_a_deal_keyed_elsewhere_reports_a_conflict_to_the_td() -> None:
