@@ -128,3 +128,35 @@ def test_checking_a_deal_keyed_at_another_table_reports_a_conflict() -> None:
         table.press(key)
     assert table.lines == ("Deal differs: TD", "S8 missing S9 ex")
     assert tables.deal_states[5] == "conflict"
+
+
+def test_key_counts_of_a_real_six_call_auction_on_the_keypad() -> None:
+    """The typical board of protocol/keys.md (tests/terminal/test_key_counts.py: the first
+    RealBridge board with six calls and 13 tricks played), keyed on the keypad from its board
+    screen to East's OK, the auction first: the same call keys as on the terminal."""
+    from protocol.bridge.auction import Auction, parse_pbn_auction
+    from protocol.keys_play import ALERT, call_keys
+    from tests.terminal.test_key_counts import typical
+
+    record = typical()
+    auction = parse_pbn_auction(record["Auction"], record["AuctionText"])
+    tables = FakeTables(auction_entry="optional")
+    table = Table(tables, table=2).boot()  # table 2's first board, 3, is dealt by South
+    table.press("0002", "ENT")
+    table.press("ENT")
+    assert table.device.selected is not None
+    assert table.device.selected.dealer == auction.dealer.value == "S"
+    presses = ["ENT", "ENT"]  # the board's entry, then the auction first
+    replay = Auction(auction.dealer)
+    for call in auction.calls:
+        presses += ["UP" if key == ALERT else key for key in call_keys(replay, call)]
+        replay.add(call)
+    presses += [*record["Result"], "ENT", "ENT"]  # the tricks, send, East's OK
+    for key in presses:
+        table.device.press(key)
+        table.flush()
+    stored = tables.results[(2, 3)]
+    assert (stored.contract, stored.declarer, stored.tricks) == ("1NT", "N", 7)
+    assert stored.state == "confirmed"
+    assert stored.auction == str(auction)
+    assert len(presses) == 2 + 9 + 1 + 2 == 14
