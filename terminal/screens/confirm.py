@@ -79,17 +79,17 @@ def auction_line(dealer: str, text: str) -> str:
 
 
 def play_line(view: BoardResultView) -> str:
-    """ "Play: 13 tricks keyed, declarer 9" or "Play: 5 tricks keyed, then a claim of 9" """
+    """ "Play keyed: 52 of 52 cards, declarer's tricks: 9" or "... 5 of 52 cards, then a claim
+    of 9" (counted in cards: no plural forms to get wrong)."""
     tokens = (view.play or "").split()
     claim = tokens[-1][1:] if tokens and tokens[-1].startswith("=") else None
     cards = len(tokens) - (1 if claim is not None else 0)
-    tricks = (cards + 3) // 4
     if claim is not None:
-        return _("Play: {tricks} tricks keyed, then a claim of {claim}").format(
-            tricks=tricks, claim=claim
+        return _("Play keyed: {cards} of 52 cards, then a claim of {claim}").format(
+            cards=cards, claim=claim
         )
-    return _("Play: {tricks} tricks keyed, declarer {won}").format(
-        tricks=tricks, won=view.tricks if view.tricks is not None else "?"
+    return _("Play keyed: {cards} of 52 cards, declarer's tricks: {won}").format(
+        cards=cards, won=view.tricks if view.tricks is not None else "?"
     )
 
 

@@ -152,7 +152,7 @@ async def test_the_deal_keyed_then_the_play_checked_against_it_with_a_claim() ->
         await pilot.press("*", "1", "3", "enter")  # a claim of all 13 ends the play
         await settle(pilot, client)  # the play gave the tricks: the entry is sent
         assert isinstance(app.screen, ConfirmScreen)
-        assert "Play: 2 tricks keyed, then a claim of 13" in screen_text(app)
+        assert "Play keyed: 8 of 52 cards, then a claim of 13" in screen_text(app)
         await pilot.press("enter")
         await settle(pilot, client)
     stored = server.results[(1, 1, 1)]
