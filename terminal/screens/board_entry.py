@@ -130,6 +130,8 @@ class BoardEntryScreen(TableScreen):
         keys: tuple[str, ...] = ()
         if status is not None and status.result is not None and status.result.contract:
             keys = self._stored_keys(status.result)
+            if self.editing:  # rejected: the auction and play keyed go again unless changed
+                self.flow.keep(status.result)
         self.input.locked = not self.editing
         self.input.load(self._fresh_draft(), keys)
         self.say("")
@@ -189,6 +191,8 @@ class BoardEntryScreen(TableScreen):
                 text += f" ({status.result.adjusted})"
         if self.ruling_pending:
             text += "   " + _("(TD ruling pending)")
+        if self.editing and not self.input.draft.keys and self.flow.wants_auction():
+            text += "\n" + _("Enter = key the auction first (the contract follows from it).")
         if status.deal == "enter":
             text += "\n" + _("Hand-dealt board: key its deal (Enter, or . menu 7).")
         elif status.deal == "check":
@@ -292,6 +296,7 @@ class BoardEntryScreen(TableScreen):
         """North keys the stored result again, starting from ``keys``."""
         self.editing = True
         self.correcting = view
+        self.flow.keep(view)
         self.ruling_pending = view.ruling_pending
         self.input.locked = False
         self.input.load(self._fresh_draft(), keys)

@@ -98,6 +98,14 @@ class BoardFlow:
                 return True
         return False
 
+    def keep(self, view: BoardResultView) -> None:
+        """A stored result keyed again (rejected, or corrected): its auction and play go with
+        it unless North takes them back (Backspace on an empty result)."""
+        if view.auction:
+            self.auction, self.auction_first = view.auction, False
+        if view.play:
+            self.play, self.play_checked = view.play, True
+
     def refused(self) -> None:
         """The server refused the entry: a play keyed is opened again on Enter (with its
         cards, Backspace takes them back), the auction is kept."""

@@ -242,3 +242,23 @@ async def test_a_hand_of_twelve_cards_is_refused() -> None:
         await pilot.press("enter")
         await pilot.press(*hand_keys("KT.A96.A95.7542"))
         assert "North has 12 cards: a hand has 13." in screen_text(app)
+
+
+async def test_after_east_rejects_the_auction_goes_again_with_the_result() -> None:
+    server = FakeServer(auction_entry="required")
+    app, client = make_app(server)
+    async with app.run_test(size=SIZE) as pilot:
+        await seated(pilot, client)
+        assert "Enter = key the auction first" in screen_text(app)
+        await pilot.press("enter", "1", "5", "0", "3", "5", "0", "0", "0", "9", "enter")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("backspace")  # East rejects
+        await settle(pilot, client)
+        assert isinstance(app.screen, BoardEntryScreen)
+        assert "Auction keyed ✓" in screen_text(app)
+        await pilot.press("backspace", "8", "enter")  # eight tricks, the auction unchanged
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("enter")
+        await settle(pilot, client)
+    stored = server.results[(1, 1, 1)]
+    assert (stored.state, stored.tricks, stored.auction) == ("confirmed", 8, "1NT P 3NT P P P")
