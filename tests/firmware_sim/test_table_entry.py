@@ -3,8 +3,11 @@ the same keys as the terminal (protocol/keys_play.py), UP the alert key."""
 
 from __future__ import annotations
 
-from firmware_sim.device import Screen
+import pytest
+
+from firmware_sim.device import Device, Screen
 from firmware_sim.fake_gateway import FakeTables
+from firmware_sim.store import MemoryStore
 from protocol.bridge.deal import format_hand, parse_deal
 from protocol.bridge.enums import Seat
 from protocol.messages import EnterResult
@@ -160,3 +163,38 @@ def test_key_counts_of_a_real_six_call_auction_on_the_keypad() -> None:
     assert stored.state == "confirmed"
     assert stored.auction == str(auction)
     assert len(presses) == 2 + 9 + 1 + 2 == 14
+
+
+@pytest.mark.parametrize("lang", ["en", "da", "nb", "de", "ru"])
+def test_the_auction_and_deal_screens_fit_16_characters_in_every_language(lang: str) -> None:
+    tables = FakeTables(auction_entry="optional", deal_entry=True)
+    table = Table(tables)
+    table.device = Device(3, MemoryStore(3), language=lang)
+    table.boot()
+    table.press("0003", "ENT")
+    table.press("ENT")
+    screens = []
+
+    seen = set()
+
+    def shown() -> None:
+        screens.append(table.device._render())  # the lines before the LCD cuts them
+        seen.add(table.device.screen)
+
+    table.press("ENT")
+    shown()  # the deal, North's spades
+    for key in ["1", "3", "1", "1", "ENT", "1", "4", "0", "ENT", "1", "1"]:
+        table.press(key)
+        shown()
+    table.press("BACK")
+    while table.device.screen is Screen.DEAL:
+        table.press("BACK")
+    table.press("1", "BACK", "ENT")  # an empty entry (1 taken back), then the auction first
+    shown()
+    for key in ["1", "5", "UP", "1", "1", "*", "*", "0", "0"]:
+        table.press(key)
+        shown()
+    assert seen == {Screen.DEAL, Screen.AUCTION}
+    for line1, line2 in screens:
+        assert len(line1) <= 16, (lang, line1)
+        assert len(line2) <= 16, (lang, line2)
