@@ -25,6 +25,7 @@ from protocol.messages import (
     ConfirmResult,
     ConflictRaised,
     CorrectResult,
+    DealAck,
     EnterDeal,
     EnterResult,
     Error,
@@ -95,6 +96,7 @@ class FakeServer:
     play_entry: PlayEntry = "off"
     deal_entry: bool = False  # boards without a hand record are keyed at the tables
     keyed_deals: dict[int, fake_table_entry.KeyedDeal] = field(default_factory=dict)
+    deal_acks: dict[str, DealAck] = field(default_factory=dict)  # entry id -> its answer
     names: dict[int, tuple[str, str]] = field(default_factory=dict)
     started_round: int | None = None  # None: the TD has started every round
     online: bool = True
@@ -249,6 +251,8 @@ class FakeServer:
                     message="That entry id was used before.",
                     entry_id=entry_id,
                 )
+            if entry_id in self.deal_acks:  # a deal command again: the answer it had
+                return self.deal_acks[entry_id]
             if key is None:
                 return Ack(entry_id=entry_id, detail="duplicate")
             return ResultAck(entry_id=entry_id, duplicate=True, result=self.results[key])
@@ -269,6 +273,7 @@ class FakeServer:
             elif isinstance(command, EnterDeal | CheckDeal):
                 ack = fake_table_entry.deal_command(self, table, command)
                 self._seen[entry_id] = (fingerprint, None)
+                self.deal_acks[entry_id] = ack
                 self._push(table, self.round_info(table))
                 return ack
             else:

@@ -262,3 +262,19 @@ async def test_after_east_rejects_the_auction_goes_again_with_the_result() -> No
         await settle(pilot, client)
     stored = server.results[(1, 1, 1)]
     assert (stored.state, stored.tricks, stored.auction) == ("confirmed", 8, "1NT P 3NT P P P")
+
+
+def test_the_fake_answers_a_deal_command_sent_again_as_the_first_time() -> None:
+    from protocol.messages import DealAck, EnterDeal
+
+    server = FakeServer(deal_entry=True)
+    server.round_info(1)
+    command = EnterDeal(entry_id="deal-entry-1", board=1, deal=DEAL)
+    first = server.handle(1, command)
+    again = server.handle(1, command)
+    assert isinstance(first, DealAck)
+    assert again == first
+    assert first.state == "keyed"
+    other = server.handle(1, command.model_copy(update={"entry_id": "deal-entry-2"}))
+    assert other.type == "error"
+    assert getattr(other, "code", None) == "deal_keyed_here"
