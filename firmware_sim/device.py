@@ -28,6 +28,7 @@ from typing import Final
 from protocol import board_rules, languages
 from protocol import keys as grammar
 from protocol.bridge import Vulnerability, result_ns_score
+from protocol.bridge.auction import Auction
 from protocol.keypad_codec import KeypadCommand, KeypadReply
 from protocol.keys import Draft
 from protocol.messages import (
@@ -36,11 +37,16 @@ from protocol.messages import (
     BoardResultView,
     BoardStatus,
     CallTD,
+    CheckDeal,
     ConfirmResult,
     ConflictRaised,
+    DealAck,
+    EnterDeal,
     EnterResult,
+    EntryValues,
     Error,
     GetRound,
+    GetTableSettings,
     Hello,
     NextRound,
     Paired,
@@ -50,11 +56,13 @@ from protocol.messages import (
     ResultChanged,
     RoundChanged,
     RoundInfo,
+    TableSettings,
 )
 
 from . import i18n
 from .lcd import WIDTH, fit, lcd, pair_label, result_line, signed
 from .store import Outbox, StoredCommand
+from .table_entry import AUCTION_KEYS, AuctionDraft, DealDraft
 
 #: Error codes meaning "the gateway does not know this keypad's token": pair again, keep entries.
 AUTH_ERRORS: Final = frozenset({"not_paired", "invalid_token", "token_expired", "unauthorized"})
@@ -120,6 +128,9 @@ class Screen(StrEnum):
     CALL_TD = "call_td"
     TD_WAIT = "td_wait"
     MESSAGE = "message"
+    AUCTION = "auction"
+    DEAL = "deal"
+    DEAL_WAIT = "deal_wait"
 
 
 #: Screens on which the keypad waits for the server; a script holds its keys meanwhile.
@@ -132,8 +143,15 @@ WAITING: Final = frozenset(
         Screen.CONFIRMING,
         Screen.NEXT_WAIT,
         Screen.TD_WAIT,
+        Screen.DEAL_WAIT,
     }
 )
+#: A DealAck in the LCD's words.
+DEAL_ACK_TEXTS: Final = {
+    "keyed": "Deal stored",
+    "confirmed": "Deal confirmed",
+    "conflict": "Deal differs: TD",
+}
 #: The keypad's keys for the grammar's keys while a result is keyed (digits are themselves).
 ENTRY_KEYS: Final = {"*": grammar.DOUBLE, "UP": grammar.OVER, "DOWN": grammar.UNDER}
 #: Refusals the LCD names (the step's hint on line 2 already says what the others want).
@@ -167,6 +185,13 @@ class Device:
         self._after_message = Screen.BOARD
         self._before_td = Screen.BOARD
         self._resend_after_round = False
+        #: The event's table settings (GetTableSettings): whether North keys the auction.
+        self.settings = TableSettings()
+        self._auction: AuctionDraft | None = None  # the auction being keyed
+        self._entry_auction: str | None = None  # the auction of the entry ("" = none keyed)
+        self._auction_calls = ""  # calls keyed that disagreed with the contract
+        self._auction_first = False
+        self._deal: DealDraft | None = None
 
     @property
     def language(self) -> str:
@@ -199,6 +224,7 @@ class Device:
             self._send(Hello(token=self.store.token))
             self._resend_pending()
             self._send(GetRound())
+            self._send(GetTableSettings())
         else:
             self._go(Screen.PAIR)
 
@@ -337,6 +363,9 @@ class Device:
             self._ask_td(Screen.BOARD)
         elif status.board in self.saved_boards():
             return
+        elif key is Key.ENTER and status.deal is not None and status.state == "missing":
+            self._deal = DealDraft(status.board, status.deal)
+            self._go(Screen.DEAL)
         elif status.state in ("missing", "rejected") and (key is Key.ENTER or key.isdigit()):
             keys: tuple[str, ...] = ()
             if status.state == "rejected" and status.result is not None and key is Key.ENTER:
@@ -353,6 +382,7 @@ class Device:
         if info is not None:
             fresh = Draft(board, info.tricks_style, info.lead_required)
         self._draft = grammar.replay(fresh, keys)
+        self._entry_auction, self._auction_calls, self._auction_first = None, "", False
         self._go(Screen.ENTRY)
 
     def _keys_of(self, view: BoardResultView) -> tuple[str, ...]:
@@ -371,7 +401,12 @@ class Device:
             else:
                 self._go(Screen.BOARD)
         elif key is Key.ENTER:
-            if draft.complete:
+            wants_auction = self.settings.auction_entry != "off" and self._entry_auction is None
+            if not draft.keys and wants_auction:
+                self._start_auction(draft.board, first=True)
+            elif draft.complete and wants_auction:
+                self._start_auction(draft.board, first=False)
+            elif draft.complete:
                 self._send_entry(draft)
         elif key is Key.HASH:
             self._summary()  # as / on the terminal: the draft is dropped
@@ -386,9 +421,132 @@ class Device:
     def _relative(self) -> bool:
         return self.round is not None and self.round.tricks_style == "relative"
 
-    def _send_entry(self, draft: Draft) -> None:
+    def _start_auction(self, board: int, *, first: bool) -> None:
+        status = self._status(board)
+        dealer = status.dealer if status is not None else "N"
+        optional = self.settings.auction_entry == "optional"
+        calls = self._auction_calls.split()
+        self._auction = AuctionDraft(board, Auction(dealer, calls), optional, first)
+        self._go(Screen.AUCTION)
+
+    def _key_auction(self, key: Key) -> None:
+        """The grammar's call keys (UP alerts); the auction ends by itself after the passes."""
+        auction = self._auction
+        assert auction is not None
+        if key is Key.BACK:
+            if not auction.back():
+                self._go(Screen.ENTRY)
+        elif key is Key.ENTER:
+            if auction.optional and not auction.auction.calls and not auction.keys:
+                self._entry_auction = ""
+                draft = self._draft
+                if not auction.first and draft is not None and draft.complete:
+                    self._send_entry(draft)
+                else:
+                    self._go(Screen.ENTRY)
+        elif key.isdigit() or key.value in AUCTION_KEYS:
+            refused = auction.press(AUCTION_KEYS.get(key.value, key.value))
+            if refused is not None:
+                self._note = self._t(refused)
+            elif auction.auction.ended:
+                self._auction_done(auction)
+
+    def _auction_done(self, auction: AuctionDraft) -> None:
+        """The auction has ended: it gives the contract (keyed first), or must agree with it."""
+        text = str(auction.auction)
+        outcome = auction.auction.outcome()
+        contract = str(outcome.contract) if outcome.declarer is not None else "PASS"
+        declarer = outcome.declarer.value if outcome.declarer is not None else None
+        draft = self._draft
+        assert draft is not None
+        if auction.first:
+            view = BoardResultView(
+                board=draft.board,
+                round=0,
+                table=0,
+                state="entered",
+                version=0,
+                contract=contract,
+                declarer=declarer,
+            )
+            fresh = replace_keys(draft, ())
+            self._draft = grammar.replay(fresh, self._keys_of(view))
+            self._entry_auction, self._auction_first = text, True
+            self._go(Screen.ENTRY)
+            return
+        if draft.contract != contract or (declarer is not None and draft.declarer != declarer):
+            self._auction_calls = text  # kept: ENT opens it again, BACK takes back a call
+            self._go(Screen.ENTRY)
+            self._note = self._t("Auction differs")
+            return
+        self._entry_auction, self._auction_calls = text, ""
+        self._send_entry(draft)
+
+    def _entry_values(self, draft: Draft) -> EntryValues:
+        """The draft's values, with the auction keyed; the contract left to the server when it
+        came from the auction alone (as on the terminal)."""
         values = draft.values()
         assert values is not None
+        auction = self._entry_auction
+        if not auction:
+            return values
+        update: dict[str, object] = {"auction": auction}
+        if self._auction_first:
+            outcome = Auction(self._dealer(draft.board), auction.split()).outcome()
+            seat = outcome.declarer.value if outcome.declarer is not None else None
+            contract = str(outcome.contract) if seat is not None else "PASS"
+            if (values.contract, values.declarer) == (contract, seat):
+                update |= {"contract": "", "declarer": None}
+        return values.model_copy(update=update)
+
+    def _dealer(self, board: int) -> str:
+        status = self._status(board)
+        return status.dealer if status is not None else "N"
+
+    def _key_deal(self, key: Key) -> None:
+        """Ranks suit by suit, ENT after each suit; the deal is sent once it is all keyed."""
+        deal = self._deal
+        assert deal is not None
+        if key is Key.BACK:
+            if not deal.back():
+                self._go(Screen.BOARD)
+        elif key is Key.ENTER:
+            refused, done = deal.next_suit()
+            if refused is not None:
+                self._note = self._t(refused)
+            elif done:
+                self._send_deal(deal)
+        elif key.isdigit():
+            refused = deal.press(key.value)
+            if refused is not None:
+                self._note = self._t(refused)
+
+    def _send_deal(self, deal: DealDraft) -> None:
+        entry_id = self.store.new_entry_id()
+        command: EnterDeal | CheckDeal
+        if deal.mode == "enter":
+            command = EnterDeal(entry_id=entry_id, board=deal.board, deal=deal.text())
+        else:
+            command = CheckDeal(entry_id=entry_id, board=deal.board, seat="N", hand=deal.text())
+        self._awaiting = entry_id
+        self._send(command)
+        self._go(Screen.DEAL_WAIT)
+
+    def _on_deal_ack(self, ack: DealAck) -> None:
+        if self.screen is not Screen.DEAL_WAIT:
+            return
+        self._awaiting = None
+        if self.round is not None:  # asked no more (the server's round says so too)
+            boards = [
+                b.model_copy(update={"deal": None}) if b.board == ack.board else b
+                for b in self.round.boards
+            ]
+            self.round = self.round.model_copy(update={"boards": boards})
+        detail = " ".join(ack.differences) if ack.differences else self._t("ENT=continue")
+        self._show(self._t(DEAL_ACK_TEXTS[ack.state]), detail, Screen.BOARD)
+
+    def _send_entry(self, draft: Draft) -> None:
+        values = self._entry_values(draft)
         entry = EnterResult(entry_id=self.store.new_entry_id(), board=draft.board, values=values)
         self._awaiting = entry.entry_id
         self._send(entry)
@@ -516,11 +674,16 @@ class Device:
             self._on_ack(message)
         elif isinstance(message, Error):
             self._on_error(message)
+        elif isinstance(message, TableSettings):
+            self.settings = message
+        elif isinstance(message, DealAck):
+            self._on_deal_ack(message)
 
     def _on_paired(self, message: Paired) -> None:
         self.store.save_pairing(message.token, None)
         self.store.save_language(None)  # a new pairing, a new session: the event's language
         self._send(GetRound())
+        self._send(GetTableSettings())
         self._go(Screen.LOADING)
 
     def _on_round(self, info: RoundInfo) -> None:
@@ -653,6 +816,8 @@ class Device:
         state = status.state
         if status.board in self.saved_boards():
             hint = self._t("Saved, sending")
+        elif state == "missing" and status.deal is not None:
+            hint = self._t("ENT=deal 0-7=res")
         elif state in ("missing", "rejected"):
             hint = self._t("0-7=enter *=TD" if state == "missing" else "Rejected ENT=fix")
         elif state == "entered":
@@ -776,12 +941,30 @@ class Device:
     def _show_message(self) -> tuple[str, str]:
         return self._message
 
+    def _show_auction(self) -> tuple[str, str]:
+        assert self._auction is not None
+        return self._auction.lines(self.language)
+
+    def _show_deal(self) -> tuple[str, str]:
+        assert self._deal is not None
+        return self._deal.lines(self.language)
+
+    def _show_deal_wait(self) -> tuple[str, str]:
+        assert self._deal is not None
+        return self._t("B{board} deal", board=self._deal.board), self._sending()
+
     def _sending(self) -> str:
         return self._t("Sending...") if self.link_up else self._t("Saved, no link")
 
     def _t(self, message: str, **fields: object) -> str:
         """A text in the keypad's language."""
         return i18n.text(self.language, message, **fields)
+
+
+def replace_keys(draft: Draft, keys: tuple[str, ...]) -> Draft:
+    """A fresh draft of the same board and event settings, with ``keys`` pressed."""
+    fresh = Draft(draft.board, draft.tricks_style, draft.lead_required)
+    return grammar.replay(fresh, keys)
 
 
 __all__ = [

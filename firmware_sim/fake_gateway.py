@@ -14,18 +14,26 @@ from typing import Literal
 
 from protocol import board_rules
 from protocol.bridge import BridgeError, TableResult, dealer, ns_score, vulnerability
+from protocol.bridge.auction import Auction
+from protocol.bridge.deal import Hand, confirm_hand, parse_deal, parse_hand
+from protocol.bridge.enums import Seat
 from protocol.keypad_codec import CodecError, KeypadCommand, KeypadReply, decode, encode
 from protocol.link import BusEvent, BusMaster, Delivered, Link, PeerRestarted
 from protocol.messages import (
     Ack,
+    AuctionEntry,
     BoardResultView,
     BoardStatus,
     CallTD,
+    CheckDeal,
     ConfirmResult,
     CorrectResult,
+    DealAck,
+    EnterDeal,
     EnterResult,
     Error,
     GetRound,
+    GetTableSettings,
     Hello,
     NextRound,
     Paired,
@@ -35,6 +43,7 @@ from protocol.messages import (
     ResultAck,
     ResultState,
     RoundInfo,
+    TableSettings,
 )
 
 #: The rules' refusals, in the fake's few words (the server words its own).
@@ -64,6 +73,10 @@ class FakeTables:
     answers: dict[str, KeypadReply] = field(default_factory=dict)  # entry id -> first answer
     td_calls: list[int] = field(default_factory=list)
     language: str | None = None  # the event's language, sent in RoundInfo
+    auction_entry: AuctionEntry = "off"
+    deal_entry: bool = False  # every board is hand-dealt: the first table keys its deal
+    deals: dict[int, tuple[int, dict[Seat, Hand]]] = field(default_factory=dict)  # keyed by
+    deal_states: dict[int, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for table in range(1, self.tables + 1):
@@ -99,6 +112,7 @@ class FakeTables:
                     vulnerability=vulnerability(board).value,
                     state=view.state if view else "missing",
                     result=view,
+                    deal=self._deal_ask(table, board),
                 )
             )
         ew = self.tables + (table + rnd - 2) % self.tables + 1
@@ -138,9 +152,48 @@ class FakeTables:
             return None, Error(code="not_paired", message="Pair first.", entry_id=entry_id)
         return table, self._command(table, command)
 
+    def _deal_ask(self, table: int, board: int) -> Literal["enter", "check"] | None:
+        if not self.deal_entry:
+            return None
+        keyed = self.deals.get(board)
+        if keyed is None:
+            return "enter"
+        return "check" if keyed[0] != table and self.deal_states[board] == "keyed" else None
+
+    def _deal(self, table: int, command: EnterDeal | CheckDeal) -> KeypadReply:
+        """A deal keyed, or one hand checked against it (protocol/bridge/deal.py)."""
+        keyed = self.deals.get(command.board)
+        try:
+            if isinstance(command, EnterDeal):
+                hands = parse_deal(command.deal)
+            else:
+                hands = {Seat(command.seat): parse_hand(command.hand)}
+        except BridgeError as exc:
+            return Error(code=exc.code, message=exc.message, entry_id=command.entry_id)
+        if keyed is None:
+            if isinstance(command, CheckDeal):
+                return Error(code="deal_not_keyed", message="No deal.", entry_id=command.entry_id)
+            self.deals[command.board] = (table, hands)
+            self.deal_states[command.board] = "keyed"
+            return DealAck(board=command.board, state="keyed")
+        differences = [
+            d for seat, hand in hands.items() for d in confirm_hand(keyed[1], seat, hand)
+        ]
+        state = "conflict" if differences else "confirmed"
+        if self.deal_states[command.board] != "conflict":
+            self.deal_states[command.board] = state
+        shown = differences if isinstance(command, CheckDeal) else []
+        return DealAck.model_validate(
+            {"board": command.board, "state": self.deal_states[command.board], "differences": shown}
+        )
+
     def _command(self, table: int, command: KeypadCommand) -> KeypadReply:
         if isinstance(command, GetRound):
             return self.round_info(table)
+        if isinstance(command, GetTableSettings):
+            return TableSettings(auction_entry=self.auction_entry, deal_entry=self.deal_entry)
+        if isinstance(command, EnterDeal | CheckDeal):
+            return self._deal(table, command)
         if isinstance(command, NextRound):
             info = self.round_info(table)
             if not info.complete:
@@ -180,7 +233,19 @@ class FakeTables:
         if isinstance(command, EnterResult | CorrectResult):
             values = command.values
             try:
-                result = TableResult.make(values.contract, values.declarer, values.tricks)
+                contract, declarer = values.contract, str(values.declarer or "") or None
+                if values.auction:  # the server's Law 22B, as protocol/bridge/auction.py says
+                    outcome = Auction(dealer(command.board), values.auction.split()).outcome()
+                    contract = contract or str(outcome.contract)
+                    seat = outcome.declarer.value if outcome.declarer is not None else None
+                    declarer = declarer or seat
+                    if (contract, declarer) != (str(outcome.contract), seat):
+                        return Error(
+                            code="auction_disagrees",
+                            message="Auction differs.",
+                            entry_id=command.entry_id,
+                        )
+                result = TableResult.make(contract, declarer, values.tricks)
                 score = ns_score(command.board, result.contract, result.declarer, result.tricks)
             except BridgeError as exc:
                 return Error(code=exc.code, message=exc.message, entry_id=command.entry_id)
@@ -195,6 +260,7 @@ class FakeTables:
                 tricks=result.tricks,
                 result=result.result or None,
                 ns_score=score,
+                auction=values.auction or None,
             )
         try:
             view = board_rules.apply_to_view(

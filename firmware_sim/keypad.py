@@ -9,17 +9,30 @@ from protocol.link import Delivered, LinkDown, LinkEvent, LinkUp, PeerRestarted
 from protocol.messages import (
     Ack,
     ConflictRaised,
+    DealAck,
     Error,
     Paired,
     ResultAck,
     ResultChanged,
     RoundChanged,
     RoundInfo,
+    TableSettings,
 )
 
 from .device import Device, Key
 
-_REPLIES = (Paired, RoundInfo, ResultAck, Ack, Error, ResultChanged, RoundChanged, ConflictRaised)
+_REPLIES = (
+    Paired,
+    RoundInfo,
+    ResultAck,
+    Ack,
+    Error,
+    ResultChanged,
+    RoundChanged,
+    ConflictRaised,
+    TableSettings,
+    DealAck,
+)
 
 
 class KeypadLink(Protocol):

@@ -19,23 +19,33 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import IntEnum
-from typing import Final
+from typing import Final, get_args
 
 from pydantic import ValidationError
 
+from .bridge.auction import Call
+from .bridge.enums import Strain
+from .bridge.errors import BridgeError
 from .framing import MAX_PAYLOAD
 from .messages import (
     Ack,
+    AfterConfirm,
+    AuctionEntry,
     BoardResultView,
     BoardStatus,
     CallTD,
+    CheckDeal,
     ConfirmResult,
     ConflictRaised,
     CorrectResult,
+    DealAck,
+    DealAsk,
+    EnterDeal,
     EnterResult,
     EntryValues,
     Error,
     GetRound,
+    GetTableSettings,
     Hello,
     Message,
     NextPosition,
@@ -43,12 +53,15 @@ from .messages import (
     Paired,
     PairInfo,
     PairTerminal,
+    PlayEntry,
+    PlayerNumbers,
     RejectResult,
     ResultAck,
     ResultChanged,
     ResultState,
     RoundChanged,
     RoundInfo,
+    TableSettings,
 )
 
 #: Longest free text (error message, detail) sent to a keypad, in UTF-8 bytes.
@@ -58,6 +71,18 @@ SEATS: Final = (None, "N", "E", "S", "W")
 SIDES: Final = (None, "NS", "EW")
 VULNERABILITIES: Final = ("NONE", "NS", "EW", "BOTH")
 DEALERS: Final = ("N", "E", "S", "W")
+#: BoardStatus.deal, in bits 5-6 of a board's dealer/vulnerability byte (issue 20).
+DEAL_ASKS: Final[tuple[str | None, ...]] = (None, *get_args(DealAsk))
+DEAL_STATES: Final = ("keyed", "confirmed", "conflict")
+AFTER_CONFIRM: Final = get_args(AfterConfirm)
+PLAYER_NUMBERS: Final = get_args(PlayerNumbers)
+AUCTION_ENTRY: Final = get_args(AuctionEntry)
+PLAY_ENTRY: Final = get_args(PlayEntry)
+#: A call in one byte: 0 pass, 1 double, 2 redouble, 3 + (level - 1) * 5 + strain a bid (1C = 3
+#: ... 7NT = 37); the high bit marks an alert.
+_CALL_KINDS: Final = ("P", "X", "XX")
+_STRAINS: Final = (Strain.C, Strain.D, Strain.H, Strain.S, Strain.NT)
+ALERT_BIT: Final = 0x80
 
 
 class MessageType(IntEnum):
@@ -72,6 +97,9 @@ class MessageType(IntEnum):
     REJECT_RESULT = 0x16
     NEXT_ROUND = 0x17
     CALL_TD = 0x18
+    GET_TABLE_SETTINGS = 0x19
+    ENTER_DEAL = 0x1A
+    CHECK_DEAL = 0x1B
     PAIRED = 0x20
     ROUND_INFO = 0x21
     RESULT_ACK = 0x22
@@ -80,6 +108,8 @@ class MessageType(IntEnum):
     RESULT_CHANGED = 0x25
     ROUND_CHANGED = 0x26
     CONFLICT_RAISED = 0x27
+    TABLE_SETTINGS = 0x28
+    DEAL_ACK = 0x29
 
 
 KeypadCommand = (
@@ -92,9 +122,21 @@ KeypadCommand = (
     | RejectResult
     | NextRound
     | CallTD
+    | GetTableSettings
+    | EnterDeal
+    | CheckDeal
 )
 KeypadReply = (
-    Paired | RoundInfo | ResultAck | Ack | Error | ResultChanged | RoundChanged | ConflictRaised
+    Paired
+    | RoundInfo
+    | ResultAck
+    | Ack
+    | Error
+    | ResultChanged
+    | RoundChanged
+    | ConflictRaised
+    | TableSettings
+    | DealAck
 )
 KeypadMessage = KeypadCommand | KeypadReply
 
@@ -281,6 +323,47 @@ def _put_values(w: _Writer, values: EntryValues) -> None:
         w.u8(1)
         w.text(values.tricks)
     w.opt(values.lead)
+    if values.play is not None:
+        raise CodecError("the keypad does not key the play (protocol/keys.md)")
+    if values.auction is not None:  # optional trailing field: an entry without it ends here
+        _put_auction(w, values.auction)
+
+
+def _call_byte(call: Call) -> int:
+    if call.is_bid:
+        assert call.strain is not None
+        code = 3 + (call.level - 1) * 5 + _STRAINS.index(call.strain)
+    else:
+        code = _CALL_KINDS.index(call.kind)
+    return code | (ALERT_BIT if call.alert else 0)
+
+
+def _put_auction(w: _Writer, text: str) -> None:
+    """The calls one byte each (exact: the text must be the calls' canonical form)."""
+    try:
+        calls = [Call.parse(word) for word in text.split()]
+    except BridgeError as exc:
+        raise CodecError(f"auction: {exc}") from exc
+    if " ".join(str(call) for call in calls) != text:
+        raise CodecError(f"auction {text[:20]!r} is not in canonical form (1C P X XX, ! alerts)")
+    w.u8(len(calls))
+    for call in calls:
+        w.u8(_call_byte(call))
+
+
+def _get_auction(r: _Reader) -> str:
+    calls = []
+    for _ in range(r.u8()):
+        byte = r.u8()
+        code, alert = byte & ~ALERT_BIT, bool(byte & ALERT_BIT)
+        if code < 3:
+            calls.append(Call(_CALL_KINDS[code], alert=alert))
+        elif code <= 37:
+            level, strain = divmod(code - 3, 5)
+            calls.append(Call("bid", level + 1, _STRAINS[strain], alert))
+        else:
+            raise CodecError(f"call byte {byte:#04x} is not a call")
+    return " ".join(str(call) for call in calls)
 
 
 def _get_values(r: _Reader) -> EntryValues:
@@ -293,8 +376,16 @@ def _get_values(r: _Reader) -> EntryValues:
         tricks = r.text()
     else:
         raise CodecError(f"tricks tag {tag} is neither 0 (count) nor 1 (text)")
+    lead = r.opt()
+    auction = _get_auction(r) if r.more() else None
     return EntryValues.model_validate(
-        {"contract": contract, "declarer": declarer, "tricks": tricks, "lead": r.opt()}
+        {
+            "contract": contract,
+            "declarer": declarer,
+            "tricks": tricks,
+            "lead": lead,
+            "auction": auction,
+        }
     )
 
 
@@ -335,7 +426,8 @@ def _put_round(w: _Writer, info: RoundInfo) -> None:
         w.u16(status.board)
         dealer = DEALERS.index(status.dealer)
         vul = VULNERABILITIES.index(status.vulnerability)
-        w.u8(dealer | vul << 2 | (status.result is not None) << 4)
+        ask = DEAL_ASKS.index(status.deal) << 5
+        w.u8(dealer | vul << 2 | (status.result is not None) << 4 | ask)
         w.choice(status.state, RESULT_STATES)
         if status.result is not None:
             _put_view(w, status.result)
@@ -366,7 +458,7 @@ def _get_round(r: _Reader) -> dict[str, object]:
     for _ in range(r.u8()):
         board = r.u16()
         packed = r.u8()
-        if packed >> 5:
+        if packed >> 7 or packed >> 5 >= len(DEAL_ASKS):
             raise CodecError("unused bits set in a board's dealer/vulnerability byte")
         state = r.choice(RESULT_STATES)
         result = _get_view(r) if packed & 0x10 else None
@@ -378,6 +470,7 @@ def _get_round(r: _Reader) -> dict[str, object]:
                     "vulnerability": VULNERABILITIES[packed >> 2 & 3],
                     "state": state,
                     "result": result,
+                    "deal": DEAL_ASKS[packed >> 5],
                 }
             )
         )
@@ -442,6 +535,33 @@ def _put(w: _Writer, m: KeypadMessage) -> MessageType:
         w.text(m.entry_id)
         w.text(m.reason)
         return MessageType.CALL_TD
+    if isinstance(m, GetTableSettings):
+        return MessageType.GET_TABLE_SETTINGS
+    if isinstance(m, EnterDeal):
+        w.text(m.entry_id)
+        w.u16(m.board)
+        w.text(m.deal)
+        return MessageType.ENTER_DEAL
+    if isinstance(m, CheckDeal):
+        w.text(m.entry_id)
+        w.u16(m.board)
+        w.choice(m.seat, SEATS)
+        w.text(m.hand)
+        return MessageType.CHECK_DEAL
+    if isinstance(m, TableSettings):
+        w.choice(m.after_confirm, AFTER_CONFIRM)
+        w.choice(m.player_numbers, PLAYER_NUMBERS)
+        w.choice(m.auction_entry, AUCTION_ENTRY)
+        w.choice(m.play_entry, PLAY_ENTRY)
+        w.u8(m.show_ranking | m.hand_records << 1 | m.deal_entry << 2)
+        return MessageType.TABLE_SETTINGS
+    if isinstance(m, DealAck):
+        w.u16(m.board)
+        w.choice(m.state, DEAL_STATES)
+        w.u8(len(m.differences))
+        for difference in m.differences:
+            w.text(difference)
+        return MessageType.DEAL_ACK
     if isinstance(m, Paired):
         w.text(m.token)
         w.text(m.event)
@@ -508,6 +628,35 @@ def _get(kind: MessageType, r: _Reader) -> KeypadMessage:
         return RejectResult(entry_id=r.text(), board=r.u16(), version=r.u16(), reason=r.text())
     if kind is MessageType.CALL_TD:
         return CallTD(entry_id=r.text(), reason=r.text())
+    if kind is MessageType.GET_TABLE_SETTINGS:
+        return GetTableSettings()
+    if kind is MessageType.ENTER_DEAL:
+        return EnterDeal(entry_id=r.text(), board=r.u16(), deal=r.text())
+    if kind is MessageType.CHECK_DEAL:
+        entry_id, board, seat = r.text(), r.u16(), r.choice(SEATS)
+        return CheckDeal.model_validate(
+            {"entry_id": entry_id, "board": board, "seat": seat, "hand": r.text()}
+        )
+    if kind is MessageType.TABLE_SETTINGS:
+        after, numbers = r.choice(AFTER_CONFIRM), r.choice(PLAYER_NUMBERS)
+        auction, play, flags = r.choice(AUCTION_ENTRY), r.choice(PLAY_ENTRY), r.u8()
+        if flags >> 3:
+            raise CodecError("unused bits set in the settings' flags")
+        return TableSettings.model_validate(
+            {
+                "after_confirm": after,
+                "player_numbers": numbers,
+                "auction_entry": auction,
+                "play_entry": play,
+                "show_ranking": bool(flags & 1),
+                "hand_records": bool(flags & 2),
+                "deal_entry": bool(flags & 4),
+            }
+        )
+    if kind is MessageType.DEAL_ACK:
+        board, state = r.u16(), r.choice(DEAL_STATES)
+        differences = [r.text() for _ in range(r.u8())]
+        return DealAck.model_validate({"board": board, "state": state, "differences": differences})
     if kind is MessageType.PAIRED:
         token, event, section, table, expires = r.text(), r.text(), r.text(), r.u16(), r.opt()
         return Paired(
@@ -549,9 +698,11 @@ def _when(text: str | None) -> datetime | None:
 
 
 def _trim_view(view: BoardResultView | None) -> BoardResultView | None:
-    if view is None or view.description is None:
+    """A result as a keypad gets it: without the description (the keypad words a result
+    itself), the auction and the play (the keypad shows neither)."""
+    if view is None or (view.description is None and view.auction is None and view.play is None):
         return view
-    return view.model_copy(update={"description": None})
+    return view.model_copy(update={"description": None, "auction": None, "play": None})
 
 
 def _trim_round(info: RoundInfo) -> RoundInfo:
@@ -617,6 +768,8 @@ def keypad_view(message: KeypadMessage) -> KeypadMessage:
         return message.model_copy(
             update={"event": clip(message.event), "section": clip(message.section)}
         )
+    if isinstance(message, DealAck):
+        return message.model_copy(update={"differences": [clip(d) for d in message.differences]})
     return message
 
 

@@ -1,5 +1,6 @@
 """`traveller terminal --demo`: a fake club night with every extra switched on (deals, score
-after confirmation, ranking, player numbers 1001-1008, TD code 4321)."""
+after confirmation, ranking, player numbers 1001-1008, TD code 4321; the auction and the play
+keyed when North wishes, and board 4 dealt by hand: its deal is keyed at the table)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ DOUBLE_DUMMY = {
     4: {"N": (4, 3, 4, 6, 3), "E": (8, 8, 7, 7, 9), "S": (5, 4, 5, 6, 4), "W": (8, 8, 7, 7, 9)},
 }
 STRAINS = ("C", "D", "H", "S", "NT")
+#: Boards the demo treats as dealt by hand (no hand record: the first table keys the deal).
+HAND_DEALT = frozenset({4})
 
 
 def demo_server() -> FakeServer:
@@ -27,12 +30,16 @@ def demo_server() -> FakeServer:
     dd = {
         board: {seat: dict(zip(STRAINS, tricks, strict=True)) for seat, tricks in table.items()}
         for board, table in DOUBLE_DUMMY.items()
+        if board not in HAND_DEALT
     }
     return FakeServer(
         after_confirm="score",
         show_ranking=True,
         player_numbers="first_round",
         members=members,
-        deals=dict(DEALS),
+        deals={board: deal for board, deal in DEALS.items() if board not in HAND_DEALT},
         dd=dd,
+        auction_entry="optional",
+        play_entry="optional",
+        deal_entry=True,
     )

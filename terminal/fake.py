@@ -17,6 +17,7 @@ from protocol.bridge import dealer, vulnerability
 from protocol.messages import (
     Ack,
     AfterConfirm,
+    AuctionEntry,
     BoardResultView,
     BoardStatus,
     CallTD,
@@ -24,6 +25,7 @@ from protocol.messages import (
     ConfirmResult,
     ConflictRaised,
     CorrectResult,
+    DealAck,
     EnterDeal,
     EnterResult,
     Error,
@@ -33,6 +35,7 @@ from protocol.messages import (
     NextRound,
     Paired,
     PairInfo,
+    PlayEntry,
     PlayerNumbers,
     RejectResult,
     ResultAck,
@@ -46,12 +49,13 @@ from protocol.messages import (
     TableStatus,
 )
 
-from . import fake_extras
+from . import fake_extras, fake_table_entry
 from .client import Link, PushHandler, SyncingClient
 from .config import OUTBOX_NAME, ConfigStore, TerminalConfig
 from .errors import ClientError, LinkDownError
 from .outbox import Outbox
 from .rules import RuleError, apply_command
+from .scoring import with_contract
 
 NAMES = [
     ("Anna Berg", "Carl Dahl"),
@@ -88,6 +92,11 @@ class FakeServer:
     members: dict[str, str] = field(default_factory=dict)
     deals: dict[int, str] = field(default_factory=dict)
     dd: dict[int, dict[str, dict[str, int]]] = field(default_factory=dict)
+    auction_entry: AuctionEntry = "off"
+    play_entry: PlayEntry = "off"
+    deal_entry: bool = False  # boards without a hand record are keyed at the tables
+    keyed_deals: dict[int, fake_table_entry.KeyedDeal] = field(default_factory=dict)
+    deal_acks: dict[str, DealAck] = field(default_factory=dict)  # entry id -> its answer
     names: dict[int, tuple[str, str]] = field(default_factory=dict)
     started_round: int | None = None  # None: the TD has started every round
     online: bool = True
@@ -195,6 +204,7 @@ class FakeServer:
             vulnerability=vulnerability(board).value,
             state=result.state if result else "missing",
             result=result,
+            deal=fake_table_entry.deal_ask(self, table, round_no, board),
         )
 
     # ------------------------------------------------------------------ the link switch
@@ -241,6 +251,8 @@ class FakeServer:
                     message="That entry id was used before.",
                     entry_id=entry_id,
                 )
+            if entry_id in self.deal_acks:  # a deal command again: the answer it had
+                return self.deal_acks[entry_id]
             if key is None:
                 return Ack(entry_id=entry_id, detail="duplicate")
             return ResultAck(entry_id=entry_id, duplicate=True, result=self.results[key])
@@ -259,7 +271,11 @@ class FakeServer:
                 self._push(table, ResultChanged(result=result))
                 reply: ServerMessage = ResultAck(entry_id=entry_id, result=result)
             elif isinstance(command, EnterDeal | CheckDeal):
-                raise RuleError("deal_entry_off", "The fake server takes no deals keyed yet.")
+                ack = fake_table_entry.deal_command(self, table, command)
+                self._seen[entry_id] = (fingerprint, None)
+                self.deal_acks[entry_id] = ack
+                self._push(table, self.round_info(table))
+                return ack
             else:
                 reply = self._board_command(table, command)
         except RuleError as error:
@@ -286,12 +302,22 @@ class FakeServer:
         status = self.board_status(table, command.board)
         key = (table, round_no, command.board)
         warning = None
+        played = None
         if isinstance(command, EnterResult | CorrectResult):
-            fake_extras.check_lead(self, table, command.entry_id, command.board, command.values)
+            played = fake_table_entry.check_values(self, status, command.values)
+            values = with_contract(status.dealer, command.values)
+            fake_extras.check_lead(self, table, command.entry_id, command.board, values)
         if isinstance(command, EnterResult) and key not in self.results:  # the first entry
-            warning = fake_extras.first_entry_warning(self, command.board, command.values)
+            warning = fake_extras.first_entry_warning(
+                self, command.board, with_contract(status.dealer, command.values)
+            )
         result = apply_command(status, command, table=table, round_no=round_no, pin=self.pin)
         self.results[key] = result
+        if isinstance(command, EnterResult | CorrectResult) and fake_table_entry.play_differs(
+            status, command.values, played
+        ):
+            reason = f"board {command.board}: the tricks keyed and played differ"
+            self.td_calls.append((table, reason))
         if result.state == "conflict" and status.state != "conflict":
             message = f"Board {command.board} has two different results. The TD has been called."
             self.td_calls.append((table, message))

@@ -62,6 +62,9 @@ def settings(server: FakeServer) -> TableSettings:
         show_ranking=server.show_ranking,
         player_numbers=server.player_numbers,
         hand_records=bool(server.deals),
+        auction_entry=server.auction_entry,
+        play_entry=server.play_entry,
+        deal_entry=server.deal_entry,
     )
 
 

@@ -10,7 +10,10 @@ from typing import Literal, TypeVar
 from protocol.messages import (
     BoardReport,
     BoardResultView,
+    CheckDeal,
     CheckEntry,
+    DealAck,
+    EnterDeal,
     EntryChecked,
     EntryValues,
     GetBoardReport,
@@ -77,3 +80,23 @@ class TableQueries(ABC):
         """The TD marks a board not played with the section's TD code."""
         command = MarkNotPlayed(entry_id=str(uuid.uuid4()), board=board, td_code=td_code)
         return expect(await self.ask(command), ResultAck).result
+
+    async def enter_deal(self, board: int, deal: str) -> DealAck:
+        """The four hands of a hand-dealt board, keyed at this table (a PBN [Deal]). The deal is
+        kept here too: the play screen checks the cards against it (the server never sends a
+        deal to a table before it has played the board)."""
+        command = EnterDeal(entry_id=str(uuid.uuid4()), board=board, deal=deal)
+        ack = expect(await self.ask(command), DealAck)
+        self.keyed_deals[board] = deal
+        return ack
+
+    async def check_deal(self, board: int, seat: Literal["N", "E", "S", "W"], hand: str) -> DealAck:
+        """One hand of a board whose deal another table keyed, to check it."""
+        command = CheckDeal(entry_id=str(uuid.uuid4()), board=board, seat=seat, hand=hand)
+        return expect(await self.ask(command), DealAck)
+
+    @property
+    def keyed_deals(self) -> dict[int, str]:
+        """The deals this table keyed itself (board -> PBN [Deal]), this session."""
+        deals: dict[int, str] = self.__dict__.setdefault("_keyed_deals", {})
+        return deals

@@ -20,7 +20,7 @@ from protocol.messages import (
     ResultState,
 )
 
-from .scoring import score_entry
+from .scoring import score_entry, with_contract
 
 __all__ = [
     "CORRECTABLE",
@@ -66,6 +66,7 @@ def result_view(
 ) -> BoardResultView:
     """A stored result for the board built from keyed values (scored by the bridge domain)."""
     try:
+        values = with_contract(status.dealer, values)
         scored = score_entry(status.board, values)
     except BridgeError as error:
         raise RuleError(error.code, error.message) from None
@@ -80,6 +81,8 @@ def result_view(
         tricks=scored.tricks,
         result=scored.result or None,
         lead=scored.lead,
+        auction=values.auction or None,
+        play=values.play or None,
         ns_score=scored.ns_score,
         description=scored.description,
         ruling_pending=ruling_pending,

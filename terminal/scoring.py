@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from protocol.bridge import BridgeError, TableResult, describe, result_ns_score, vulnerability
+from protocol.bridge.auction import Auction
 from protocol.bridge.card import parse_card
 from protocol.messages import EntryValues
 
@@ -20,6 +21,17 @@ class ScoredEntry:
     lead: str | None
     ns_score: int
     description: str
+
+
+def with_contract(board_dealer: str, values: EntryValues) -> EntryValues:
+    """The entry with the contract and declarer of its auction filled in when only the auction
+    was keyed (contract "", declarer None: Law 22B, as the server derives them); IllegalCall
+    for an auction that is illegal or has not ended."""
+    if values.contract or not values.auction:
+        return values
+    outcome = Auction(board_dealer, values.auction.split()).outcome()
+    declarer = outcome.declarer.value if outcome.declarer is not None else None
+    return values.model_copy(update={"contract": str(outcome.contract), "declarer": declarer})
 
 
 def score_entry(board: int, values: EntryValues) -> ScoredEntry:

@@ -74,14 +74,14 @@ def served(tmp_path: Path) -> Iterator[Served]:
 class KeypadTable:
     """Table 2's keypad on a cable to the gateway, run in virtual time until it waits for keys."""
 
-    def __init__(self, served: Served) -> None:
+    def __init__(self, served: Served, table: int = 2) -> None:
         self.clock = VirtualClock()
         self.gateway = InlineGateway(served.engine, self.clock)
-        self.device = CountingDevice(2)
-        self.keypad = Keypad(self.device, Link(2, self.clock))
+        self.device = CountingDevice(table)
+        self.keypad = Keypad(self.device, Link(table, self.clock))
         self.cable = NullModem(
             self.keypad.link,
-            self.gateway.attach("/dev/ttyKP2"),
+            self.gateway.attach(f"/dev/ttyKP{table}"),
             self.clock,
             hooks=[self.keypad.pump, self.gateway.pump],
         )
@@ -158,3 +158,72 @@ async def test_the_same_keys_store_the_same_results_from_terminal_and_keypad(
     assert stored(served, 1) == stored(served, 2) == EXPECTED
     # "4♠ by South, made" with East's confirmation: 7 keys on each (the keypad took 10 before).
     assert (terminal_keys, keypad_keys) == (7, 7)
+
+
+#: Issue 20: 3NT by North, nine tricks, OK; then the auction "1NT P 3NT P P P" (ends by itself
+#: and the entry goes); East confirms.
+THREE_NT_WITH_AUCTION = (
+    "3",
+    "5",
+    "1",
+    "9",
+    keys.OK,
+    "1",
+    "5",
+    "0",
+    "3",
+    "5",
+    "0",
+    "0",
+    "0",
+    keys.OK,
+)
+
+
+def stored_auctions(served: Served, table: int) -> list[tuple[str | None, str | None, str]]:
+    with Session(served.engine) as session:
+        rows = session.exec(select(Result).where(Result.table_number == table)).all()
+    return [(r.contract, r.auction, r.state) for r in sorted(rows, key=lambda r: r.board)]
+
+
+async def test_the_same_auction_keys_store_the_same_auction_from_terminal_and_keypad(
+    served: Served, tmp_path: Path
+) -> None:
+    from server.models import Event
+
+    with Session(served.engine) as session:
+        for event in session.exec(select(Event)).all():
+            event.auction_entry = "optional"
+            session.add(event)
+        session.commit()
+    keypad = KeypadTable(served, 3)  # table 3's first board is dealt by North, as table 1's
+    keypad.press(*served.demo.pairing_codes[3], keys.OK)
+    keypad.press(keys.OK)
+    assert keypad.device.settings.auction_entry == "optional"
+    before = keypad.device.presses
+    keypad.press(*THREE_NT_WITH_AUCTION)
+    keypad_keys = keypad.device.presses - before
+
+    client = WebsocketClient(served.url, tmp_path / "terminal")
+    app = TravellerTerminal(client, confirm_guard=0)
+    async with app.run_test(size=SIZE) as pilot:
+
+        async def press(*grammar_keys: str) -> None:
+            for key in grammar_keys:
+                await pilot.press(TERMINAL_KEYS.get(key, key))
+                if client.round is not None:
+                    await delivered(client)
+                await pilot.pause()
+
+        await press(*served.demo.pairing_codes[1], keys.OK)
+        await client.wait_for(lambda: client.online and client.round is not None, timeout=10)
+        await client.wait_for(lambda: client.settings.auction_entry == "optional", timeout=10)
+        await pilot.pause()
+        await press(keys.OK)
+        await press(*THREE_NT_WITH_AUCTION)
+    await client.close()
+
+    expected = ("3NT", "1NT P 3NT P P P", "confirmed")
+    assert stored_auctions(served, 3)[:1] == [expected], keypad.device.display
+    assert stored_auctions(served, 1)[:1] == [expected]
+    assert keypad_keys == len(THREE_NT_WITH_AUCTION) == 14

@@ -337,13 +337,15 @@ class GatewayCore:
 
 def _shown(info: RoundInfo) -> tuple[object, ...]:
     """What a keypad shows of a round, besides its boards' results (firmware_sim/device.py):
-    not ``round_open`` or ``next_round_released``, which only the TD's start of a round flips."""
+    not ``round_open`` or ``next_round_released``, which only the TD's start of a round flips.
+    A board's ``deal`` (issue 20: key or check the hand-dealt deal) is shown: once a table has
+    keyed it, the other tables' keypads are told to check it."""
     return (
         info.round,
         info.rounds,
         info.ns,
         info.ew,
-        tuple((b.board, b.dealer, b.vulnerability) for b in info.boards),
+        tuple((b.board, b.dealer, b.vulnerability, b.deal) for b in info.boards),
         tuple(info.next),
         info.complete,
         info.lead_required,

@@ -23,7 +23,9 @@ from terminal.widgets.contract_input import ContractInput
 from terminal.widgets.score_preview import ScorePreview
 
 from .base import TableScreen
+from .board_flow import BoardFlow
 from .confirm import ConfirmScreen, EastAnswer, board_line, view_words
+from .deal_entry import DealEntryScreen
 from .notice import HelpScreen, MenuScreen
 from .questions import QuestionScreen, TdCodeScreen
 from .report import BoardReportScreen
@@ -70,6 +72,7 @@ class BoardEntryScreen(TableScreen):
         self.correcting: BoardResultView | None = None
         self.ruling_pending = False
         self.checking = False
+        self.flow = BoardFlow(self)
 
     def compose_body(self) -> ComposeResult:
         """Board line, state line, the contract input and the live score."""
@@ -120,15 +123,24 @@ class BoardEntryScreen(TableScreen):
         self.board = board
         self.correcting = None
         self.ruling_pending = False
+        self.flow.reset()
         status = self.status
         state = status.state if status else "missing"
         self.editing = state in ("missing", "rejected")
         keys: tuple[str, ...] = ()
         if status is not None and status.result is not None and status.result.contract:
             keys = self._stored_keys(status.result)
+            if self.editing:  # rejected: the auction and play keyed go again unless changed
+                self.flow.keep(status.result)
         self.input.locked = not self.editing
         self.input.load(self._fresh_draft(), keys)
         self.say("")
+        self.refresh_body()
+
+    def load_keys(self, keys: tuple[str, ...]) -> None:
+        """Key the draft again from ``keys`` (the contract from the auction, the lead and the
+        tricks from the play)."""
+        self.input.load(self._fresh_draft(), keys)
         self.refresh_body()
 
     def refresh_body(self) -> None:
@@ -179,6 +191,16 @@ class BoardEntryScreen(TableScreen):
                 text += f" ({status.result.adjusted})"
         if self.ruling_pending:
             text += "   " + _("(TD ruling pending)")
+        if self.editing and not self.input.draft.keys and self.flow.wants_auction():
+            text += "\n" + _("Enter = key the auction first (the contract follows from it).")
+        if status.deal == "enter":
+            text += "\n" + _("Hand-dealt board: key its deal (Enter, or . menu 7).")
+        elif status.deal == "check":
+            text += "\n" + _("Hand-dealt board: check its deal with North's hand (. menu 7).")
+        if self.flow.auction:
+            text += "\n" + _("Auction keyed ✓")
+            if self.flow.play:
+                text += "   " + _("Play keyed ✓")
         if self.board in self.client.waiting_boards():
             text += "   " + _("(not yet at the server)") if not self.client.online else ""
         return text
@@ -223,7 +245,9 @@ class BoardEntryScreen(TableScreen):
 
             self.terminal.goto(SummaryScreen())
         elif key == ".":
-            self.app.push_screen(MenuScreen(), self._menu_chosen)
+            status = self.status
+            deal = bool(status is not None and status.deal)
+            self.app.push_screen(MenuScreen(deal=deal), self._menu_chosen)
         elif key == "enter":
             self._enter()
         elif key == "backspace":
@@ -250,7 +274,12 @@ class BoardEntryScreen(TableScreen):
 
     def _backspace(self) -> None:
         if self.editing:
-            if not self.input.backspace() and self.correcting is not None:
+            if self.input.backspace():
+                return
+            if self.flow.auction or self.flow.play:  # the draft is empty: take them back too
+                self.flow.reset()
+                self.say(_("The auction and the play are taken back."))
+            elif self.correcting is not None:
                 self.load_board(self.board)
             return
         status = self.status
@@ -267,6 +296,7 @@ class BoardEntryScreen(TableScreen):
         """North keys the stored result again, starting from ``keys``."""
         self.editing = True
         self.correcting = view
+        self.flow.keep(view)
         self.ruling_pending = view.ruling_pending
         self.input.locked = False
         self.input.load(self._fresh_draft(), keys)
@@ -282,13 +312,20 @@ class BoardEntryScreen(TableScreen):
             else:
                 self.terminal.goto_next_board(after=self.board)
             return
+        self.flow_step()
+
+    def flow_step(self) -> None:
+        """The next step of the board (the deal, the auction, the play), or send the entry."""
+        if self.flow.next_step():
+            return
         draft = self.input.draft
-        values = draft.values()
-        if values is None or draft.scored() is None:
+        keyed = draft.values()
+        if keyed is None or draft.scored() is None:
             step = draft.step
             field = _(STEP_NAMES.get(step, STEP_NAMES["tricks"]))
             self.say(_("Still to key: {field}.").format(field=field))
             return
+        values = self.flow.values(keyed)
         if self.client.settings.hand_records and self.client.online:
             self.checking = True
             self.say(_("Checking the entry with the server…"))
@@ -311,6 +348,7 @@ class BoardEntryScreen(TableScreen):
         self.say("")
         note = self.client.entry_note(self.board)
         if note is not None and note.refused:  # North still has the keys: change and resend
+            self.flow.refused()
             self.refresh_body()
             self.say(note.text)
             return
@@ -376,6 +414,15 @@ class BoardEntryScreen(TableScreen):
             return
         self.client.confirm(view, answer.pin)
         status = self.status
+        if status is not None and status.deal and not self.flow.deal_offered:
+            self.flow.deal_offered = True
+            screen = DealEntryScreen(self.board, status.deal)
+            self.app.push_screen(screen, lambda _hands: self._after_east())
+            return
+        self._after_east()
+
+    def _after_east(self) -> None:
+        status = self.status
         if status is not None and status.state in COMPLETE_STATES:
             if self.client.settings.after_confirm != "nothing" and self.client.online:
                 self.terminal.goto(BoardReportScreen(self.board, after_confirm=True))
@@ -412,5 +459,11 @@ class BoardEntryScreen(TableScreen):
                     self.terminal.goto_next_board(after=self.board)
 
             self.app.push_screen(TdCodeScreen(self.client, self.board), marked)
+        elif choice == "deal":
+            status = self.status
+            if status is None or status.deal is None:
+                self.say(_("This board's deal is not asked of this table."))
+            else:
+                self.flow.open_deal()
         elif choice == "language":
             self.run_worker(self.terminal.switch_language(), group="language")

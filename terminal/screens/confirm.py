@@ -12,8 +12,10 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from protocol.bridge.auction import Call
 from protocol.messages import BoardResultView, BoardStatus
 from terminal import i18n
+from terminal.bridge_words import call_text
 from terminal.i18n import N_, _
 from terminal.keypad import SYMBOLS
 
@@ -68,6 +70,29 @@ def view_words(view: BoardResultView) -> str:
     )
 
 
+def auction_line(dealer: str, text: str) -> str:
+    """ "Auction (dealer North): 1♣  Pass  1♥!  Pass ..." """
+    calls = "  ".join(call_text(Call.parse(word)) for word in text.split())
+    return _("Auction (dealer {dealer}): {calls}").format(
+        dealer=i18n.seat_name(dealer), calls=calls
+    )
+
+
+def play_line(view: BoardResultView) -> str:
+    """ "Play keyed: 52 of 52 cards, declarer's tricks: 9" or "... 5 of 52 cards, then a claim
+    of 9" (counted in cards: no plural forms to get wrong)."""
+    tokens = (view.play or "").split()
+    claim = tokens[-1][1:] if tokens and tokens[-1].startswith("=") else None
+    cards = len(tokens) - (1 if claim is not None else 0)
+    if claim is not None:
+        return _("Play keyed: {cards} of 52 cards, then a claim of {claim}").format(
+            cards=cards, claim=claim
+        )
+    return _("Play keyed: {cards} of 52 cards, declarer's tricks: {won}").format(
+        cards=cards, won=view.tricks if view.tricks is not None else "?"
+    )
+
+
 class ConfirmScreen(ModalScreen[EastAnswer | None]):
     """East checks the result North sent; Enter confirms, Backspace rejects (protocol/keys.md;
     Enter is ignored at first)."""
@@ -96,6 +121,10 @@ class ConfirmScreen(ModalScreen[EastAnswer | None]):
                     _("Opening lead {card}").format(card=card_text(view.lead)),
                     classes="dialog-text",
                 )
+            if view.auction:
+                yield Static(auction_line(self.status.dealer, view.auction), classes="dialog-text")
+            if view.play:
+                yield Static(play_line(view), classes="dialog-text")
             if view.ruling_pending:
                 yield Static(_("A TD ruling is pending on this board."), classes="dialog-text")
             yield Static(score_line(view), id="confirm-score", classes="big")

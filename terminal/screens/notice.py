@@ -44,23 +44,29 @@ MENU = (
     ("5", "not_played", N_("Board not played (TD only: needs the TD's code)")),
     ("6", "language", N_("Language: English · Dansk · Norsk · Deutsch · Русский")),
 )
+#: Shown only on a hand-dealt board whose deal the server asks of this table (issue 20).
+DEAL_CHOICE = ("7", "deal", N_("Key the deal of this hand-dealt board"))
 
 
 class MenuScreen(ModalScreen[str | None]):
-    """Less common actions, each on a digit."""
+    """Less common actions, each on a digit (``deal``: the board's deal may be keyed)."""
+
+    def __init__(self, *, deal: bool = False) -> None:
+        super().__init__()
+        self.choices = (*MENU, DEAL_CHOICE) if deal else MENU
 
     def compose(self) -> ComposeResult:
         """The numbered choices."""
         with Vertical(id="menu", classes="dialog"):
             yield Static(_("Menu"), classes="dialog-title")
-            for digit, _action, label in MENU:
+            for digit, _action, label in self.choices:
                 yield Static(f" {digit}   {_(label)}", classes="dialog-text")
             yield Static(_("Digit = choose    Backspace = back"), classes="dialog-keys")
 
     def on_key(self, event: events.Key) -> None:
         """A digit chooses; Backspace goes back."""
         key = key_of(event)
-        choice = next((action for digit, action, _label in MENU if digit == key), None)
+        choice = next((action for digit, action, _label in self.choices if digit == key), None)
         if choice is not None:
             event.stop()
             self.dismiss(choice)

@@ -307,7 +307,7 @@ def test_restart_resends_unanswered_entries_with_the_same_id(tables: FakeTables)
     [entry] = store.pending()
     # Power cut. The new firmware run has the same battery-backed store.
     second = Table(tables, store=store).boot()
-    assert second.sent == ["hello", "enter_result", "get_round"]
+    assert second.sent == ["hello", "enter_result", "get_round", "get_table_settings"]
     assert tables.applied[entry.entry_id] == 1
     assert store.pending() == []
     # Seating was kept; B5 was still unanswered when the round came, so B6 is offered first.

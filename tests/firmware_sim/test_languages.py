@@ -18,6 +18,7 @@ from tests.firmware_sim.test_device import big_rounds, keys, server_replies
 
 #: The widest values the fields take on the screens that use them.
 WIDEST = {"table": 99, "board": 99, "round": 99, "done": 99, "total": 99, "code": "", "tricks": 19}
+WIDEST |= {"seat": "Ø", "count": 13}  # the auction's caller, the deal's cards in a hand
 SHOWABLE = set(string.printable) - set("\t\n\r\x0b\x0c") | i18n.CHARSET
 
 
@@ -34,7 +35,7 @@ def test_every_text_is_translated_and_fits(lang: str) -> None:
 
 def test_fields_survive_translation() -> None:
     for message, translations in i18n.TEXTS.items():
-        names = ("{table}", "{board}", "{round}", "{entry}", "{tricks}")
+        names = ("{table}", "{board}", "{round}", "{entry}", "{tricks}", "{seat}", "{count}")
         fields = sorted(f for f in names if f in message)
         for text in translations:
             assert sorted(f for f in fields if f in text) == fields, (message, text)

@@ -244,3 +244,21 @@ def test_a_keypad_out_of_step_is_sent_its_round_again() -> None:
     rig.core.finish(refresh, Handled(info, Binding(SECTION, 1)))  # the same round as before
     rig.run()
     assert rig.received == [keypad_view(RoundChanged(round=info))]
+
+
+def test_a_board_whose_deal_is_asked_no_more_is_news_for_the_keypad() -> None:
+    """Issue 20: once a table has keyed a hand-dealt board's deal, the others are asked to
+    check it: a round that changed only there is sent on."""
+    rig = Rig()
+    info = round_info()
+    asked = info.model_copy(
+        update={"boards": [b.model_copy(update={"deal": "enter"}) for b in info.boards]}
+    )
+    rig.command(GetRound(), Handled(asked, Binding(SECTION, 1)))
+    rig.received.clear()
+    checking = asked.model_copy(
+        update={"boards": [b.model_copy(update={"deal": "check"}) for b in asked.boards]}
+    )
+    rig.core.push((SECTION, 1, RoundChanged(round=checking)))
+    rig.run()
+    assert rig.received == [keypad_view(RoundChanged(round=checking))]

@@ -257,3 +257,61 @@ def test_wrong_pins_are_refused_then_locked(engine: Engine, club: Club) -> None:
         assert reply.entry_id == confirm.entry_id
         codes.append(reply.code)
     assert codes == ["pin_wrong"] * 5 + ["pin_locked"]
+
+
+# ---------------------------------------------------------------- issue 20: auction and deal
+
+
+def _event_settings(engine: Engine, club: Club, **values: object) -> None:
+    def work(session: Session) -> None:
+        section = session.get(Section, club.section_id)
+        assert section is not None
+        event = session.get(Event, section.event_id)
+        assert event is not None
+        for name, value in values.items():
+            setattr(event, name, value)
+        session.add(event)
+
+    transact(engine, work)
+
+
+def test_the_keypad_reads_the_settings_and_sends_an_auction(engine: Engine, club: Club) -> None:
+    """GetTableSettings and an entry with its auction go through the gateway codec to the table
+    desk, which checks the calls (Laws 18-19, 22). (The auction alone, contract "", is the
+    server's to derive once wt-tablehands is merged: server/services/entries.py _agree.)"""
+    from protocol.keypad_codec import decode, encode
+    from protocol.messages import GetTableSettings, TableSettings
+
+    _event_settings(engine, club, auction_entry="optional")
+    pair(engine, club)
+    settings = handle(engine, KP, decode(*encode(GetTableSettings()))).reply
+    assert isinstance(settings, TableSettings)
+    assert settings.auction_entry == "optional"
+    board = boards(engine)[0]
+    info = handle(engine, KP, GetRound()).reply
+    assert isinstance(info, RoundInfo)
+    dealer = next(b.dealer for b in info.boards if b.board == board)
+    values = EntryValues(contract="3NT", declarer=dealer, tricks=9, auction="1NT P 3NT P P P")
+    command = EnterResult(entry_id="kp-auction-1", board=board, values=values)
+    reply = handle(engine, KP, decode(*encode(command))).reply
+    assert isinstance(reply, ResultAck), reply
+    assert (reply.result.contract, reply.result.declarer) == ("3NT", dealer)
+    bad = EntryValues(contract="1C", declarer=dealer, tricks=9, auction="1NT 1C P P P")
+    refused = handle(engine, KP, EnterResult(entry_id="kp-auction-2", board=board, values=bad))
+    assert isinstance(refused.reply, Error)
+    assert refused.reply.code == "insufficient_bid"
+
+
+def test_a_deal_keyed_at_a_keypad_reaches_the_table_desk(engine: Engine, club: Club) -> None:
+    """EnterDeal through the gateway is the desk's to answer: refused while the event does not
+    take deals (deal_entry off), as the websocket's would be."""
+    from protocol.keypad_codec import decode, encode
+    from protocol.messages import EnterDeal
+
+    pair(engine, club)
+    deal = "N:KT8.A96.A95.7542 Q5.KJ52.KQ874.T8 AJ92.874.JT6.AQ3 7643.QT3.32.KJ96"
+    command = EnterDeal(entry_id="kp-deal-1", board=boards(engine)[0], deal=deal)
+    reply = handle(engine, KP, decode(*encode(command))).reply
+    assert isinstance(reply, Error)
+    assert reply.code == "deal_entry_off"
+    assert reply.entry_id == "kp-deal-1"

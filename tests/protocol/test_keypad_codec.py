@@ -25,13 +25,17 @@ from protocol.messages import (
     BoardResultView,
     BoardStatus,
     CallTD,
+    CheckDeal,
     ConfirmResult,
     ConflictRaised,
     CorrectResult,
+    DealAck,
+    EnterDeal,
     EnterResult,
     EntryValues,
     Error,
     GetRound,
+    GetTableSettings,
     Hello,
     NextPosition,
     NextRound,
@@ -43,6 +47,7 @@ from protocol.messages import (
     ResultChanged,
     RoundChanged,
     RoundInfo,
+    TableSettings,
     parse_command,
     parse_server_message,
 )
@@ -66,12 +71,17 @@ state = st.sampled_from(
     ]
 )
 
+#: Auctions as the keypad keys them (canonical: Auction.__str__), legal or not: the codec
+#: carries calls, the server judges them.
+call = st.sampled_from(["P", "X", "XX", "1C", "1NT", "3H", "7NT", "2S!", "P!", "XX!"])
+auctions = st.none() | st.lists(call, max_size=40).map(" ".join)
 values = st.builds(
     EntryValues,
     contract=st.text(max_size=16),
     declarer=st.none() | seat,
     tricks=st.integers(-5, 20) | st.sampled_from(["=", "+1", "-2", "10"]),
     lead=st.none() | st.text(max_size=3),
+    auction=auctions,
 )
 views = st.builds(
     BoardResultView,
@@ -89,6 +99,8 @@ views = st.builds(
     description=st.none() | text,
     ruling_pending=st.booleans(),
     adjusted=st.none() | st.sampled_from(["A60/40", "A50"]),
+    auction=st.none() | st.sampled_from(["1NT P 3NT P P P", "P P P P"]),
+    play=st.none() | st.sampled_from(["HK H2 =9"]),
 )
 pairs = st.builds(
     PairInfo,
@@ -104,6 +116,7 @@ statuses = st.builds(
     vulnerability=st.sampled_from(["NONE", "NS", "EW", "BOTH"]),
     state=state,
     result=st.none() | views,
+    deal=st.none() | st.sampled_from(["enter", "check"]),
 )
 positions = st.builds(
     NextPosition,
@@ -158,6 +171,9 @@ commands = st.one_of(
     ),
     st.builds(RejectResult, entry_id=entry_id, board=board, version=u16, reason=reason),
     st.builds(CallTD, entry_id=entry_id, reason=reason),
+    st.builds(GetTableSettings),
+    st.builds(EnterDeal, entry_id=entry_id, board=board, deal=st.text(max_size=80)),
+    st.builds(CheckDeal, entry_id=entry_id, board=board, seat=seat, hand=st.text(max_size=20)),
 )
 times = st.none() | st.datetimes(timezones=st.sampled_from([UTC, timezone(timedelta(hours=2))]))
 replies = st.one_of(
@@ -176,6 +192,13 @@ replies = st.one_of(
     st.builds(Error, code=st.text(max_size=30), message=st.text(), entry_id=st.none() | entry_id),
     st.builds(ResultChanged, result=views),
     st.builds(ConflictRaised, result=views, message=st.text()),
+    st.builds(TableSettings),
+    st.builds(
+        DealAck,
+        board=u16,
+        state=st.sampled_from(["keyed", "confirmed", "conflict"]),
+        differences=st.lists(st.sampled_from(["SA missing", "HK extra"]), max_size=13),
+    ),
 )
 
 
@@ -200,7 +223,7 @@ def test_replies_round_trip_as_the_keypad_view(reply: KeypadMessage) -> None:
 
 
 COMMAND_TYPES = {"get_round", "enter_result", "correct_result", "confirm_result", "reject_result"}
-COMMAND_TYPES |= {"next_round", "call_td"}
+COMMAND_TYPES |= {"next_round", "call_td", "get_table_settings", "enter_deal", "check_deal"}
 
 
 def via_websocket(message: KeypadMessage) -> KeypadMessage:
@@ -337,6 +360,16 @@ def test_a_long_round_drops_settled_results_to_fit_a_frame() -> None:
         ),
         ConfirmResult(entry_id="x" * 64, board=1, version=-1),
         CallTD(entry_id="x" * 64, reason="é" * 200),
+        EnterResult(
+            entry_id="x" * 8,
+            board=1,
+            values=EntryValues(contract="3NT", declarer="N", tricks=9, play="HK H2 =9"),
+        ),
+        EnterResult(
+            entry_id="x" * 8,
+            board=1,
+            values=EntryValues(contract="", tricks=9, auction="1nt p 3nt p p p"),
+        ),
     ],
 )
 def test_commands_that_cannot_be_carried_raise_codec_error(message: KeypadMessage) -> None:
@@ -357,3 +390,23 @@ def test_paired_keeps_its_expiry_time() -> None:
     when = datetime(2026, 3, 1, 22, 30, tzinfo=UTC)
     paired = Paired(token="t0k3n", event="Club", section="A", table=3, expires_at=when)
     assert decode(*encode(paired)) == paired
+
+
+def test_an_auction_goes_one_byte_a_call() -> None:
+    plain = EnterResult(entry_id="e" * 8, board=1, values=EntryValues(contract="3NT", tricks=9))
+    auction = "1NT! P 3NT P P P"
+    command = plain.model_copy(
+        update={"values": plain.values.model_copy(update={"auction": auction})}
+    )
+    assert len(encode(command)[1]) == len(encode(plain)[1]) + 1 + 6
+    assert decode(*encode(command)) == command
+
+
+def test_settings_and_the_deal_asked_reach_the_keypad() -> None:
+    settings = TableSettings(auction_entry="required", deal_entry=True, play_entry="optional")
+    assert decode(*encode(settings)) == settings
+    status = BoardStatus(board=3, dealer="S", vulnerability="EW", state="missing", deal="check")
+    info = ROUND.model_copy(update={"boards": [status]})
+    got = decode(*encode(info))
+    assert isinstance(got, RoundInfo)
+    assert got.boards[0].deal == "check"

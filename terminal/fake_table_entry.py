@@ -1,0 +1,181 @@
+"""The fake server's side of issue 20, as thin as the real server's rules allow: the auction
+and the play of an entry checked by the bridge domain (protocol/bridge/auction.py, play.py),
+and a hand-dealt board's deal keyed and checked (protocol/bridge/deal.py). Like the real
+server (server/services/entries.py, deal_entry.py): the event's settings decide what is
+taken, a play whose tricks differ from the result keyed is stored and the TD called, and a
+deal that differs from the one stored goes to the TD as a conflict, never overwritten."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from protocol.bridge import BridgeError, TableResult
+from protocol.bridge.auction import Auction, Call
+from protocol.bridge.deal import Hand, InvalidDeal, confirm_hand, parse_deal, parse_hand
+from protocol.bridge.enums import Seat
+from protocol.bridge.play import parse_play
+from protocol.messages import BoardStatus, CheckDeal, DealAck, DealAsk, EnterDeal, EntryValues
+
+from .rules import RuleError
+
+if TYPE_CHECKING:
+    from .fake import FakeServer
+
+
+@dataclass
+class KeyedDeal:
+    """A deal keyed at a table: by whom, its state, and the tables that checked it."""
+
+    table: int
+    round: int
+    hands: dict[Seat, Hand]
+    state: Literal["keyed", "confirmed", "conflict"] = "keyed"
+    checks: dict[tuple[int, int], DealAck] = field(default_factory=dict)
+
+
+def check_values(server: FakeServer, status: BoardStatus, values: EntryValues) -> int | None:
+    """The auction and the play of an entry checked as the event takes them (RuleError with the
+    reason); the tricks the play gives declarer, or None without a play."""
+    auction = values.auction.strip() if values.auction else ""
+    if auction:
+        if server.auction_entry == "off":
+            raise RuleError("auction_not_taken", "This event does not take the auction.")
+        _check_auction(status, values, auction)
+    elif server.auction_entry == "required":
+        raise RuleError(
+            "auction_required",
+            f"This event asks for the auction: key the calls of board {status.board}.",
+        )
+    if not values.play or not values.play.strip():
+        return None
+    if server.play_entry == "off":
+        raise RuleError("play_not_taken", "This event does not take the play: leave it out.")
+    return _check_play(server, status, values)
+
+
+def _contract(status: BoardStatus, values: EntryValues) -> TableResult:
+    contract, declarer = values.contract, values.declarer
+    if not contract and values.auction:
+        outcome = Auction(status.dealer, values.auction.split()).outcome()
+        contract = str(outcome.contract)
+        declarer = outcome.declarer.value if outcome.declarer else None
+    try:
+        return TableResult.make(contract, declarer, values.tricks)
+    except BridgeError as error:
+        raise RuleError(error.code, error.message) from None
+
+
+def _check_auction(status: BoardStatus, values: EntryValues, text: str) -> None:
+    auction = Auction(status.dealer)
+    for number, word in enumerate(text.split(), start=1):
+        try:
+            auction.add(Call.parse(word))
+        except BridgeError as error:
+            raise RuleError(
+                error.code, f"Board {status.board}, call {number} ({word}): {error.message}."
+            ) from None
+    if not auction.ended:
+        raise RuleError("auction_open", f"Board {status.board}: the auction has not ended.")
+    if values.contract:
+        outcome = auction.outcome()
+        keyed = _contract(status, values)
+        seat = outcome.declarer.value if outcome.declarer else None
+        given = keyed.declarer.value if keyed.declarer else None
+        if keyed.contract != outcome.contract or (values.declarer and given != seat):
+            raise RuleError(
+                "auction_disagrees",
+                f"Board {status.board}: the auction ends in {outcome.contract} {seat or ''}, "
+                "not as keyed. Check the contract or the auction.",
+            )
+
+
+def hands_of(server: FakeServer, board: int) -> dict[Seat, Hand] | None:
+    """The board's deal as the server holds it: its hand record, else a deal keyed at a table."""
+    text = server.deals.get(board)
+    if text:
+        try:
+            return parse_deal(text)
+        except InvalidDeal:
+            return None
+    keyed = server.keyed_deals.get(board)
+    return keyed.hands if keyed is not None else None
+
+
+def _check_play(server: FakeServer, status: BoardStatus, values: EntryValues) -> int:
+    result = _contract(status, values)
+    if result.contract.is_pass or result.declarer is None or result.contract.strain is None:
+        raise RuleError("play_passed_out", f"Board {status.board} was passed out: no play.")
+    try:
+        play = parse_play(
+            values.play or "",
+            result.contract.strain,
+            result.declarer,
+            hands_of(server, status.board),
+        )
+    except BridgeError as error:
+        raise RuleError(error.code, f"Board {status.board}, the play: {error.message}.") from None
+    if not play.ended:
+        raise RuleError(
+            "play_open", f"Board {status.board}: the play has not ended: key 13 tricks or a claim."
+        )
+    return play.declarer_tricks()
+
+
+def play_differs(status: BoardStatus, values: EntryValues, played: int | None) -> bool:
+    """Whether the tricks keyed differ from the tricks played (the TD is then called)."""
+    return played is not None and played != _contract(status, values).tricks
+
+
+# ---------------------------------------------------------------- the deal
+
+
+def deal_ask(server: FakeServer, table: int, round_no: int, board: int) -> DealAsk | None:
+    """What a board asks of the table: key the four hands, check one, or nothing."""
+    if not server.deal_entry or server.deals.get(board):
+        return None
+    keyed = server.keyed_deals.get(board)
+    if keyed is None:
+        return "enter"
+    here = (table, round_no)
+    if keyed.state != "keyed" or (keyed.table, keyed.round) == here or here in keyed.checks:
+        return None
+    return "check"
+
+
+def deal_command(server: FakeServer, table: int, command: EnterDeal | CheckDeal) -> DealAck:
+    """EnterDeal or CheckDeal from a table (RuleError when refused)."""
+    if not server.deal_entry:
+        raise RuleError("deal_entry_off", "This event does not take deals keyed at the table.")
+    round_no = server.table_round.get(table, 0)
+    server.board_status(table, command.board)  # board_not_in_round
+    if server.deals.get(command.board):
+        raise RuleError("deal_known", f"Board {command.board} has a hand record already.")
+    keyed = server.keyed_deals.get(command.board)
+    try:
+        if isinstance(command, EnterDeal):
+            hands = parse_deal(command.deal)
+        else:
+            hands = {Seat(command.seat): parse_hand(command.hand, Seat(command.seat))}
+    except InvalidDeal as error:
+        raise RuleError(error.code, f"Board {command.board}: {error.message}.") from None
+    if keyed is None:
+        if isinstance(command, CheckDeal):
+            raise RuleError("deal_not_keyed", f"Board {command.board}: no deal keyed yet.")
+        server.keyed_deals[command.board] = KeyedDeal(table, round_no, hands)
+        return DealAck(board=command.board, state="keyed")
+    if (keyed.table, keyed.round) == (table, round_no):
+        raise RuleError("deal_keyed_here", f"Board {command.board}: this table keyed the deal.")
+    differences = [
+        text for seat, hand in hands.items() for text in confirm_hand(keyed.hands, seat, hand)
+    ]
+    if differences:
+        if keyed.state != "conflict":
+            server.td_calls.append((table, f"conflicting deals for board {command.board}"))
+        keyed.state = "conflict"
+    elif keyed.state == "keyed":
+        keyed.state = "confirmed"
+    own = differences if isinstance(command, CheckDeal) else []  # only the table's own cards
+    ack = DealAck(board=command.board, state=keyed.state, differences=own)
+    keyed.checks[(table, round_no)] = ack
+    return ack
