@@ -20,11 +20,30 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-
-from starlette.requests import HTTPConnection
-from starlette.types import ASGIApp
+from typing import Any, Protocol
 
 from server.errors import NotFoundError, TravellerError, UnauthorizedError
+
+
+class _Client(Protocol):
+    @property
+    def host(self) -> str: ...
+
+
+class HTTPConnection(Protocol):
+    """What the limits read of a request or websocket (starlette's HTTPConnection has it):
+    the peer and the app. A protocol, so this module needs no web framework (the services use
+    its windows)."""
+
+    @property
+    def client(self) -> _Client | None: ...
+
+    @property
+    def app(self) -> Any: ...
+
+
+#: The app whose ``state`` keeps the limiters (a starlette or FastAPI app).
+ASGIApp = Any
 
 MAX_KEYS = 10_000  # addresses remembered per window; the oldest are forgotten first
 
@@ -210,7 +229,7 @@ class LoginLimiter(GuessLimiter):
 
 def login_limiter(app: ASGIApp) -> LoginLimiter:
     """The app's one limiter of TD logins (the web login page and ``/api/v1/td/login``)."""
-    state = app.state  # type: ignore[attr-defined]
+    state = app.state
     found: LoginLimiter | None = getattr(state, "traveller_logins", None)
     if found is None:
         found = LoginLimiter()
@@ -257,7 +276,7 @@ class Guards:
 
 def guards(app: ASGIApp) -> Guards:
     """The app's guards, created on first use (the socket cap from the app's settings)."""
-    state = app.state  # type: ignore[attr-defined]
+    state = app.state
     found: Guards | None = getattr(state, "traveller_guards", None)
     if found is None:
         settings = getattr(getattr(state, "runtime", None), "settings", None)
