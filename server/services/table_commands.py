@@ -45,7 +45,7 @@ from protocol.messages import (
 )
 from server.errors import ConflictError, ForbiddenError, TravellerError
 from server.models import MovementAssignment, Pair, ReceivedEntry, Result, TDCall, utcnow
-from server.services import audit, table_extras
+from server.services import audit, deal_entry, play_entry, table_extras
 from server.services.entries import (
     CheckedValues,
     apply_values,
@@ -189,6 +189,8 @@ class TableCommands(TableContext):
             return Outcome(self.query(command))
         if isinstance(command, TableStatus):
             return Outcome(self.status(command))
+        if isinstance(command, EnterDeal | CheckDeal):
+            return deal_entry.handle(self, command)  # idempotent by entry id, as the others
         seen = self.seen(command.entry_id, command)
         if seen is not None:
             return self._duplicate(command.entry_id, seen)
@@ -204,10 +206,6 @@ class TableCommands(TableContext):
             return self.set_players(command)
         if isinstance(command, MarkNotPlayed):
             return self.mark_not_played(command)
-        if isinstance(command, EnterDeal | CheckDeal):
-            raise ConflictError(
-                "deal_entry_off", "This server does not take deals keyed at the table yet."
-            )
         return self.call_td(command)
 
     def status(self, command: TableStatus) -> Ack:
@@ -249,6 +247,7 @@ class TableCommands(TableContext):
         outcome = self._enter(cmd, row, values)
         if lead.flagged:
             table_extras.flag_lead(self, cmd.board, cmd.entry_id, values)
+        play_entry.call_td_if_differs(self, cmd.board, values)
         return outcome
 
     def _enter(self, cmd: EnterResult, row: MovementAssignment, values: CheckedValues) -> Outcome:
@@ -418,6 +417,7 @@ class TableCommands(TableContext):
         )
         if lead.flagged:
             table_extras.flag_lead(self, cmd.board, cmd.entry_id, values)
+        play_entry.call_td_if_differs(self, cmd.board, values)
         return outcome
 
     def call_td(self, cmd: CallTD) -> Outcome:

@@ -17,6 +17,7 @@ from protocol.messages import (
     RoundInfo,
 )
 from server.models import Board, BridgeTable, Event, MovementAssignment, Pair, Result, Section
+from server.services import keyed_deals
 
 SeatLetter = Literal["N", "E", "S", "W"]
 
@@ -42,6 +43,7 @@ def result_view(result: Result) -> BoardResultView:
         result=relative,
         lead=result.lead,
         auction=result.auction,
+        play=result.play,
         ns_score=result.ns_score,
         description=description,
         ruling_pending=result.ruling_pending,
@@ -128,6 +130,11 @@ def round_info(session: Session, event: Event, section: Section, table: BridgeTa
         for b in session.exec(select(Board).where(Board.section_id == section.id)).all()
         if b.number in boards
     }
+    deal_asks = (
+        keyed_deals.asks(session, section.id or 0, table.number, round_, board_rows)
+        if event.deal_entry and board_rows
+        else {}
+    )
     statuses = []
     for number in boards:
         stored = results.get(number)
@@ -139,6 +146,7 @@ def round_info(session: Session, event: Event, section: Section, table: BridgeTa
                 vulnerability=cast(Literal["NONE", "NS", "EW", "BOTH"], board.vulnerability),
                 state=stored.state if stored else "missing",
                 result=result_view(stored) if stored else None,
+                deal=deal_asks.get(number),
             )
         )
     complete = row is not None and not missing_boards(boards, list(results.values()))
