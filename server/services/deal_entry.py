@@ -76,13 +76,13 @@ def handle(cmds: TableContext, command: EnterDeal | CheckDeal) -> Outcome:
     return Outcome(ack)
 
 
-def _board(cmds: TableContext, number: int) -> Board:
-    board = cmds.s.exec(
-        select(Board).where(Board.section_id == cmds.section.id, Board.number == number)
+def _board(cmds: TableContext, board: int) -> Board:
+    row = cmds.s.exec(
+        select(Board).where(Board.section_id == cmds.section.id, Board.number == board)
     ).first()
-    if board is None:
-        raise NotFoundError("unknown_board", f"Board {number} is not played in this session.")
-    return board
+    if row is None:
+        raise NotFoundError("unknown_board", f"Board {board} is not played in this session.")
+    return row
 
 
 def _replayed(cmds: TableContext, command: EnterDeal | CheckDeal) -> DealAck:
@@ -102,16 +102,17 @@ def _replayed(cmds: TableContext, command: EnterDeal | CheckDeal) -> DealAck:
 
 def read_hand(board: int, text: str, seat: Seat) -> Hand:
     """One keyed hand (S.H.D.C), refused in words that name the seat and what is wrong."""
+    letter = seat.value
     try:
         return parse_hand(text, seat)
     except InvalidDeal as exc:
         if exc.code == "card_twice":
             raise InvalidError(
-                "card_twice", f"Board {board}, {seat.value}: a card is keyed twice in the hand."
+                "card_twice", f"Board {board}, {letter}: a card is keyed twice in the hand."
             ) from exc
         raise InvalidError(
             "invalid_hand",
-            f"Board {board}, {seat.value}: {text} is not a hand: key four suits, "
+            f"Board {board}, {letter}: {text} is not a hand: key four suits, "
             "spades.hearts.diamonds.clubs (ranks AKQJT98765432).",
         ) from exc
 
@@ -137,21 +138,23 @@ def read_deal(board: int, text: str) -> dict[Seat, Hand]:
         hand = read_hand(board, part, seat)
         for card in sorted(hand):
             if card in held:
+                first, second = held[card].value, seat.value
                 raise InvalidError(
-                    "card_twice",
-                    f"Board {board}: {card} is in two hands, {held[card].value} and {seat.value}.",
+                    "card_twice", f"Board {board}: {card} is in two hands, {first} and {second}."
                 )
             held[card] = seat
         deal[seat] = hand
         seat = seat.lho
     for seat in (Seat.N, Seat.E, Seat.S, Seat.W):
-        count = len(deal[seat])
-        if count != 13:
-            raise InvalidError(
-                "hand_size", f"Board {board}: {seat.value} has {count} cards; a hand has 13."
-            )
+        if len(deal[seat]) != 13:
+            raise hand_size_refusal(board, seat.value, len(deal[seat]))
     check_deal(deal)  # the protocol's rule agrees (52 distinct cards in four hands of 13)
     return deal
+
+
+def hand_size_refusal(board: int, letter: str, count: int) -> InvalidError:
+    """A hand of 12 or 14 cards (or any but 13)."""
+    return InvalidError("hand_size", f"Board {board}: {letter} has {count} cards; a hand has 13.")
 
 
 def _unreadable(board: int) -> InvalidError:
@@ -193,11 +196,8 @@ def _enter(cmds: TableContext, board: Board, cmd: EnterDeal) -> DealAck:
 def _check(cmds: TableContext, board: Board, cmd: CheckDeal) -> DealAck:
     seat = Seat.parse(cmd.seat)
     hand = read_hand(cmd.board, cmd.hand, seat)
-    count = len(hand)
-    if count != 13:
-        raise InvalidError(
-            "hand_size", f"Board {cmd.board}: {seat.value} has {count} cards; a hand has 13."
-        )
+    if len(hand) != 13:
+        raise hand_size_refusal(cmd.board, seat.value, len(hand))
     row = keyed_deal(cmds.s, cmds.section.id or 0, cmd.board)
     if row is None:
         raise ConflictError(

@@ -224,8 +224,9 @@ def check_play(board: int, text: str, result: TableResult, deal: str | None) -> 
     except IllegalPlay as exc:
         raise play_refusal(board, exc) from exc
     except BridgeError as exc:  # a token that is not a card
+        card = exc.value
         raise InvalidError(
-            "invalid_card", f"Board {board}, the play: {exc.value} is not a card (e.g. SA, HT, C2)."
+            "invalid_card", f"Board {board}, the play: {card} is not a card (e.g. SA, HT, C2)."
         ) from exc
     if not play.ended:
         played = sum(len(trick.cards) for trick in play.tricks)
@@ -260,8 +261,9 @@ def play_refusal(board: int, exc: IllegalPlay) -> InvalidError:
         return InvalidError(
             "claim_not_last", f"Board {board}, the play: the claim {card} must be last."
         )
+    claim = card
     return InvalidError(
-        "bad_claim", f"Board {board}, the play: a claim of {card} tricks is not possible now."
+        "bad_claim", f"Board {board}, the play: the claim {claim} is not possible now."
     )
 
 

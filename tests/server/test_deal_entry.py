@@ -323,3 +323,11 @@ def test_deal_commands_over_the_websocket(deal_club: Club) -> None:
         assert isinstance(refused, Error)
         assert refused.code == "hand_size"
     assert keyed(deal_club.engine, 2) is None
+
+
+def test_a_refusal_of_a_deal_in_the_clubs_language(client: TestClient, engine: Engine) -> None:
+    club = open_club(client, engine, tables=3, bpr=2, event={"deal_entry": True, "language": "da"})
+    club.start_round(1)
+    r = enter_deal(club.pair(1), 1, BAD_DEALS[0][0])
+    assert r.status_code == 422
+    assert r.json()["message"] == "Spil 1: N har 14 kort; en hånd har 13."

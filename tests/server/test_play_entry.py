@@ -294,3 +294,17 @@ def test_a_check_entry_never_reads_the_deal(play_club: Club) -> None:
     r = send(table, 1, values)  # the entry itself is checked against the deal
     assert r.status_code == 422
     assert r.json()["code"] == "card_not_in_hand"
+
+
+def test_a_refusal_of_a_card_in_the_clubs_language(client: TestClient, engine: Engine) -> None:
+    club = open_club(
+        client, engine, tables=3, bpr=2, event={"play_entry": "optional", "language": "de"}
+    )
+    club.start_round(1)
+    set_deal(engine, 1, DEAL)
+    values = {"contract": "7NT", "declarer": "N", "tricks": 13, "play": "ST H8 S2 SA =13"}
+    r = send(club.pair(1), 1, values)
+    assert r.status_code == 422
+    assert r.json()["message"] == (
+        "Board 1, das Abspiel: H8 ist eine Revoke (der Spieler muss Farbe bedienen)."
+    )
