@@ -95,7 +95,7 @@ def _replayed(cmds: TableContext, command: EnterDeal | CheckDeal) -> DealAck:
             return DealAck(
                 board=command.board,
                 state=cast(DealState, check.get("answer", row.state)),
-                differences=list(check.get("differences", [])),
+                differences=list(check.get("shown", [])),
             )
     return DealAck(board=command.board, state=cast(DealState, row.state))
 
@@ -215,9 +215,17 @@ def _check(cmds: TableContext, board: Board, cmd: CheckDeal) -> DealAck:
         "seat": seat.value,
         "hand": format_hand(hand),
         "agrees": not differences,
-        "differences": differences,
+        "differences": differences,  # all of them, for the TD
+        "shown": shown_differences(differences),
     }
     return _checked(cmds, board, row, cmd.entry_id, check)
+
+
+def shown_differences(differences: list[str]) -> list[str]:
+    """What the checking table is told of the differences: only the cards of the hand it keyed
+    that the stored deal puts elsewhere ("HK extra"), never a card the stored deal puts in that
+    hand instead (which would name another hand's card as keyed at another table)."""
+    return [d for d in differences if d.endswith(" extra")]
 
 
 def _checked(
@@ -246,7 +254,7 @@ def _checked(
         set_board_deal(cmds.s, board, row.deal, actor=cmds.label)
     if not check["agrees"]:
         _call_td(cmds, row.board)
-    return DealAck(board=row.board, state=answer, differences=list(check["differences"]))
+    return DealAck(board=row.board, state=answer, differences=list(check.get("shown", [])))
 
 
 def _audit(

@@ -210,7 +210,10 @@ def test_a_hand_that_differs_is_a_conflict_for_the_td(deal_club: Club) -> None:
     r = check_deal(second, 1, "N", "AKQT.AKQ.AKQ.AKQ")
     assert r.status_code == 200, r.text
     assert r.json()["state"] == "conflict"
-    assert r.json()["differences"] == ["SJ missing", "ST extra"]
+    assert r.json()["differences"] == ["ST extra"]  # only a card of the hand it keyed
+    row = keyed(deal_club.engine, 1)
+    assert row is not None
+    assert json.loads(row.checks)[0]["differences"] == ["SJ missing", "ST extra"]  # the TD's
     assert board_deal(deal_club.engine, 1) is None  # nothing overwritten
     row = keyed(deal_club.engine, 1)
     assert row is not None
