@@ -121,10 +121,10 @@ def read_deal(board: int, text: str) -> dict[Seat, Hand]:
     """A keyed deal: four hands of 13 cards, 52 in all, each card once (check_deal), refused
     with the seat, the card or the count that is wrong."""
     raw = text.strip()
-    first = Seat.N
+    start = Seat.N
     if len(raw) > 1 and raw[1] == ":":
         try:
-            first = Seat.parse(raw[0])
+            start = Seat.parse(raw[0])
         except BridgeError as exc:
             raise _unreadable(board) from exc
         raw = raw[2:]
@@ -133,7 +133,7 @@ def read_deal(board: int, text: str) -> dict[Seat, Hand]:
         raise _unreadable(board)
     deal: dict[Seat, Hand] = {}
     held: dict[str, Seat] = {}
-    seat = first
+    seat = start
     for part in parts:
         hand = read_hand(board, part, seat)
         for card in sorted(hand):
