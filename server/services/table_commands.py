@@ -169,6 +169,7 @@ class TableCommands(TableContext):
             board,
             values,
             lead_required=self.event.lead_required,
+            with_deal=False,  # the play against the deal: play_entry.check_against_deal
         )
 
     # ------------------------------------------------------------------ commands
@@ -244,9 +245,14 @@ class TableCommands(TableContext):
         lead = table_extras.check_lead(self, cmd.entry_id, cmd.board, values)
         if lead.refusal is not None:
             return lead.refusal
+        played = play_entry.check_against_deal(self, cmd.entry_id, cmd.board, values)
+        if played.refusal is not None:
+            return played.refusal
         outcome = self._enter(cmd, row, values)
         if lead.flagged:
             table_extras.flag_lead(self, cmd.board, cmd.entry_id, values)
+        if played.flagged:
+            play_entry.flag_play(self, cmd.board, cmd.entry_id)
         play_entry.call_td_if_differs(self, cmd.board, values)
         return outcome
 
@@ -407,6 +413,9 @@ class TableCommands(TableContext):
         lead = table_extras.check_lead(self, cmd.entry_id, cmd.board, values)
         if lead.refusal is not None:
             return lead.refusal
+        played = play_entry.check_against_deal(self, cmd.entry_id, cmd.board, values)
+        if played.refusal is not None:
+            return played.refusal
         result = self.result(cmd.board)
         step = self._decide(cmd, result)
         assert result is not None
@@ -417,6 +426,8 @@ class TableCommands(TableContext):
         )
         if lead.flagged:
             table_extras.flag_lead(self, cmd.board, cmd.entry_id, values)
+        if played.flagged:
+            play_entry.flag_play(self, cmd.board, cmd.entry_id)
         play_entry.call_td_if_differs(self, cmd.board, values)
         return outcome
 

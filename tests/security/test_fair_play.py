@@ -28,6 +28,7 @@ from protocol.messages import (
     CheckDeal,
     CheckEntry,
     ConfirmResult,
+    CorrectResult,
     DealAck,
     EnterDeal,
     EnterResult,
@@ -352,6 +353,7 @@ class Night:
     played: dict[int, set[int]] = field(default_factory=dict)  # pair id -> boards confirmed
     entered: set[tuple[int, int, int]] = field(default_factory=set)
     refusals: dict[tuple[int, int, int], int] = field(default_factory=dict)
+    play_refusals: dict[tuple[int, int, int], int] = field(default_factory=dict)
     dealers: dict[int, str] = field(default_factory=dict)
     #: Hand-dealt boards (issue 20): no hand record until the tables key and check the deal.
     hand_dealt: set[int] = field(default_factory=set)
@@ -483,6 +485,12 @@ def check_reply(night: Night, table: int, command: TableCommand, reply: Message)
         key = (table, now, command.board)
         night.refusals[key] = night.refusals.get(key, 0) + 1
         assert night.refusals[key] <= fair_play.LEAD_REFUSALS
+    if isinstance(reply, Error) and reply.code in ("card_not_in_hand", "revoke"):
+        # a play refused against the hand record: capped as a wrong lead is (no card oracle)
+        assert isinstance(command, EnterResult | CorrectResult)
+        key = (table, now, command.board)
+        night.play_refusals[key] = night.play_refusals.get(key, 0) + 1
+        assert night.play_refusals[key] <= fair_play.LEAD_REFUSALS
 
 
 def auctions_in(data: Any) -> list[dict[str, Any]]:
@@ -531,7 +539,7 @@ def key_deal(night: Night, table: int, board: int, rng: random.Random, *, slip: 
     info = run(night, table, GetRound())
     assert isinstance(info, RoundInfo)
     ask = next((b.deal for b in info.boards if b.board == board), "enter")
-    deal = night.deals[board]
+    deal = night.deals.get(board) or random_deal(rng)  # a board not in the session: refused
     if ask == "check":
         seat = rng.choice("NESW")
         hand = hand_of(swapped(deal, rng) if slip else deal, seat)
@@ -605,6 +613,8 @@ def act(night: Night, request: Request) -> None:
         declarer=None if contract == "PASS" else declarer,  # type: ignore[arg-type]
         tricks=0 if contract == "PASS" else tricks,
         lead=None if contract == "PASS" else lead,
+        # sometimes a play: the lead and a claim, often a card the leader does not hold
+        play=f"{lead} ={tricks}" if lead and contract != "PASS" and pick % 2 else None,
     )
     if kind == "finish":
         play_out(night, table)

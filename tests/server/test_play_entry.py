@@ -204,7 +204,7 @@ def test_a_play_is_refused_stored_shown_and_audited(play_club: Club) -> None:
     set_deal(play_club.engine, 1, DEAL)
     plain = {"contract": "7NT", "declarer": "N", "tricks": 13}
 
-    r = send(table, 1, {**plain, "play": "SA S6 S2 SK =13"})
+    r = send(table, 1, {**plain, "play": "SA S6 S2 SK =12"})
     assert r.status_code == 422
     assert r.json()["code"] == "card_not_in_hand"
     assert "SA" in r.json()["message"]
@@ -308,3 +308,29 @@ def test_a_refusal_of_a_card_in_the_clubs_language(client: TestClient, engine: E
     assert r.json()["message"] == (
         "Board 1, das Abspiel: H8 ist eine Revoke (der Spieler muss Farbe bedienen)."
     )
+
+
+def test_play_refusals_against_the_deal_are_audited_capped_and_flagged(play_club: Club) -> None:
+    """Each refusal tells a table something of the cards: as with a wrong lead, two per table
+    and board, each audited, then the entry is taken and the TD called (no card oracle)."""
+    table = play_club.pair(1)
+    set_deal(play_club.engine, 1, DEAL)
+    plain = {"contract": "7NT", "declarer": "N", "tricks": 13}
+    first = new_id()
+    for entry_id, play in ((first, "SA S6 S2 SK =12"), (first, "SA S6 S2 SK =12")):
+        r = send(table, 1, {**plain, "play": play}, entry_id)  # a resend is not counted again
+        assert r.json()["code"] == "card_not_in_hand"
+    r = send(table, 1, {**plain, "play": "ST H8 S2 SA =13"})
+    assert r.json()["code"] == "revoke"
+    with Session(play_club.engine) as s:
+        refused = s.exec(select(Audit).where(Audit.action == "play_refused")).all()
+        assert s.exec(select(Result)).all() == []
+    assert len(refused) == 2
+    r = send(table, 1, {**plain, "play": "SK S6 S2 SA =13"})  # East has no king either
+    assert r.status_code == 200, r.text
+    assert r.json()["result"]["play"] == "SK S6 S2 SA =13"
+    assert calls(play_club.engine) == [
+        "board 1: the play does not fit the hand record (taken after 2 refusals): check the play"
+    ]
+    with Session(play_club.engine) as s:
+        assert len(s.exec(select(Audit).where(Audit.action == "play_flagged")).all()) == 1
