@@ -233,6 +233,29 @@ class Board(SQLModel, table=True):
     deal: str | None = Field(default=None, max_length=80)  # PBN "N:AKQ.. ..."
 
 
+class KeyedDeal(SQLModel, table=True):
+    """A hand-dealt board's deal keyed at a table (issue 20) and the checks of later tables.
+
+    ``state``: keyed (one table's four hands), confirmed (a later table's check agreed: the
+    board's deal is set from it) or conflict (a check differed: the TD decides, nothing is
+    overwritten). ``checks`` is JSON: each later table's check (its table, round, entry id,
+    the hand or deal it keyed, and what differed). Never sent to a table."""
+
+    __tablename__ = "keyed_deal"
+    __table_args__ = (UniqueConstraint("section_id", "board"),)
+    id: int | None = Field(default=None, primary_key=True)
+    section_id: int = Field(foreign_key="section.id", index=True)
+    board: int
+    deal: str = Field(max_length=80)  # PBN "N:AKQ.. ..."
+    table_number: int
+    round: int
+    entry_id: str = Field(max_length=64)
+    state: str = Field(default="keyed", max_length=12)  # keyed | confirmed | conflict
+    checks: str = "[]"  # JSON list of the later tables' checks
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
 class Result(SQLModel, table=True):
     """A board's result at one table in one round: the current value and its § 262 state."""
 

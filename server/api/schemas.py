@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from protocol.messages import AfterConfirm, AuctionEntry, EntryValues, PlayerNumbers
+from protocol.messages import AfterConfirm, AuctionEntry, EntryValues, PlayEntry, PlayerNumbers
 from protocol.text import MAX_NAME, MAX_TEXT, SingleLine
 
 #: The languages of the pages (server/i18n.py LANGUAGES).
@@ -62,6 +62,16 @@ class EventCreate(BaseModel):
         description="North keys the auction at the table: off, optional or required (the "
         "contract and declarer then follow from it; Laws 18-19, 22).",
     )
+    play_entry: PlayEntry = Field(
+        default="off",
+        description="North may key the play card by card: off or optional (checked against "
+        "the deal when known; tricks keyed that differ from the play call the TD).",
+    )
+    deal_entry: bool = Field(
+        default=False,
+        description="Hand-dealt boards: the first table to play a board keys its deal, a "
+        "later table checks one hand.",
+    )
 
 
 class EventPatch(BaseModel):
@@ -79,6 +89,8 @@ class EventPatch(BaseModel):
     language: Language | None = None
     scoring_profile: ScoringProfile | None = None
     auction_entry: AuctionEntry | None = None
+    play_entry: PlayEntry | None = None
+    deal_entry: bool | None = None
 
 
 class EventPublic(BaseModel):
@@ -94,6 +106,8 @@ class EventPublic(BaseModel):
     language: str | None = None
     scoring_profile: str = "dbf"
     auction_entry: str = "off"
+    play_entry: str = "off"
+    deal_entry: bool = False
     created_at: datetime
 
 

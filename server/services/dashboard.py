@@ -797,6 +797,7 @@ class SectionHead:
     created_at: datetime
     scoring: str
     td_code: str = ""  # keyed at a table, it lets the TD mark a board not played
+    deal_entry: bool = False  # hand-dealt boards: the tables key the deals (the Deals page)
 
 
 def head(session: Session, section: Section) -> SectionHead:
@@ -821,6 +822,7 @@ def head(session: Session, section: Section) -> SectionHead:
         created_at=event.created_at,
         scoring=event.scoring,
         td_code=section.td_code,
+        deal_entry=event.deal_entry,
     )
 
 

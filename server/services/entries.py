@@ -2,7 +2,14 @@
 
 When the event takes the auction (issue 20, ``Event.auction_entry``) the calls are checked by
 Laws 18-19 and 22 (protocol/bridge/auction.py): an illegal call is refused with its reason, and
-the contract and declarer keyed must be those that follow from the auction (Law 22B)."""
+the contract and declarer keyed must be those that follow from the auction (Law 22B); a
+contract left out ("") is the auction's.
+
+When the event takes the play (``Event.play_entry``) the cards are replayed from the opening
+lead (protocol/bridge/play.py), against the deal when the board has one: a card not in the hand,
+a revoke, a card played twice or a claim out of range is refused with the card and the reason,
+and the play must end (13 tricks or a claim). Tricks keyed that differ from the tricks played
+are taken, but the TD is called (``CheckedValues.play_differs``)."""
 
 from __future__ import annotations
 
@@ -14,6 +21,9 @@ from sqlmodel import Session, select
 from protocol.bridge import BridgeError, Contract, TableResult, dealer, ns_score, parse_card
 from protocol.bridge.auction import Auction, Call
 from protocol.bridge.auction import Outcome as AuctionOutcome
+from protocol.bridge.deal import Hand, InvalidDeal, parse_deal
+from protocol.bridge.enums import Seat
+from protocol.bridge.play import IllegalPlay, format_play, parse_play
 from protocol.messages import EntryValues
 from server.errors import InvalidError
 from server.models import Board, Event, Result
@@ -27,6 +37,14 @@ class CheckedValues:
     lead: str | None
     ns_score: int
     auction: str | None = None
+    play: str | None = None
+    #: Declarer's tricks as played (the claim when there is one), None without a play.
+    play_tricks: int | None = None
+
+    @property
+    def play_differs(self) -> bool:
+        """Whether the tricks keyed differ from the tricks played (the TD is called)."""
+        return self.play_tricks is not None and self.play_tricks != self.tricks
 
 
 def board_dealer(session: Session, section_id: int, board: int) -> str:
@@ -101,7 +119,18 @@ def call_refusal(code: str, board: int, number: int, auction: Auction, word: str
 
 
 def _agree(board: int, values: EntryValues, outcome: AuctionOutcome) -> None:
-    """A contract and declarer keyed besides the auction must be the auction's (Law 22B)."""
+    """A contract and declarer keyed besides the auction must be the auction's (Law 22B); a
+    contract left out ("") is taken from the auction (with its declarer)."""
+    if not values.contract.strip():
+        seat = outcome.declarer.value if outcome.declarer is not None else None
+        if values.declarer is not None and values.declarer != seat:
+            said = " ".join(filter(None, (str(outcome.contract), seat)))
+            raise InvalidError(
+                "auction_disagrees",
+                f"Board {board}: the auction ends in {said}, not declared by {values.declarer} "
+                "as keyed. Check the declarer or the auction.",
+            )
+        return
     try:
         keyed = Contract.parse(values.contract)
     except BridgeError as exc:
@@ -125,9 +154,13 @@ def check_values(
     *,
     auction_entry: str = "off",
     board_dealer: str | None = None,
+    play_entry: str = "off",
+    deal: str | None = None,
 ) -> CheckedValues:
     """The entry checked and scored; ``auction_entry`` the event's setting (off, optional,
-    required) and ``board_dealer`` the board's dealer (Law 2's rotation when None)."""
+    required), ``board_dealer`` the board's dealer (Law 2's rotation when None),
+    ``play_entry`` the event's play setting (off, optional) and ``deal`` the board's hand
+    record (PBN) that the play is checked against, when known."""
     contract, declarer, auction = values.contract, values.declarer, None
     if values.auction is not None and values.auction.strip():
         if auction_entry == "off":
@@ -151,6 +184,11 @@ def check_values(
     if lead_required and lead is None and not result.contract.is_pass:
         raise InvalidError("lead_required", "This event asks for the opening lead: enter the card.")
     declarer = result.declarer.value if result.declarer is not None else None
+    play_text, play_tricks = None, None
+    if values.play is not None and values.play.strip():
+        if play_entry == "off":
+            raise InvalidError("play_not_taken", "This event does not take the play: leave it out.")
+        play_text, play_tricks = check_play(board, values.play, result, deal)
     return CheckedValues(
         contract=str(result.contract),
         declarer=declarer,
@@ -158,6 +196,74 @@ def check_values(
         lead=lead,
         ns_score=ns_score(board, result.contract, result.declarer, result.tricks),
         auction=str(auction) if auction is not None else None,
+        play=play_text,
+        play_tricks=play_tricks,
+    )
+
+
+def _hands(board: int, deal: str | None) -> dict[Seat, Hand] | None:
+    """The board's four hands, or None (no deal, or a hand record that is not a whole deal:
+    the play is then checked without it)."""
+    if not deal:
+        return None
+    try:
+        return parse_deal(deal)
+    except InvalidDeal:
+        return None
+
+
+def check_play(board: int, text: str, result: TableResult, deal: str | None) -> tuple[str, int]:
+    """The keyed play replayed card by card (against the deal when known): its canonical text
+    and declarer's tricks; refused with the card and the reason, or if it has not ended."""
+    if result.contract.is_pass or result.declarer is None:
+        raise InvalidError("play_passed_out", f"Board {board} was passed out: there is no play.")
+    try:
+        strain = result.contract.strain
+        assert strain is not None  # a contract that is not a pass has its strain
+        play = parse_play(text, strain, result.declarer, _hands(board, deal))
+    except IllegalPlay as exc:
+        raise play_refusal(board, exc) from exc
+    except BridgeError as exc:  # a token that is not a card
+        card = exc.value
+        raise InvalidError(
+            "invalid_card", f"Board {board}, the play: {card} is not a card (e.g. SA, HT, C2)."
+        ) from exc
+    if not play.ended:
+        played = sum(len(trick.cards) for trick in play.tricks)
+        raise InvalidError(
+            "play_open",
+            f"Board {board}: the play has not ended ({played} cards played): key all 13 tricks "
+            "or a claim (=n).",
+        )
+    return format_play(play), play.declarer_tricks()
+
+
+def play_refusal(board: int, exc: IllegalPlay) -> InvalidError:
+    """The refusal of a card of the play (or a claim), by its reason (IllegalPlay's code)."""
+    card = exc.value
+    if exc.code == "not_in_hand":
+        return InvalidError(
+            "card_not_in_hand", f"Board {board}, the play: {card} is not in the player's hand."
+        )
+    if exc.code == "revoke":
+        return InvalidError(
+            "revoke", f"Board {board}, the play: {card} is a revoke (the player must follow suit)."
+        )
+    if exc.code == "card_played":
+        return InvalidError(
+            "card_played_twice", f"Board {board}, the play: {card} has already been played."
+        )
+    if exc.code == "play_ended":
+        return InvalidError(
+            "play_ended", f"Board {board}, the play: {card} comes after the play has ended."
+        )
+    if exc.code == "claim_not_last":
+        return InvalidError(
+            "claim_not_last", f"Board {board}, the play: the claim {card} must be last."
+        )
+    claim = card
+    return InvalidError(
+        "bad_claim", f"Board {board}, the play: the claim {claim} is not possible now."
     )
 
 
@@ -170,15 +276,38 @@ def checked_entry(
     *,
     lead_required: bool,
     auction_required: bool = True,
+    with_deal: bool = True,
 ) -> CheckedValues:
-    """:func:`check_values` with the event's auction setting and the board's dealer read;
-    ``auction_required=False`` (the TD) takes an entry without an auction even when the event
-    asks the tables for one."""
+    """:func:`check_values` with the event's auction and play settings, the board's dealer and
+    (for a play) its deal read; ``auction_required=False`` (the TD) takes an entry without an
+    auction even when the event asks the tables for one; ``with_deal=False`` (a query) checks
+    the play without the hand record, which it must never reveal."""
     setting = event.auction_entry
     if setting == "required" and not auction_required:
         setting = "optional"
     seat = board_dealer(session, section_id, board) if values.auction else None
-    return check_values(board, values, lead_required, auction_entry=setting, board_dealer=seat)
+    deal = None
+    if with_deal and values.play and event.play_entry != "off":
+        deal = session.exec(
+            select(Board.deal).where(Board.section_id == section_id, Board.number == board)
+        ).first()
+    return check_values(
+        board,
+        values,
+        lead_required,
+        auction_entry=setting,
+        board_dealer=seat,
+        play_entry=event.play_entry,
+        deal=deal,
+    )
+
+
+def play_call_reason(board: int, values: CheckedValues) -> str:
+    """The reason of the TD call when the tricks keyed and the tricks played differ."""
+    return (
+        f"board {board}: {values.tricks} tricks keyed but {values.play_tricks} played: "
+        "check the result"
+    )
 
 
 def conflict_call_reason(board: int) -> str:
@@ -195,6 +324,7 @@ def value_columns(values: CheckedValues) -> dict[str, Any]:
         "lead": values.lead,
         "ns_score": values.ns_score,
         "auction": values.auction,
+        "play": values.play,
     }
 
 

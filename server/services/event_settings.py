@@ -9,6 +9,7 @@ from sqlmodel import Session, col, select
 from protocol.messages import (
     AfterConfirm,
     AuctionEntry,
+    PlayEntry,
     PlayerNumbers,
     RoundChanged,
     SettingsChanged,
@@ -21,7 +22,7 @@ from server.services.setup import tables_of
 from server.services.views import round_info
 
 #: Settings a terminal reads from RoundInfo: a change is pushed as a new round to every table.
-ROUND_FIELDS = frozenset({"lead_required", "tricks_style", "confirm_pin_required"})
+ROUND_FIELDS = frozenset({"lead_required", "tricks_style", "confirm_pin_required", "deal_entry"})
 
 
 def has_deals(session: Session, section: Section) -> bool:
@@ -40,6 +41,8 @@ def table_settings(session: Session, event: Event, section: Section) -> TableSet
         player_numbers=cast(PlayerNumbers, event.player_numbers),
         hand_records=has_deals(session, section),
         auction_entry=cast(AuctionEntry, event.auction_entry),
+        play_entry=cast(PlayEntry, event.play_entry),
+        deal_entry=event.deal_entry,
     )
 
 

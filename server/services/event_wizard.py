@@ -48,6 +48,8 @@ class Settings:
     language: str | None = None
     scoring_profile: str = "dbf"
     auction_entry: str = "off"  # North keys the auction (issue 20): off | optional | required
+    play_entry: str = "off"  # North may key the play (issue 20): off | optional
+    deal_entry: bool = False  # hand-dealt boards: the tables key and check the deal (issue 20)
 
 
 @dataclass(frozen=True)

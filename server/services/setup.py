@@ -32,6 +32,8 @@ def create_event(
     language: str | None = None,
     scoring_profile: str = "dbf",
     auction_entry: str = "off",
+    play_entry: str = "off",
+    deal_entry: bool = False,
 ) -> Event:
     name = checked(name, max_length=200)
     event = Event(
@@ -46,6 +48,8 @@ def create_event(
         language=language,
         scoring_profile=scoring_profile,
         auction_entry=auction_entry,
+        play_entry=play_entry,
+        deal_entry=deal_entry,
     )
     session.add(event)
     session.flush()

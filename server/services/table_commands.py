@@ -45,7 +45,7 @@ from protocol.messages import (
 )
 from server.errors import ConflictError, ForbiddenError, TravellerError
 from server.models import MovementAssignment, Pair, ReceivedEntry, Result, TDCall, utcnow
-from server.services import audit, table_extras
+from server.services import audit, deal_entry, play_entry, table_extras
 from server.services.entries import (
     CheckedValues,
     apply_values,
@@ -169,6 +169,7 @@ class TableCommands(TableContext):
             board,
             values,
             lead_required=self.event.lead_required,
+            with_deal=False,  # the play against the deal: play_entry.check_against_deal
         )
 
     # ------------------------------------------------------------------ commands
@@ -189,6 +190,8 @@ class TableCommands(TableContext):
             return Outcome(self.query(command))
         if isinstance(command, TableStatus):
             return Outcome(self.status(command))
+        if isinstance(command, EnterDeal | CheckDeal):
+            return deal_entry.handle(self, command)  # idempotent by entry id, as the others
         seen = self.seen(command.entry_id, command)
         if seen is not None:
             return self._duplicate(command.entry_id, seen)
@@ -204,10 +207,6 @@ class TableCommands(TableContext):
             return self.set_players(command)
         if isinstance(command, MarkNotPlayed):
             return self.mark_not_played(command)
-        if isinstance(command, EnterDeal | CheckDeal):
-            raise ConflictError(
-                "deal_entry_off", "This server does not take deals keyed at the table yet."
-            )
         return self.call_td(command)
 
     def status(self, command: TableStatus) -> Ack:
@@ -246,9 +245,15 @@ class TableCommands(TableContext):
         lead = table_extras.check_lead(self, cmd.entry_id, cmd.board, values)
         if lead.refusal is not None:
             return lead.refusal
+        played = play_entry.check_against_deal(self, cmd.entry_id, cmd.board, values)
+        if played.refusal is not None:
+            return played.refusal
         outcome = self._enter(cmd, row, values)
         if lead.flagged:
             table_extras.flag_lead(self, cmd.board, cmd.entry_id, values)
+        if played.flagged:
+            play_entry.flag_play(self, cmd.board, cmd.entry_id)
+        play_entry.call_td_if_differs(self, cmd.board, values)
         return outcome
 
     def _enter(self, cmd: EnterResult, row: MovementAssignment, values: CheckedValues) -> Outcome:
@@ -408,6 +413,9 @@ class TableCommands(TableContext):
         lead = table_extras.check_lead(self, cmd.entry_id, cmd.board, values)
         if lead.refusal is not None:
             return lead.refusal
+        played = play_entry.check_against_deal(self, cmd.entry_id, cmd.board, values)
+        if played.refusal is not None:
+            return played.refusal
         result = self.result(cmd.board)
         step = self._decide(cmd, result)
         assert result is not None
@@ -418,6 +426,9 @@ class TableCommands(TableContext):
         )
         if lead.flagged:
             table_extras.flag_lead(self, cmd.board, cmd.entry_id, values)
+        if played.flagged:
+            play_entry.flag_play(self, cmd.board, cmd.entry_id)
+        play_entry.call_td_if_differs(self, cmd.board, values)
         return outcome
 
     def call_td(self, cmd: CallTD) -> Outcome:

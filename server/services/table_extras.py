@@ -154,6 +154,7 @@ def check_entry(cmds: TableContext, cmd: CheckEntry) -> EntryChecked:
         cmd.board,
         cmd.values,
         lead_required=cmds.event.lead_required,
+        with_deal=False,  # a query never reads the hand record (the play is checked without it)
     )
     return EntryChecked(board=cmd.board)
 

@@ -17,6 +17,7 @@ from protocol.messages import (
     RoundInfo,
 )
 from server.models import Board, BridgeTable, Event, MovementAssignment, Pair, Result, Section
+from server.services import keyed_deals
 
 SeatLetter = Literal["N", "E", "S", "W"]
 
@@ -42,6 +43,7 @@ def result_view(result: Result) -> BoardResultView:
         result=relative,
         lead=result.lead,
         auction=result.auction,
+        play=result.play,
         ns_score=result.ns_score,
         description=description,
         ruling_pending=result.ruling_pending,
@@ -121,8 +123,11 @@ def _next_positions(
     return out
 
 
-#: A round's boards' dealer and vulnerability (never the deal: the terminal's view).
-_BOARD_FACTS = select(Board.number, Board.dealer, Board.vulnerability).where(
+#: A round's boards' dealer and vulnerability, and whether the deal is unknown (never the deal
+#: itself: the terminal's view).
+_BOARD_FACTS = select(
+    Board.number, Board.dealer, Board.vulnerability, col(Board.deal).is_(None)
+).where(
     Board.section_id == bindparam("section_id"),
     col(Board.number).in_(bindparam("numbers", expanding=True)),
 )
@@ -136,14 +141,16 @@ def round_info(session: Session, event: Event, section: Section, table: BridgeTa
     ew = session.get(Pair, row.ew_pair_id) if row and row.ew_pair_id else None
     boards = row.board_numbers() if row else []
     results = {r.board: r for r in results_at(session, section, table.number, round_)}
-    board_rows = (
-        {
-            number: (dealer, vulnerability)
-            for number, dealer, vulnerability in session.exec(
-                _BOARD_FACTS, params={"section_id": section.id, "numbers": boards}
-            ).all()
-        }
+    facts = (
+        session.exec(_BOARD_FACTS, params={"section_id": section.id, "numbers": boards}).all()
         if boards
+        else []
+    )
+    board_rows = {number: (dealer, vulnerability) for number, dealer, vulnerability, _ in facts}
+    dealless = [number for number, _, _, unknown in facts if unknown]
+    deal_asks = (
+        keyed_deals.asks(session, section.id or 0, table.number, round_, dealless)
+        if event.deal_entry and dealless
         else {}
     )
     statuses = []
@@ -157,6 +164,7 @@ def round_info(session: Session, event: Event, section: Section, table: BridgeTa
                 vulnerability=cast(Literal["NONE", "NS", "EW", "BOTH"], vulnerability),
                 state=stored.state if stored else "missing",
                 result=result_view(stored) if stored else None,
+                deal=deal_asks.get(number),
             )
         )
     complete = row is not None and not missing_boards(boards, list(results.values()))

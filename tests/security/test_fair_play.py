@@ -21,16 +21,23 @@ from sqlalchemy import Engine, event
 from sqlmodel import Session, select
 
 from protocol import fair_play
+from protocol.bridge.deal import format_hand, parse_deal
+from protocol.bridge.enums import Seat
 from protocol.messages import (
     BoardReport,
+    CheckDeal,
     CheckEntry,
     ConfirmResult,
+    CorrectResult,
+    DealAck,
+    EnterDeal,
     EnterResult,
     EntryChecked,
     EntryValues,
     Error,
     GetBoardReport,
     GetRanking,
+    GetRound,
     Message,
     NextRound,
     RankingReport,
@@ -280,7 +287,7 @@ def movements(draw: st.DrawFn) -> Movement:
     return howell(pairs, rounds=rounds, boards_per_round=bpr)
 
 
-KINDS = ("enter", "confirm", "check_entry", "report", "ranking", "next_round", "finish")
+KINDS = ("enter", "confirm", "check_entry", "report", "ranking", "next_round", "finish", "deal")
 requests = st.tuples(
     st.integers(0, 99),  # the table (modulo the tables)
     st.sampled_from(KINDS),
@@ -346,7 +353,10 @@ class Night:
     played: dict[int, set[int]] = field(default_factory=dict)  # pair id -> boards confirmed
     entered: set[tuple[int, int, int]] = field(default_factory=set)
     refusals: dict[tuple[int, int, int], int] = field(default_factory=dict)
+    play_refusals: dict[tuple[int, int, int], int] = field(default_factory=dict)
     dealers: dict[int, str] = field(default_factory=dict)
+    #: Hand-dealt boards (issue 20): no hand record until the tables key and check the deal.
+    hand_dealt: set[int] = field(default_factory=set)
 
     def seated(self, table: int) -> set[int]:
         ns, ew, _ = self.seats.get((table, self.round_of[table]), (None, None, []))
@@ -383,14 +393,20 @@ def open_night(db: Engine, movement: Movement, after_confirm: str, seed: int) ->
             after_confirm=after_confirm,
             show_ranking=True,
             auction_entry="optional",
+            play_entry="optional",
+            deal_entry=True,
         )
         section = setup.create_section(session, event=event, letter="A", movement=movement)
         td.start_round(session, section, 1)
         while section.current_round < section.rounds:  # tables move on once they finish
             td.start_round(session, section, section.current_round + 1)
-        deals, dealers = {}, {}
+        deals, dealers, hand_dealt = {}, {}, set()
         for board in session.exec(select(Board).where(Board.section_id == section.id)).all():
-            board.deal = deals[board.number] = random_deal(rng)
+            deals[board.number] = random_deal(rng)
+            if rng.random() < 0.5:  # a hand-dealt board: the tables key its deal
+                hand_dealt.add(board.number)
+            else:
+                board.deal = deals[board.number]
             dealers[board.number] = board.dealer
             session.add(board)
         rows = session.exec(
@@ -405,6 +421,7 @@ def open_night(db: Engine, movement: Movement, after_confirm: str, seed: int) ->
         }
         night = Night(db, section.id or 0, after_confirm, section.rounds, paired, deals, seats)
         night.dealers = dealers
+        night.hand_dealt = hand_dealt
         return night
 
     night = transact(db, work)
@@ -427,9 +444,19 @@ def check_reply(night: Night, table: int, command: TableCommand, reply: Message)
             for hand in set(deal[2:].split(" ")) - known:
                 assert hand not in text, (board, command, reply)
     now = night.round_of[table]
-    for found in auctions_in(reply.model_dump(mode="json")):
-        # An auction (issue 20) reaches a table only as its own result of its round.
+    data = reply.model_dump(mode="json")
+    for found in auctions_in(data) + plays_in(data):
+        # An auction or a play (issue 20) reaches a table only as its own result of its round.
         assert (found.get("table"), found.get("round")) == (table, now), (command, reply)
+    if isinstance(reply, DealAck):
+        # A deal's check names only cards of the hand checked (the table holds it itself).
+        assert isinstance(command, EnterDeal | CheckDeal)
+        assert reply.differences == [] or isinstance(command, CheckDeal)
+        if isinstance(command, CheckDeal):
+            keyed = held_cards(command.hand)
+            for difference in reply.differences:
+                card, _, what = difference.partition(" ")
+                assert (card, what) in {(c, "extra") for c in keyed}, (command, reply)
     if isinstance(reply, BoardReport):
         assert night.may_know(table, reply.board), (command, reply)
         if night.after_confirm == "nothing":
@@ -458,6 +485,12 @@ def check_reply(night: Night, table: int, command: TableCommand, reply: Message)
         key = (table, now, command.board)
         night.refusals[key] = night.refusals.get(key, 0) + 1
         assert night.refusals[key] <= fair_play.LEAD_REFUSALS
+    if isinstance(reply, Error) and reply.code in ("card_not_in_hand", "revoke"):
+        # a play refused against the hand record: capped as a wrong lead is (no card oracle)
+        assert isinstance(command, EnterResult | CorrectResult)
+        key = (table, now, command.board)
+        night.play_refusals[key] = night.play_refusals.get(key, 0) + 1
+        assert night.play_refusals[key] <= fair_play.LEAD_REFUSALS
 
 
 def auctions_in(data: Any) -> list[dict[str, Any]]:
@@ -468,6 +501,51 @@ def auctions_in(data: Any) -> list[dict[str, Any]]:
     if isinstance(data, list):
         return [found for value in data for found in auctions_in(value)]
     return []
+
+
+def plays_in(data: Any) -> list[dict[str, Any]]:
+    """Every object of a reply that carries a keyed play."""
+    if isinstance(data, dict):
+        own = [data] if data.get("play") else []
+        return own + [found for value in data.values() for found in plays_in(value)]
+    if isinstance(data, list):
+        return [found for value in data for found in plays_in(value)]
+    return []
+
+
+def held_cards(hand: str) -> set[str]:
+    """The cards of a hand in PBN notation (S.H.D.C)."""
+    return {
+        suit + rank for suit, ranks in zip("SHDC", hand.split("."), strict=True) for rank in ranks
+    }
+
+
+def hand_of(deal: str, seat: str) -> str:
+    return format_hand(parse_deal(deal)[Seat.parse(seat)])
+
+
+def swapped(deal: str, rng: random.Random) -> str:
+    """The deal with a card of North's and one of South's swapped (a keying slip)."""
+    hands = parse_deal(deal)
+    north, south = sorted(hands[Seat.N]), sorted(hands[Seat.S])
+    a, b = rng.choice(north), rng.choice(south)
+    hands[Seat.N] = frozenset({*north, b} - {a})
+    hands[Seat.S] = frozenset({*south, a} - {b})
+    return "N:" + " ".join(format_hand(hands[s]) for s in (Seat.N, Seat.E, Seat.S, Seat.W))
+
+
+def key_deal(night: Night, table: int, board: int, rng: random.Random, *, slip: bool) -> Message:
+    """The table keys the board's deal, or checks one hand, as its round asks."""
+    info = run(night, table, GetRound())
+    assert isinstance(info, RoundInfo)
+    ask = next((b.deal for b in info.boards if b.board == board), "enter")
+    deal = night.deals.get(board) or random_deal(rng)  # a board not in the session: refused
+    if ask == "check":
+        seat = rng.choice("NESW")
+        hand = hand_of(swapped(deal, rng) if slip else deal, seat)
+        return run(night, table, CheckDeal(entry_id=new_id(), board=board, seat=seat, hand=hand))
+    text = swapped(deal, rng) if slip else deal
+    return run(night, table, EnterDeal(entry_id=new_id(), board=board, deal=text))
 
 
 def north_bids_3nt(dealer: str) -> str:
@@ -493,8 +571,17 @@ def run(night: Night, table: int, command: TableCommand) -> Message:
 
 
 def play_out(night: Night, table: int) -> None:
-    """The table plays every board of its round, then moves on."""
+    """The table plays every board of its round (keying the deal of a hand-dealt board and
+    the play: East's lead and a claim), then moves on."""
+    rng = random.Random(table * 1000 + night.round_of[table])
     for board in night.boards_now(table):
+        if board in night.hand_dealt:
+            keyed = key_deal(night, table, board, rng, slip=rng.random() < 0.2)
+            # a board of the table's round: taken, or already known or keyed here
+            assert isinstance(keyed, DealAck) or (
+                isinstance(keyed, Error) and keyed.code in ("deal_known", "deal_keyed_here")
+            ), keyed
+        lead = sorted(held_cards(hand_of(night.deals[board], "E")))[0]
         entry = EnterResult(
             entry_id=new_id(),
             board=board,
@@ -503,6 +590,7 @@ def play_out(night: Night, table: int) -> None:
                 declarer="N",
                 tricks=9,
                 auction=north_bids_3nt(night.dealers[board]),
+                play=f"{lead} =9",
             ),
         )
         reply = run(night, table, entry)
@@ -525,9 +613,14 @@ def act(night: Night, request: Request) -> None:
         declarer=None if contract == "PASS" else declarer,  # type: ignore[arg-type]
         tricks=0 if contract == "PASS" else tricks,
         lead=None if contract == "PASS" else lead,
+        # sometimes a play: the lead and a claim, often a card the leader does not hold
+        play=f"{lead} ={tricks}" if lead and contract != "PASS" and pick % 2 else None,
     )
     if kind == "finish":
         play_out(night, table)
+        return
+    if kind == "deal":
+        key_deal(night, table, board, random.Random(pick), slip=tricks % 3 == 0)
         return
     command: TableCommand
     if kind == "enter":

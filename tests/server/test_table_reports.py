@@ -64,6 +64,8 @@ def test_event_settings_through_the_td_api(client: TestClient, engine: Engine) -
         "player_numbers": "every_round",
         "hand_records": False,
         "auction_entry": "off",
+        "play_entry": "off",
+        "deal_entry": False,
     }
     with Session(engine) as s:
         actions = [a.action for a in s.exec(select(Audit))]

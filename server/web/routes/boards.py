@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import ValidationError
 from sqlmodel import Session
 
-from protocol.messages import AUCTION_TEXT, EntryValues
+from protocol.messages import AUCTION_TEXT, PLAY_TEXT, EntryValues
 from protocol.text import MAX_TEXT, SingleLine
 from server.errors import InvalidError
 from server.i18n import N_
@@ -100,6 +100,7 @@ async def board_page(
             "head": dashboard.head(s, section),
             "desk": desk,
             "auction_entry": event.auction_entry if event else "off",
+            "play_entry": event.play_entry if event else "off",
             "auction_rows": auction_grid(desk.dealer or "N", auction) if auction else [],
             # every table's auction and play on the board (the TD sees them all)
             "board_plays": replay.board_plays(s, section, board),
@@ -135,13 +136,15 @@ async def set_result(
     declarer: Annotated[str, Form(max_length=1)] = "",
     lead: Annotated[str, Form(max_length=3)] = "",
     auction: Annotated[str, Form(max_length=AUCTION_TEXT)] = "",
+    play: Annotated[str, Form(max_length=PLAY_TEXT)] = "",
     ruling_in_time: InTime = False,
 ) -> Response:
     """Enter or change a result as TD (an assigned score, or a correction), with the auction
-    when the event takes it (checked as at the table, never required of the TD)."""
+    and the play when the event takes them (checked as at the table, never required of the
+    TD)."""
     back = _board_url(section_id, table, round_, board)
     try:
-        values = _values(contract, declarer, tricks, lead, auction)
+        values = _values(contract, declarer, tricks, lead, auction, play)
     except InvalidError as exc:
         return redirect(back, exc.message, "error")
     return await act(
@@ -171,7 +174,9 @@ def auction_grid(dealer: str, auction: str) -> list[list[str]]:
     return [(cells[i : i + 4] + [""] * 4)[:4] for i in range(0, len(cells), 4)]
 
 
-def _values(contract: str, declarer: str, tricks: str, lead: str, auction: str = "") -> EntryValues:
+def _values(
+    contract: str, declarer: str, tricks: str, lead: str, auction: str = "", play: str = ""
+) -> EntryValues:
     text = tricks.strip()
     try:
         return EntryValues(
@@ -180,6 +185,7 @@ def _values(contract: str, declarer: str, tricks: str, lead: str, auction: str =
             tricks=text if (number := whole_number(text)) is None else number,
             lead=lead.strip().upper() or None,
             auction=" ".join(auction.upper().split()) or None,
+            play=" ".join(play.upper().split()) or None,
         )
     except ValidationError as exc:
         raise InvalidError("invalid_values", "Check the contract, declarer and tricks.") from exc

@@ -85,6 +85,7 @@ AFTER_CONFIRM = ("nothing", "score", "traveller")
 TRICKS_STYLES = ("absolute", "relative")
 PLAYER_NUMBERS = ("off", "first_round", "every_round")
 AUCTION_ENTRIES = ("off", "optional", "required")
+PLAY_ENTRIES = ("off", "optional")
 LANGUAGES = ("", "en", "da", "nb", "de", "ru")
 #: The convention profiles, DBf (the default) first; shown by their names, not translated.
 PROFILE_TITLES = {name: profile.title for name, profile in PROFILES.items()}
@@ -271,6 +272,7 @@ def _details_context(s: Session, ask: Ask, movement: Movement | None) -> dict[st
         "tricks_styles": TRICKS_STYLES,
         "player_numbers": PLAYER_NUMBERS,
         "auction_entries": AUCTION_ENTRIES,
+        "play_entries": PLAY_ENTRIES,
         "languages": LANGUAGES,
         "scoring_profiles": SCORING_PROFILES,
         "profile_titles": PROFILE_TITLES,
@@ -365,6 +367,8 @@ def _settings(form: FormData) -> event_wizard.Settings:
         language=language or None,
         scoring_profile=_choice(form, "scoring_profile", SCORING_PROFILES),
         auction_entry=_choice(form, "auction_entry", AUCTION_ENTRIES),
+        play_entry=_choice(form, "play_entry", PLAY_ENTRIES),
+        deal_entry=form.get("deal_entry") == "on",
     )
 
 
