@@ -21,15 +21,6 @@ from typer.testing import CliRunner
 
 from server.deploy_cli import serve
 from server.doctor import check_server
-from tests.conftest import IN_CI
-from tests.deploy.conftest import (
-    ROOT,
-    TD_PASSWORD,
-    ServerProcess,
-    free_port,
-    start_process,
-    start_server,
-)
 from tests.deploy.test_fanout import (
     enter_and_confirm,
     pair,
@@ -37,6 +28,9 @@ from tests.deploy.test_fanout import (
     table_socket,
     wait_confirmed,
 )
+from tests.support.env import IN_CI, ROOT, TD_PASSWORD
+from tests.support.net import free_port
+from tests.support.processes import ServerProcess, start_process, start_server
 
 DEPLOY = ROOT / "deploy"
 UNITS = sorted((DEPLOY / "systemd").glob("traveller*.*"))

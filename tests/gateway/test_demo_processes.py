@@ -21,16 +21,12 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.support.net import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 TRAVELLER = [sys.executable, "-c", "from server.cli import main; main()"]
 GATEWAY = [*TRAVELLER, "gateway"]
 BOARD = "4 4 3 1 0 ENT ENT"  # 4S by South, 10 tricks; send; E/W confirm (protocol/keys.md)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _wait(condition: object, timeout: float, what: str) -> None:
@@ -71,7 +67,7 @@ def env() -> dict[str, str]:
 
 @pytest.mark.parametrize("where", ["in_server", "own_process"])
 def test_keypad_sim_plays_against_the_demo(tmp_path: Path, env: dict[str, str], where: str) -> None:
-    http, serial_port = _free_port(), _free_port()
+    http, serial_port = free_port(), free_port()
     listen = f"tcp-listen://127.0.0.1:{serial_port}"
     demo_env = dict(env, TRAVELLER_GATEWAY_PORTS=listen) if where == "in_server" else env
     data = tmp_path / "data"

@@ -28,9 +28,9 @@ from protocol.messages import parse_server_message
 from server.app import create_app
 from server.config import Settings
 from server.db import make_engine
-from tests.reliability.conftest import open_club, wait_until
-from tests.server.conftest import TD_PASSWORD
-from tests.server.conftest import open_club as open_test_club
+from tests.support.api import open_club as open_test_club
+from tests.support.env import TD_PASSWORD
+from tests.support.faults import open_club, wait_until
 
 #: Short limits so the floods finish quickly (the defaults are in server/config.py).
 LIMITS = {

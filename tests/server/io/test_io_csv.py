@@ -15,8 +15,7 @@ from server.io.csv_io import (
     write_travellers_csv,
 )
 from server.io.scorefile import load, score_event
-
-from .conftest import content
+from tests.support.io import content
 
 
 def test_spellings_give_the_same_event_as_the_usebio_file(data_dir: Path) -> None:

@@ -16,8 +16,7 @@ from server.io.model import PairKey
 from server.io.pbn import columns, read_pbn, split_games, write_pbn
 from server.io.scorefile import load, parse_bytes, score_event
 from server.scoring import Method
-
-from .conftest import content
+from tests.support.io import content
 
 
 def test_columns_drop_widths_and_alignment() -> None:

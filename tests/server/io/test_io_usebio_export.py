@@ -14,8 +14,7 @@ from server.io.handrecords import hands
 from server.io.scorefile import ScoreReport, decimal, load, score_event
 from server.io.usebio import read_usebio, write_usebio
 from server.scoring import Method
-
-from .conftest import content
+from tests.support.io import content
 
 
 def _line_values(report: ScoreReport) -> dict[tuple[int, str, str], tuple[Decimal, Decimal]]:
