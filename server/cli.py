@@ -192,6 +192,9 @@ NO_TESTS_COLLECTED = 5
 #: The pytest-xdist workers of a run: one a core ("auto"). Arguments that choose their own
 #: (`-n 0`, `-p no:xdist`) win.
 WORKERS = "auto"
+#: How the workers share the tests: an idle worker takes tests queued for a busy one, so a few
+#: long tests (browser, end-to-end) at the end do not leave a core idle.
+DISTRIBUTION = "worksteal"
 
 #: The house rules, each a tool in the .venv and its arguments (configured in pyproject.toml).
 QUALITY_CHECKS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -228,6 +231,8 @@ def pytest_runs(args: list[str], *, fast: bool) -> list[list[str]]:
     own_workers = "no:xdist" in args or any(a.startswith(("-n", "--numprocesses")) for a in args)
     serial = own_workers or importlib.util.find_spec("xdist") is None
     parallel = [] if serial else ["-n", WORKERS]
+    if parallel and not any(a.startswith("--dist") for a in args):
+        parallel += ["--dist", DISTRIBUTION]
     if any(a.startswith("-m") for a in args):  # -m EXPR or -mEXPR: the caller's own selection
         return [[*pytest, *parallel, *args]]
     if fast:

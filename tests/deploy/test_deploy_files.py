@@ -36,6 +36,13 @@ DEPLOY = ROOT / "deploy"
 UNITS = sorted((DEPLOY / "systemd").glob("traveller*.*"))
 
 
+def _next_second() -> None:
+    """Return once the wall clock shows a later second than now (a backup's name carries it)."""
+    now = int(time.time())
+    while int(time.time()) == now:
+        time.sleep(max(0.0, now + 1 - time.time()) + 0.001)
+
+
 def need(tool: str) -> str:
     """The tool's path; skips without it (CI installs it: a missing tool fails there)."""
     path = shutil.which(tool)
@@ -381,7 +388,7 @@ def test_the_postgres_dump_script_dumps_and_rotates(pg_url: str, tmp_path: Path)
         subprocess.run(
             [str(DEPLOY / "pgdump.sh")], env=env, check=True, capture_output=True, timeout=120
         )
-        time.sleep(1.1)  # the names carry the second
+        _next_second()  # the names carry the second
     dumps = sorted((tmp_path / "dumps").glob("traveller-*.dump"))
     assert len(dumps) == 2
     listing = subprocess.run(

@@ -45,7 +45,7 @@ class ServerProcess:
                 self.health()
                 return
             except httpx.HTTPError:
-                time.sleep(0.2)
+                time.sleep(0.05)  # not answering yet: ask again
         raise AssertionError(f"server not ready in {timeout} s:\n{self.output()}")
 
     def stop(self) -> None:
