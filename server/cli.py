@@ -189,9 +189,10 @@ ALONE_TESTS = "pg_restart"
 #: pytest's exit status when the arguments select nothing (the `pg_restart` run after a
 #: `traveller test tests/server`): not a failure.
 NO_TESTS_COLLECTED = 5
-#: The pytest-xdist workers of a run: one a core ("auto"). Arguments that choose their own
+#: The pytest-xdist workers of a run: one a logical CPU ("auto" would count physical cores
+#: when psutil is installed: one worker on a 2-vCPU machine). Arguments that choose their own
 #: (`-n 0`, `-p no:xdist`) win.
-WORKERS = "auto"
+WORKERS = "logical"
 #: How the workers share the tests: an idle worker takes tests queued for a busy one, so a few
 #: long tests (browser, end-to-end) at the end do not leave a core idle.
 DISTRIBUTION = "worksteal"

@@ -14,6 +14,7 @@ from hypothesis import settings
 from tests.support.databases import pg_address, pg_database, pg_unavailable
 from tests.support.env import IN_CI as IN_CI
 from tests.support.env import PG_ADMIN_URL as PG_ADMIN_URL
+from tests.support.env import WORKER
 
 # Shared machines are slow at times: no per-example deadline. CI replays fixed examples, so a
 # red run can be reproduced; a developer's run explores new ones.
@@ -70,7 +71,7 @@ def schema_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     against a full migration in tests/server/test_schema_template.py."""
     from server.db import SCHEMA_TEMPLATE, make_engine, migrate
 
-    path = tmp_path_factory.mktemp("schema") / "template.db"
+    path = tmp_path_factory.mktemp("schema") / f"template-{WORKER}.db"  # one a worker
     engine = make_engine(f"sqlite:///{path}")
     saved = os.environ.pop(SCHEMA_TEMPLATE, None)
     migrate(engine)
