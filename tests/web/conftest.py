@@ -89,9 +89,14 @@ def club(client: TestClient, engine: Engine) -> Club:
 # ------------------------------------------------------------------------------- the browser
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's Chromium, headless, driven by Playwright (never a downloaded browser)."""
+    """Debian's Chromium, headless, driven by Playwright (never a downloaded browser).
+
+    One a module, not a session: while Playwright's sync API is open it marks its event loop
+    as running in the main thread, so a later test's `asyncio.run()` in the same process (an
+    xdist worker takes tests of any module) would fail with "cannot be called from a running
+    event loop"."""
     missing = chromium_missing()
     if missing is not None:
         if IN_CI:
