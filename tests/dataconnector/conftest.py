@@ -13,6 +13,11 @@ from server.app import create_app
 from server.config import Settings
 from server.db import make_engine
 from tests.support.dataconnector import CLUB_ID, LICENCE, Served
+
+# The helpers' old home: new tests import them from tests.support.
+from tests.support.dataconnector import TD as TD
+from tests.support.dataconnector import Terminal as Terminal
+from tests.support.dataconnector import new_guid as new_guid
 from tests.support.env import TD_PASSWORD
 from tests.support.live import ThreadServer
 from tests.support.net import free_port

@@ -7,7 +7,13 @@ from collections.abc import Iterator
 
 import pytest
 
+# The helpers' old home: new tests import them from tests.support.
+from tests.support.env import ROOT as ROOT
+from tests.support.env import TD_PASSWORD as TD_PASSWORD
+from tests.support.net import free_port as free_port
 from tests.support.processes import ServerProcess
+from tests.support.processes import start_process as start_process
+from tests.support.processes import start_server as start_server
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -11,6 +11,14 @@ import pytest
 from benchmarks.procs import ServerProcess
 from tests.support.faults import FAST_LIMITS
 
+# The helpers' old home: new tests import them from tests.support.
+from tests.support.faults import Club as Club
+from tests.support.faults import acks_of as acks_of
+from tests.support.faults import assert_exactly_once as assert_exactly_once
+from tests.support.faults import open_club as open_club
+from tests.support.faults import terminals as terminals
+from tests.support.faults import wait_until as wait_until
+
 
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:

@@ -8,6 +8,9 @@ import pytest
 
 from tests.support.io import DATA
 
+# The helpers' old home: new tests import them from tests.support.
+from tests.support.io import content as content
+
 
 @pytest.fixture
 def data_dir() -> Path:
