@@ -4,38 +4,24 @@ and helpers that act as the TD and as table terminals."""
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import settings
 
+from tests.support.databases import pg_address, pg_database, pg_unavailable
+from tests.support.env import IN_CI as IN_CI
+from tests.support.env import PG_ADMIN_URL as PG_ADMIN_URL
+from tests.support.env import WORKER
+
 # Shared machines are slow at times: no per-example deadline. CI replays fixed examples, so a
 # red run can be reproduced; a developer's run explores new ones.
 settings.register_profile("traveller", deadline=None)
 settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
 
-PG_ADMIN_URL = os.environ.get("TRAVELLER_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-
-
-def _pg_available() -> str | None:
-    """None when PostgreSQL answers, else the reason it does not."""
-    try:
-        import psycopg
-    except ImportError as exc:  # pragma: no cover - psycopg is a server dependency
-        return f"psycopg not installed ({exc})"
-    try:
-        with psycopg.connect(PG_ADMIN_URL, connect_timeout=3):
-            return None
-    except Exception as exc:
-        return f"{type(exc).__name__}: {exc}".strip()
-
-
-_PG_REASON = _pg_available()
+_PG_REASON = pg_unavailable()
 settings.load_profile("ci" if IN_CI else "traveller")
 
 
@@ -77,9 +63,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.postgres)
 
 
-_PG_BASE = PG_ADMIN_URL.rsplit("/", 1)[0].replace("postgresql://", "postgresql+psycopg://", 1)
-
-
 @pytest.fixture(scope="session", autouse=True)
 def schema_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """One SQLite database migrated to the newest revision for the whole session, made by
@@ -88,7 +71,7 @@ def schema_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     against a full migration in tests/server/test_schema_template.py."""
     from server.db import SCHEMA_TEMPLATE, make_engine, migrate
 
-    path = tmp_path_factory.mktemp("schema") / "template.db"
+    path = tmp_path_factory.mktemp("schema") / f"template-{WORKER}.db"  # one a worker
     engine = make_engine(f"sqlite:///{path}")
     saved = os.environ.pop(SCHEMA_TEMPLATE, None)
     migrate(engine)
@@ -111,30 +94,14 @@ def _need_pg() -> None:
         )
 
 
-@contextmanager
-def _pg_database(template: str | None = None) -> Iterator[str]:
-    """A new PostgreSQL database (a copy of `template` when given), dropped afterwards."""
-    import psycopg
-
-    name = f"traveller_test_{uuid.uuid4().hex[:12]}"
-    copy = f' TEMPLATE "{template}"' if template else ""
-    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"{copy}')
-    try:
-        yield name
-    finally:
-        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
 @pytest.fixture(scope="session")
 def pg_template() -> Iterator[str]:
     """A PostgreSQL database migrated once a session by `server.db.migrate`, to copy from."""
     _need_pg()
     from server.db import make_engine, migrate
 
-    with _pg_database() as name:
-        engine = make_engine(f"{_PG_BASE}/{name}")
+    with pg_database(kind="template") as name:
+        engine = make_engine(pg_address(name))
         migrate(engine)
         engine.dispose()  # CREATE DATABASE ... TEMPLATE needs it without connections
         yield name
@@ -144,15 +111,15 @@ def pg_template() -> Iterator[str]:
 def pg_url() -> Iterator[str]:
     """A fresh, empty PostgreSQL database for one test, dropped afterwards."""
     _need_pg()
-    with _pg_database() as name:
-        yield f"{_PG_BASE}/{name}"
+    with pg_database() as name:
+        yield pg_address(name)
 
 
 @pytest.fixture
 def pg_migrated_url(pg_template: str) -> Iterator[str]:
     """A fresh PostgreSQL database at the newest schema (a copy of the session's template)."""
-    with _pg_database(pg_template) as name:
-        yield f"{_PG_BASE}/{name}"
+    with pg_database(pg_template) as name:
+        yield pg_address(name)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -163,3 +130,13 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
         return f"sqlite:///{tmp_path / 'traveller.db'}"
     url: str = request.getfixturevalue("pg_migrated_url")
     return url
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The session is over: freeze what it left on the heap (thousands of apps, engines and
+    reports) so that the interpreter's last garbage collections at exit skip it; scanning it
+    took minutes of CPU after the summary was printed. Memory goes back to the OS either way."""
+    import gc
+
+    gc.freeze()

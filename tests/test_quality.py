@@ -1,48 +1,37 @@
-"""The house rules as tests: ruff, mypy, the import-linter layers, and a stdlib-only bridge."""
+"""The house rules: their step in `traveller test` (ruff, mypy, the import-linter layers run there,
+before pytest), and a stdlib-only bridge."""
 
 from __future__ import annotations
 
 import ast
 import shutil
-import subprocess
 import sys
+import tomllib
 from pathlib import Path
-
-import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ["protocol", "server", "terminal", "firmware_sim"]
 
 
-def _tool(name: str) -> str:
-    found = shutil.which(name, path=str(Path(sys.executable).parent))
-    if found is None:  # pragma: no cover - the dev extra installs them
-        pytest.fail(f"{name} is not installed in this environment (pip install -e '.[dev]')")
-    return found
+def test_the_house_rules_are_a_step_of_traveller_test() -> None:
+    """ruff, ruff format, the import-linter layers and mypy run before pytest in `traveller test`
+    (and so in CI, .ci/run), not inside it (tests/cli/test_fast_tests.py runs the step); here:
+    each has its configuration and its tool in this environment."""
+    from server.cli import QUALITY_CHECKS
 
-
-def _run(*cmd: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
-
-
-def test_ruff_lint() -> None:
-    proc = _run(_tool("ruff"), "check", *PACKAGES, "tests", "benchmarks")
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-
-
-def test_ruff_format() -> None:
-    proc = _run(_tool("ruff"), "format", "--check", *PACKAGES, "tests", "benchmarks")
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-
-
-def test_mypy() -> None:
-    proc = _run(_tool("mypy"))
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-
-
-def test_import_layers() -> None:
-    proc = _run(_tool("lint-imports"))
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert [(tool, args) for tool, args in QUALITY_CHECKS] == [
+        ("ruff", ("check", ".")),
+        ("ruff", ("format", "--check", ".")),
+        ("lint-imports", ()),
+        ("mypy", ()),
+    ]
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]
+    assert config["ruff"]["lint"]["select"]
+    assert config["importlinter"]["contracts"]
+    assert config["mypy"]["packages"]
+    bin_dir = str(Path(sys.executable).parent)
+    missing = [t for t, _ in QUALITY_CHECKS if shutil.which(t, path=bin_dir) is None]
+    assert missing == [], f"not installed here (pip install -e '.[dev]'): {missing}"
 
 
 def test_bridge_domain_imports_only_the_standard_library() -> None:

@@ -16,19 +16,76 @@ from server import cli
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_fast_passes_the_marker_expression_to_pytest(monkeypatch: pytest.MonkeyPatch) -> None:
+def _calls(monkeypatch: pytest.MonkeyPatch, codes: dict[str, int] | None = None) -> list[list[str]]:
+    """Every command `traveller test` would run, answered with ``codes`` (by the command's
+    first word after the interpreter, or the tool's name) or 0."""
     calls: list[list[str]] = []
 
     def call(cmd: list[str], **_: Any) -> int:
         calls.append(cmd)
-        return 0
+        word = cmd[2] if cmd[0] == sys.executable else Path(cmd[0]).name
+        return (codes or {}).get(word, 0)
 
     monkeypatch.setattr(cli.subprocess, "call", call)
+    return calls
+
+
+def test_fast_passes_the_marker_expression_to_pytest(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _calls(monkeypatch)
     runner = CliRunner()
-    assert runner.invoke(cli.app, ["test", "--fast", "-x", "tests/protocol"]).exit_code == 0
-    assert runner.invoke(cli.app, ["test", "-x"]).exit_code == 0
-    assert calls[0][1:] == ["-m", "pytest", "-m", cli.FAST_TESTS, "-x", "tests/protocol"]
-    assert calls[1][1:] == ["-m", "pytest", "-x"]
+    args = ["--no-checks", "-n", "0", "-x"]
+    assert runner.invoke(cli.app, ["test", "--fast", *args, "tests/protocol"]).exit_code == 0
+    assert calls == [
+        [sys.executable, "-m", "pytest", "-m", cli.FAST_TESTS, "-n", "0", "-x", "tests/protocol"]
+    ]
+    calls.clear()
+    assert runner.invoke(cli.app, ["test", *args]).exit_code == 0
+    # Everything, then the PostgreSQL restart alone (no tests there is not a failure).
+    assert [c[1:] for c in calls] == [
+        ["-m", "pytest", "-m", f"not {cli.ALONE_TESTS}", "-n", "0", "-x"],
+        ["-m", "pytest", "-m", cli.ALONE_TESTS, "-n", "0", "-x"],
+    ]
+    calls.clear()
+    assert runner.invoke(cli.app, ["test", "--no-checks", "-m", "slow"]).exit_code == 0
+    assert len(calls) == 1
+    assert calls[0][-2:] == ["-m", "slow"]  # the caller's own selection, in one run
+
+
+def test_the_suite_runs_in_workers_and_the_restart_test_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("xdist")
+    calls = _calls(monkeypatch)
+    assert CliRunner().invoke(cli.app, ["test", "--no-checks"]).exit_code == 0
+    main, alone = calls
+    assert main[3:5] == ["-n", cli.WORKERS]
+    assert "-n" not in alone
+    calls.clear()
+    assert CliRunner().invoke(cli.app, ["test", "--no-checks", "-p", "no:xdist"]).exit_code == 0
+    assert all("-n" not in c for c in calls)
+
+
+def test_the_house_rules_run_first_and_stop_the_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _calls(monkeypatch)
+    assert CliRunner().invoke(cli.app, ["test", "--fast"]).exit_code == 0
+    tools = [(Path(c[0]).name, tuple(c[1:])) for c in calls[: len(cli.QUALITY_CHECKS)]]
+    assert tools == list(cli.QUALITY_CHECKS)
+    assert calls[-1][1:3] == ["-m", "pytest"]
+
+    calls = _calls(monkeypatch, {"mypy": 1})
+    result = CliRunner().invoke(cli.app, ["test"])
+    assert result.exit_code == 1
+    assert "mypy" in result.output
+    assert all(c[1:3] != ["-m", "pytest"] for c in calls)  # pytest never ran
+    assert len(calls) == len(cli.QUALITY_CHECKS)  # every rule ran, to show every failure
+
+
+def test_a_failing_run_is_the_commands_status(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _calls(monkeypatch, {"pytest": 1})
+    assert CliRunner().invoke(cli.app, ["test", "--no-checks"]).exit_code == 1
+    assert len(calls) == 1  # the restart test does not run after a failure
+    calls = _calls(monkeypatch, {"pytest": cli.NO_TESTS_COLLECTED})
+    assert CliRunner().invoke(cli.app, ["test", "--no-checks", "tests/protocol"]).exit_code == 0
 
 
 def _collected(*args: str) -> set[str]:

@@ -42,7 +42,7 @@ from server.models import (
     TDCall,
 )
 from tests.dataconnector import scenario
-from tests.dataconnector.conftest import CLUB_ID, LICENCE, TD, Served, Terminal, new_guid
+from tests.support.dataconnector import CLUB_ID, LICENCE, TD, Served, Terminal, new_guid
 
 OK = DataConnectorResponseData.OK
 RESULTS = DataConnectorResponseData.Results

@@ -11,8 +11,8 @@ from sqlmodel import Session, select
 from server.models import Board, Section
 from server.services import event_wizard
 from tests.dataconnector import scenario
-from tests.dataconnector.conftest import Served, new_guid
 from tests.dataconnector.deals import deal
+from tests.support.dataconnector import Served, new_guid
 
 SUITS = ("spades", "hearts", "diamonds", "clubs")
 SEATS = ("north", "east", "south", "west")

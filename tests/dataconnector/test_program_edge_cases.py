@@ -38,8 +38,8 @@ from sqlmodel import Session, col, select
 
 from server.models import Audit, Event, Pair, Result, Section
 from tests.dataconnector import scenario
-from tests.dataconnector.conftest import TD, Served, Terminal, new_guid
 from tests.dataconnector.deals import deal
+from tests.support.dataconnector import TD, Served, Terminal, new_guid
 
 Commands = ScoringProgramDataConnectorCommands
 Data = DataConnectorResponseData

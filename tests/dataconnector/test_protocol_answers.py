@@ -28,7 +28,7 @@ from server.app import create_app
 from server.config import Settings
 from server.models import Event, Result
 from tests.dataconnector import scenario
-from tests.dataconnector.conftest import CLUB_ID, LICENCE, TD, Served, new_guid
+from tests.support.dataconnector import CLUB_ID, LICENCE, TD, Served, new_guid
 
 Commands = ScoringProgramDataConnectorCommands
 ERROR = DataConnectorResponseData.Error

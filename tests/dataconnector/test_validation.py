@@ -33,7 +33,7 @@ from bridgemate_dataconnector.dto import (
 )
 
 from tests.dataconnector import scenario
-from tests.dataconnector.conftest import new_guid
+from tests.support.dataconnector import new_guid
 
 
 @pytest.fixture

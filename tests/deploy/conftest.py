@@ -1,23 +1,19 @@
-"""Deploy fixtures: servers in real subprocesses on loopback ports, stopped at the end."""
+"""Deploy fixtures: servers in real subprocesses on loopback ports, stopped at the end
+(helpers: tests/support/processes.py)."""
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
-import httpx
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-TD_PASSWORD = "secret-td-password"
+# The helpers' old home: new tests import them from tests.support.
+from tests.support.env import ROOT as ROOT
+from tests.support.env import TD_PASSWORD as TD_PASSWORD
+from tests.support.net import free_port as free_port
+from tests.support.processes import ServerProcess
+from tests.support.processes import start_process as start_process
+from tests.support.processes import start_server as start_server
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -27,81 +23,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Restarting PostgreSQL disturbs every other PostgreSQL test: those tests go last."""
+    """Restarting PostgreSQL disturbs every other PostgreSQL test: those tests go last (and
+    `traveller test` runs them in a pytest of their own, after the parallel run)."""
     items.sort(key=lambda item: item.get_closest_marker("pg_restart") is not None)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-@dataclass
-class ServerProcess:
-    """A server in a subprocess (its own process group), with its output in a file."""
-
-    base: str
-    proc: subprocess.Popen[bytes]
-    log: Path
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")
-
-    def health(self, client: httpx.Client | None = None) -> dict[str, Any]:
-        url = f"{self.base}/api/v1/health"
-        r = client.get(url, timeout=5) if client else httpx.get(url, timeout=5)
-        r.raise_for_status()
-        data: dict[str, Any] = r.json()
-        return data
-
-    def wait_ready(self, timeout: float = 60.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise AssertionError(f"server exited ({self.proc.returncode}):\n{self.output()}")
-            try:
-                self.health()
-                return
-            except httpx.HTTPError:
-                time.sleep(0.2)
-        raise AssertionError(f"server not ready in {timeout} s:\n{self.output()}")
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(5)
-
-
-def start_process(
-    command: list[str], tmp: Path, env: dict[str, str], *, port: int, name: str = "server"
-) -> ServerProcess:
-    """Start ``command`` in its own process group, its output in ``tmp/name.log``."""
-    log = tmp / f"{name}.log"
-    full_env = {**os.environ, "PYTHONUNBUFFERED": "1", **env}
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=full_env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    return ServerProcess(f"http://127.0.0.1:{port}", proc, log)
-
-
-def start_server(
-    args: list[str], tmp: Path, env: dict[str, str], *, port: int, name: str = "server"
-) -> ServerProcess:
-    """This project's Python with ``args`` (a server module or ``-c`` code)."""
-    return start_process([sys.executable, *args], tmp, env, port=port, name=name)
 
 
 @pytest.fixture

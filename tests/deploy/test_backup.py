@@ -30,7 +30,8 @@ from server.bus import Bus
 from server.config import Settings
 from server.db import make_engine
 from server.deploy_cli import app as deploy_app
-from tests.server.conftest import TD_PASSWORD, Club, Table, open_club
+from tests.support.api import Club, Table, open_club
+from tests.support.env import TD_PASSWORD
 
 CONTRACTS = ["3NT", "4S", "2H", "1NT", "5DX", "PASS"]
 

@@ -21,15 +21,6 @@ from typer.testing import CliRunner
 
 from server.deploy_cli import serve
 from server.doctor import check_server
-from tests.conftest import IN_CI
-from tests.deploy.conftest import (
-    ROOT,
-    TD_PASSWORD,
-    ServerProcess,
-    free_port,
-    start_process,
-    start_server,
-)
 from tests.deploy.test_fanout import (
     enter_and_confirm,
     pair,
@@ -37,9 +28,19 @@ from tests.deploy.test_fanout import (
     table_socket,
     wait_confirmed,
 )
+from tests.support.env import IN_CI, ROOT, TD_PASSWORD
+from tests.support.net import free_port
+from tests.support.processes import ServerProcess, start_process, start_server
 
 DEPLOY = ROOT / "deploy"
 UNITS = sorted((DEPLOY / "systemd").glob("traveller*.*"))
+
+
+def _next_second() -> None:
+    """Return once the wall clock shows a later second than now (a backup's name carries it)."""
+    now = int(time.time())
+    while int(time.time()) == now:
+        time.sleep(max(0.0, now + 1 - time.time()) + 0.001)
 
 
 def need(tool: str) -> str:
@@ -387,7 +388,7 @@ def test_the_postgres_dump_script_dumps_and_rotates(pg_url: str, tmp_path: Path)
         subprocess.run(
             [str(DEPLOY / "pgdump.sh")], env=env, check=True, capture_output=True, timeout=120
         )
-        time.sleep(1.1)  # the names carry the second
+        _next_second()  # the names carry the second
     dumps = sorted((tmp_path / "dumps").glob("traveller-*.dump"))
     assert len(dumps) == 2
     listing = subprocess.run(

@@ -10,7 +10,9 @@ from zeroconf import ServiceInfo
 
 from server.deploy_cli import app as deploy_app
 from server.discovery import SERVICE_TYPE, advertise, find_servers, urls_of
-from tests.deploy.conftest import TD_PASSWORD, ServerProcess, free_port, start_server
+from tests.support.env import TD_PASSWORD
+from tests.support.net import free_port
+from tests.support.processes import ServerProcess, start_server
 
 LOOPBACK = ["127.0.0.1"]
 

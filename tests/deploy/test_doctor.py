@@ -28,7 +28,8 @@ from server.doctor import (
     report,
     run_checks,
 )
-from tests.deploy.conftest import ServerProcess, free_port, start_server
+from tests.support.net import free_port
+from tests.support.processes import ServerProcess, start_server
 
 NOBODY = 65534
 

@@ -18,9 +18,10 @@ import httpx
 import psycopg
 import pytest
 
-from tests.deploy.conftest import ServerProcess, free_port
 from tests.deploy.test_fanout import pair, setup_club, start_workers
 from tests.deploy.test_pg_restart import Terminal, boards_of
+from tests.support.net import free_port
+from tests.support.processes import ServerProcess
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

@@ -27,8 +27,10 @@ from protocol.messages import (
 from server.bus import Bus
 from server.db import make_engine, migrate
 from server.notify import MAX_PAYLOAD, PgFanout, connect_params, decode, encode
-from tests.conftest import PG_ADMIN_URL as ADMIN_URL
-from tests.deploy.conftest import TD_PASSWORD, ServerProcess, free_port, start_server
+from tests.support.env import PG_ADMIN_URL as ADMIN_URL
+from tests.support.env import TD_PASSWORD
+from tests.support.net import free_port
+from tests.support.processes import ServerProcess, start_server
 
 pytestmark = pytest.mark.postgres
 

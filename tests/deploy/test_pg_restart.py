@@ -17,7 +17,6 @@ import httpx
 import psycopg
 import pytest
 
-from tests.deploy.conftest import ServerProcess
 from tests.deploy.test_fanout import (
     clients_per_worker,
     pair,
@@ -26,6 +25,7 @@ from tests.deploy.test_fanout import (
     table_socket,
     wait_confirmed,
 )
+from tests.support.processes import ServerProcess
 
 pytestmark = [pytest.mark.postgres, pytest.mark.pg_restart, pytest.mark.slow]
 

@@ -26,8 +26,7 @@ from protocol.messages import (
     RoundChanged,
     RoundInfo,
 )
-
-from .conftest import Table
+from tests.support.keypad import Table
 
 
 def paired(table: Table) -> Table:

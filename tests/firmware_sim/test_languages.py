@@ -13,8 +13,8 @@ from firmware_sim.device import WIDTH, Device, Key
 from firmware_sim.fake_gateway import FakeTables
 from firmware_sim.store import MemoryStore
 from protocol.messages import RoundInfo
-from tests.firmware_sim.conftest import Table
 from tests.firmware_sim.test_device import big_rounds, keys, server_replies
+from tests.support.keypad import Table
 
 #: The widest values the fields take on the screens that use them.
 WIDEST = {"table": 99, "board": 99, "round": 99, "done": 99, "total": 99, "code": "", "tricks": 19}

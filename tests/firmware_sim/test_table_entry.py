@@ -11,7 +11,7 @@ from firmware_sim.store import MemoryStore
 from protocol.bridge.deal import format_hand, parse_deal
 from protocol.bridge.enums import Seat
 from protocol.messages import EnterResult
-from tests.firmware_sim.conftest import Table
+from tests.support.keypad import Table
 
 #: Board 5 (North deals) is table 3's first board in round 1.
 DEAL = "N:KT8.A96.A95.7542 Q5.KJ52.KQ874.T8 AJ92.874.JT6.AQ3 7643.QT3.32.KJ96"

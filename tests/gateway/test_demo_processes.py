@@ -21,16 +21,12 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.support.net import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 TRAVELLER = [sys.executable, "-c", "from server.cli import main; main()"]
 GATEWAY = [*TRAVELLER, "gateway"]
 BOARD = "4 4 3 1 0 ENT ENT"  # 4S by South, 10 tricks; send; E/W confirm (protocol/keys.md)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _wait(condition: object, timeout: float, what: str) -> None:
@@ -71,21 +67,21 @@ def env() -> dict[str, str]:
 
 @pytest.mark.parametrize("where", ["in_server", "own_process"])
 def test_keypad_sim_plays_against_the_demo(tmp_path: Path, env: dict[str, str], where: str) -> None:
-    http, serial_port = _free_port(), _free_port()
+    http, serial_port = free_port(), free_port()
     listen = f"tcp-listen://127.0.0.1:{serial_port}"
     demo_env = dict(env, TRAVELLER_GATEWAY_PORTS=listen) if where == "in_server" else env
     data = tmp_path / "data"
     procs: list[tuple[str, subprocess.Popen[str]]] = []
 
-    def start(cmd: list[str], proc_env: dict[str, str]) -> subprocess.Popen[str]:
+    def start(
+        cmd: list[str], proc_env: dict[str, str], log: Path | None = None
+    ) -> subprocess.Popen[str]:
+        out = log.open("w") if log else subprocess.PIPE
         proc = subprocess.Popen(
-            cmd,
-            cwd=tmp_path,
-            env=proc_env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
+            cmd, cwd=tmp_path, env=proc_env, stdout=out, stderr=subprocess.STDOUT, text=True
         )
+        if log:
+            out.close()  # type: ignore[union-attr]
         procs.append((" ".join(cmd[3:6]), proc))
         return proc
 
@@ -128,6 +124,7 @@ def test_keypad_sim_plays_against_the_demo(tmp_path: Path, env: dict[str, str], 
         # Pair, seats OK, the three boards of round 1, ENT on the summary: the next round,
         # before the TD started it. The keypad waits; then seats OK and one board of round 2.
         script.write_text(f"{code[1]} ENT ENT {BOARD} {BOARD} {BOARD} ENT ENT {BOARD}\n")
+        keypad_log = tmp_path / "keypad.log"  # the display, printed as it changes
         keypad = start(
             [
                 *TRAVELLER,
@@ -143,11 +140,14 @@ def test_keypad_sim_plays_against_the_demo(tmp_path: Path, env: dict[str, str], 
                 "--seconds",
                 "60",
             ],
-            env,
+            dict(env, PYTHONUNBUFFERED="1"),
+            keypad_log,
         )
         db = data / "demo.db"
         _wait(lambda: len(_results(db)) == 3 and keypad.poll() is None, 30, "round 1")
-        time.sleep(1.0)  # the keypad asks for round 2 and is told to wait for the TD
+        # The keypad asks for round 2 and is told to wait for the TD.
+        waiting = "R1 done, wait"
+        _wait(lambda: waiting in keypad_log.read_text(errors="replace"), 30, "the keypad waiting")
         login = httpx.post(f"{base}/api/v1/td/login", json={"password": password[1]})
         token = login.json()["token"]
         started = httpx.post(
@@ -156,7 +156,7 @@ def test_keypad_sim_plays_against_the_demo(tmp_path: Path, env: dict[str, str], 
         )
         assert started.status_code == 200, started.text
         rc = keypad.wait(40)
-        output = _stop(keypad)
+        output = _stop(keypad) + keypad_log.read_text(errors="replace")
         assert rc == 0, output
         assert "wait" in output  # "R1 done, wait" was on the display
         results = _results(db)

@@ -17,7 +17,8 @@ from server.app import create_app
 from server.cli_words import cli_language
 from server.config import Settings
 from server.db import make_engine
-from tests.server.conftest import TD_PASSWORD, Club, new_id, open_club
+from tests.support.api import Club, new_id, open_club
+from tests.support.env import TD_PASSWORD
 
 ROOT = Path(__file__).resolve().parents[2]
 

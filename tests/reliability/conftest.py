@@ -1,74 +1,23 @@
-"""Fault-test fixtures: a real uvicorn server process on a fresh SQLite file, a club set up
-through the TD API, outbox terminals, and the exactly-once check against the database."""
+"""Fault-test fixtures: a real uvicorn server process on a fresh SQLite file (helpers: a club
+set up through the TD API, outbox terminals, the exactly-once check: tests/support/faults.py)."""
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import httpx
 import pytest
 
-from benchmarks import tdapi
-from benchmarks.outbox import Terminal
 from benchmarks.procs import ServerProcess
-from benchmarks.verify import Verdict, verify
+from tests.support.faults import FAST_LIMITS
 
-#: Short limits so the abuse tests finish quickly (production defaults are in server/config.py).
-FAST_LIMITS = {"TRAVELLER_HELLO_TIMEOUT": "1", "TRAVELLER_MAX_SOCKETS_PER_ADDRESS": "32"}
-
-
-@dataclass
-class Club:
-    """An event with one Mitchell section, round 1 started, every table paired."""
-
-    plan: tdapi.EventPlan
-    tokens: dict[int, str]  # table number -> token
-
-    @property
-    def section_id(self) -> int:
-        return int(self.plan.sections[0]["id"])
-
-
-async def open_club(base_url: str, *, tables: int = 4, boards_per_round: int = 4) -> Club:
-    async with httpx.AsyncClient(timeout=30) as http:
-        plan = await tdapi.create_event(
-            http, base_url, tables=tables, rounds=1, boards_per_round=boards_per_round
-        )
-        await tdapi.start_round(http, plan, 1)
-        tokens = await tdapi.pair_all(http, plan)
-    return Club(plan, {number: token for (_, number), token in tokens.items()})
-
-
-def terminals(club: Club, ws_url: str, state: Path, *, pace: float = 0.0) -> list[Terminal]:
-    return [
-        Terminal(ws_url, token, number, state / f"table-{number}", pace=pace)
-        for number, token in sorted(club.tokens.items())
-    ]
-
-
-def acks_of(terms: list[Terminal]) -> list[dict[str, Any]]:
-    return [ack for t in terms for ack in t.acks.read()]
-
-
-async def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        await asyncio.sleep(0.02)
-
-
-def assert_exactly_once(url: str, club: Club, acks: list[dict[str, Any]], commands: int) -> Verdict:
-    """Every acknowledged command is stored once and every board is confirmed, once."""
-    verdict = verify(url, club.section_id, acks)
-    assert verdict.ok, "\n".join(verdict.problems[:20])
-    assert len({a["entry_id"] for a in acks}) == commands
-    return verdict
+# The helpers' old home: new tests import them from tests.support.
+from tests.support.faults import Club as Club
+from tests.support.faults import acks_of as acks_of
+from tests.support.faults import assert_exactly_once as assert_exactly_once
+from tests.support.faults import open_club as open_club
+from tests.support.faults import terminals as terminals
+from tests.support.faults import wait_until as wait_until
 
 
 @pytest.fixture

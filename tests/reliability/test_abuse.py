@@ -16,7 +16,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from benchmarks.procs import ServerProcess
 from benchmarks.stats import percentile
 from protocol.messages import parse_server_message
-from tests.reliability.conftest import open_club
+from tests.support.faults import open_club
 
 ATTACKER = ("127.0.0.2", 0)
 

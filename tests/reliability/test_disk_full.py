@@ -18,7 +18,7 @@ import pytest
 
 from benchmarks.outbox import values_for
 from benchmarks.procs import ServerProcess
-from tests.reliability.conftest import (
+from tests.support.faults import (
     FAST_LIMITS,
     acks_of,
     assert_exactly_once,

@@ -14,13 +14,7 @@ import pytest
 from benchmarks.outbox import AckLog, Outbox
 from benchmarks.procs import ServerProcess, repo_env
 from benchmarks.proxy import CutProxy
-from tests.reliability.conftest import (
-    acks_of,
-    assert_exactly_once,
-    open_club,
-    terminals,
-    wait_until,
-)
+from tests.support.faults import acks_of, assert_exactly_once, open_club, terminals, wait_until
 
 TABLES, BOARDS = 6, 4
 COMMANDS = TABLES * BOARDS * 2  # an enter and a confirm per board

@@ -18,7 +18,8 @@ from schemathesis.openapi import from_asgi
 from server.app import create_app
 from server.config import Settings
 from server.db import make_engine
-from tests.server.conftest import TD_PASSWORD, open_club
+from tests.support.api import open_club
+from tests.support.env import TD_PASSWORD
 
 EXAMPLES = 10  # per operation: bounded, the whole API takes well under a minute
 

@@ -18,7 +18,7 @@ from benchmarks.verify import verify
 from protocol.messages import parse_server_message
 from server.db import make_engine
 from server.models import Audit
-from tests.reliability.conftest import open_club
+from tests.support.faults import open_club
 
 
 async def _hello(url: str, token: str) -> tuple[ClientConnection, Any]:

@@ -18,8 +18,8 @@ from server.db import transact
 from server.errors import InvalidError
 from server.models import Pair, Sanction
 from server.services import exports, sanctions, setup, standings
-from tests.server.conftest import Club, client, club, engine  # noqa: F401  (fixtures)
-from tests.web.conftest import web_login
+from tests.support.api import Club, client, club, engine  # noqa: F401 (fixtures)
+from tests.support.web import web_login
 
 HOSTILE_AMOUNTS = ["1e26", "1e999", "inf", "-inf", "nan", "NaN", "1/0", "²", "0", "-1", "4.1"]
 """In a 5-table Mitchell a top is 8 matchpoints: 5 standard deductions are 4."""

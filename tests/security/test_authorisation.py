@@ -24,7 +24,8 @@ from server.config import Settings
 from server.db import make_engine
 from server.models import BridgeTable, Result, TableToken, utcnow
 from server.services import round_control, setup, tokens
-from tests.server.conftest import TD_PASSWORD, Club, Table, new_id, open_club
+from tests.support.api import Club, Table, new_id, open_club
+from tests.support.env import TD_PASSWORD
 
 
 @pytest.fixture

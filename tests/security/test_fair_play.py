@@ -55,16 +55,9 @@ from server.movements.model import Movement
 from server.services import hands, setup, td, tokens
 from server.services.table_commands import TD_VIEWS, outcome_for
 from terminal.fake import FakeServer
-from tests.server.conftest import (  # noqa: F401 - the server's fixtures, used here by name
-    Club,
-    Table,
-    client,
-    engine,
-    new_id,
-    open_club,
-)
 from tests.server.test_movements_played import _advance as advance
 from tests.server.test_movements_played import _club
+from tests.support.api import Club, Table, client, engine, new_id, open_club  # noqa: F401 (fixtures)
 
 # North holds the top spades, West the top hearts: 4♠ by South is led by West, who holds
 # ♠432 ♥AKQJ ♦T98 ♣765.

@@ -28,9 +28,9 @@ from protocol.messages import parse_server_message
 from server.app import create_app
 from server.config import Settings
 from server.db import make_engine
-from tests.reliability.conftest import open_club, wait_until
-from tests.server.conftest import TD_PASSWORD
-from tests.server.conftest import open_club as open_test_club
+from tests.support.api import open_club as open_test_club
+from tests.support.env import TD_PASSWORD
+from tests.support.faults import open_club, wait_until
 
 #: Short limits so the floods finish quickly (the defaults are in server/config.py).
 LIMITS = {
@@ -284,12 +284,14 @@ async def test_a_playing_table_gets_every_ack_during_a_flood(served: ServeProces
     boards = [b.board for b in info.boards]
 
     stop = asyncio.Event()
+    flooding_started = asyncio.Event()
 
     async def flood() -> None:
         streams: list[attack.Stream] = []
         try:
             while not stop.is_set():
                 streams += await attack.slow_headers(served.port, "127.0.0.4", 20)
+                flooding_started.set()  # the first slow connections are open
                 await attack.pairing_guesses(served.base_url, 3, 0.5)
                 with contextlib.suppress(httpx.HTTPError):
                     async with httpx.AsyncClient(timeout=10) as http:
@@ -307,7 +309,7 @@ async def test_a_playing_table_gets_every_ack_during_a_flood(served: ServeProces
     flooding = asyncio.create_task(flood())
     acks = []
     try:
-        await asyncio.sleep(0.5)
+        await asyncio.wait_for(flooding_started.wait(), 30)
         for board in boards:
             values = {"contract": "3NT", "declarer": "N", "tricks": 9}
             entry = {"type": "enter_result", "entry_id": str(uuid.uuid4()), "board": board}

@@ -23,7 +23,8 @@ from server.app import create_app
 from server.config import ConfigError, Settings, check
 from server.db import make_engine
 from server.services import tokens
-from tests.server.conftest import TD_PASSWORD, Club, open_club
+from tests.support.api import Club, open_club
+from tests.support.env import TD_PASSWORD
 
 CLUB_ID = "club-4711"
 LICENCE = "licence-for-tests"

@@ -17,8 +17,8 @@ from protocol.text import neutral, refusal
 from server.db import transact
 from server.models import Audit, Event, Member, Pair, TDCall
 from server.services.members import import_members
-from tests.server.conftest import Club, client, club, engine, open_club  # noqa: F401
-from tests.web.conftest import web_login
+from tests.support.api import Club, client, club, engine, open_club  # noqa: F401 (fixtures)
+from tests.support.web import web_login
 
 REFUSED = {
     "NUL": "Anna\x00Jensen",

@@ -24,8 +24,8 @@ from server.io.limits import MAX_FILE_BYTES, MAX_LINE, MAX_XML_DEPTH, MAX_XML_EL
 from server.io.pbn import read_pbn
 from server.io.usebio import read_usebio
 from server.models import Member
-from tests.server.conftest import Club, client, club, engine  # noqa: F401  (fixtures)
-from tests.web.conftest import web_login
+from tests.support.api import Club, client, club, engine  # noqa: F401 (fixtures)
+from tests.support.web import web_login
 
 MB = 1024 * 1024
 GAME = '[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Contract "3NT"]\n[Declarer "N"]\n'

@@ -15,7 +15,7 @@ from protocol.messages import EntryValues
 from server.errors import InvalidError
 from server.models import Audit, Result
 from server.services.entries import check_values
-from tests.server.conftest import Club, new_id, open_club
+from tests.support.api import Club, new_id, open_club
 
 
 def entry(

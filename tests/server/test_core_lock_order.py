@@ -19,7 +19,7 @@ from server import table_desk
 from server.models import BridgeTable
 from server.runtime import Runtime
 from server.services import tokens
-from tests.server.conftest import Club, new_id
+from tests.support.api import Club, new_id
 
 WAIT = 10.0  # seconds a step may take before the test gives up (never a timing assertion)
 

@@ -24,8 +24,7 @@ from protocol.messages import (
     TableCommand,
 )
 from terminal.fake import FakeServer
-
-from .conftest import open_club
+from tests.support.api import open_club
 
 VALUES = (
     EntryValues(contract="4S", declarer="S", tricks=10),

@@ -10,7 +10,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, func, select
 
 from server.models import Audit, ReceivedEntry, Result, TableToken, utcnow
-from tests.server.conftest import Club, new_id, open_club
+from tests.support.api import Club, new_id, open_club
 
 
 def counts(club: Club) -> tuple[int, int, int]:

@@ -20,7 +20,7 @@ from server.io.csv_io import RANKING_COLUMNS
 from server.io.usebio import read_usebio
 from server.models import Audit, Pair
 from server.services import exports, setup, standings
-from tests.server.conftest import Club
+from tests.support.api import Club
 
 
 def play_two_rounds(club: Club) -> None:

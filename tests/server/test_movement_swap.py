@@ -13,7 +13,7 @@ from server.errors import ConflictError, InvalidError
 from server.models import Audit
 from server.movements import Movement, MovementError, PairRef, mitchell
 from server.services import movement_admin, setup
-from tests.server.conftest import open_club
+from tests.support.api import open_club
 
 NS1, NS2, EW3 = PairRef(1, "NS"), PairRef(2, "NS"), PairRef(3, "EW")
 

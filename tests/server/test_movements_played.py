@@ -12,7 +12,8 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from server.models import Audit, Pair, Result
-from tests.server.conftest import TD_PASSWORD, Club, Table
+from tests.support.api import Club, Table
+from tests.support.env import TD_PASSWORD
 
 
 def _club(client: TestClient, engine: Engine, movement: dict[str, Any]) -> Club:

@@ -20,7 +20,7 @@ from server.ratelimit import PIN_GUESSES, TD_CODE_GUESSES, SlidingWindow
 from server.runtime import Runtime
 from server.services import table_extras, tokens
 from server.services.views import round_info
-from tests.server.conftest import Club
+from tests.support.api import Club
 
 
 def _answer(engine: Engine, check: object) -> str:

@@ -19,7 +19,7 @@ from server.errors import ConflictError, TravellerError
 from server.models import Audit, ReceivedEntry, Result
 from server.services import tokens
 from server.services.table_commands import Outcome, outcome_for
-from tests.server.conftest import Club, new_id
+from tests.support.api import Club, new_id
 
 Work = Callable[[Session], Outcome]
 

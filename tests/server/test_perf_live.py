@@ -10,6 +10,19 @@ from server.bus import Bus
 from server.web.live import Channel, Hub, min_interval
 
 
+class Gate(asyncio.Lock):
+    """The hub's render lock, telling the test when a render waits for it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waited = asyncio.Event()
+
+    async def acquire(self) -> bool:
+        if self.locked():
+            self.waited.set()
+        return await super().acquire()
+
+
 def test_a_burst_of_pushes_is_one_render_showing_the_last_change() -> None:
     async def scenario() -> tuple[int, str]:
         bus = Bus()
@@ -18,7 +31,7 @@ def test_a_burst_of_pushes_is_one_render_showing_the_last_change() -> None:
         async def render() -> dict[str, str]:
             return {"n": str(state["n"])}
 
-        gate = asyncio.Lock()
+        gate = Gate()
         channel = Channel(("td", 1), render, bus, min_interval=0.01, gate=gate)
         task = asyncio.create_task(channel.run())
         await channel.ready.wait()
@@ -28,7 +41,7 @@ def test_a_burst_of_pushes_is_one_render_showing_the_last_change() -> None:
             for n in range(1, 101):
                 state["n"] = n
                 bus.publish([(1, None, Ack(entry_id=f"e{n}", detail="stored"))])
-            await asyncio.sleep(0.05)  # the channel wakes up and waits for the gate
+            await asyncio.wait_for(gate.waited.wait(), 30)  # the channel woke up, waits for it
         sent = await asyncio.wait_for(watcher.get(), 30)
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)

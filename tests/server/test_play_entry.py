@@ -16,7 +16,7 @@ from protocol.messages import EntryValues
 from server.errors import InvalidError
 from server.models import Audit, Board, Result, TDCall
 from server.services.entries import check_values, value_columns
-from tests.server.conftest import Club, new_id, open_club
+from tests.support.api import Club, new_id, open_club
 
 # North holds the top cards: 7NT by North makes all 13 (East leads).
 DEAL = "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
-from tests.server.conftest import Club, Table, open_club
+from tests.support.api import Club, Table, open_club
 
 
 def play(table: Table, board: int, contract: str, declarer: str | None, tricks: int) -> None:

@@ -15,7 +15,7 @@ from server.io.handrecords import solver_available
 from server.models import Audit, Board, Pair, Result
 from server.services import hands, table_extras
 from server.services.members import import_members
-from tests.server.conftest import Club, Table, new_id, open_club
+from tests.support.api import Club, Table, new_id, open_club
 
 # N holds the top spades, W the top hearts: 4♠ by South is led by West.
 DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"

@@ -10,7 +10,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from server.models import Audit, Board, ReceivedEntry, Result
-from tests.server.conftest import Club, Table, open_club
+from tests.support.api import Club, Table, open_club
 
 DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 

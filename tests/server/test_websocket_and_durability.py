@@ -18,7 +18,8 @@ from server.app import create_app
 from server.config import ConfigError, Settings
 from server.db import make_engine, migrate
 from server.models import Result
-from tests.server.conftest import TD_PASSWORD, Club, new_id, open_club
+from tests.support.api import Club, new_id, open_club
+from tests.support.env import TD_PASSWORD
 
 
 def _recv(ws: Any) -> Any:

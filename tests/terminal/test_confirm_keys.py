@@ -7,8 +7,7 @@ from protocol.messages import ConfirmResult, RejectResult
 from terminal.fake import FakeServer
 from terminal.screens.board_entry import BoardEntryScreen
 from terminal.screens.confirm import ConfirmScreen
-
-from .conftest import make_app, screen_text, seated, settle
+from tests.support.terminal import make_app, screen_text, seated, settle
 
 SIZE = (80, 24)
 

@@ -7,9 +7,6 @@ results are checked in the server's database at the end.
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +17,6 @@ import pytest
 pytest.importorskip("uvicorn")
 pytest.importorskip("server.app")
 
-import uvicorn
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
@@ -41,9 +37,10 @@ from terminal.screens.report import BoardReportScreen
 from terminal.screens.seat_check import SeatCheckScreen
 from terminal.screens.summary import SummaryScreen
 from terminal.widgets.status_line import StatusLine
+from tests.support.env import TD_PASSWORD
+from tests.support.live import ThreadServer
 
 pytestmark = pytest.mark.slow
-TD_PASSWORD = "e2e-td-password"
 SIZE = (80, 24)
 # Keys per board, in the order a table meets its boards: (keys, contract, declarer, tricks).
 PLAYS = [
@@ -56,40 +53,22 @@ DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 
 
 class Served:
-    """The server in a thread on a fixed loopback port; it can be stopped and started again."""
+    """The server in a thread on a loopback port; it can be stopped and started again (on the
+    same port)."""
 
     def __init__(self, engine: Engine, demo: Demo) -> None:
         self.engine = engine
         self.demo = demo
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self._server: uvicorn.Server | None = None
-        self._thread: threading.Thread | None = None
+        settings = Settings(td_password=TD_PASSWORD, database_url="unused://")
+        self._server = ThreadServer(create_app(settings, engine=engine))
+        self._server.start()
+        self.url = self._server.url
 
     def start(self) -> None:
-        settings = Settings(td_password=TD_PASSWORD, database_url="unused://")
-        app = create_app(settings, engine=self.engine)
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
-        self._server = server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=server.run, daemon=True)
-        self._thread.start()
-        deadline = time.monotonic() + 15
-        while not server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.02)
+        self._server.start()
 
     def stop(self) -> None:
-        if self._server is not None and self._thread is not None:
-            self._server.should_exit = True
-            self._thread.join(10)
-        self._server = self._thread = None
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+        self._server.stop()
 
 
 @pytest.fixture
@@ -100,7 +79,6 @@ def served(tmp_path: Path) -> Iterator[Served]:
     """
     engine = make_engine(f"sqlite:///{tmp_path / 'e2e.db'}")
     runner = Served(engine, create_demo(engine, tables=3, boards_per_round=2))
-    runner.start()
     yield runner
     runner.stop()
     engine.dispose()

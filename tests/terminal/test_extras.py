@@ -17,8 +17,7 @@ from terminal.screens.ranking import RankingScreen
 from terminal.screens.report import BoardReportScreen
 from terminal.screens.seat_check import SeatCheckScreen
 from terminal.screens.summary import SummaryScreen
-
-from .conftest import make_app, screen_text, seated, settle
+from tests.support.terminal import make_app, screen_text, seated, settle
 
 SIZE = (80, 24)
 FOUR_SPADES_BY_SOUTH_MADE = ["4", "4", "3", "1", "0", "enter", "enter"]

@@ -13,8 +13,7 @@ from terminal.screens.pairing import PairingScreen
 from terminal.screens.seat_check import SeatCheckScreen
 from terminal.screens.summary import SummaryScreen
 from terminal.widgets.status_line import StatusLine
-
-from .conftest import make_app, screen_text, seated, settle
+from tests.support.terminal import make_app, screen_text, seated, settle
 
 SIZE = (80, 24)
 FOUR_SPADES_BY_SOUTH_MADE = ["4", "4", "3", "1", "0", "enter", "enter"]

@@ -22,8 +22,8 @@ from terminal.screens.confirm import ConfirmScreen
 from terminal.screens.deal_entry import DealEntryScreen
 from terminal.screens.play import PlayScreen
 from tests.protocol.bridge.test_bridge_play import AUCTIONS, PLAYS
+from tests.support.terminal import make_app, seated, settle
 
-from .conftest import make_app, seated, settle
 from .test_table_entry import SIZE, hand_keys, terminal_keys
 
 #: The fake's table and board whose dealer is the record's (Law 2's rotation: board 1 N ...).

@@ -17,8 +17,8 @@ from terminal import i18n
 from terminal.app import TravellerTerminal
 from terminal.config import ConfigStore
 from terminal.fake import FakeServer
+from tests.support.terminal import make_app, settle
 
-from .conftest import make_app, settle
 from .test_snapshots import DD, DEAL, played_elsewhere
 
 

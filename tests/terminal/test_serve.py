@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -19,15 +18,9 @@ import pytest
 pytest.importorskip("textual_serve", reason="pip install textual-serve")
 
 from terminal.serve import COOKIE, session_command
+from tests.support.net import free_port
 
 START_TIMEOUT = 20.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @pytest.fixture

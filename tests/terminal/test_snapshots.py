@@ -10,8 +10,7 @@ from textual.pilot import Pilot
 
 from protocol.messages import BoardResultView, EnterResult, EntryValues
 from terminal.fake import FakeServer
-
-from .conftest import make_app, settle
+from tests.support.terminal import make_app, settle
 
 pytest.importorskip("pytest_textual_snapshot", reason="pip install pytest-textual-snapshot")
 

@@ -23,8 +23,8 @@ from terminal.screens.pairing import PairingScreen
 from terminal.screens.seat_check import SeatCheckScreen
 from terminal.screens.summary import SummaryScreen
 from terminal.widgets.status_line import StatusLine
+from tests.support.terminal import make_app, screen_text, seated, settle
 
-from .conftest import make_app, screen_text, seated, settle
 from .test_flow import FOUR_SPADES_BY_SOUTH_MADE
 
 SIZE = (80, 24)

@@ -17,8 +17,7 @@ from terminal.screens.board_entry import BoardEntryScreen
 from terminal.screens.confirm import ConfirmScreen
 from terminal.screens.deal_entry import DealEntryScreen
 from terminal.screens.play import PlayScreen
-
-from .conftest import make_app, screen_text, seated, settle
+from tests.support.terminal import make_app, screen_text, seated, settle
 
 SIZE = (80, 24)
 #: Board 1's deal in the tests (protocol tests' DEAL): North deals.

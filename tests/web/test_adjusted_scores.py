@@ -20,8 +20,9 @@ from server.errors import InvalidError
 from server.models import Audit, Result, Section
 from server.scoring import Artificial, Points, Weighted
 from server.services import adjusted, setup, standings, td
-from tests.server.conftest import TD_PASSWORD, Club, open_club
-from tests.web.conftest import web_login
+from tests.support.api import Club, open_club
+from tests.support.env import TD_PASSWORD
+from tests.support.web import web_login
 
 T = TypeVar("T")
 

@@ -11,8 +11,8 @@ from sqlmodel import Session, select
 
 from server.models import Event
 from server.web.routes.boards import auction_grid
-from tests.server.conftest import Club, new_id
-from tests.web.conftest import web_login
+from tests.support.api import Club, new_id
+from tests.support.web import web_login
 from tests.web.test_web_forms import board_url, post
 from tests.web.test_wizard_forms import STEP1, create, events
 

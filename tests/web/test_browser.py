@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import LiveServer, Room, Terminal, login, open_room, save_screen
+from tests.support.web import LiveServer, Room, Terminal, login, open_room, save_screen
 
 pytestmark = pytest.mark.slow
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import LiveServer, Room, save_screen
+from tests.support.web import LiveServer, Room, save_screen
 from tests.web.test_browser import expect, mark_page, move_on, ns_order, play_round, same_page
 
 pytestmark = pytest.mark.slow

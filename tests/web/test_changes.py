@@ -9,8 +9,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
-from tests.server.conftest import Club, open_club
-from tests.web.conftest import web_login
+from tests.support.api import Club, open_club
+from tests.support.web import web_login
 from tests.web.test_web_forms import post
 
 

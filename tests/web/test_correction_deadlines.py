@@ -19,7 +19,8 @@ from server.db import transact
 from server.errors import ConflictError
 from server.models import Audit, Result, Section, utcnow
 from server.services import deadlines, publication, setup, standings, td
-from tests.server.conftest import TD_PASSWORD, Club, open_club
+from tests.support.api import Club, open_club
+from tests.support.env import TD_PASSWORD
 
 T = TypeVar("T")
 DAY = timedelta(hours=72)
@@ -187,7 +188,7 @@ def test_the_days_sections_share_the_deadline_of_the_last_published(room: Club) 
 
 
 def test_the_board_page_and_audit_log_show_the_deadline(room: Club) -> None:
-    from tests.web.conftest import web_login
+    from tests.support.web import web_login
 
     board = first_board(room)
     run(room, lambda s, sec: publication.publish(s, sec, status="provisional"))

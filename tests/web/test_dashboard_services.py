@@ -27,7 +27,8 @@ from server.services import (
     setup,
     standings,
 )
-from tests.server.conftest import TD_PASSWORD, Club, open_club
+from tests.support.api import Club, open_club
+from tests.support.env import TD_PASSWORD
 
 T = TypeVar("T")
 

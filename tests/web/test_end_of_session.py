@@ -17,8 +17,9 @@ from server.app import create_app
 from server.config import Settings
 from server.db import make_engine
 from server.models import Audit, Section
-from tests.server.conftest import TD_PASSWORD, Club, open_club
-from tests.web.conftest import web_login
+from tests.support.api import Club, open_club
+from tests.support.env import TD_PASSWORD
+from tests.support.web import web_login
 
 
 def play_round_1(club: Club) -> None:

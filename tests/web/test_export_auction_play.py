@@ -12,8 +12,8 @@ from protocol.bridge.play import Play, format_play
 from server.io.pbn import read_pbn
 from server.models import Result
 from server.services import event_wizard
-from tests.server.conftest import Club
-from tests.web.conftest import web_login
+from tests.support.api import Club
+from tests.support.web import web_login
 
 DEAL = "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"
 

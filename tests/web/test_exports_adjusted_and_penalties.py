@@ -18,7 +18,8 @@ from server.config import Settings
 from server.db import transact
 from server.models import Result
 from server.services import adjusted, exports, sanctions, setup, standings, td
-from tests.server.conftest import TD_PASSWORD, Club, open_club
+from tests.support.api import Club, open_club
+from tests.support.env import TD_PASSWORD
 
 
 @pytest.fixture

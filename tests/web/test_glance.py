@@ -16,8 +16,8 @@ from protocol.messages import EntryValues
 from server.db import transact
 from server.models import Section, TDCall, utcnow
 from server.services import dashboard, room, round_control, setup, td
-from tests.server.conftest import Club, Table
-from tests.web.conftest import web_login
+from tests.support.api import Club, Table
+from tests.support.web import web_login
 
 T = TypeVar("T")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.web.conftest import Room
+from tests.support.web import Room
 
 SHOTS = Path("/tmp/shots/glance")
 

@@ -25,8 +25,9 @@ from server.db import transact
 from server.discovery import lan_addresses
 from server.models import Audit, Pair, Section
 from server.services import setup, standings, td
-from tests.server.conftest import TD_PASSWORD, Club, open_club
-from tests.web.conftest import web_login
+from tests.support.api import Club, open_club
+from tests.support.env import TD_PASSWORD
+from tests.support.web import web_login
 
 T = TypeVar("T")
 

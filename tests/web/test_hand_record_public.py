@@ -8,9 +8,9 @@ from fastapi.testclient import TestClient
 
 from protocol.bridge.par import par
 from server.services import hands
-from tests.server.conftest import Club
 from tests.server.test_table_players_hands import put_deal
-from tests.web.conftest import web_login
+from tests.support.api import Club
+from tests.support.web import web_login
 from tests.web.test_web_forms import post
 
 # A real deal: board 12 of the RealBridge "2021 Online Qual: Open R2" (tests/data/README.md),

@@ -12,7 +12,7 @@ from sqlmodel import Session, select
 from server.db import make_engine
 from server.models import Board
 from server.services import hands
-from tests.web.conftest import LiveServer, Room, save_screen
+from tests.support.web import LiveServer, Room, save_screen
 from tests.web.test_hand_record_public import DEAL, NORTH_HEARTS
 
 

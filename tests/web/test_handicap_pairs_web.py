@@ -17,8 +17,8 @@ from sqlmodel import col, select
 from server.db import transact
 from server.models import Audit
 from server.services import setup, standings
-from tests.server.conftest import Club
-from tests.web.conftest import LiveServer, Room, login, web_login
+from tests.support.api import Club
+from tests.support.web import LiveServer, Room, login, web_login
 from tests.web.test_glance_fixes import pairs_of
 from tests.web.test_wizard_browser import PHONE, expect, no_sideways_scroll
 

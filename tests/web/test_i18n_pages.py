@@ -6,8 +6,8 @@ import re
 
 from fastapi.testclient import TestClient
 
-from tests.server.conftest import Club
-from tests.web.conftest import web_login
+from tests.support.api import Club
+from tests.support.web import web_login
 
 #: A percentage as Danish writes it: decimal comma, a (no-break) space before the sign.
 DANISH_PERCENT = re.compile(r"\d{1,3},\d\d\xa0%")

@@ -15,8 +15,8 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from server.models import MovementAssignment
-from tests.server.conftest import Club
 from tests.server.test_movements_played import _advance, _club, _play_round
+from tests.support.api import Club
 
 
 def _individual(client: TestClient, engine: Engine) -> Club:

@@ -12,7 +12,7 @@ from sqlmodel import Session, col, select
 
 from server.models import Board, BridgeTable, MovementAssignment
 from tests.server.test_deal_entry import DEAL, OTHER
-from tests.web.conftest import LiveServer, Room, save_screen
+from tests.support.web import LiveServer, Room, save_screen
 
 
 def key(room: Room, table: int, board: int, deal: str) -> dict[str, Any]:

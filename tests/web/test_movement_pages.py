@@ -8,9 +8,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
 from server.movements import mitchell
-from tests.server.conftest import Club
 from tests.server.test_movements_played import _club
-from tests.web.conftest import web_login
+from tests.support.api import Club
+from tests.support.web import web_login
 
 
 def test_movement_page_shows_the_grid_and_balance(client: TestClient, club: Club) -> None:

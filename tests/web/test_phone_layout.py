@@ -13,7 +13,8 @@ import pytest
 
 from server.db import make_engine, transact
 from server.services import publication, setup
-from tests.web.conftest import TD_PASSWORD, LiveServer, Room, login, open_room
+from tests.support.env import TD_PASSWORD
+from tests.support.web import LiveServer, Room, login, open_room
 
 pytestmark = pytest.mark.slow
 

@@ -19,9 +19,10 @@ from sqlmodel import Session, select
 from server.app import create_app
 from server.config import Settings
 from server.models import Board, Result
-from tests.server.conftest import TD_PASSWORD, Club, Table, open_club
 from tests.server.test_replay_view import BOARD_12, _stored_play
-from tests.web.conftest import web_login
+from tests.support.api import Club, Table, open_club
+from tests.support.env import TD_PASSWORD
+from tests.support.web import web_login
 from tests.web.test_hand_record_public import DEAL
 from tests.web.test_web_forms import board_url, post
 

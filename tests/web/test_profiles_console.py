@@ -12,7 +12,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from server.models import Event
-from tests.web.conftest import LiveServer, login, web_login
+from tests.support.web import LiveServer, login, web_login
 from tests.web.test_wizard_browser import PHONE, expect, held, no_sideways_scroll, shoot
 from tests.web.test_wizard_forms import STEP1, create, events
 

@@ -14,7 +14,7 @@ from sqlmodel import Session, select
 from server.db import make_engine
 from server.models import Board, Result
 from server.services import hands
-from tests.web.conftest import LiveServer, Room, Terminal, login, save_screen
+from tests.support.web import LiveServer, Room, Terminal, login, save_screen
 from tests.web.test_hand_record_public import DEAL
 from tests.web.test_play_public import AUCTION, PLAY
 

@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 from server.errors import ConflictError
 from server.models import utcnow
 from server.services import publication
-from tests.server.conftest import Club
-from tests.web.conftest import web_login
+from tests.support.api import Club
+from tests.support.web import web_login
 from tests.web.test_dashboard_services import play, run
 from tests.web.test_web_forms import post
 

@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from protocol.languages import LANGUAGES
 from server.cli import app as cli_app
-from tests.server.conftest import Club
-from tests.web.conftest import web_login
+from tests.support.api import Club
+from tests.support.web import web_login
 
 
 def test_the_table_card_page_prints_one_card_with_both_devices(

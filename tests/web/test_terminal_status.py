@@ -11,8 +11,8 @@ from sqlmodel import select
 from server.db import transact
 from server.models import TableToken, utcnow
 from server.services import dashboard, setup
-from tests.server.conftest import Club
-from tests.web.conftest import web_login
+from tests.support.api import Club
+from tests.support.web import web_login
 
 
 def _age_terminals(club: Club, minutes: int) -> None:

@@ -12,8 +12,8 @@ from starlette.websockets import WebSocketDisconnect
 from server.ratelimit import LoginLimiter
 from server.web import live
 from server.web.auth import COOKIE, csrf_for
-from tests.server.conftest import Club
-from tests.web.conftest import web_login
+from tests.support.api import Club
+from tests.support.web import web_login
 
 
 def test_pages_send_a_strict_csp_and_the_api_forbids_framing(client: TestClient) -> None:

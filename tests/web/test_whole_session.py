@@ -18,7 +18,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.conftest import TD_PASSWORD, LiveServer, Room, Terminal
+from tests.support.env import TD_PASSWORD
+from tests.support.web import LiveServer, Room, Terminal
 from tests.web.test_browser import expect, set_result_on_the_page
 from tests.web.test_wizard_browser import set_up_a_7_pair_howell
 

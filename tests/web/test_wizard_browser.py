@@ -14,7 +14,7 @@ from sqlmodel import Session, col, select
 
 from server.db import make_engine
 from server.models import Event, Pair, Section
-from tests.web.conftest import LiveServer, login
+from tests.support.web import LiveServer, login
 
 pytestmark = pytest.mark.slow
 

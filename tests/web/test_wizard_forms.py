@@ -9,7 +9,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from server.models import Board, Event, Member, Pair, Section
-from tests.web.conftest import web_login
+from tests.support.web import web_login
 
 STEP1 = {"name": "Monday pairs", "sections": "1", "pairs": "20", "minutes": "210"}
 STEP1 |= {"per_board": "7.5"}

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import LiveServer, login
+from tests.support.web import LiveServer, login
 
 pytestmark = pytest.mark.slow
 

@@ -14,7 +14,7 @@ from sqlmodel import Session, col, select
 from server.io.handrecords import normalise_deal
 from server.io.pbn import read_pbn
 from server.models import Board
-from tests.web.conftest import web_login
+from tests.support.web import web_login
 from tests.web.test_wizard_forms import create, events
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "dealing-machines"

@@ -9,7 +9,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from server.models import MovementAssignment, Pair, Result, Section, Team
-from tests.web.conftest import web_login
+from tests.support.web import web_login
 from tests.web.test_wizard_forms import STEP1, create, events
 
 TEAMS6 = {**STEP1, "name": "Club teams", "pairs": "12"}

@@ -16,7 +16,8 @@ from sqlmodel import Session, col, select
 
 from server.db import make_engine
 from server.models import Board, BridgeTable, MovementAssignment, Pair, Team
-from tests.web.conftest import TD_PASSWORD, LiveServer, Room, login
+from tests.support.env import TD_PASSWORD
+from tests.support.web import LiveServer, Room, login
 from tests.web.test_wizard_browser import expect, held, no_sideways_scroll, phone  # noqa: F401
 
 pytestmark = pytest.mark.slow

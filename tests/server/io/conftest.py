@@ -1,40 +1,17 @@
-"""Shared helpers for the io tests: fixture paths and a comparable view of an event."""
+"""io fixtures: the fixture files' folder (helpers: tests/support/io.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from server.io.model import EventFile
+from tests.support.io import DATA
 
-DATA = Path(__file__).resolve().parents[2] / "data"
+# The helpers' old home: new tests import them from tests.support.
+from tests.support.io import content as content
 
 
 @pytest.fixture
 def data_dir() -> Path:
     return DATA
-
-
-def content(event: EventFile, *, rounds: bool = True) -> dict[str, Any]:
-    """What must survive an export and re-import: pairs, names, boards and every line."""
-    lines = sorted(
-        (
-            line.section or "",
-            line.board,
-            str(line.ns),
-            str(line.ew),
-            line.contract or "",
-            line.declarer or "",
-            -1 if line.tricks is None else line.tricks,
-            line.lead or "",
-            line.artificial or (),
-            (line.round or 0, line.table or 0) if rounds else (),
-        )
-        for line in event.lines
-    )
-    return {
-        "pairs": sorted((str(p.key), p.names) for p in event.pairs),
-        "lines": lines,
-    }

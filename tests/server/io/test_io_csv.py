@@ -16,8 +16,7 @@ from server.io.csv_io import (
 )
 from server.io.formats import load
 from server.io.scorefile import score_event
-
-from .conftest import content
+from tests.support.io import content
 
 
 def test_spellings_give_the_same_event_as_the_usebio_file(data_dir: Path) -> None:

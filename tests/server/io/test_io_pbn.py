@@ -18,8 +18,7 @@ from server.io.pbn import read_pbn, write_pbn
 from server.io.pbn_syntax import columns, split_games
 from server.io.scorefile import score_event
 from server.scoring import Method
-
-from .conftest import content
+from tests.support.io import content
 
 
 def test_columns_drop_widths_and_alignment() -> None:

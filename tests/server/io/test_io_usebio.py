@@ -17,8 +17,7 @@ from server.io.model import PairKey
 from server.io.scorefile import score_event
 from server.io.usebio import read_usebio, write_usebio
 from server.scoring import Method
-
-from .conftest import content
+from tests.support.io import content
 
 
 def test_reads_ebu_style_mitchell(data_dir: Path) -> None:

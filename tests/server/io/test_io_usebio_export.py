@@ -16,8 +16,7 @@ from server.io.report import ScoreReport, decimal
 from server.io.scorefile import score_event
 from server.io.usebio import read_usebio, write_usebio
 from server.scoring import Method
-
-from .conftest import content
+from tests.support.io import content
 
 
 def _line_values(report: ScoreReport) -> dict[tuple[int, str, str], tuple[Decimal, Decimal]]:

@@ -16,7 +16,7 @@ from server.io.cli import _suggest, score
 from server.models import Event, Pair, Section
 from server.services import standings
 from server.services.standings import Played, SectionData
-from tests.server.conftest import open_club
+from tests.support.api import open_club
 
 FFB = Path(__file__).resolve().parents[2] / "data" / "published"
 FFB_FILE = FFB / "ffb_open2_dn1_finale_2022_seance1.pbn"

@@ -1,0 +1,33 @@
+"""The io tests' helpers: the fixture files' folder and a comparable view of an event."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from server.io.model import EventFile
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def content(event: EventFile, *, rounds: bool = True) -> dict[str, Any]:
+    """What must survive an export and re-import: pairs, names, boards and every line."""
+    lines = sorted(
+        (
+            line.section or "",
+            line.board,
+            str(line.ns),
+            str(line.ew),
+            line.contract or "",
+            line.declarer or "",
+            -1 if line.tricks is None else line.tricks,
+            line.lead or "",
+            line.artificial or (),
+            (line.round or 0, line.table or 0) if rounds else (),
+        )
+        for line in event.lines
+    )
+    return {
+        "pairs": sorted((str(p.key), p.names) for p in event.pairs),
+        "lines": lines,
+    }

@@ -1,0 +1,45 @@
+"""The terminal tests' helpers: an app on the fake server, seated at its first board."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from terminal.app import TravellerTerminal
+from terminal.fake import FakeClient, FakeServer
+
+
+def make_app(
+    server: FakeServer | None = None,
+    *,
+    table: int | None = 1,
+    state_dir: Path | None = None,
+    guard: float = 0.0,
+) -> tuple[TravellerTerminal, FakeClient]:
+    """A terminal app on a FakeClient (paired with ``table`` unless it is None)."""
+    client = FakeClient(server or FakeServer(), table=table, state_dir=state_dir)
+    return TravellerTerminal(client, confirm_guard=guard), client
+
+
+async def settle(pilot: Pilot[None], client: FakeClient, *, online: bool = True) -> None:
+    """Wait until the link is up (or down) and every queued command is answered, then redraw."""
+    if online:
+        await client.wait_for(lambda: client.online and client.waiting == 0)
+    else:
+        await client.wait_for(lambda: not client.online)
+    await pilot.pause()
+
+
+async def seated(pilot: Pilot[None], client: FakeClient) -> None:
+    """From the start: wait for the round, then confirm the seats (Enter)."""
+    await client.wait_for(lambda: client.round is not None)
+    await pilot.pause()
+    await pilot.press("enter")
+
+
+def screen_text(app: TravellerTerminal) -> str:
+    """Every Static's text on the current screen, joined (for plain-word assertions)."""
+    from textual.widgets import Static
+
+    return "\n".join(str(w.render()) for w in app.screen.query(Static))
