@@ -64,8 +64,7 @@ class CountingDevice(Device):
 def served(tmp_path: Path) -> Iterator[Served]:
     """The server on a fresh SQLite file with a 3-table demo Mitchell, round 1 started."""
     engine = make_engine(f"sqlite:///{tmp_path / 'grammar.db'}")
-    runner = Served(engine, create_demo(engine, tables=3, boards_per_round=2))
-    runner.start()
+    runner = Served(engine, create_demo(engine, tables=3, boards_per_round=2))  # serving
     yield runner
     runner.stop()
     engine.dispose()

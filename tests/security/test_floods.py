@@ -334,14 +334,16 @@ async def test_a_playing_table_gets_every_ack_during_a_flood(served: ServeProces
 
 
 def test_bench_attack_runs_small_and_holds_no_idle_connection() -> None:
-    """`traveller bench attack` itself keeps working (tiny sizes, about 20 s)."""
+    """`traveller bench attack` itself keeps working (tiny sizes, about 25 s). The header
+    timeout is 3 s, not 1: beside another test worker a normal request could take longer than 1 s
+    to send its head and was cut off (httpx ReadError)."""
     from typer.testing import CliRunner
 
     from benchmarks.bench_cli import app
 
     args = ["attack", "--guess-sources", "2", "--guess-seconds", "2", "--bodies", "2"]
     args += ["--body-mb", "8", "--connections", "20", "--per-source", "10"]
-    args += ["--header-timeout", "1"]
+    args += ["--header-timeout", "3"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "| idle connections held | 0 of 20 |" in result.output
