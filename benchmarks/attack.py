@@ -53,7 +53,7 @@ class ServeProcess(ServerProcess):
 
     def command(self) -> list[str]:
         serve = ["serve", "--host", "127.0.0.1", "--port", str(self.port)]
-        return [sys.executable, "-m", "server.cli", *serve]
+        return [sys.executable, "-m", "server.ops.cli", *serve]
 
 
 def open_sockets(pid: int) -> int:

@@ -75,7 +75,7 @@ def _serve(db: Path) -> tuple[str, Any, threading.Thread]:
     import uvicorn
 
     from server.app import create_app
-    from server.config import Settings
+    from server.core.config import Settings
 
     app = create_app(Settings(td_password=PASSWORD, database_url=f"sqlite:///{db}"))
     port = _free_port()

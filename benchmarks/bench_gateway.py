@@ -31,8 +31,8 @@ from protocol.framing import Frame
 from protocol.keypad_codec import encode
 from protocol.link import CONTROL_FRAME_LEN
 from protocol.messages import EnterResult, ResultAck
-from server.db import make_engine
-from server.models import Result
+from server.core.db import make_engine
+from server.core.models import Result
 from server.services.views import result_view
 
 Layout = Literal["point_to_point", "bus"]
@@ -117,9 +117,9 @@ def realtime() -> dict[str, Any]:
     from firmware_sim.keypad import Keypad
     from firmware_sim.player import Player
     from protocol.link import Link
-    from server.bus import Bus
     from server.gateway.ports import PortSpec
     from server.gateway.runner import Gateway
+    from server.live.bus import Bus
     from tests.gateway.cables import CableEnd, PtyCable
     from tests.gateway.harness import RecordingDevice, make_club, release_all_rounds
 

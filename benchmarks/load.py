@@ -134,7 +134,7 @@ def database(kind: str, work: Path) -> Iterator[str]:
 
 def premigrate(url: str) -> None:
     """Create the schema before the workers start, so they do not race to migrate."""
-    from server.db import make_engine, migrate
+    from server.core.db import make_engine, migrate
 
     engine = make_engine(url)
     try:

@@ -8,9 +8,9 @@ from fastapi import FastAPI
 from sqlmodel import create_engine
 
 from server.app import create_app
-from server.config import Settings
-from server.db import is_sqlite
-from server.runtime import tune_interpreter
+from server.core.config import Settings
+from server.core.db import is_sqlite
+from server.live.runtime import tune_interpreter
 
 #: "size,overflow": a what-if PostgreSQL pool per worker (the shipped default is 5 + 5:
 #: TRAVELLER_DB_POOL_SIZE, TRAVELLER_DB_MAX_OVERFLOW).

@@ -9,8 +9,8 @@ from typing import Any
 from sqlmodel import Session, select
 
 from benchmarks.outbox import values_for
-from server.db import make_engine
-from server.models import Audit, BridgeTable, ReceivedEntry, Result
+from server.core.db import make_engine
+from server.core.models import Audit, BridgeTable, ReceivedEntry, Result
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 The service type and its TXT keys (``scheme``, ``path``, ``protocol``) are part of the wire
 contract, so browsing lives here, where every client (the terminal, the keypad gateway) may
-import it; the server's advertising side is ``server.discovery``. Needs ``zeroconf``.
+import it; the server's advertising side is ``server.site.discovery``. Needs ``zeroconf``.
 """
 
 from __future__ import annotations

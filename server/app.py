@@ -16,15 +16,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 
 from protocol.messages import PROTOCOL_VERSION, Error
-from server import dataconnector, error_words
+from server import dataconnector
 from server.api import movements, results, table, td
-from server.backup import scheduled_backups
-from server.config import Settings, check
-from server.db import make_engine, migrate
-from server.errors import TravellerError
-from server.http_limits import RequestLimits
-from server.notify import PgFanout, fanout
-from server.runtime import Runtime, tune_interpreter
+from server.core.config import Settings, check
+from server.core.db import make_engine, migrate
+from server.core.errors import TravellerError
+from server.i18n import error_words
+from server.limits.http_limits import RequestLimits
+from server.live.notify import PgFanout, fanout
+from server.live.runtime import Runtime, tune_interpreter
+from server.site.backup import scheduled_backups
 from server.web import install as install_web
 
 DESCRIPTION = """Table-side score entry for duplicate bridge.

@@ -66,10 +66,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="session", autouse=True)
 def schema_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """One SQLite database migrated to the newest revision for the whole session, made by
-    `server.db.migrate` itself; every empty SQLite database a test (or a server it starts)
+    `server.core.db.migrate` itself; every empty SQLite database a test (or a server it starts)
     migrates is copied from it instead of running every migration again. The copy is checked
     against a full migration in tests/server/test_schema_template.py."""
-    from server.db import SCHEMA_TEMPLATE, make_engine, migrate
+    from server.core.db import SCHEMA_TEMPLATE, make_engine, migrate
 
     path = tmp_path_factory.mktemp("schema") / f"template-{WORKER}.db"  # one a worker
     engine = make_engine(f"sqlite:///{path}")
@@ -96,9 +96,9 @@ def _need_pg() -> None:
 
 @pytest.fixture(scope="session")
 def pg_template() -> Iterator[str]:
-    """A PostgreSQL database migrated once a session by `server.db.migrate`, to copy from."""
+    """A PostgreSQL database migrated once a session by `server.core.db.migrate`, to copy from."""
     _need_pg()
-    from server.db import make_engine, migrate
+    from server.core.db import make_engine, migrate
 
     with pg_database(kind="template") as name:
         engine = make_engine(pg_address(name))

@@ -25,10 +25,10 @@ from firmware_sim.nullmodem import NullModem, VirtualClock
 from firmware_sim.store import MemoryStore
 from protocol import keys
 from protocol.link import Link
-from server.db import make_engine
-from server.demo import create_demo
+from server.core.db import make_engine
+from server.core.models import Result
 from server.gateway.inline import InlineGateway
-from server.models import Result
+from server.ops.demo import create_demo
 from terminal.app import TravellerTerminal
 from terminal.link import WebsocketClient
 from terminal.screens import base, confirm
@@ -188,7 +188,7 @@ def stored_auctions(served: Served, table: int) -> list[tuple[str | None, str | 
 async def test_the_same_auction_keys_store_the_same_auction_from_terminal_and_keypad(
     served: Served, tmp_path: Path
 ) -> None:
-    from server.models import Event
+    from server.core.models import Event
 
     with Session(served.engine) as session:
         for event in session.exec(select(Event)).all():

@@ -17,7 +17,7 @@ def test_the_house_rules_are_a_step_of_traveller_test() -> None:
     """ruff, ruff format, the import-linter layers and mypy run before pytest in `traveller test`
     (and so in CI, .ci/run), not inside it (tests/cli/test_fast_tests.py runs the step); here:
     each has its configuration and its tool in this environment."""
-    from server.cli import QUALITY_CHECKS
+    from server.ops.cli import QUALITY_CHECKS
 
     assert [(tool, args) for tool, args in QUALITY_CHECKS] == [
         ("ruff", ("check", ".")),

@@ -6,8 +6,8 @@ from typing import Annotated
 
 from fastapi import Depends, Header, Request
 
-from server.errors import UnauthorizedError
-from server.runtime import Runtime
+from server.core.errors import UnauthorizedError
+from server.live.runtime import Runtime
 from server.services import tokens
 
 __all__ = ["Runtime", "RuntimeDep", "TDDep", "TableTokenDep", "bearer", "get_runtime"]

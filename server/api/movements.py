@@ -13,10 +13,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session
 
 from protocol.text import MAX_NAME, SingleLine
-from server import error_words
 from server.api.deps import RuntimeDep, require_td
 from server.api.schemas import MovementSpec
-from server.errors import InvalidError, TravellerError
+from server.core.errors import InvalidError, TravellerError
+from server.i18n import error_words
 from server.movements import Movement, MovementError, PairRef, validate
 from server.movements.balance import comparison_balance
 from server.movements.bridgemate import (

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from protocol.messages import AfterConfirm, AuctionEntry, EntryValues, PlayEntry, PlayerNumbers
 from protocol.text import MAX_NAME, MAX_TEXT, SingleLine
 
-#: The languages of the pages (server/i18n.py LANGUAGES).
+#: The languages of the pages (server/i18n/__init__.py LANGUAGES).
 Language = Literal["en", "da", "nb", "de", "ru"]
 
 #: The convention profiles (server/scoring/profiles.py PROFILES).

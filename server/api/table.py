@@ -23,10 +23,11 @@ from protocol.messages import (
     TableCommand,
     parse_command,
 )
-from server import error_words, ratelimit
 from server.api.deps import RuntimeDep, TableTokenDep
-from server.errors import TravellerError, UnauthorizedError
-from server.runtime import Runtime
+from server.core.errors import TravellerError, UnauthorizedError
+from server.i18n import error_words
+from server.limits import ratelimit
+from server.live.runtime import Runtime
 from server.services import tokens
 
 router = APIRouter(prefix="/api/v1/table", tags=["table"])
@@ -51,7 +52,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 async def pair(runtime: RuntimeDep, body: PairTerminal, request: Request) -> Paired:
     """Exchange the table's pairing code (shown to the TD) for a table token. A code works
     once; after five unknown codes an address backs off exponentially, and after 100 from
-    everyone so do all addresses with mistakes of their own (server.ratelimit)."""
+    everyone so do all addresses with mistakes of their own (server.limits.ratelimit)."""
 
     def work(session: Session) -> Paired:
         return runtime.desk.pair(session, body.code, body.device)[0]

@@ -9,12 +9,12 @@ from fastapi import APIRouter, Depends, Request
 from sqlmodel import Session
 
 from protocol.messages import BoardResultView, Error, ResultChanged
-from server import ratelimit
 from server.api import schemas
 from server.api.deps import RuntimeDep, require_td
 from server.api.movements import build_movement
-from server.models import Event, Result, Section
-from server.runtime import Runtime
+from server.core.models import Event, Result, Section
+from server.limits import ratelimit
+from server.live.runtime import Runtime
 from server.services import adjusted, audit, event_settings, handicaps, setup, td, tokens
 from server.services.table_commands import Push
 from server.services.views import result_view
@@ -33,7 +33,8 @@ guarded = APIRouter(prefix="/api/v1", tags=["td"], dependencies=[Depends(require
 )
 async def login(runtime: RuntimeDep, body: schemas.TDLogin, request: Request) -> schemas.TDToken:
     """Exchange the TD password for a bearer token. Wrong passwords count with the web login
-    page's: five free per address, then exponential back-off (server.ratelimit.LoginLimiter)."""
+    page's: five free per address, then exponential back-off
+    (server.limits.ratelimit.LoginLimiter)."""
     hours = runtime.settings.td_session_hours
     with ratelimit.attempt(request, "td_login"):
         token = await runtime.run(
@@ -146,7 +147,7 @@ async def pairs(runtime: RuntimeDep, section_id: int) -> list[schemas.PairPublic
 
 
 def _pair_key(text: str) -> tuple[int, str | None]:
-    from server.errors import InvalidError
+    from server.core.errors import InvalidError
     from server.movements import PairRef
 
     try:

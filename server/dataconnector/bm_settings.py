@@ -12,11 +12,11 @@ from typing import Any
 from sqlmodel import Session
 
 from protocol.messages import SettingsChanged
+from server.core.models import LEAD_CHECK, DcSession
 from server.dataconnector import checks
 from server.dataconnector.movement import round_pushes
 from server.dataconnector.store import event_of, load, same_session, save, section_of, sections_of
 from server.dataconnector.wire import PROGRAM
-from server.models import LEAD_CHECK, DcSession
 from server.services import audit, event_settings
 from server.services.table_commands import Push
 

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
 
+from server.core.models import Audit, Board, DcSession, Section
 from server.dataconnector import checks
 from server.dataconnector.dto import HandrecordDTO
 from server.dataconnector.store import load, same_session, section_of, sections_of
 from server.dataconnector.wire import PROGRAM, DcError, ErrorType
 from server.io import handrecords
-from server.models import Audit, Board, DcSession, Section
 from server.services import audit
 
 

@@ -7,6 +7,8 @@ from typing import Any
 
 from sqlmodel import Session
 
+from server.core.errors import ConflictError, InvalidError, NotFoundError, TravellerError
+from server.core.models import DcSession
 from server.dataconnector import event, people, queues, sections
 from server.dataconnector.bm_settings import put_settings, settings_pushes
 from server.dataconnector.deals import put_handrecords
@@ -33,8 +35,6 @@ from server.dataconnector.store import find_session, load, section_of, sections_
 from server.dataconnector.tdcalls import KIND as TD_CALLS
 from server.dataconnector.tdcalls import put_td_calls
 from server.dataconnector.wire import Command, DataType, DcError, ErrorType, Request, Response, ok
-from server.errors import ConflictError, InvalidError, NotFoundError, TravellerError
-from server.models import DcSession
 from server.services.table_commands import Push
 
 POLLS = {

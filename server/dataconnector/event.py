@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
+from server.core.models import DcSession, Event
 from server.dataconnector import checks, people
 from server.dataconnector.bm_settings import put_settings
 from server.dataconnector.deals import put_handrecords
@@ -25,7 +26,6 @@ from server.dataconnector.queues import clear
 from server.dataconnector.sections import TEAMS, add_section, meta, traveller_scoring, unsupported
 from server.dataconnector.store import event_of, load, save, sections_of
 from server.dataconnector.wire import DcError, ErrorType
-from server.models import DcSession, Event
 from server.services.setup import create_event
 from server.services.table_commands import Push
 

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 import uvicorn
 from fastapi import FastAPI
 
-from server.config import Settings
-from server.http_limits import uvicorn_options
+from server.core.config import Settings
+from server.limits.http_limits import uvicorn_options
 
 log = logging.getLogger(__name__)
 

@@ -14,6 +14,7 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
+from server.core.models import DcSession, utcnow
 from server.dataconnector.dto import (
     BCSManagementRequestDTO,
     BCSManagementResponseDTO,
@@ -21,7 +22,6 @@ from server.dataconnector.dto import (
 )
 from server.dataconnector.store import load, save
 from server.dataconnector.wire import Command, DataType, DcError, ErrorType, Response, ok
-from server.models import DcSession, utcnow
 
 SHUT_DOWN, RUNNING, SCORING_FILE, ALL_SESSIONS, CONNECTOR_FILE = 1, 2, 4, 8, 16
 #: The commands and sums BCSManagementRequestDTO.Validate allows.

@@ -7,9 +7,9 @@ from collections import defaultdict
 from sqlmodel import Session, col, select
 
 from protocol.messages import RoundChanged
+from server.core.models import Event, MovementAssignment, Result, Section
 from server.dataconnector.dto import RoundDTO, SectionDTO, TableDTO
 from server.dataconnector.wire import PROGRAM, DcError, ErrorType
-from server.models import Event, MovementAssignment, Result, Section
 from server.movements import Movement, MovementError, PairRef, RoundAssignment, validate
 from server.services import audit
 from server.services.movement_admin import load_movement, store

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
 
+from server.core.models import Audit, DcPlayer, DcSession, MovementAssignment, Pair, Section
 from server.dataconnector import checks
 from server.dataconnector.dto import ParticipationDTO, PlayerDataDTO
 from server.dataconnector.store import section_of, sections_of
 from server.dataconnector.wire import PROGRAM, DcError, ErrorType
-from server.models import Audit, DcPlayer, DcSession, MovementAssignment, Pair, Section
 from server.movements import PairRef
 from server.services import audit
 from server.services.views import assignment

@@ -16,13 +16,13 @@ from typing import Any
 
 from sqlmodel import Session, select
 
+from server.core.models import DcDelivery, DcSession
 from server.dataconnector.deals import handrecord_items
 from server.dataconnector.people import named_pairs, participation_dtos, player_dtos
 from server.dataconnector.results import result_items
 from server.dataconnector.tdcalls import KIND as TD_CALLS
 from server.dataconnector.tdcalls import call_items
 from server.dataconnector.wire import Command, DataType, DcError, ErrorType, Response
-from server.models import DcDelivery, DcSession
 
 
 @dataclass(frozen=True)

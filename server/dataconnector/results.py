@@ -21,11 +21,11 @@ from pydantic import ValidationError
 from sqlmodel import Session, col, select
 
 from protocol.messages import COMPLETE_STATES, EntryValues, ResultState
+from server.core.models import Audit, DcSession, MovementAssignment, Pair, Result, utcnow
 from server.dataconnector import checks
 from server.dataconnector.dto import ResultDTO
 from server.dataconnector.store import same_session, section_of, sections_of
 from server.dataconnector.wire import PROGRAM, DcError, ErrorType
-from server.models import Audit, DcSession, MovementAssignment, Pair, Result, utcnow
 from server.services import adjusted, audit, td
 from server.services.table_commands import Push, changed
 from server.services.views import assignment

@@ -13,8 +13,8 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import ValidationError
 from sqlmodel import Session
 
-from server import ratelimit
-from server.config import Settings
+from server.core.config import Settings
+from server.core.errors import TravellerError
 from server.dataconnector import dispatch
 from server.dataconnector.listener import Listener
 from server.dataconnector.wire import (
@@ -31,9 +31,9 @@ from server.dataconnector.wire import (
 from server.dataconnector.wire import (
     Request as DcRequest,
 )
-from server.errors import TravellerError
-from server.ratelimit import GuessLimiter
-from server.runtime import Runtime
+from server.limits import ratelimit
+from server.limits.ratelimit import GuessLimiter
+from server.live.runtime import Runtime
 from server.services.table_commands import Push
 
 log = logging.getLogger(__name__)
@@ -88,7 +88,7 @@ class Guesses:
 def check_credentials(settings: Settings, req: DcRequest, guesses: Guesses | None = None) -> None:
     """The club id and licence key must be the ones the server is configured with. With
     ``guesses``, an address that sent wrong ones backs off exponentially (after ten), and all
-    such addresses do after 100 from everyone (server.ratelimit.GuessLimiter): the key cannot
+    such addresses do after 100 from everyone (server.limits.ratelimit.GuessLimiter): the key cannot
     be guessed at the 800 answers a second the connector gives."""
     club, licence = settings.dc_club_id, settings.dc_license
     if not club or not licence:

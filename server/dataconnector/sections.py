@@ -6,13 +6,13 @@ from typing import Any
 
 from sqlmodel import Session
 
+from server.core.errors import TravellerError
+from server.core.models import DcSession, Event, Section
 from server.dataconnector import checks, people
 from server.dataconnector.dto import ScoringGroupDTO, SectionDTO, SectionUpdateDTO
 from server.dataconnector.movement import round_pushes, to_movement, update
 from server.dataconnector.store import event_of, load, save, section_of, sections_of
 from server.dataconnector.wire import DcError, ErrorType
-from server.errors import TravellerError
-from server.models import DcSession, Event, Section
 from server.services.setup import create_section
 from server.services.table_commands import Push
 

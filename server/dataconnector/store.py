@@ -7,8 +7,8 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from server.core.models import DcSession, Event, Section
 from server.dataconnector.wire import DcError, ErrorType
-from server.models import DcSession, Event, Section
 
 
 def find_session(session: Session, guid: str) -> DcSession:

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
 
+from server.core.models import DcDelivery, DcSession, TDCall, utcnow
 from server.dataconnector import checks
 from server.dataconnector.dto import TdCallDTO
 from server.dataconnector.store import same_session, section_of, sections_of
-from server.models import DcDelivery, DcSession, TDCall, utcnow
 
 LAUNCHED, IN_PROGRESS, RESOLVED, DEFERRED = 1, 2, 3, 4
 #: Marks the calls the scoring program made, so they are not sent back to it as new.

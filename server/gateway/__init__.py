@@ -24,7 +24,7 @@ shares the server's engine and push bus: a TD's change reaches a keypad at once,
 entry reaches the TD's pages and the other terminals the same way. As its own process
 (``traveller gateway``) it shares only the database: it looks at the watched tables every
 second for changes made by others, and on PostgreSQL it also joins the server's NOTIFY fan-out
-(server/notify.py), which makes both directions immediate. Both run the same core and service.
+(server/live/notify.py), which makes both directions immediate. Both run the same core and service.
 
 What a keypad relies on (protocol/README.md section 6) and how the gateway keeps it: commands
 are answered only after their transaction committed; a resent entry id is answered from the

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typer
 
-from server.cli_words import _
+from server.i18n.cli_words import _
 
 
 def gateway(
@@ -35,7 +35,7 @@ def gateway(
     import logging
     import signal
 
-    from server.config import Settings
+    from server.core.config import Settings
     from server.gateway.ports import PortSpecError, parse_addresses, parse_port
     from server.gateway.runner import run_standalone
 

@@ -22,7 +22,7 @@ from protocol.messages import (
     RoundChanged,
     RoundInfo,
 )
-from server.bus import Delivery
+from server.live.bus import Delivery
 
 from .jobs import KEEP, Binding, Handled, Job, Station
 from .line import Line

@@ -16,9 +16,9 @@ from collections.abc import Callable, Iterable, Sequence
 from sqlalchemy import Engine
 
 from protocol.link import Clock, LinkConfig
-from server.bus import Delivery
-from server.errors import UnavailableError
-from server.table_desk import TableDesk
+from server.core.errors import UnavailableError
+from server.live.bus import Delivery
+from server.live.table_desk import TableDesk
 
 from .core import GatewayCore
 from .jobs import Handled, Job

@@ -7,7 +7,7 @@ from typing import Literal, NamedTuple
 
 from protocol.keypad_codec import KeypadCommand
 from protocol.messages import Message
-from server.bus import Delivery
+from server.live.bus import Delivery
 
 
 class Station(NamedTuple):

@@ -27,10 +27,10 @@ from sqlalchemy import Engine
 
 from protocol.link import LinkConfig
 from protocol.messages import Error
-from server.bus import Bus, Subscription
-from server.db import GroupWriter
-from server.errors import UnavailableError
-from server.table_desk import TableDesk
+from server.core.db import GroupWriter
+from server.core.errors import UnavailableError
+from server.live.bus import Bus, Subscription
+from server.live.table_desk import TableDesk
 
 from .core import GatewayCore
 from .jobs import Handled, Job
@@ -40,7 +40,7 @@ from .service import handle, load_bindings
 from .watch import Table, Watcher
 
 if TYPE_CHECKING:
-    from server.runtime import Runtime
+    from server.live.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -277,8 +277,8 @@ async def run_standalone(
     stop: asyncio.Event | None = None,
 ) -> None:
     """The gateway as its own process, sharing the server's database, until ``stop`` is set."""
-    from server.db import make_engine, migrate
-    from server.notify import fanout
+    from server.core.db import make_engine, migrate
+    from server.live.notify import fanout
 
     engine = make_engine(database_url)
     try:

@@ -1,4 +1,4 @@
-"""The gateway's database side: an adapter over the table desk (server/table_desk.py), the one
+"""The gateway's database side: an adapter over the table desk (server/live/table_desk.py), the one
 way in that the websocket and HTTP use too: pairing, the hello, the PIN lockout, the rules and
 group commit, with the table's lock taken in table order. One keypad command is one job, committed
 before the reply goes back. The keypad's binding is read and written in that same transaction,
@@ -11,19 +11,19 @@ from sqlmodel import Session, select
 
 from protocol.keypad_codec import KeypadCommand
 from protocol.messages import ConfirmResult, Error, Hello, NextRound, PairTerminal
-from server.db import read, transact
-from server.errors import (
+from server.core.db import read, transact
+from server.core.errors import (
     ConflictError,
     NotFoundError,
     TravellerError,
     UnauthorizedError,
     UnavailableError,
 )
-from server.models import BridgeTable, KeypadBinding, TableToken, utcnow
-from server.ratelimit import GuessLimiter, RateLimitedError
+from server.core.models import BridgeTable, KeypadBinding, TableToken, utcnow
+from server.limits.ratelimit import GuessLimiter, RateLimitedError
+from server.live.table_desk import TableDesk, count_refusal
 from server.services import tokens
 from server.services.outcomes import Outcome
-from server.table_desk import TableDesk, count_refusal
 
 from .jobs import Binding, Handled, Station
 

@@ -15,9 +15,9 @@ from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from protocol.messages import ResultChanged, RoundChanged
-from server.bus import Delivery
-from server.db import transact
-from server.models import BridgeTable, Event, Result, Section
+from server.core.db import transact
+from server.core.models import BridgeTable, Event, Result, Section
+from server.live.bus import Delivery
 from server.services.views import result_view, round_info
 
 Table = tuple[int, int]  # (section id, table number)

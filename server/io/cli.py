@@ -11,7 +11,7 @@ from pathlib import Path
 
 import typer
 
-from server.cli_words import _
+from server.i18n.cli_words import _
 
 
 class OutputFormat(StrEnum):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlmodel import SQLModel
 
-import server.models  # noqa: F401  (registers the tables on SQLModel.metadata)
+import server.core.models  # noqa: F401  (registers the tables on SQLModel.metadata)
 
 target_metadata = SQLModel.metadata
 
@@ -13,8 +13,8 @@ target_metadata = SQLModel.metadata
 def run_migrations_online() -> None:
     engine = context.config.attributes.get("engine")
     if engine is None:
-        from server.config import Settings
-        from server.db import make_engine
+        from server.core.config import Settings
+        from server.core.db import make_engine
 
         engine = make_engine(Settings().database_url)
     with engine.connect() as connection:

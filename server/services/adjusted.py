@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Literal
 
 from protocol.bridge import BridgeError, TableResult, format_result, ns_score
-from server.errors import InvalidError
+from server.core.errors import InvalidError
 from server.scoring import Artificial, BoardResult, Points, SideScore, Weighted
 
 #: More parts than this is a typing slip, not a ruling.

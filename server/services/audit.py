@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import insert
 from sqlmodel import Session, SQLModel, col, select
 
-from server.models import Audit, Result, Section, utcnow
+from server.core.models import Audit, Result, Section, utcnow
 from server.services.deadlines import change_deadline
 
 #: The audit row as one Core INSERT, built once (the table commands' hot path).

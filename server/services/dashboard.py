@@ -12,8 +12,8 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from protocol.messages import COMPLETE_STATES
-from server.errors import NotFoundError
-from server.models import (
+from server.core.errors import NotFoundError
+from server.core.models import (
     Audit,
     Board,
     BridgeTable,

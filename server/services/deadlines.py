@@ -14,8 +14,8 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, col, select
 
-from server.errors import ConflictError
-from server.models import Audit, Result, Section, utcnow
+from server.core.errors import ConflictError
+from server.core.models import Audit, Result, Section, utcnow
 
 #: § X79: scoring errors may be corrected for 72 hours per playing day after publication.
 DEFAULT_CORRECTION_HOURS = 72

@@ -31,8 +31,8 @@ from protocol.bridge.deal import (
 from protocol.bridge.enums import Seat
 from protocol.bridge.errors import BridgeError
 from protocol.messages import CheckDeal, DealAck, EnterDeal
-from server.errors import ConflictError, InvalidError, NotFoundError
-from server.models import Board, KeyedDeal, TDCall, utcnow
+from server.core.errors import ConflictError, InvalidError, NotFoundError
+from server.core.models import Board, KeyedDeal, TDCall, utcnow
 from server.services import audit, hands
 from server.services.keyed_deals import checks_of, keyed_deal, keyed_here
 from server.services.outcomes import Outcome

@@ -25,8 +25,8 @@ from protocol.bridge.deal import Hand, InvalidDeal, parse_deal
 from protocol.bridge.enums import Seat
 from protocol.bridge.play import IllegalPlay, format_play, parse_play
 from protocol.messages import EntryValues
-from server.errors import InvalidError
-from server.models import Board, Event, Result
+from server.core.errors import InvalidError
+from server.core.models import Board, Event, Result
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from protocol.messages import (
     SettingsChanged,
     TableSettings,
 )
-from server.models import Board, Event, Section
+from server.core.models import Board, Event, Section
 from server.services import audit
 from server.services.outcomes import Push
 from server.services.setup import tables_of

@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 
 from sqlmodel import Session, select
 
-from server.errors import InvalidError
+from server.core.errors import InvalidError
+from server.core.models import Board, Member, Pair, Team
 from server.io import dealing_machines
 from server.io.errors import EventFileError
 from server.io.handrecords import normalise_deal
 from server.io.pbn import read_pbn
-from server.models import Board, Member, Pair, Team
 from server.movements import Movement
 from server.services import audit, members, setup
 

@@ -9,13 +9,13 @@ from typing import cast
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from server.errors import NotFoundError
+from server.core.errors import NotFoundError
+from server.core.models import Board, Result, Section
 from server.io.csv_io import write_ranking_csv, write_travellers_csv
 from server.io.model import BoardRecord, EventFile, Line, PairEntry, PairKey
 from server.io.pbn import write_pbn
 from server.io.scorefile import score_event
 from server.io.usebio import write_usebio
-from server.models import Board, Result, Section
 from server.services import adjusted, standings
 from server.services.standings import SectionData
 

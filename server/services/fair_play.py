@@ -14,8 +14,8 @@ from sqlmodel import Session, select
 
 from protocol import fair_play
 from protocol.fair_play import Disclosure
-from server.errors import ConflictError
-from server.models import LEAD_CHECK, Audit, DcSession, MovementAssignment, Result, Section
+from server.core.errors import ConflictError
+from server.core.models import LEAD_CHECK, Audit, DcSession, MovementAssignment, Result, Section
 from server.movements.model import parse_seats
 from server.services import audit
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from sqlmodel import Session, select
 
 from protocol.bridge.par import par
+from server.core.models import Board, Section
 from server.io import handrecords
-from server.models import Board, Section
 from server.services import hands
 
 SUITS = (("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣"))

@@ -13,9 +13,9 @@ from fractions import Fraction
 
 from sqlmodel import Session
 
-from server.errors import InvalidError
+from server.core.errors import InvalidError
+from server.core.models import Pair, Section
 from server.io.handicap_io import handicap_text, parse_handicap
-from server.models import Pair, Section
 from server.services import audit
 
 

@@ -19,9 +19,9 @@ from sqlmodel import Session, select
 
 from protocol import fair_play
 from protocol.fair_play import LEADER
-from server.errors import InvalidError
+from server.core.errors import InvalidError
+from server.core.models import Board
 from server.io import handrecords
-from server.models import Board
 
 log = logging.getLogger(__name__)
 

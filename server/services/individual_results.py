@@ -13,8 +13,8 @@ from decimal import Decimal
 from sqlmodel import Session
 
 from server import scoring
-from server.errors import NotFoundError
-from server.models import Section
+from server.core.errors import NotFoundError
+from server.core.models import Section
 from server.services import standings
 from server.services.individual_standings import (
     PlayerLine,

@@ -15,8 +15,8 @@ from fractions import Fraction
 from sqlmodel import Session, select
 
 from server import scoring
-from server.errors import InvalidError, NotFoundError
-from server.models import MovementAssignment, Pair, Section, SectionPlayer
+from server.core.errors import InvalidError, NotFoundError
+from server.core.models import MovementAssignment, Pair, Section, SectionPlayer
 from server.movements.model import parse_seats
 from server.scoring.ranking import places, tied_groups
 from server.services import audit, standings

@@ -10,7 +10,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from protocol.messages import DealAsk
-from server.models import KeyedDeal
+from server.core.models import KeyedDeal
 
 
 def keyed_deal(session: Session, section_id: int, board: int) -> KeyedDeal | None:

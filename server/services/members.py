@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from sqlmodel import Session, col, select
 
 from protocol.text import MAX_NAME, refused
-from server.error_words import notice
-from server.errors import InvalidError
-from server.models import DcPlayer, DcSession, Member, Pair, Section
+from server.core.errors import InvalidError
+from server.core.models import DcPlayer, DcSession, Member, Pair, Section
+from server.i18n.error_words import notice
 from server.services import setup
 
 MAX_MEMBERS = 20000

@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 from sqlmodel import Session, col, select
 
 from protocol.bridge import dealer, vulnerability
-from server.errors import ConflictError, InvalidError
-from server.models import Board, BridgeTable, MovementAssignment, Pair, Section, SectionPlayer
+from server.core.errors import ConflictError, InvalidError
+from server.core.models import Board, BridgeTable, MovementAssignment, Pair, Section, SectionPlayer
 from server.movements import Movement, MovementError, PairRef, RoundAssignment, validate
 from server.movements import edit as edits
 from server.movements.individual_pairs import partnership_players, players_of

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from sqlmodel import Session
 
 from server import i18n
+from server.core.models import Section
 from server.i18n import N_
-from server.models import Section
 from server.movements import Movement, PairRef, comparison_balance
 from server.movements.balance import player_balance
 from server.movements.exchange import format_boards

@@ -9,8 +9,8 @@ from sqlalchemy.orm import object_session
 from sqlmodel import select
 
 from protocol.messages import Message, ResultChanged
-from server.errors import TravellerError
-from server.models import BridgeTable, Result
+from server.core.errors import TravellerError
+from server.core.models import BridgeTable, Result
 from server.services.views import result_view
 
 

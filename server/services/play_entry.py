@@ -19,8 +19,8 @@ from sqlmodel import select
 from protocol import fair_play as rule
 from protocol.bridge import TableResult
 from protocol.messages import Error
-from server.errors import InvalidError
-from server.models import Audit, TDCall
+from server.core.errors import InvalidError
+from server.core.models import Audit, TDCall
 from server.services import audit, hands
 from server.services.entries import CheckedValues, check_play, play_call_reason
 from server.services.outcomes import Outcome

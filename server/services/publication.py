@@ -6,8 +6,8 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session
 
-from server.errors import ConflictError, InvalidError
-from server.models import Section, utcnow
+from server.core.errors import ConflictError, InvalidError
+from server.core.models import Section, utcnow
 from server.services import audit
 from server.services.deadlines import DEFAULT_CORRECTION_HOURS, MIN_PROVISIONAL_MINUTES, same_day
 

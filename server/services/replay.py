@@ -21,7 +21,7 @@ from protocol.bridge.card import RANKS
 from protocol.bridge.deal import Hand, parse_deal
 from protocol.bridge.play import Play
 from protocol.messages import ResultState
-from server.models import Board, Result, Section
+from server.core.models import Board, Result, Section
 from server.services.standings import Traveller, TravellerLine
 
 #: The columns of an auction and of the trick table, as bridge columns and hand records print them.

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from sqlmodel import Session, col, select
 
 from protocol.messages import COMPLETE_STATES, RoundChanged
-from server.errors import ConflictError, InvalidError, NotFoundError
-from server.models import Event, MovementAssignment, Result, Section, TableToken, utcnow
+from server.core.errors import ConflictError, InvalidError, NotFoundError
+from server.core.models import Event, MovementAssignment, Result, Section, TableToken, utcnow
 from server.services import audit
 from server.services.setup import find_table as table_by_number
 from server.services.setup import tables_of

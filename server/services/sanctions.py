@@ -11,13 +11,13 @@ from sqlmodel import Session, col, select
 
 from protocol.text import MAX_TEXT
 from server import scoring
-from server.errors import InvalidError, NotFoundError
-from server.models import Event, MovementAssignment, Pair, Sanction, Section, utcnow
+from server.core.errors import InvalidError, NotFoundError
+from server.core.models import Event, MovementAssignment, Pair, Sanction, Section, utcnow
+from server.core.text import checked
 from server.scoring import Method, Offence, Unit
 from server.services import audit
 from server.services.standings import METHODS, pair_name
 from server.services.standings import find_pair as find_pair_in
-from server.text import checked
 
 OFFENCES = {
     "262C2": "Entry missing at the end of the round (§ 262C2)",

@@ -6,16 +6,16 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
 
-from server.errors import ConflictError, InvalidError, NotFoundError
-from server.models import (
+from server.core.errors import ConflictError, InvalidError, NotFoundError
+from server.core.models import (
     BridgeTable,
     Event,
     Pair,
     Section,
 )
+from server.core.text import checked
 from server.movements import Movement, MovementError, validate
 from server.services import audit, movement_admin
-from server.text import checked
 
 
 def create_event(

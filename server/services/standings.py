@@ -20,8 +20,8 @@ from sqlmodel import Session, col, select
 from protocol.bridge import BridgeError, Contract
 from protocol.messages import COMPLETE_STATES
 from server import scoring
-from server.errors import NotFoundError
-from server.models import Board, Event, MovementAssignment, Pair, Result, Sanction, Section
+from server.core.errors import NotFoundError
+from server.core.models import Board, Event, MovementAssignment, Pair, Result, Sanction, Section
 from server.scoring import BoardResult, Method, ScoringOptions
 from server.services import adjusted, handicaps
 from server.services.deadlines import PublishedChange, published_changes

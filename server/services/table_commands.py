@@ -43,8 +43,8 @@ from protocol.messages import (
     TableCommand,
     TableStatus,
 )
-from server.errors import ConflictError, ForbiddenError, TravellerError
-from server.models import MovementAssignment, Pair, ReceivedEntry, Result, TDCall, utcnow
+from server.core.errors import ConflictError, ForbiddenError, TravellerError
+from server.core.models import MovementAssignment, Pair, ReceivedEntry, Result, TDCall, utcnow
 from server.services import audit, deal_entry, play_entry, table_extras
 from server.services.entries import (
     CheckedValues,
@@ -85,7 +85,8 @@ QUERIES = (GetTableSettings, LookupMember, CheckEntry, GetBoardReport, GetRankin
 
 
 def refusal(exc: rules.RuleError, cmd: BoardCommand, version: int) -> TravellerError:
-    """A refusal of the § 262 rules in the server's words (translated by server.error_words)."""
+    """A refusal of the § 262 rules in the server's words (translated by
+    server.i18n.error_words)."""
     code = exc.code
     if code == "pin_required":
         return ForbiddenError("pin_required", "E/W: key your pair's PIN to confirm.")

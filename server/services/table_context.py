@@ -13,8 +13,8 @@ from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session, SQLModel, select
 
 from protocol.messages import Message, RoundInfo
-from server.errors import ConflictError, NotFoundError
-from server.models import BridgeTable, MovementAssignment, ReceivedEntry, Result, utcnow
+from server.core.errors import ConflictError, NotFoundError
+from server.core.models import BridgeTable, MovementAssignment, ReceivedEntry, Result, utcnow
 from server.services.tokens import TableIdentity
 from server.services.views import assignment, round_info
 

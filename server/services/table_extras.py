@@ -29,10 +29,10 @@ from protocol.messages import (
     TableSettings,
     TravellerRow,
 )
-from server.errors import ConflictError, ForbiddenError, NotFoundError
-from server.models import Board, Pair, Result, TDCall
+from server.core.errors import ConflictError, ForbiddenError, NotFoundError
+from server.core.models import Board, Pair, Result, TDCall
+from server.limits.ratelimit import TD_CODE_GUESSES
 from server.movements.model import parse_seats
-from server.ratelimit import TD_CODE_GUESSES
 from server.services import (
     event_settings,
     fair_play,
@@ -51,7 +51,8 @@ from server.services.views import missing_boards, result_view, results_at
 if TYPE_CHECKING:
     from protocol.messages import CheckEntry, MarkNotPlayed, SetPlayers
 
-#: Wrong TD codes a terminal may key in LOCKOUT_SECONDS before it must wait (server.ratelimit).
+#: Wrong TD codes a terminal may key in LOCKOUT_SECONDS before it must wait
+#: (server.limits.ratelimit).
 MAX_WRONG_CODES = TD_CODE_GUESSES.limit
 LOCKOUT_SECONDS = TD_CODE_GUESSES.window
 

@@ -10,8 +10,8 @@ from sqlmodel import Session, col, select
 
 from protocol import board_rules as rules
 from protocol.messages import COMPLETE_STATES, EntryValues, ResultState, RoundChanged
-from server.errors import ConflictError, InvalidError, NotFoundError
-from server.models import (
+from server.core.errors import ConflictError, InvalidError, NotFoundError
+from server.core.models import (
     Event,
     ReceivedEntry,
     Result,

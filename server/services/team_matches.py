@@ -25,8 +25,8 @@ from fractions import Fraction
 
 from sqlmodel import Session, select
 
-from server.errors import ConflictError, InvalidError
-from server.models import Audit, MovementAssignment, Section, Team
+from server.core.errors import ConflictError, InvalidError
+from server.core.models import Audit, MovementAssignment, Section, Team
 from server.movements.teams import SWISS_NAME, Match, swiss_pairings, with_round
 from server.scoring.models import RealScore
 from server.scoring.teams import (

@@ -11,11 +11,11 @@ from datetime import datetime, timedelta
 from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
 
-from server.errors import NotFoundError, UnauthorizedError
-from server.models import BridgeTable, Event, Section, TableToken, TDSession, utcnow
+from server.core.errors import NotFoundError, UnauthorizedError
+from server.core.models import BridgeTable, Event, Section, TableToken, TDSession, utcnow
 
 #: Ten digits: 10^10 codes, so with 50 tables waiting to pair a guess hits one in 2 * 10^8,
-#: while ``server.ratelimit`` lets about a thousand wrong codes a day reach the check from a
+#: while ``server.limits.ratelimit`` lets about a thousand wrong codes a day reach the check from a
 #: LAN of 400 addresses (centuries of guessing). Still a phone number to key on a keypad.
 PAIRING_CODE_DIGITS = 10
 

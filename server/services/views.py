@@ -16,7 +16,7 @@ from protocol.messages import (
     PairInfo,
     RoundInfo,
 )
-from server.models import Board, BridgeTable, Event, MovementAssignment, Pair, Result, Section
+from server.core.models import Board, BridgeTable, Event, MovementAssignment, Pair, Result, Section
 from server.services import keyed_deals
 
 SeatLetter = Literal["N", "E", "S", "W"]

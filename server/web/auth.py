@@ -1,5 +1,5 @@
 """TD sessions for the web: a server-side session behind an HttpOnly cookie, CSRF tokens for
-every form (the limit on wrong passwords is ``server.ratelimit.LoginLimiter``)."""
+every form (the limit on wrong passwords is ``server.limits.ratelimit.LoginLimiter``)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from fastapi import Depends, Request
 from fastapi.responses import Response
 from starlette.requests import HTTPConnection
 
-from server import ratelimit
-from server.errors import ForbiddenError, TravellerError
-from server.runtime import Runtime
+from server.core.errors import ForbiddenError, TravellerError
+from server.limits import ratelimit
+from server.live.runtime import Runtime
 from server.services import tokens
 
 COOKIE = "traveller_td"

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-from server.bus import Bus
-from server.ratelimit import ConnectionCap, address
+from server.limits.ratelimit import ConnectionCap, address
+from server.live.bus import Bus
 
 log = logging.getLogger(__name__)
 

@@ -11,9 +11,10 @@ from fastapi import Request, WebSocket
 from fastapi.responses import HTMLResponse, RedirectResponse
 from sqlmodel import Session
 
-from server import error_words, i18n
-from server.errors import TravellerError
-from server.runtime import Runtime
+from server import i18n
+from server.core.errors import TravellerError
+from server.i18n import error_words
+from server.live.runtime import Runtime
 from server.services.table_commands import Push
 from server.web.auth import TD
 from server.web.state import WebState, get_web

@@ -8,9 +8,9 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import RedirectResponse, Response
 
-from server import error_words
-from server.errors import TravellerError
-from server.ratelimit import login_limiter
+from server.core.errors import TravellerError
+from server.i18n import error_words
+from server.limits.ratelimit import login_limiter
 from server.web import static
 from server.web.auth import LoginRequiredError
 from server.web.render import make_templates

@@ -9,8 +9,8 @@ from fastapi import Depends
 from fastapi.templating import Jinja2Templates
 from starlette.requests import HTTPConnection
 
-from server.ratelimit import LoginLimiter
-from server.runtime import Runtime
+from server.limits.ratelimit import LoginLimiter
+from server.live.runtime import Runtime
 from server.web.live import Hub
 
 

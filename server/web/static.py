@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, Response
 
-from server.errors import NotFoundError
+from server.core.errors import NotFoundError
 from server.web.render import STATIC
 
 router = APIRouter(include_in_schema=False)

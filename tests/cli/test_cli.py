@@ -15,11 +15,11 @@ from sqlmodel import Session, select
 from typer.testing import CliRunner
 
 from protocol.messages import GetRound
-from server.cli import app
-from server.db import make_engine
-from server.demo import create_demo
+from server.core.db import make_engine
+from server.core.models import Pair, Section
 from server.gateway.jobs import Binding, Handled
-from server.models import Pair, Section
+from server.ops.cli import app
+from server.ops.demo import create_demo
 from tests.gateway.test_core import SECTION, Rig, round_info
 
 runner = CliRunner()
@@ -67,7 +67,7 @@ def test_demo_creates_a_five_table_mitchell_with_codes(tmp_path: object) -> None
 def test_cli_module_imports_no_server_framework() -> None:
     """A Raspberry Pi with traveller[terminal] has no FastAPI or SQLModel: the CLI must load."""
     code = (
-        "import sys, server.cli; "
+        "import sys, server.ops.cli; "
         "bad = [m for m in ('fastapi', 'sqlmodel', 'sqlalchemy', 'uvicorn') if m in sys.modules]; "
         "print(bad)"
     )

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from server import cli
+from server.ops import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from server.app import create_app
-from server.config import Settings
-from server.db import make_engine
+from server.core.config import Settings
+from server.core.db import make_engine
 from tests.support.dataconnector import CLUB_ID, LICENCE, Served
 
 # The helpers' old home: new tests import them from tests.support.

@@ -31,7 +31,7 @@ from bridgemate_dataconnector.dto import (
 )
 from sqlmodel import Session, col, select
 
-from server.models import (
+from server.core.models import (
     Audit,
     Board,
     Event,

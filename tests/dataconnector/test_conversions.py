@@ -159,8 +159,8 @@ def test_a_request_envelope() -> None:
 
 
 def _adjusted_dto(text: str) -> Any:
+    from server.core.models import Result
     from server.dataconnector.results import Position, to_dto
-    from server.models import Result
 
     result = Result(
         section_id=1, table_number=2, round=1, board=5, ns_pair_id=1, ew_pair_id=2, state="adjusted"

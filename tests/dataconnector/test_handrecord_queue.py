@@ -8,7 +8,7 @@ from bridgemate_dataconnector import DataConnectorClient
 from bridgemate_dataconnector.dto import DataConnectorResponseData, ScoringProgramResponse
 from sqlmodel import Session, select
 
-from server.models import Board, Section
+from server.core.models import Board, Section
 from server.services import event_wizard
 from tests.dataconnector import scenario
 from tests.dataconnector.deals import deal

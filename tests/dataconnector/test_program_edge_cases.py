@@ -36,7 +36,7 @@ from bridgemate_dataconnector.dto.bm3_player_registration_option import (
 )
 from sqlmodel import Session, col, select
 
-from server.models import Audit, Event, Pair, Result, Section
+from server.core.models import Audit, Event, Pair, Result, Section
 from tests.dataconnector import scenario
 from tests.dataconnector.deals import deal
 from tests.support.dataconnector import TD, Served, Terminal, new_guid

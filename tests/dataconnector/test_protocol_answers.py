@@ -25,8 +25,8 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session, select
 
 from server.app import create_app
-from server.config import Settings
-from server.models import Event, Result
+from server.core.config import Settings
+from server.core.models import Event, Result
 from tests.dataconnector import scenario
 from tests.support.dataconnector import CLUB_ID, LICENCE, TD, Served, new_guid
 

@@ -17,7 +17,11 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from server.app import create_app
-from server.backup import (
+from server.core.config import Settings
+from server.core.db import make_engine
+from server.live.bus import Bus
+from server.ops.deploy_cli import app as deploy_app
+from server.site.backup import (
     BackupError,
     BackupSettings,
     backup,
@@ -26,10 +30,6 @@ from server.backup import (
     rotate,
     scheduled_backups,
 )
-from server.bus import Bus
-from server.config import Settings
-from server.db import make_engine
-from server.deploy_cli import app as deploy_app
 from tests.support.api import Club, Table, open_club
 from tests.support.env import TD_PASSWORD
 

@@ -19,8 +19,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from server.deploy_cli import serve
-from server.doctor import check_server
+from server.ops.deploy_cli import serve
+from server.site.doctor import check_server
 from tests.deploy.test_fanout import (
     enter_and_confirm,
     pair,
@@ -121,8 +121,8 @@ def test_the_server_unit_runs_unprivileged_restarts_and_keeps_data_in_var_lib() 
 
 
 def test_the_environment_example_names_only_known_settings() -> None:
-    from server.backup import BackupSettings
-    from server.config import Settings
+    from server.core.config import Settings
+    from server.site.backup import BackupSettings
 
     known = {f"TRAVELLER_{name.upper()}" for name in Settings.model_fields}
     known |= {f"TRAVELLER_BACKUP_{name.upper()}" for name in BackupSettings.model_fields}
@@ -173,7 +173,7 @@ def test_the_udev_rule_parses() -> None:
             pos = m.end()
     assert gotos <= labels, gotos - labels
     assert 'SYMLINK+="traveller-keypad-' in text
-    from server.doctor import SERIAL_PATTERNS
+    from server.site.doctor import SERIAL_PATTERNS
 
     assert "/dev/traveller-keypad*" in SERIAL_PATTERNS
 
@@ -246,7 +246,7 @@ def test_a_self_signed_certificate_serves_tls(tmp_path: Path, servers: list[Serv
     )
     assert oct((tls / "traveller.key").stat().st_mode & 0o777) == "0o600"
     port = free_port()
-    serve = "import typer; from server.deploy_cli import serve; typer.run(serve)"
+    serve = "import typer; from server.ops.deploy_cli import serve; typer.run(serve)"
     server = start_server(
         ["-c", serve, "--host", "127.0.0.1", "--port", str(port)],
         tmp_path,
@@ -312,7 +312,7 @@ def test_nginx_proxies_the_api_and_a_websocket(
         timeout=60,
     )
     app_port, https_port, http_port = free_port(), free_port(), free_port()
-    serve = "import typer; from server.deploy_cli import serve; typer.run(serve)"
+    serve = "import typer; from server.ops.deploy_cli import serve; typer.run(serve)"
     backend = start_server(
         ["-c", serve, "--host", "127.0.0.1", "--port", str(app_port)],
         tmp_path,
@@ -373,7 +373,7 @@ def test_nginx_proxies_the_api_and_a_websocket(
 @pytest.mark.postgres
 def test_the_postgres_dump_script_dumps_and_rotates(pg_url: str, tmp_path: Path) -> None:
     need("pg_dump")
-    from server.db import make_engine, migrate
+    from server.core.db import make_engine, migrate
 
     engine = make_engine(pg_url)
     migrate(engine)

@@ -8,8 +8,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 from zeroconf import ServiceInfo
 
-from server.deploy_cli import app as deploy_app
-from server.discovery import SERVICE_TYPE, advertise, find_servers, urls_of
+from server.ops.deploy_cli import app as deploy_app
+from server.site.discovery import SERVICE_TYPE, advertise, find_servers, urls_of
 from tests.support.env import TD_PASSWORD
 from tests.support.net import free_port
 from tests.support.processes import ServerProcess, start_server
@@ -22,7 +22,7 @@ def test_find_a_server_advertised_by_another_process(
 ) -> None:
     """`traveller serve --mdns` in its own process; find_servers() returns a URL that works."""
     port = free_port()
-    serve = "import typer; from server.deploy_cli import serve; typer.run(serve)"
+    serve = "import typer; from server.ops.deploy_cli import serve; typer.run(serve)"
     server = start_server(
         ["-c", serve, "--host", "127.0.0.1", "--port", str(port), "--mdns"],
         tmp_path,

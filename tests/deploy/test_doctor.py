@@ -16,9 +16,9 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from server.db import make_engine, migrate
-from server.deploy_cli import app as deploy_app
-from server.doctor import (
+from server.core.db import make_engine, migrate
+from server.ops.deploy_cli import app as deploy_app
+from server.site.doctor import (
     Check,
     Probe,
     check_clock,
@@ -39,7 +39,7 @@ def demo(tmp_path: Path, servers: list[ServerProcess]) -> ServerProcess:
     port = free_port()
     data = tmp_path / "data"
     server = start_server(
-        ["-m", "server.cli", "demo", "--port", str(port), "--data-dir", str(data)],
+        ["-m", "server.ops.cli", "demo", "--port", str(port), "--data-dir", str(data)],
         tmp_path,
         {},
         port=port,

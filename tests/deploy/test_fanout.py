@@ -24,9 +24,9 @@ from protocol.messages import (
     RoundInfo,
     parse_server_message,
 )
-from server.bus import Bus
-from server.db import make_engine, migrate
-from server.notify import MAX_PAYLOAD, PgFanout, connect_params, decode, encode
+from server.core.db import make_engine, migrate
+from server.live.bus import Bus
+from server.live.notify import MAX_PAYLOAD, PgFanout, connect_params, decode, encode
 from tests.support.env import PG_ADMIN_URL as ADMIN_URL
 from tests.support.env import TD_PASSWORD
 from tests.support.net import free_port

@@ -24,9 +24,9 @@ from firmware_sim.store import MemoryStore
 from protocol.keypad_codec import KeypadCommand
 from protocol.link import BusDevice, Link, LinkConfig
 from protocol.messages import ConfirmResult, EnterResult, RejectResult
-from server.db import migrate, transact
+from server.core.db import migrate, transact
+from server.core.models import Audit, BridgeTable, ReceivedEntry, Result, Section
 from server.gateway.inline import InlineGateway
-from server.models import Audit, BridgeTable, ReceivedEntry, Result, Section
 from server.movements import mitchell
 from server.services import setup, td
 

@@ -24,7 +24,7 @@ import pytest
 from tests.support.net import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-TRAVELLER = [sys.executable, "-c", "from server.cli import main; main()"]
+TRAVELLER = [sys.executable, "-c", "from server.ops.cli import main; main()"]
 GATEWAY = [*TRAVELLER, "gateway"]
 BOARD = "4 4 3 1 0 ENT ENT"  # 4S by South, 10 tricks; send; E/W confirm (protocol/keys.md)
 

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import Engine
 
 from firmware_sim.faults import Faults
-from server.db import make_engine
+from server.core.db import make_engine
 
 from .harness import Night, describe, verify
 

@@ -19,11 +19,11 @@ from sqlmodel import Session
 from firmware_sim.keypad import Keypad
 from firmware_sim.player import Player
 from protocol.link import BusDevice, Link
-from server.bus import Bus
-from server.db import make_engine, transact
+from server.core.db import make_engine, transact
+from server.core.models import Section
 from server.gateway.ports import PortSpec
 from server.gateway.runner import Gateway
-from server.models import Section
+from server.live.bus import Bus
 from server.services import td
 
 from .cables import CableEnd, PtyCable

@@ -18,14 +18,14 @@ from firmware_sim.nullmodem import NullModem, VirtualClock
 from protocol.link import Link
 from protocol.messages import EntryValues, ResultChanged, RoundChanged
 from server.app import create_app
-from server.config import Settings
-from server.db import make_engine, transact
-from server.errors import UnavailableError
+from server.core.config import Settings
+from server.core.db import make_engine, transact
+from server.core.errors import UnavailableError
+from server.core.models import Result, Section
 from server.gateway import inline
 from server.gateway.cli import gateway
 from server.gateway.runner import Gateway
 from server.gateway.watch import Watcher
-from server.models import Result, Section
 from server.services import td
 
 from .harness import RecordingDevice, make_club

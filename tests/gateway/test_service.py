@@ -22,12 +22,12 @@ from protocol.messages import (
     ResultAck,
     RoundInfo,
 )
-from server.db import make_engine, transact
+from server.core.db import make_engine, transact
+from server.core.models import Event, KeypadBinding, Section, TableToken, utcnow
 from server.gateway import service
 from server.gateway.jobs import KEEP, Binding, Station
 from server.gateway.service import handle, load_bindings
-from server.models import Event, KeypadBinding, Section, TableToken, utcnow
-from server.ratelimit import GuessLimiter
+from server.limits.ratelimit import GuessLimiter
 from server.services import round_control, td
 
 from .harness import Club, make_club

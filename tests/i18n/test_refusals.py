@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from server import error_words
 from server.app import create_app
-from server.cli_words import cli_language
-from server.config import Settings
-from server.db import make_engine
+from server.core.config import Settings
+from server.core.db import make_engine
+from server.i18n import error_words
+from server.i18n.cli_words import cli_language
 from tests.support.api import Club, new_id, open_club
 from tests.support.env import TD_PASSWORD
 
@@ -122,7 +122,7 @@ def test_the_cli_language_from_the_environment(environ: dict[str, str], expected
 def test_a_russian_cli_message() -> None:
     env = {"LANG": "ru_RU.UTF-8", "PATH": "/usr/bin:/bin", "HOME": str(ROOT)}
     result = subprocess.run(
-        [sys.executable, "-m", "server.cli", "calc", "9S", "N", "="],
+        [sys.executable, "-m", "server.ops.cli", "calc", "9S", "N", "="],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -132,7 +132,7 @@ def test_a_russian_cli_message() -> None:
     assert result.returncode == 2
     assert result.stderr.startswith("ошибка: "), result.stderr
     english = subprocess.run(
-        [sys.executable, "-m", "server.cli", "calc", "9S", "N", "="],
+        [sys.executable, "-m", "server.ops.cli", "calc", "9S", "N", "="],
         capture_output=True,
         text=True,
         cwd=ROOT,

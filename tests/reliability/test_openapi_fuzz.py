@@ -16,8 +16,8 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.openapi import from_asgi
 
 from server.app import create_app
-from server.config import Settings
-from server.db import make_engine
+from server.core.config import Settings
+from server.core.db import make_engine
 from tests.support.api import open_club
 from tests.support.env import TD_PASSWORD
 

@@ -20,7 +20,7 @@ from protocol.messages import (
     parse_command,
     parse_server_message,
 )
-from server.errors import InvalidError
+from server.core.errors import InvalidError
 from server.services.table_commands import check_values
 
 

@@ -16,8 +16,8 @@ from benchmarks.outbox import values_for
 from benchmarks.procs import ServerProcess
 from benchmarks.verify import verify
 from protocol.messages import parse_server_message
-from server.db import make_engine
-from server.models import Audit
+from server.core.db import make_engine
+from server.core.models import Audit
 from tests.support.faults import open_club
 
 
@@ -161,7 +161,7 @@ async def test_duplicates_out_of_order_and_replays(server: ServerProcess, sqlite
 
 def test_the_check_catches_a_lost_or_doubled_result(tmp_path: Path) -> None:
     """The verifier itself: an acknowledged entry that is not stored is reported."""
-    from server.db import migrate
+    from server.core.db import migrate
 
     url = f"sqlite:///{tmp_path / 'empty.db'}"
     engine = make_engine(url)

@@ -14,9 +14,9 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session, select
 
 from server import scoring
-from server.db import transact
-from server.errors import InvalidError
-from server.models import Pair, Sanction
+from server.core.db import transact
+from server.core.errors import InvalidError
+from server.core.models import Pair, Sanction
 from server.services import exports, sanctions, setup, standings
 from tests.support.api import Club, client, club, engine  # noqa: F401 (fixtures)
 from tests.support.web import web_login

@@ -20,9 +20,9 @@ from sqlmodel import Session, select
 from starlette.websockets import WebSocketDisconnect
 
 from server.app import create_app
-from server.config import Settings
-from server.db import make_engine
-from server.models import BridgeTable, Result, TableToken, utcnow
+from server.core.config import Settings
+from server.core.db import make_engine
+from server.core.models import BridgeTable, Result, TableToken, utcnow
 from server.services import round_control, setup, tokens
 from tests.support.api import Club, Table, new_id, open_club
 from tests.support.env import TD_PASSWORD

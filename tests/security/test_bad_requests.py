@@ -14,9 +14,9 @@ from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
 from server.app import create_app
-from server.config import Settings
-from server.db import make_engine
-from server.models import Event
+from server.core.config import Settings
+from server.core.db import make_engine
+from server.core.models import Event
 from tests.support.api import Club, open_club
 from tests.support.env import TD_PASSWORD
 from tests.support.web import web_login

@@ -45,10 +45,10 @@ from protocol.messages import (
     RoundInfo,
     TableCommand,
 )
-from server.db import make_engine, migrate, transact
-from server.errors import TravellerError
+from server.core.db import make_engine, migrate, transact
+from server.core.errors import TravellerError
+from server.core.models import Audit, Board, MovementAssignment, Result
 from server.io.handrecords import solver_available
-from server.models import Audit, Board, MovementAssignment, Result
 from server.movements.howell import howell
 from server.movements.mitchell import max_rounds, mitchell
 from server.movements.model import Movement

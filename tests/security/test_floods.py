@@ -26,13 +26,13 @@ from benchmarks.attack import ServeProcess, close_all, still_open
 from benchmarks.procs import TreeSampler, _status_kb, free_port
 from protocol.messages import parse_server_message
 from server.app import create_app
-from server.config import Settings
-from server.db import make_engine
+from server.core.config import Settings
+from server.core.db import make_engine
 from tests.support.api import open_club as open_test_club
 from tests.support.env import TD_PASSWORD
 from tests.support.faults import open_club, wait_until
 
-#: Short limits so the floods finish quickly (the defaults are in server/config.py).
+#: Short limits so the floods finish quickly (the defaults are in server/core/config.py).
 LIMITS = {
     "TRAVELLER_HEADER_TIMEOUT": "1",
     "TRAVELLER_KEEP_ALIVE_TIMEOUT": "1",

@@ -18,10 +18,10 @@ from sqlmodel import Session
 from starlette.requests import Request
 from typer.testing import CliRunner
 
-from server import ratelimit
 from server.app import create_app
-from server.config import ConfigError, Settings, check
-from server.db import make_engine
+from server.core.config import ConfigError, Settings, check
+from server.core.db import make_engine
+from server.limits import ratelimit
 from server.services import tokens
 from tests.support.api import Club, open_club
 from tests.support.env import TD_PASSWORD
@@ -266,7 +266,7 @@ def test_serve_refuses_a_td_password_of_six_spaces(
 ) -> None:
     import uvicorn
 
-    from server.deploy_cli import serve
+    from server.ops.deploy_cli import serve
 
     served: list[Any] = []
     monkeypatch.setattr(uvicorn, "run", lambda *a, **k: served.append(a))

@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session, select
 
 from protocol.text import neutral, refusal
-from server.db import transact
-from server.models import Audit, Event, Member, Pair, TDCall
+from server.core.db import transact
+from server.core.models import Audit, Event, Member, Pair, TDCall
 from server.services.members import import_members
 from tests.support.api import Club, client, club, engine, open_club  # noqa: F401 (fixtures)
 from tests.support.web import web_login

@@ -15,7 +15,8 @@ from fastapi.testclient import TestClient
 from sqlmodel import select
 from typer.testing import CliRunner
 
-from server.db import transact
+from server.core.db import transact
+from server.core.models import Member
 from server.io.cli import app as score_app
 from server.io.csv_io import read_travellers_csv
 from server.io.errors import EventFileError
@@ -23,7 +24,6 @@ from server.io.formats import load
 from server.io.limits import MAX_FILE_BYTES, MAX_LINE, MAX_XML_DEPTH, MAX_XML_ELEMENTS
 from server.io.pbn import read_pbn
 from server.io.usebio import read_usebio
-from server.models import Member
 from tests.support.api import Club, client, club, engine  # noqa: F401 (fixtures)
 from tests.support.web import web_login
 

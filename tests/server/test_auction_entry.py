@@ -12,8 +12,8 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from protocol.messages import EntryValues
-from server.errors import InvalidError
-from server.models import Audit, Result
+from server.core.errors import InvalidError
+from server.core.models import Audit, Result
 from server.services.entries import check_values
 from tests.support.api import Club, new_id, open_club
 

@@ -15,9 +15,9 @@ import pytest
 from sqlmodel import Session, select
 
 from protocol.messages import EnterResult, EntryValues
-from server import table_desk
-from server.models import BridgeTable
-from server.runtime import Runtime
+from server.core.models import BridgeTable
+from server.live import table_desk
+from server.live.runtime import Runtime
 from server.services import tokens
 from tests.support.api import Club, new_id
 

@@ -14,7 +14,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from protocol.messages import DealAck, Error, RoundInfo, parse_server_message
-from server.models import Audit, Board, BridgeTable, KeyedDeal, MovementAssignment, TDCall
+from server.core.models import Audit, Board, BridgeTable, KeyedDeal, MovementAssignment, TDCall
 from server.services import deal_entry
 from tests.support.api import Club, Table, new_id, open_club
 

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, func, select
 
-from server.models import Audit, ReceivedEntry, Result, TableToken, utcnow
+from server.core.models import Audit, ReceivedEntry, Result, TableToken, utcnow
 from tests.support.api import Club, new_id, open_club
 
 

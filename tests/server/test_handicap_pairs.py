@@ -15,10 +15,10 @@ import pytest
 from sqlmodel import Session, col, select
 
 from server import scoring
-from server.db import transact
+from server.core.db import transact
+from server.core.models import Audit, Pair
 from server.io.csv_io import RANKING_COLUMNS
 from server.io.usebio import read_usebio
-from server.models import Audit, Pair
 from server.services import exports, setup, standings
 from tests.support.api import Club
 

@@ -8,9 +8,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from server.db import transact
-from server.errors import ConflictError, InvalidError
-from server.models import Audit
+from server.core.db import transact
+from server.core.errors import ConflictError, InvalidError
+from server.core.models import Audit
 from server.movements import Movement, MovementError, PairRef, mitchell
 from server.services import movement_admin, setup
 from tests.support.api import open_club

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from server.models import Audit, Pair, Result
+from server.core.models import Audit, Pair, Result
 from tests.support.api import Club, Table
 from tests.support.env import TD_PASSWORD
 

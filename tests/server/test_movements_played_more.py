@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from server.errors import ConflictError
-from server.models import Audit, MovementAssignment, Pair, Result, Section
+from server.core.errors import ConflictError
+from server.core.models import Audit, MovementAssignment, Pair, Result, Section
 from server.movements import PairRef
 from server.movements.catalog import build
 from server.movements.edit import add_late_table

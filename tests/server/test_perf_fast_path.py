@@ -12,12 +12,12 @@ import pytest
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from server.config import Settings
-from server.db import GroupWriter, make_engine, read, transact, write_lock
-from server.errors import UnauthorizedError
-from server.models import BridgeTable, TableToken, utcnow
-from server.ratelimit import PIN_GUESSES, TD_CODE_GUESSES, SlidingWindow
-from server.runtime import Runtime
+from server.core.config import Settings
+from server.core.db import GroupWriter, make_engine, read, transact, write_lock
+from server.core.errors import UnauthorizedError
+from server.core.models import BridgeTable, TableToken, utcnow
+from server.limits.ratelimit import PIN_GUESSES, TD_CODE_GUESSES, SlidingWindow
+from server.live.runtime import Runtime
 from server.services import table_extras, tokens
 from server.services.views import round_info
 from tests.support.api import Club
@@ -103,7 +103,7 @@ def test_round_info_reads_only_its_boards_and_the_next_positions(club: Club) -> 
     assert len(done["next"]) == 2
 
     def movement(s: Session) -> list[tuple[str, int | None]]:
-        from server.models import MovementAssignment, Pair
+        from server.core.models import MovementAssignment, Pair
 
         rows = s.exec(
             select(MovementAssignment).where(

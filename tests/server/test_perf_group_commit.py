@@ -1,4 +1,4 @@
-"""Group commit (server/db.py GroupWriter): table commands committed together keep every
+"""Group commit (server/core/db.py GroupWriter): table commands committed together keep every
 guarantee of one transaction each — a refused command undoes only itself, nothing is answered
 before the COMMIT, a resend in the same batch is a duplicate, a database error falls back to
 one by one — on SQLite and PostgreSQL."""
@@ -14,9 +14,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
 from protocol.messages import ConfirmResult, EnterResult, EntryValues, ResultAck
-from server.db import GroupWriter, Job, pool_for_workers
-from server.errors import ConflictError, TravellerError
-from server.models import Audit, ReceivedEntry, Result
+from server.core.db import GroupWriter, Job, pool_for_workers
+from server.core.errors import ConflictError, TravellerError
+from server.core.models import Audit, ReceivedEntry, Result
 from server.services import tokens
 from server.services.table_commands import Outcome, outcome_for
 from tests.support.api import Club, new_id

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from protocol.messages import Ack
-from server.bus import Bus
+from server.live.bus import Bus
 from server.web.live import Channel, Hub, min_interval
 
 

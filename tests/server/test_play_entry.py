@@ -13,8 +13,8 @@ from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from protocol.messages import EntryValues
-from server.errors import InvalidError
-from server.models import Audit, Board, Result, TDCall
+from server.core.errors import InvalidError
+from server.core.models import Audit, Board, Result, TDCall
 from server.services.entries import check_values, value_columns
 from tests.support.api import Club, new_id, open_club
 

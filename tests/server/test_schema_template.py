@@ -1,4 +1,4 @@
-"""The harness's schema template (tests/conftest.py `schema_template`, server.db
+"""The harness's schema template (tests/conftest.py `schema_template`, server.core.db
 SCHEMA_TEMPLATE): a database copied from it is the database the migrations make."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import inspect
 
-from server.db import SCHEMA_TEMPLATE, make_engine, migrate
+from server.core.db import SCHEMA_TEMPLATE, make_engine, migrate
 
 
 def _schema(path: Path) -> list[tuple[str, str, list[str]]]:

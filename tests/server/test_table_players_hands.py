@@ -11,8 +11,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
+from server.core.models import Audit, Board, Pair, Result
 from server.io.handrecords import solver_available
-from server.models import Audit, Board, Pair, Result
 from server.services import hands, table_extras
 from server.services.members import import_members
 from tests.support.api import Club, Table, new_id, open_club

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from server.models import Audit, Board, ReceivedEntry, Result
+from server.core.models import Audit, Board, ReceivedEntry, Result
 from tests.support.api import Club, Table, open_club
 
 DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"

@@ -12,8 +12,8 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from protocol.bridge import imps
-from server.errors import ConflictError, InvalidError
-from server.models import Audit, MovementAssignment, Pair, Result, Section
+from server.core.errors import ConflictError, InvalidError
+from server.core.models import Audit, MovementAssignment, Pair, Result, Section
 from server.movements.advice import proposal_for
 from server.scoring.vp import victory_points
 from server.services import event_wizard, round_control, setup

@@ -15,9 +15,9 @@ from sqlmodel import Session, SQLModel, func, select
 
 from protocol.messages import parse_server_message
 from server.app import create_app
-from server.config import ConfigError, Settings
-from server.db import make_engine, migrate
-from server.models import Result
+from server.core.config import ConfigError, Settings
+from server.core.db import make_engine, migrate
+from server.core.models import Result
 from tests.support.api import Club, new_id, open_club
 from tests.support.env import TD_PASSWORD
 
@@ -165,7 +165,7 @@ def test_a_push_to_a_terminal_that_has_just_gone_ends_quietly(gone: str) -> None
 
     from protocol.messages import Error
     from server.api.table import _Link, _pushes
-    from server.bus import Bus
+    from server.live.bus import Bus
 
     class GoneSocket:
         sent = 0

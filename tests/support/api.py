@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
 from server.app import create_app
-from server.config import Settings
-from server.db import make_engine
+from server.core.config import Settings
+from server.core.db import make_engine
 from tests.support.env import TD_PASSWORD
 
 

@@ -16,7 +16,8 @@ from benchmarks import tdapi
 from benchmarks.outbox import Terminal
 from benchmarks.verify import Verdict, verify
 
-#: Short limits so the abuse tests finish quickly (production defaults are in server/config.py).
+#: Short limits so the abuse tests finish quickly (production defaults are in
+#: server/core/config.py).
 FAST_LIMITS = {"TRAVELLER_HELLO_TIMEOUT": "1", "TRAVELLER_MAX_SOCKETS_PER_ADDRESS": "32"}
 
 

@@ -49,8 +49,8 @@ def test_without_zeroconf_discovery_finds_nothing(monkeypatch: pytest.MonkeyPatc
 
 
 def test_a_server_advertised_on_loopback_is_found() -> None:
-    """The server's advertisement (server.discovery) and the terminal's browse agree."""
-    advertise = pytest.importorskip("server.discovery").advertise
+    """The server's advertisement (server.site.discovery) and the terminal's browse agree."""
+    advertise = pytest.importorskip("server.site.discovery").advertise
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]

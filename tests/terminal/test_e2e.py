@@ -23,10 +23,10 @@ from sqlmodel import Session, select
 from protocol.bridge import result_ns_score, vulnerability
 from protocol.bridge.contract import TableResult
 from server.app import create_app
-from server.config import Settings
-from server.db import make_engine
-from server.demo import Demo, create_demo
-from server.models import Board, Event, Pair, ReceivedEntry, Result
+from server.core.config import Settings
+from server.core.db import make_engine
+from server.core.models import Board, Event, Pair, ReceivedEntry, Result
+from server.ops.demo import Demo, create_demo
 from server.services.members import import_members
 from terminal.app import TravellerTerminal
 from terminal.client import SyncingClient

@@ -12,8 +12,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
 from server.app import create_app
-from server.config import Settings
-from server.db import make_engine
+from server.core.config import Settings
+from server.core.db import make_engine
 from tests.support.api import Club, open_club
 from tests.support.env import IN_CI, TD_PASSWORD
 from tests.support.live import ThreadServer

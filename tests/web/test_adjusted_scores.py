@@ -14,10 +14,10 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from server.app import create_app
-from server.config import Settings
-from server.db import transact
-from server.errors import InvalidError
-from server.models import Audit, Result, Section
+from server.core.config import Settings
+from server.core.db import transact
+from server.core.errors import InvalidError
+from server.core.models import Audit, Result, Section
 from server.scoring import Artificial, Points, Weighted
 from server.services import adjusted, setup, standings, td
 from tests.support.api import Club, open_club

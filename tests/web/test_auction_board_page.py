@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from server.models import Event
+from server.core.models import Event
 from server.web.routes.boards import auction_grid
 from tests.support.api import Club, new_id
 from tests.support.web import web_login

@@ -305,8 +305,8 @@ def _set_round_time(server: LiveServer, section_id: int, late_tables: tuple[int,
 
     from sqlmodel import Session, select
 
-    from server.db import make_engine
-    from server.models import BridgeTable, Section, utcnow
+    from server.core.db import make_engine
+    from server.core.models import BridgeTable, Section, utcnow
 
     engine = make_engine(f"sqlite:///{server.database}")
     with Session(engine) as session:

@@ -85,8 +85,8 @@ def _last_heard(server: LiveServer, section_id: int, *, table: int, minutes: int
     """Make table ``table``'s terminal last heard of ``minutes`` ago (it has gone offline)."""
     from sqlmodel import Session, select
 
-    from server.db import make_engine
-    from server.models import BridgeTable, TableToken, utcnow
+    from server.core.db import make_engine
+    from server.core.models import BridgeTable, TableToken, utcnow
 
     engine = make_engine(f"sqlite:///{server.database}")
     with Session(engine) as session:

@@ -14,10 +14,10 @@ from sqlmodel import Session, col, select
 
 from protocol.messages import EntryValues
 from server.app import create_app
-from server.config import Settings
-from server.db import transact
-from server.errors import ConflictError
-from server.models import Audit, Result, Section, utcnow
+from server.core.config import Settings
+from server.core.db import transact
+from server.core.errors import ConflictError
+from server.core.models import Audit, Result, Section, utcnow
 from server.services import deadlines, publication, setup, standings, td
 from tests.support.api import Club, open_club
 from tests.support.env import TD_PASSWORD

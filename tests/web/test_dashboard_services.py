@@ -14,10 +14,10 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from server.app import create_app
-from server.config import Settings
-from server.db import transact
-from server.errors import ConflictError, InvalidError
-from server.models import Section, utcnow
+from server.core.config import Settings
+from server.core.db import transact
+from server.core.errors import ConflictError, InvalidError
+from server.core.models import Section, utcnow
 from server.services import (
     dashboard,
     members,

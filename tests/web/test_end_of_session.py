@@ -14,9 +14,9 @@ from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from server.app import create_app
-from server.config import Settings
-from server.db import make_engine
-from server.models import Audit, Section
+from server.core.config import Settings
+from server.core.db import make_engine
+from server.core.models import Audit, Section
 from tests.support.api import Club, open_club
 from tests.support.env import TD_PASSWORD
 from tests.support.web import web_login

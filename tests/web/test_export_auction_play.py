@@ -9,8 +9,8 @@ from sqlmodel import Session, select
 from protocol.bridge import Seat, dealer
 from protocol.bridge.deal import parse_deal
 from protocol.bridge.play import Play, format_play
+from server.core.models import Result
 from server.io.pbn import read_pbn
-from server.models import Result
 from server.services import event_wizard
 from tests.support.api import Club
 from tests.support.web import web_login

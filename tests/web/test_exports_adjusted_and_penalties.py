@@ -14,9 +14,9 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from server.app import create_app
-from server.config import Settings
-from server.db import transact
-from server.models import Result
+from server.core.config import Settings
+from server.core.db import transact
+from server.core.models import Result
 from server.services import adjusted, exports, sanctions, setup, standings, td
 from tests.support.api import Club, open_club
 from tests.support.env import TD_PASSWORD

@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session, select
 
 from protocol.messages import EntryValues
-from server.db import transact
-from server.models import Section, TDCall, utcnow
+from server.core.db import transact
+from server.core.models import Section, TDCall, utcnow
 from server.services import dashboard, room, round_control, setup, td
 from tests.support.api import Club, Table
 from tests.support.web import web_login

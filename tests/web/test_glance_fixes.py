@@ -20,11 +20,11 @@ from starlette.requests import Request
 
 from server import i18n
 from server.app import create_app
-from server.config import Settings
-from server.db import transact
-from server.discovery import lan_addresses
-from server.models import Audit, Pair, Section
+from server.core.config import Settings
+from server.core.db import transact
+from server.core.models import Audit, Pair, Section
 from server.services import setup, standings, td
+from server.site.discovery import lan_addresses
 from tests.support.api import Club, open_club
 from tests.support.env import TD_PASSWORD
 from tests.support.web import web_login

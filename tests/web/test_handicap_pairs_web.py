@@ -14,8 +14,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import col, select
 
-from server.db import transact
-from server.models import Audit
+from server.core.db import transact
+from server.core.models import Audit
 from server.services import setup, standings
 from tests.support.api import Club
 from tests.support.web import LiveServer, Room, login, web_login
@@ -105,7 +105,7 @@ def set_handicaps(room: Room, handicaps: dict[str, str]) -> None:
 
 
 def live_ranking(server: LiveServer, section_id: int) -> standings.Ranking:
-    from server.db import make_engine
+    from server.core.db import make_engine
 
     engine = make_engine(f"sqlite:///{server.database}")
     try:

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from server.models import MovementAssignment
+from server.core.models import MovementAssignment
 from tests.server.test_movements_played import _advance, _club, _play_round
 from tests.support.api import Club
 

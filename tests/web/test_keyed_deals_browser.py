@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import create_engine
 from sqlmodel import Session, col, select
 
-from server.models import Board, BridgeTable, MovementAssignment
+from server.core.models import Board, BridgeTable, MovementAssignment
 from tests.server.test_deal_entry import DEAL, OTHER
 from tests.support.web import LiveServer, Room, save_screen
 

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from server.models import Audit, Board, Event, Result
+from server.core.models import Audit, Board, Event, Result
 from tests.server.test_deal_entry import DEAL, OTHER, enter_deal, later, seat_at
 from tests.support.api import Club, new_id
 from tests.support.web import web_login

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from server.db import make_engine, transact
+from server.core.db import make_engine, transact
 from server.services import publication, setup
 from tests.support.env import TD_PASSWORD
 from tests.support.web import LiveServer, Room, login, open_room

@@ -17,8 +17,8 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from server.app import create_app
-from server.config import Settings
-from server.models import Board, Result
+from server.core.config import Settings
+from server.core.models import Board, Result
 from tests.server.test_replay_view import BOARD_12, _stored_play
 from tests.support.api import Club, Table, open_club
 from tests.support.env import TD_PASSWORD

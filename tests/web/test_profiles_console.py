@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from server.models import Event
+from server.core.models import Event
 from tests.support.web import LiveServer, login, web_login
 from tests.web.test_wizard_browser import PHONE, expect, held, no_sideways_scroll, shoot
 from tests.web.test_wizard_forms import STEP1, create, events

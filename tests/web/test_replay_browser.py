@@ -11,8 +11,8 @@ from typing import Any
 from playwright.sync_api import expect
 from sqlmodel import Session, select
 
-from server.db import make_engine
-from server.models import Board, Result
+from server.core.db import make_engine
+from server.core.models import Board, Result
 from server.services import hands
 from tests.support.web import LiveServer, Room, Terminal, login, save_screen
 from tests.web.test_hand_record_public import DEAL

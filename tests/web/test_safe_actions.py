@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from server.errors import ConflictError
-from server.models import utcnow
+from server.core.errors import ConflictError
+from server.core.models import utcnow
 from server.services import publication
 from tests.support.api import Club
 from tests.support.web import web_login

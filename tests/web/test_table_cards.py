@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from protocol.languages import LANGUAGES
-from server.cli import app as cli_app
+from server.ops.cli import app as cli_app
 from tests.support.api import Club
 from tests.support.web import web_login
 

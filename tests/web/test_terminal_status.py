@@ -8,8 +8,8 @@ from datetime import timedelta
 from fastapi.testclient import TestClient
 from sqlmodel import select
 
-from server.db import transact
-from server.models import TableToken, utcnow
+from server.core.db import transact
+from server.core.models import TableToken, utcnow
 from server.services import dashboard, setup
 from tests.support.api import Club
 from tests.support.web import web_login

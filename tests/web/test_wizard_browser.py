@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from sqlmodel import Session, col, select
 
-from server.db import make_engine
-from server.models import Event, Pair, Section
+from server.core.db import make_engine
+from server.core.models import Event, Pair, Section
 from tests.support.web import LiveServer, login
 
 pytestmark = pytest.mark.slow

@@ -8,7 +8,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
-from server.models import Board, Event, Member, Pair, Section
+from server.core.models import Board, Event, Member, Pair, Section
 from tests.support.web import web_login
 
 STEP1 = {"name": "Monday pairs", "sections": "1", "pairs": "20", "minutes": "210"}

@@ -11,9 +11,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
+from server.core.models import Board
 from server.io.handrecords import normalise_deal
 from server.io.pbn import read_pbn
-from server.models import Board
 from tests.support.web import web_login
 from tests.web.test_wizard_forms import create, events
 

@@ -8,7 +8,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from server.models import MovementAssignment, Pair, Result, Section, Team
+from server.core.models import MovementAssignment, Pair, Result, Section, Team
 from tests.support.web import web_login
 from tests.web.test_wizard_forms import STEP1, create, events
 

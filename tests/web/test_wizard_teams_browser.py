@@ -14,8 +14,8 @@ import httpx
 import pytest
 from sqlmodel import Session, col, select
 
-from server.db import make_engine
-from server.models import Board, BridgeTable, MovementAssignment, Pair, Team
+from server.core.db import make_engine
+from server.core.models import Board, BridgeTable, MovementAssignment, Pair, Team
 from tests.support.env import TD_PASSWORD
 from tests.support.web import LiveServer, Room, login
 from tests.web.test_wizard_browser import expect, held, no_sideways_scroll, phone  # noqa: F401

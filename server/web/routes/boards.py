@@ -12,9 +12,9 @@ from sqlmodel import Session
 
 from protocol.messages import AUCTION_TEXT, PLAY_TEXT, EntryValues
 from protocol.text import MAX_TEXT, SingleLine
-from server.errors import InvalidError
+from server.core.errors import InvalidError
+from server.core.models import Event, Result, utcnow
 from server.i18n import N_
-from server.models import Event, Result, utcnow
 from server.services import adjusted, dashboard, deadlines, replay, round_control, setup, td
 from server.services.table_commands import Push
 from server.web.auth import TDForm, TDPage

@@ -15,9 +15,9 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 from sqlmodel import Session
 
-from server import error_words
-from server.errors import InvalidError, TravellerError
-from server.models import Section
+from server.core.errors import InvalidError, TravellerError
+from server.core.models import Section
+from server.i18n import error_words
 from server.movements import PairRef
 from server.services import dashboard, movement_admin, movement_views, setup
 from server.web.auth import TDForm, TDPage

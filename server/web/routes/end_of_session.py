@@ -13,9 +13,9 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from sqlmodel import Session
 
-from server import backup
-from server.errors import ConflictError
+from server.core.errors import ConflictError
 from server.services import audit, dashboard, setup, standings
+from server.site import backup
 from server.web.auth import TDForm, TDPage
 from server.web.respond import page
 from server.web.routes.publish import where_results_stand
@@ -74,7 +74,7 @@ async def sheet_page(
 @router.post("/backup")
 async def take_backup(runtime: RuntimeDep, _td: TDForm, section_id: int) -> Response:
     """Back up the whole database now and hand the file to the browser; audited. SQLite: an
-    online copy (``server.backup``); PostgreSQL: a ``pg_dump`` custom-format archive."""
+    online copy (``server.site.backup``); PostgreSQL: a ``pg_dump`` custom-format archive."""
     await runtime.read(lambda s: setup.get_section(s, section_id))  # 404 for a wrong section
     url = runtime.engine.url.render_as_string(hide_password=False)
     directory = backup_directory(url)

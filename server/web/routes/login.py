@@ -8,8 +8,8 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from server import error_words
-from server.errors import TravellerError
+from server.core.errors import TravellerError
+from server.i18n import error_words
 from server.services import tokens
 from server.web.auth import (
     LOGIN_COOKIE,

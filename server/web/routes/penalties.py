@@ -10,8 +10,8 @@ from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
 from server import scoring
-from server.error_words import notice
-from server.models import Sanction
+from server.core.models import Sanction
+from server.i18n.error_words import notice
 from server.services import dashboard, sanctions, setup, standings
 from server.web.auth import TDForm, TDPage
 from server.web.respond import act, page

@@ -9,9 +9,9 @@ from fastapi import APIRouter, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
-from server.error_words import notice
-from server.errors import InvalidError
-from server.models import Pair
+from server.core.errors import InvalidError
+from server.core.models import Pair
+from server.i18n.error_words import notice
 from server.services import dashboard, handicaps, members, setup, standings
 from server.web.auth import TDForm, TDPage
 from server.web.respond import act, page, redirect

@@ -13,10 +13,10 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlmodel import Session
 
-from server.discovery import WILDCARDS, lan_addresses
-from server.models import Section
-from server.runtime import Runtime
+from server.core.models import Section
+from server.live.runtime import Runtime
 from server.services import dashboard, hand_view, individual_results, replay, setup, standings
+from server.site.discovery import WILDCARDS, lan_addresses
 from server.web.live import Fragments
 from server.web.respond import fragment, language, page
 from server.web.state import RuntimeDep, WebDep, WebState, get_runtime, get_web

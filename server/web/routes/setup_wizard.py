@@ -21,9 +21,9 @@ from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 from starlette.datastructures import FormData, UploadFile
 
-from server.error_words import notice
-from server.errors import InvalidError, TravellerError
+from server.core.errors import InvalidError, TravellerError
 from server.i18n import N_
+from server.i18n.error_words import notice
 from server.movements import Movement, PairRef
 from server.movements.advice import (
     DEFAULT_MINUTES,

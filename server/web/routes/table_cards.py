@@ -10,7 +10,7 @@ from sqlmodel import Session
 
 from protocol.languages import LANGUAGES
 from protocol.table_card import DEVICES
-from server import table_cards
+from server.i18n import table_cards
 from server.services import dashboard, setup
 from server.web.auth import TDPage
 from server.web.respond import language, page

@@ -12,8 +12,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from typer.testing import CliRunner
 
+from server.core.models import Event, Pair, Section
 from server.io.cli import _suggest, score
-from server.models import Event, Pair, Section
 from server.services import standings
 from server.services.standings import Played, SectionData
 from tests.support.api import open_club

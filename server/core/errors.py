@@ -6,7 +6,7 @@ from __future__ import annotations
 class TravellerError(Exception):
     """A refused request. Route handlers turn it into a 4xx with ``code`` and ``message``.
 
-    ``message`` is English; the handlers translate it for the person (server/error_words.py).
+    ``message`` is English; the handlers translate it for the person (server/i18n/error_words.py).
     ``language`` is the event's language when a table's command was refused (a table client
     that sends no Accept-Language gets the club's language)."""
 

@@ -9,7 +9,7 @@ from enum import StrEnum
 
 import typer
 
-from server.cli_words import _
+from server.i18n.cli_words import _
 
 
 class CardDevice(StrEnum):
@@ -30,7 +30,7 @@ def cards(
 ) -> None:
     """Print the table card: how to enter, confirm, correct, call the TD and move."""
     from protocol.languages import LANGUAGES
-    from server import table_cards
+    from server.i18n import table_cards
 
     wanted = list(LANGUAGES) if lang == "all" else [lang]
     for code in wanted:

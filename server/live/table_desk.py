@@ -8,7 +8,7 @@ everything between is here, once:
 * the table's identity from its token, with the table row's lock (§ 262 commands one at a time);
 * the PIN lockout on confirmations, counted per token whatever the transport;
 * the event's language on a refusal (the transport words it for its people);
-* group commit (server.db.GroupWriter), with the table's id as the order in which table locks
+* group commit (server.core.db.GroupWriter), with the table's id as the order in which table locks
   are taken, from every transport: two batches on PostgreSQL never wait on each other's locks
   in opposite orders (no deadlock);
 * the publish step, once the command is committed (never before: committed before acknowledged).
@@ -28,10 +28,10 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from protocol.messages import ConfirmResult, Message, Paired, RoundInfo, TableCommand
-from server.bus import Bus
-from server.db import GroupWriter, read, transact
-from server.errors import ForbiddenError, TravellerError
-from server.ratelimit import PIN_GUESSES, RateLimitedError
+from server.core.db import GroupWriter, read, transact
+from server.core.errors import ForbiddenError, TravellerError
+from server.limits.ratelimit import PIN_GUESSES, RateLimitedError
+from server.live.bus import Bus
 from server.services import tokens
 from server.services.outcomes import Outcome, Push
 from server.services.table_commands import outcome_for

@@ -26,7 +26,7 @@ from pydantic import ValidationError
 from sqlalchemy import Engine
 
 from protocol.messages import parse_server_message
-from server.bus import Bus, Delivery
+from server.live.bus import Bus, Delivery
 
 log = logging.getLogger(__name__)
 

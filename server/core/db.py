@@ -21,11 +21,11 @@ from sqlalchemy.exc import DataError, IntegrityError, OperationalError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, create_engine
 
-from server.errors import InvalidError, TravellerError, UnavailableError
+from server.core.errors import InvalidError, TravellerError, UnavailableError
 
 log = logging.getLogger(__name__)
 
-MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+MIGRATIONS = Path(__file__).resolve().parents[1] / "migrations"
 
 
 def is_sqlite(url: str) -> bool:

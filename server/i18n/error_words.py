@@ -22,7 +22,7 @@ from functools import cache
 from typing import IO, Any
 
 from server import i18n
-from server.errors import InvalidError, TravellerError
+from server.core.errors import InvalidError, TravellerError
 
 #: The exception classes whose second argument is a sentence for people.
 ERROR_CLASSES = frozenset(

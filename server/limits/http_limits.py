@@ -27,7 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from protocol.messages import Error
-from server.config import Settings
+from server.core.config import Settings
 
 #: The longest path segment (a section id, a pair key, a file name) any route takes; longer
 #: ones are refused before routing (414), so no route ever sees a 5000-character key.

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from server.errors import NotFoundError, TravellerError, UnauthorizedError
+from server.core.errors import NotFoundError, TravellerError, UnauthorizedError
 
 
 class _Client(Protocol):
@@ -306,7 +306,7 @@ def guesser(conn: HTTPConnection) -> str:
 
 
 #: Wrong E/W PINs per table token: five in five minutes, then the table calls the TD
-#: (server.table_desk counts them, whatever the transport).
+#: (server.live.table_desk counts them, whatever the transport).
 PIN_GUESSES = SlidingWindow(5, 300.0)
 #: Wrong TD codes ("not played" at the table) per table token: five in ten minutes.
 TD_CODE_GUESSES = SlidingWindow(5, 600.0)

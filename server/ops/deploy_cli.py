@@ -1,6 +1,6 @@
 """Site commands: backup, restore, doctor, and `serve` with several workers, mDNS and TLS.
 
-Only typer and the standard library at module level: server/cli.py may import this module.
+Only typer and the standard library at module level: server/ops/cli.py may import this module.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import typer
 
-from server.cli_words import _
+from server.i18n.cli_words import _
 
 app = typer.Typer(no_args_is_help=True, add_completion=False)
 
@@ -31,8 +31,8 @@ def backup(
     show: bool = typer.Option(False, "--list", help="List the backups instead of taking one."),
 ) -> None:
     """Back up the SQLite database now (safe while the server runs), keeping the newest N."""
-    from server.backup import BackupError, list_backups
-    from server.backup import backup as take
+    from server.site.backup import BackupError, list_backups
+    from server.site.backup import backup as take
 
     if show:
         for path in list_backups(directory):
@@ -53,8 +53,8 @@ def restore(
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask."),
 ) -> None:
     """Replace the database by a backup (stop the server first); the old one is kept beside."""
-    from server.backup import BackupError, check_backup, sqlite_path
-    from server.backup import restore as do_restore
+    from server.site.backup import BackupError, check_backup, sqlite_path
+    from server.site.backup import restore as do_restore
 
     url = _database_url(database_url)
     try:
@@ -100,14 +100,14 @@ def doctor(
     ),
 ) -> None:
     """Check this site: server, database, disk, clocks, serial ports. Exit 1 on a problem."""
-    from server.doctor import DEMO_SITE, healthy, read_site, report, run_checks
+    from server.site.doctor import DEMO_SITE, healthy, read_site, report, run_checks
 
     # A demo started here (its port and database), then the service's file, then the shell.
     site = {**read_site(DEMO_SITE), **read_site(env_file), **os.environ}
     cafile = site.get("TRAVELLER_SSL_CERTFILE") or None
     url: str | None = server
     if url == "auto":
-        from server.discovery import find_servers
+        from server.site.discovery import find_servers
 
         found = find_servers(3.0)
         answered = ", ".join(found) if found else _("no Traveller server answered")
@@ -137,7 +137,7 @@ def discover(
     ),
 ) -> None:
     """Find Traveller servers on the LAN (mDNS); print their URLs, exit 1 when none answers."""
-    from server.discovery import find_servers
+    from server.site.discovery import find_servers
 
     found = find_servers(timeout, interfaces=interface or None)
     if not found:
@@ -165,9 +165,9 @@ def serve(
 
     import uvicorn
 
-    from server.config import ConfigError, Settings, check
-    from server.db import is_sqlite, make_engine, migrate
-    from server.http_limits import uvicorn_options
+    from server.core.config import ConfigError, Settings, check
+    from server.core.db import is_sqlite, make_engine, migrate
+    from server.limits.http_limits import uvicorn_options
 
     overrides = {"host": host, "port": port, "database_url": database_url}
     settings = Settings.model_validate({k: v for k, v in overrides.items() if v})
@@ -190,7 +190,7 @@ def serve(
         }
     )
     if workers > 1:  # every worker's pool must fit in PostgreSQL's max_connections
-        from server.db import pool_for_workers
+        from server.core.db import pool_for_workers
 
         try:
             size, overflow = pool_for_workers(workers)
@@ -206,7 +206,7 @@ def serve(
         engine.dispose()
     with contextlib.ExitStack() as stack:
         if mdns:
-            from server.discovery import advertise
+            from server.site.discovery import advertise
 
             scheme = "https" if ssl_certfile else "http"
             ad = stack.enter_context(advertise(settings.port, host=settings.host, scheme=scheme))

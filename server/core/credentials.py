@@ -1,5 +1,6 @@
 """How strong the server's own secrets must be: the TD password and the Data Connector's club id
-and licence key. Pure rules; ``server.config.check`` refuses to start a server that breaks them.
+and licence key. Pure rules; ``server.core.config.check`` refuses to start a server that breaks
+them.
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ from pathlib import Path
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
-from server.db import migrate, transact
-from server.models import Event, Section
+from server.core.db import migrate, transact
+from server.core.models import Event, Section
 from server.movements import mitchell
 from server.services import setup, td
 

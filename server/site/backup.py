@@ -24,7 +24,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy import Engine
 
 from protocol.messages import RoundChanged
-from server.bus import Bus, Delivery
+from server.live.bus import Bus, Delivery
 
 log = logging.getLogger(__name__)
 
@@ -178,7 +178,7 @@ def restore(file: Path, database_url: str) -> Path | None:
     """Replace the database of ``database_url`` by the backup ``file`` and migrate it to the
     newest schema. The database it replaces is kept beside it; returns that copy (or None).
     Stop the server first."""
-    from server.db import make_engine, migrate
+    from server.core.db import make_engine, migrate
 
     check_backup(file)
     target = sqlite_path(database_url)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from protocol.text import MAX_NAME, code_point, is_line_break, refused
-from server.errors import InvalidError
+from server.core.errors import InvalidError
 
 
 def checked(text: str, *, max_length: int = MAX_NAME) -> str:

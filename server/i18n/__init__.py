@@ -24,7 +24,7 @@ from babel.numbers import format_decimal, format_percent
 
 from protocol import catalogues, languages
 
-LOCALES: Final = Path(__file__).resolve().parent / "locales"
+LOCALES: Final = Path(__file__).resolve().parents[1] / "locales"
 DOMAIN: Final = "messages"
 SOURCE: Final = "en"
 #: The languages offered, the aliases browsers send, and the local seat letters (shared with

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from server import credentials
+from server.core import credentials
 
 
 class Settings(BaseSettings):
@@ -75,7 +75,7 @@ class Settings(BaseSettings):
         "or ';': /dev/ttyUSB0, /dev/ttyUSB1#1-8 (an RS-485 bus polling keypads 1 to 8), "
         "tcp-listen://0.0.0.0:7001. Unset: no gateway (or run `traveller gateway`).",
     )
-    # Limits against floods (server/http_limits.py, server/web/live.py; SECURITY.md).
+    # Limits against floods (server/limits/http_limits.py, server/web/live.py; SECURITY.md).
     max_body_bytes: int = Field(
         default=8 * 2**20,
         ge=0,
@@ -119,7 +119,7 @@ class ConfigError(RuntimeError):
 
 def check(settings: Settings) -> None:
     """Refuse to start a production server without a TD password, or with a weak TD password
-    or Data Connector licence (server.credentials: they are guessed from the club's LAN)."""
+    or Data Connector licence (server.core.credentials: they are guessed from the club's LAN)."""
     if not settings.demo and not settings.td_password:
         raise ConfigError(
             "TRAVELLER_TD_PASSWORD is not set: a production server needs a TD password "

@@ -12,11 +12,11 @@ from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from server.bus import Bus
-from server.config import Settings
-from server.db import GroupWriter, read, transact, write_lock
+from server.core.config import Settings
+from server.core.db import GroupWriter, read, transact, write_lock
+from server.live.bus import Bus
+from server.live.table_desk import TableDesk
 from server.services.outcomes import Push
-from server.table_desk import TableDesk
 
 T = TypeVar("T")
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import typer
 
-from server.cli_words import _
+from server.i18n.cli_words import _
 
 app = typer.Typer(
     name="traveller",
@@ -56,12 +56,12 @@ def demo(
     import uvicorn
 
     from server.app import create_app
-    from server.config import Settings
-    from server.db import make_engine
-    from server.demo import create_demo, find_demo, wipe_sqlite
-    from server.doctor import DEMO_SITE, read_site, write_site
-    from server.http_limits import uvicorn_options
-    from server.runtime import tune_interpreter
+    from server.core.config import Settings
+    from server.core.db import make_engine
+    from server.limits.http_limits import uvicorn_options
+    from server.live.runtime import tune_interpreter
+    from server.ops.demo import create_demo, find_demo, wipe_sqlite
+    from server.site.doctor import DEMO_SITE, read_site, write_site
 
     data_dir.mkdir(parents=True, exist_ok=True)
     db_path = data_dir / "demo.db"
@@ -157,7 +157,7 @@ def run_tests(
     Extra arguments go to pytest, e.g. `traveller test -x -k websocket`."""
     import importlib.util
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     if importlib.util.find_spec("pytest") is None:  # a .venv made by `./traveller demo`
         typer.echo(
             _("error: the tests need the dev tools: `./traveller test` installs them"), err=True
@@ -256,7 +256,7 @@ def bench(ctx: typer.Context) -> None:
     """Benchmarks and fault runs: load, chaos, scoring, keypad (from a clone of the repository).
 
     `traveller bench --help` lists them, e.g. `traveller bench load --tables 50`."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     if not (root / "benchmarks" / "bench_cli.py").is_file():
         typer.echo(_("error: `traveller bench` runs from a clone of the repository"), err=True)
         raise typer.Exit(2)
@@ -269,12 +269,12 @@ def bench(ctx: typer.Context) -> None:
 def _mount() -> None:
     """Sub-commands that live with their packages (each imports only typer at load time)."""
     from firmware_sim.cli import keypad_sim
-    from server.cards_cli import cards
-    from server.deploy_cli import app as deploy_app
-    from server.deploy_cli import serve
     from server.gateway.cli import gateway
     from server.io.cli import score
     from server.movements.cli import app as movement_app
+    from server.ops.cards_cli import cards
+    from server.ops.deploy_cli import app as deploy_app
+    from server.ops.deploy_cli import serve
     from terminal.cli import app as terminal_app
 
     app.add_typer(movement_app, name="movement", help="Show, check and export movements.")
