@@ -73,6 +73,21 @@ def test_the_board_page_shows_the_tables_auction_and_the_td_changes_it(
     ).text
     assert "flash-error" not in page
     assert cells(page) == ["", "1♣", "1♠", "P", "4♠", "P", "P", "P"]
+    # The contract left out: it follows from the auction, and the notice says so.
+    page = post(
+        client,
+        f"{url}/set",
+        csrf,
+        contract="",
+        declarer="",
+        tricks="8",
+        auction="1c 1s p 2s p p p",
+        reason="from the players' auction",
+    ).text
+    assert "flash-error" not in page
+    assert "set to 2S." in page
+    assert "set to ." not in page
+    assert cells(page) == ["", "1♣", "1♠", "P", "2♠", "P", "P", "P"]
 
 
 def test_the_set_up_wizard_sets_the_auction_entry(client: TestClient, engine: Engine) -> None:

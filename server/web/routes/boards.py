@@ -10,12 +10,22 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import ValidationError
 from sqlmodel import Session
 
+from protocol.bridge.errors import BridgeError
 from protocol.messages import AUCTION_TEXT, PLAY_TEXT, EntryValues
 from protocol.text import MAX_TEXT, SingleLine
 from server.core.errors import InvalidError
 from server.core.models import Event, Result, utcnow
 from server.i18n import N_
-from server.services import adjusted, dashboard, deadlines, replay, round_control, setup, td
+from server.services import (
+    adjusted,
+    dashboard,
+    deadlines,
+    entries,
+    replay,
+    round_control,
+    setup,
+    td,
+)
 from server.services.table_commands import Push
 from server.web.auth import TDForm, TDPage
 from server.web.fields import whole_number
@@ -147,6 +157,7 @@ async def set_result(
         values = _values(contract, declarer, tricks, lead, auction, play)
     except InvalidError as exc:
         return redirect(back, exc.message, "error")
+    contract = values.contract or _auction_contract(board, values.auction)
     return await act(
         runtime,
         td.settle(
@@ -159,8 +170,17 @@ async def set_result(
             ),
         ),
         back,
-        f"Board {board} at table {table} set to {values.contract}.",
+        f"Board {board} at table {table} set to {contract}.",
     )
+
+
+def _auction_contract(board: int, auction: str | None) -> str:
+    """The contract an auction keyed without one ends in (for the TD's notice; the service
+    checks the auction itself and refuses a bad one before the notice is shown)."""
+    try:
+        return str(entries.check_auction(board, auction or "").outcome().contract)
+    except (InvalidError, BridgeError):
+        return ""
 
 
 #: The auction's columns on the TD's page, as printed in bridge columns and hand records.
