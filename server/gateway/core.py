@@ -21,6 +21,7 @@ from protocol.messages import (
     ResultChanged,
     RoundChanged,
     RoundInfo,
+    SettingsChanged,
 )
 from server.live.bus import Delivery
 
@@ -29,7 +30,7 @@ from .line import Line
 
 log = logging.getLogger(__name__)
 
-#: Pushes a keypad understands; the others (settings for the Textual terminal) are not sent.
+#: Pushes a keypad understands as they are (SettingsChanged goes as a TableSettings frame).
 PUSHED = (RoundChanged, ResultChanged, ConflictRaised)
 #: Refusals that show the keypad's picture of its round is wrong (stale, or hit by a damaged
 #: frame that passed the CRC): it is sent the round as it is, so it cannot loop on them.
@@ -205,6 +206,9 @@ class GatewayCore:
     def push(self, delivery: Delivery) -> None:
         """A server push for a table (from the bus or the database watcher)."""
         section_id, table, message = delivery
+        if isinstance(message, SettingsChanged):
+            self._settings(section_id, table, message)
+            return
         if not isinstance(message, PUSHED):
             return
         table = table or _table_of(message)
@@ -220,6 +224,19 @@ class GatewayCore:
                 and self._waiting(keypad)
             ):
                 self._enqueue(keypad, NextRound(), news=True, retry=True)
+
+    def _settings(self, section_id: int, table: int | None, message: SettingsChanged) -> None:
+        """The TD changed the event's table settings (the auction or a hand-dealt board's deal
+        keyed, say): the section's keypads (or the one table's) get them as a TableSettings
+        frame, as when they asked at start-up, so a keypad follows without re-pairing."""
+        for keypad in self.keypads.values():
+            binding = keypad.binding
+            if binding is None or binding.section_id != section_id:
+                continue
+            if table is not None and binding.table != table:
+                continue
+            self.stats.pushes_sent += 1
+            self._send(keypad, message.settings)
 
     def _offer(self, keypad: _Keypad, message: Message) -> None:
         """Send news unless the keypad already has it (its own change coming back, a round

@@ -20,6 +20,8 @@ from protocol.messages import (
     ResultChanged,
     RoundChanged,
     RoundInfo,
+    SettingsChanged,
+    TableSettings,
 )
 from server.gateway.core import WAIT_RECHECK, GatewayCore
 from server.gateway.jobs import Binding, Handled, Station
@@ -262,3 +264,20 @@ def test_a_board_whose_deal_is_asked_no_more_is_news_for_the_keypad() -> None:
     rig.core.push((SECTION, 1, RoundChanged(round=checking)))
     rig.run()
     assert rig.received == [keypad_view(RoundChanged(round=checking))]
+
+
+def test_the_tds_new_table_settings_reach_the_sections_keypads() -> None:
+    """A SettingsChanged push (the TD turned the auction on mid-session) goes to the bound
+    keypad as a TableSettings frame, as the settings it asked for at start-up; another
+    section's change does not."""
+    rig = Rig()
+    rig.command(GetRound(), Handled(round_info(), Binding(SECTION, 1)))
+    rig.received.clear()
+    settings = TableSettings(auction_entry="optional", deal_entry=True)
+    rig.core.push((SECTION + 1, None, SettingsChanged(settings=TableSettings())))
+    rig.run()
+    assert rig.received == []
+    rig.core.push((SECTION, None, SettingsChanged(settings=settings)))
+    rig.core.push((SECTION, 2, SettingsChanged(settings=TableSettings())))  # another table's
+    rig.run()
+    assert rig.received == [settings]
