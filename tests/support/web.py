@@ -239,3 +239,23 @@ def save_screen(tab: Any, tmp_path: Path, name: str) -> Path:
     SCREENS.mkdir(parents=True, exist_ok=True)
     (SCREENS / name).write_bytes(path.read_bytes())
     return path
+
+
+def overflow(tab: Any) -> int:
+    """How many pixels the page is wider than the window (0: no sideways scroll)."""
+    width: int = tab.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    return max(width, 0)
+
+
+def scrolling_inside(tab: Any) -> list[str]:
+    """Every element that scrolls sideways on its own (``overflow-x`` auto or scroll, wider
+    inside than it shows): a table that only fits by scrolling in its card is no fit."""
+    found: list[str] = tab.evaluate(
+        """[...document.querySelectorAll('body *')].filter(e => {
+             const x = getComputedStyle(e).overflowX;
+             return (x === 'auto' || x === 'scroll') && e.scrollWidth > e.clientWidth + 1;
+           }).map(e => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}`
+             + `${e.className ? '.' + String(e.className).split(' ').join('.') : ''}`
+             + ` by ${e.scrollWidth - e.clientWidth}px`)"""
+    )
+    return found

@@ -12,7 +12,7 @@ from sqlmodel import Session, col, select
 
 from server.core.models import Board, BridgeTable, MovementAssignment
 from tests.server.test_deal_entry import DEAL, OTHER
-from tests.support.web import LiveServer, Room, save_screen
+from tests.support.web import LiveServer, Room, overflow, save_screen, scrolling_inside
 
 
 def key(room: Room, table: int, board: int, deal: str) -> dict[str, Any]:
@@ -51,6 +51,15 @@ def test_the_td_settles_a_conflicting_deal_from_the_page(
     save_screen(td_page, tmp_path, "keyed-deals-1366.png")
     td_page.set_viewport_size({"width": 390, "height": 844})
     save_screen(td_page, tmp_path, "keyed-deals-390.png")
+    # On a phone the rows stack: nothing scrolls sideways, not the page nor inside its card,
+    # and the TD's choice is whole on the screen.
+    assert overflow(td_page) == 0
+    assert scrolling_inside(td_page) == []
+    for radio in td_page.locator("#resolve-1 label").all():
+        box = radio.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0, box
+        assert box["x"] + box["width"] <= 390, box
     td_page.set_viewport_size({"width": 1366, "height": 768})
 
     form = td_page.locator("#resolve-1")

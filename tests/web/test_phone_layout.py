@@ -14,7 +14,7 @@ import pytest
 from server.core.db import make_engine, transact
 from server.services import publication, setup
 from tests.support.env import TD_PASSWORD
-from tests.support.web import LiveServer, Room, login, open_room
+from tests.support.web import LiveServer, Room, login, open_room, overflow, scrolling_inside
 
 pytestmark = pytest.mark.slow
 
@@ -145,26 +145,6 @@ def contexts(browser: Any, live_server: LiveServer) -> Iterator[dict[str, Any]]:
     yield made
     for context in made.values():
         context.close()
-
-
-def overflow(tab: Any) -> int:
-    """How many pixels the page is wider than the window (0: no sideways scroll)."""
-    width: int = tab.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-    return max(width, 0)
-
-
-def scrolling_inside(tab: Any) -> list[str]:
-    """Every element that scrolls sideways on its own (``overflow-x`` auto or scroll, wider
-    inside than it shows): a table that only fits by scrolling in its card is no fit."""
-    found: list[str] = tab.evaluate(
-        """[...document.querySelectorAll('body *')].filter(e => {
-             const x = getComputedStyle(e).overflowX;
-             return (x === 'auto' || x === 'scroll') && e.scrollWidth > e.clientWidth + 1;
-           }).map(e => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}`
-             + `${e.className ? '.' + String(e.className).split(' ').join('.') : ''}`
-             + ` by ${e.scrollWidth - e.clientWidth}px`)"""
-    )
-    return found
 
 
 def shoot(tab: Any, name: str) -> None:
