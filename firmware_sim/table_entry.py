@@ -17,9 +17,9 @@ from typing import Final, Literal
 
 from protocol.bridge import BridgeError
 from protocol.bridge.auction import Auction, IllegalCall
-from protocol.bridge.deal import Hand, check_deal, format_deal, format_hand
 from protocol.bridge.enums import Seat
-from protocol.keys import HIGH_RANKS, KeyRefusedError
+from protocol.keys import KeyRefusedError
+from protocol.keys_deal import DealKeys
 from protocol.keys_play import ALERT, read_call
 
 from . import i18n
@@ -38,8 +38,6 @@ CALL_REFUSALS: Final = {
     "call_level": "Level 1-7 0=pass",
     "call_strain": "1C 2D 3H 4S 5NT",
 }
-SUITS: Final = ("S", "H", "D", "C")
-SEATS: Final = (Seat.N, Seat.E, Seat.S, Seat.W)
 
 
 @dataclass
@@ -105,93 +103,65 @@ class AuctionDraft:
         return line1, i18n.text(lang, "{seat}? 0=P *=X ^!", seat=seat)
 
 
+#: Why a key of the deal was refused, in the LCD's few words (English ids of i18n.TEXTS).
+DEAL_REFUSALS: Final = {
+    "deal_high": "1: 1J 2Q 3K 4A",
+    "deal_keyed_already": "Keyed already",
+    "deal_hand_full": "13 cards: ENT",
+    "deal_hand_size": "13 cards a hand",
+}
+
+
 @dataclass
 class DealDraft:
-    """The hands keyed so far: ``mode`` "enter" (the four) or "check" (North's)."""
+    """The hands keyed so far on one board (the grammar: protocol/keys_deal.py): ``mode``
+    "enter" (the four) or "check" (North's)."""
 
     board: int
     mode: Literal["enter", "check"]
-    holdings: list[str] = field(default_factory=lambda: [""])
-    high: bool = False
+    keys: DealKeys = field(init=False)
 
-    @property
-    def seats(self) -> tuple[Seat, ...]:
-        return SEATS if self.mode == "enter" else (Seat.N,)
+    def __post_init__(self) -> None:
+        self.keys = DealKeys(self.mode)
 
     @property
     def seat(self) -> Seat:
-        return self.seats[min((len(self.holdings) - 1) // 4, len(self.seats) - 1)]
+        return self.keys.seat
 
     @property
     def suit(self) -> str:
-        return SUITS[(len(self.holdings) - 1) % 4]
-
-    def hand(self, index: int) -> Hand:
-        suits = self.holdings[index * 4 : index * 4 + 4]
-        return frozenset(f"{SUITS[n]}{rank}" for n, held in enumerate(suits) for rank in held)
-
-    def hands(self) -> dict[Seat, Hand]:
-        return {seat: self.hand(index) for index, seat in enumerate(self.seats)}
+        return self.keys.suit
 
     def press(self, key: str) -> str | None:
         """A rank key; a refusal's words (English id) or None."""
-        if self.high:
-            rank = HIGH_RANKS.get(key)
-            if rank is None or rank == "T":
-                return "1: 1J 2Q 3K 4A"
-            self.high = False
-        elif key == "1":
-            self.high = True
-            return None
-        else:
-            rank = "T" if key == "0" else key
-        if rank in self.holdings[-1]:
-            return "Keyed already"
-        if len(self.hand((len(self.holdings) - 1) // 4)) >= 13:
-            return "13 cards: ENT"
-        self.holdings[-1] += rank
+        try:
+            self.keys.press(key)
+        except KeyRefusedError as refused:
+            return DEAL_REFUSALS[refused.code]
         return None
 
     def next_suit(self) -> tuple[str | None, bool]:
         """ENT: (a refusal's words or None, whether every hand is keyed and checked)."""
-        index = (len(self.holdings) - 1) // 4
-        if self.suit == "C":
-            if len(self.hand(index)) != 13:
-                return "13 cards a hand", False
-            if index == len(self.seats) - 1:
-                if self.mode == "enter":
-                    try:
-                        check_deal(self.hands())
-                    except BridgeError as error:
-                        return (
-                            "Card in 2 hands" if error.code == "card_twice" else "Not 52"
-                        ), False
-                return None, True
-        self.holdings.append("")
-        return None, False
+        try:
+            return None, self.keys.next_suit()
+        except KeyRefusedError as refused:
+            return DEAL_REFUSALS[refused.code], False
+        except BridgeError as error:
+            return ("Card in 2 hands" if error.code == "card_twice" else "Not 52"), False
 
     def back(self) -> bool:
         """Take back a key, or go back a suit; False when nothing is keyed."""
-        if self.high:
-            self.high = False
-        elif self.holdings[-1]:
-            self.holdings[-1] = self.holdings[-1][:-1]
-        elif len(self.holdings) > 1:
-            self.holdings.pop()
-        else:
-            return False
-        return True
+        return self.keys.back()
 
     def text(self) -> str:
         """What is sent: the PBN deal, or North's hand."""
-        hands = self.hands()
-        return format_deal(hands) if self.mode == "enter" else format_hand(hands[Seat.N])
+        return self.keys.text()
 
     def lines(self, lang: str) -> tuple[str, str]:
         """Line 1: "B5 N S:AKQ2_", line 2: the hand's count and the keys."""
         seat = i18n.seat(lang, self.seat.value)
-        held = self.holdings[-1] + ("1" if self.high else "")
+        held = self.keys.holdings[-1] + ("1" if self.keys.high else "")
         head = f"{i18n.text(lang, 'B{board}', board=self.board)} {seat} {self.suit}:"
         line1 = head + (held + "_")[-(WIDTH - len(head)) :]
-        count = len(self.hand((len(self.holdings) - 1) // 4))
+        count = len(self.keys.hand((len(self.keys.holdings) - 1) // 4))
         return line1, i18n.text(lang, "{count}/13 ENT=suit", count=count)

@@ -15,9 +15,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from protocol.bridge import BridgeError
-from protocol.bridge.deal import Hand, check_deal, format_deal, format_hand
+from protocol.bridge.deal import Hand
 from protocol.bridge.enums import Seat
-from protocol.keys import HIGH_RANKS
+from protocol.keys import HIGH_RANKS, KeyRefusedError
+from protocol.keys_deal import SUITS, DealKeys
 from terminal import i18n
 from terminal.bridge_words import card_text, refusal_text
 from terminal.errors import ClientError
@@ -26,9 +27,6 @@ from terminal.keypad import SYMBOLS
 
 from .base import key_of
 
-SUIT_ORDER = ("S", "H", "D", "C")
-SEATS = (Seat.N, Seat.E, Seat.S, Seat.W)
-LOW = "23456789"
 HINTS = N_("ranks: 2-9, 0 ten, 11 J, 12 Q, 13 K, 14 A   Enter = next suit   Backspace = undo")
 ACK_TEXT = {
     "keyed": N_("The deal is stored. Thank you."),
@@ -47,9 +45,8 @@ class DealEntryScreen(ModalScreen[dict[Seat, Hand] | None]):
         super().__init__()
         self.board = board
         self.mode = mode
-        self.seats = SEATS if mode == "enter" else (Seat.N,)
-        self.holdings: list[str] = []  # one string of ranks a suit, in keying order
-        self.high = False  # a 1 keyed: J Q K A next
+        self.keys = DealKeys(mode)  # the grammar: protocol/keys_deal.py
+        self.seats = self.keys.seats
         self.answer: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -68,7 +65,6 @@ class DealEntryScreen(ModalScreen[dict[Seat, Hand] | None]):
 
     def on_mount(self) -> None:
         """Start with North's spades."""
-        self.holdings = [""]
         self._show()
 
     # ------------------------------------------------------------------ reading the keys
@@ -76,32 +72,29 @@ class DealEntryScreen(ModalScreen[dict[Seat, Hand] | None]):
     @property
     def seat(self) -> Seat:
         """The hand being keyed."""
-        return self.seats[min((len(self.holdings) - 1) // 4, len(self.seats) - 1)]
+        return self.keys.seat
 
     @property
     def suit(self) -> str:
         """The suit being keyed."""
-        return SUIT_ORDER[(len(self.holdings) - 1) % 4]
+        return self.keys.suit
 
     def hand(self, index: int) -> Hand:
         """The cards keyed for the seat at ``index`` of :attr:`seats`."""
-        suits = self.holdings[index * 4 : index * 4 + 4]
-        return frozenset(
-            f"{SUIT_ORDER[n]}{rank}" for n, holding in enumerate(suits) for rank in holding
-        )
+        return self.keys.hand(index)
 
     def hands(self) -> dict[Seat, Hand]:
         """Every hand keyed so far."""
-        return {seat: self.hand(index) for index, seat in enumerate(self.seats)}
+        return self.keys.hands()
 
     def _show(self, message: str = "") -> None:
         lines = []
         for index, seat in enumerate(self.seats):
-            suits = self.holdings[index * 4 : index * 4 + 4]
+            suits = self.keys.holdings[index * 4 : index * 4 + 4]
             if not suits:
                 break
             shown = "  ".join(
-                SYMBOLS[SUIT_ORDER[n]] + ("".join(h).replace("T", "10") or "—")
+                SYMBOLS[SUITS[n]] + ("".join(h).replace("T", "10") or "—")
                 for n, h in enumerate(suits)
             )
             count = len(self.hand(index))
@@ -110,7 +103,7 @@ class DealEntryScreen(ModalScreen[dict[Seat, Hand] | None]):
         if self.answer is None:
             turn = _("{seat}: {suit}").format(
                 seat=i18n.seat_name(self.seat.value), suit=SYMBOLS[self.suit]
-            ) + (" 1_" if self.high else " _")
+            ) + (" 1_" if self.keys.high else " _")
             self.query_one("#deal-turn", Static).update(turn)
         self.query_one("#deal-message", Static).update(message)
 
@@ -133,80 +126,62 @@ class DealEntryScreen(ModalScreen[dict[Seat, Hand] | None]):
             self._rank(key)
 
     def _rank(self, key: str) -> None:
-        if self.high:
-            rank = HIGH_RANKS.get(key)
-            if rank is None or rank == "T":
-                self._show(_("After 1: 1 J, 2 Q, 3 K, 4 A."))
-                return
-            self.high = False
-        elif key == "1":
-            self.high = True
-            self._show()
+        rank = HIGH_RANKS.get(key, "") if self.keys.high else ("T" if key == "0" else key)
+        try:
+            self.keys.press(key)
+        except KeyRefusedError as refused:
+            self._show(self._refusal(refused.code, rank))
             return
-        else:
-            rank = "T" if key == "0" else key
-        holding = self.holdings[-1]
-        if rank in holding:
-            shown = SYMBOLS[self.suit] + ("10" if rank == "T" else rank)
-            self._show(_("{card} is keyed already.").format(card=shown))
-            return
-        if len(self.hand(len(self.holdings[:-1]) // 4)) >= 13:
-            self._show(
-                _("{seat} has 13 cards already: Enter.").format(
-                    seat=i18n.seat_name(self.seat.value)
-                )
-            )
-            return
-        self.holdings[-1] = holding + rank
         self._show()
 
+    def _refusal(self, code: str, rank: str) -> str:
+        """A refused key of the deal in the language in use."""
+        seat = i18n.seat_name(self.seat.value)
+        if code == "deal_high":
+            return _("After 1: 1 J, 2 Q, 3 K, 4 A.")
+        if code == "deal_keyed_already":
+            shown = SYMBOLS[self.suit] + ("10" if rank == "T" else rank)
+            return _("{card} is keyed already.").format(card=shown)
+        if code == "deal_hand_full":
+            return _("{seat} has 13 cards already: Enter.").format(seat=seat)
+        count = len(self.hand((len(self.keys.holdings) - 1) // 4))
+        return _("{seat} has {count} cards: a hand has 13.").format(seat=seat, count=count)
+
     def _next_suit(self) -> None:
-        index = (len(self.holdings) - 1) // 4
-        if self.suit == "C":
-            count = len(self.hand(index))
-            if count != 13:
-                self._show(
-                    _("{seat} has {count} cards: a hand has 13.").format(
-                        seat=i18n.seat_name(self.seat.value), count=count
-                    )
-                )
-                return
-            if index == len(self.seats) - 1:
-                self._send()
-                return
-        self.holdings.append("")
+        try:
+            done = self.keys.next_suit()
+        except KeyRefusedError as refused:
+            self._show(self._refusal(refused.code, ""))
+            return
+        except BridgeError as error:
+            self._show(self._deal_refusal(error))
+            return
+        if done:
+            self._send()
+            return
         self._show()
 
     def _undo(self) -> None:
-        if self.high:
-            self.high = False
-        elif self.holdings[-1]:
-            self.holdings[-1] = self.holdings[-1][:-1]
-        elif len(self.holdings) > 1:
-            self.holdings.pop()
-        else:
+        if not self.keys.back():
             self.dismiss(None)
             return
         self._show()
 
     # ------------------------------------------------------------------ the server
 
+    def _deal_refusal(self, error: BridgeError) -> str:
+        """The four hands are not 52 different cards (check_deal), in the language in use."""
+        hands = self.hands()
+        seat = next((s for s in self.seats if len(hands[s]) != 13), Seat.N)
+        return refusal_text(
+            error,
+            seat=i18n.seat_name(seat.value),
+            count=len(hands[seat]),
+            card=card_text(str(error.value)) if error.code == "card_twice" else "",
+        )
+
     def _send(self) -> None:
         hands = self.hands()
-        if self.mode == "enter":
-            try:
-                check_deal(hands)
-            except BridgeError as error:
-                seat = next((s for s in SEATS if len(hands[s]) != 13), Seat.N)
-                self._show(
-                    refusal_text(
-                        error,
-                        seat=i18n.seat_name(seat.value),
-                        count=len(hands[seat]),
-                        card=card_text(str(error.value)) if error.code == "card_twice" else "",
-                    )
-                )
-                return
         self._show(_("Sending the deal to the server…"))
         self.run_worker(self._ask(hands), exclusive=True)
 
@@ -214,9 +189,9 @@ class DealEntryScreen(ModalScreen[dict[Seat, Hand] | None]):
         client = self.app.client  # type: ignore[attr-defined]
         try:
             if self.mode == "enter":
-                ack = await client.enter_deal(self.board, format_deal(hands))
+                ack = await client.enter_deal(self.board, self.keys.text())
             else:
-                ack = await client.check_deal(self.board, "N", format_hand(hands[Seat.N]))
+                ack = await client.check_deal(self.board, "N", self.keys.text())
         except ClientError as error:
             self._show(error.message)
             return
