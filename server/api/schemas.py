@@ -14,7 +14,7 @@ from protocol.text import MAX_NAME, MAX_TEXT, SingleLine
 Language = Literal["en", "da", "nb", "de", "ru"]
 
 #: The convention profiles (server/scoring/profiles.py PROFILES).
-ScoringProfile = Literal["dbf", "ebu", "abf", "acbl", "ffb", "nz", "brian", "pianola"]
+ScoringProfile = Literal["dbf", "ebu", "abf", "acbl", "ffb", "nz", "brian", "pianola", "ruter"]
 
 
 class TDLogin(BaseModel):

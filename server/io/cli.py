@@ -58,7 +58,7 @@ def score(
         "--profile",
         "-p",
         help="Conventions of a federation or program: dbf (default), ebu, abf, acbl, ffb, "
-        "nz, brian, pianola.",
+        "nz, brian, pianola, ruter.",
     ),
 ) -> None:
     """Score an event from its travellers (never from the totals in the file).

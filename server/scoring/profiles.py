@@ -68,6 +68,22 @@ ACBL_FILES = (
     "the percentage of that rounded total over boards x top; so factored, all 25 + 11 "
     "published totals and percentages are reproduced"
 )
+RUTER_BUTLER_FILE = (
+    "tests/data/published/ruter_rekrutteringsklubben_ruter7_2012-01-24_butler.pbn (Ruter i "
+    "Norge 4.4, Butler pairs; github.com/richardschneider/pbn test/sample/ruter71.pbn @ "
+    "cc2928f3c3e2915e46c6b57779880e134766eb9a, MIT): every board's published ButlerDatum is "
+    "the mean less one score at each end rounded to 10 (board 1: -85 -> -90), and the IMPs "
+    "are taken against it; so rounded, all 168 lines' IMPs and all 16 totals are reproduced "
+    "(rounding the difference instead, § 204B2, moves 5 lines and 8 totals)"
+)
+RUTER_MP_FILE = (
+    "tests/data/published/ruter_nbf_ostfold_follo_2022-05-08_km_par.pbn (Ruter i Norge "
+    "4.14.2, matchpoint pairs; github.com/gerhardsletten/jrbridge-pbn-api "
+    "api/_src/__tests__/sample/pairs.pbn @ 79bcc82bdd5956c0fb5a2fbd123859d8d050cc51, ISC): "
+    "Ruter's MP1 matchpoints are 2-1-0 less the comparisons (+1, 0, -1 a comparison), so its "
+    "percentages are the 2-1-0 ones: 250 of 252 lines and, with its board 37, all 8 "
+    "totals and percentages are DBf's; no board is rounded or factored differently there"
+)
 ISSUE = "stated by issue 16 (the program's own document was not found)"
 
 
@@ -215,8 +231,15 @@ PIANOLA = Profile(
     ),
 )
 
+RUTER = Profile(
+    name="ruter",
+    title="NBF / Ruter i Norge",
+    butler_round_datum=True,
+    sources=_sources(butler_round_datum=RUTER_BUTLER_FILE, matchpoints=RUTER_MP_FILE),
+)
+
 PROFILES: Mapping[str, Profile] = MappingProxyType(
-    {p.name: p for p in (DBF, EBU, ABF, ACBL, FFB, NZ, BRIAN, PIANOLA)}
+    {p.name: p for p in (DBF, EBU, ABF, ACBL, FFB, NZ, BRIAN, PIANOLA, RUTER)}
 )
 DEFAULT = DBF
 
@@ -233,7 +256,8 @@ def get_profile(name: str | None) -> Profile:
 
 #: Words in a file's program name (PBN [Application]/[Generator], USEBIO PROGRAM_NAME) and
 #: the profile they suggest, checked in this order (Compscore writes "Pianola" in its
-#: PROGRAM_VERSION, so Compscore comes first).
+#: PROGRAM_VERSION, so Compscore comes first; Magic Contest, Ruter's French edition, writes
+#: "brenning.se" as Ruter does, so the word is the program's name, not its maker's).
 PROGRAM_WORDS: tuple[tuple[str, Profile], ...] = (
     ("magic contest", FFB),
     ("compscore", ABF),
@@ -244,6 +268,7 @@ PROGRAM_WORDS: tuple[tuple[str, Profile], ...] = (
     ("nz scorer", NZ),
     ("brian", BRIAN),
     ("pianola", PIANOLA),
+    ("ruter", RUTER),
 )
 
 

@@ -11,7 +11,8 @@ What the tests found:
 - Ruter's `ButlerDatum` is the mean of the board's 8 scores less the highest and the lowest
   ("Butler-2": one off each end, § 204A), *rounded to 10* (-85 -> -90, halves away from zero);
 - so Ruter IMPs each score against that rounded datum, not the rounded difference of
-  § 204B2. Under the profile with that convention (ABF/Compscore, `butler_round_datum`)
+  § 204B2. Under the profiles with that convention (`ruter`, the one the file suggests,
+  and ABF/Compscore: `butler_round_datum`)
   all 168 lines' IMPs and all 16 totals are the published ones, and the ranking is the
   published ranking; under DBf 5 lines differ by one IMP, and with them 8 totals.
 """
@@ -32,7 +33,8 @@ from server.io.scorefile import score_event
 from server.scoring import Method, to_decimal
 from server.scoring.butler import butler_datum
 from server.scoring.exact import round_to_multiple
-from server.scoring.profiles import get_profile
+from server.scoring.profiles import RUTER as RUTER_PROFILE
+from server.scoring.profiles import get_profile, suggest_profile
 
 RUTER = "published/ruter_rekrutteringsklubben_ruter7_2012-01-24_butler.pbn"
 
@@ -72,7 +74,10 @@ def event(path: Path) -> EventFile:
 
 @pytest.fixture(scope="module")
 def ruter(event: EventFile) -> ScoreReport:
-    return score_event(event, profile=get_profile("abf"))
+    """Scored under the profile the file suggests: Ruter's own."""
+    suggested = suggest_profile(event.program)
+    assert suggested is RUTER_PROFILE
+    return score_event(event, profile=suggested)
 
 
 @pytest.fixture(scope="module")
@@ -165,6 +170,16 @@ def test_ruter_every_total_and_the_ranking_match_under_the_rounded_datum_profile
         assert result.place.endswith("=") == ("-" in pair.published_place)
     order = [p.key.number for p in ruter.pairs]
     assert order == [3, 16, 7, 6, 10, 13, 4, 2, 11, 1, 14, 9, 15, 5, 8, 12]
+
+
+def test_ruter_profile_rounds_the_datum_as_abf_does(event: EventFile, ruter: ScoreReport) -> None:
+    # Ruter's one Butler convention is Compscore's (datum rounded to 10): the ABF profile
+    # scores this file line for line as Ruter's does.
+    assert RUTER_PROFILE.differences() == {"butler_round_datum": True}
+    abf = score_event(event, profile=get_profile("abf"))
+    assert [(r.key, r.total) for r in abf.pairs] == [(r.key, r.total) for r in ruter.pairs]
+    ours = [(b.board, row.ns_value) for b in ruter.boards for row in b.rows]
+    assert [(b.board, row.ns_value) for b in abf.boards for row in b.rows] == ours
 
 
 def test_ruter_under_dbf_differs_exactly_where_the_rounding_convention_matters(

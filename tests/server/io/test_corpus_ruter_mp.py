@@ -20,7 +20,8 @@ What the tests found:
   scores, which we could not derive from the file (not factoring, the BriAn profile, gives
   100 %/0 %). The 4 pairs who played those two tables are the 4 pairs whose totals differ;
 - with Ruter's figures on that one board, all 8 published totals and percentages are ours,
-  and the ranking is the published ranking.
+  and the ranking is the published ranking. All of it under the `ruter` profile the file
+  suggests, which scores a matchpoint event as DBf does.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from server.io.model import EventFile
 from server.io.report import ScoreReport
 from server.io.scorefile import score_event
 from server.scoring import Method, to_decimal
-from server.scoring.profiles import get_profile
+from server.scoring.profiles import RUTER, get_profile, suggest_profile
 
 RUTER_MP = "published/ruter_nbf_ostfold_follo_2022-05-08_km_par.pbn"
 BOARDS, COMPARISONS = 63, 3  # 4 tables: 3 comparisons, top 6 on the 2-per-beat scale
@@ -55,7 +56,23 @@ def event() -> EventFile:
 
 @pytest.fixture(scope="module")
 def report(event: EventFile) -> ScoreReport:
-    return score_event(event)
+    """Scored under the profile the file suggests: Ruter's own."""
+    suggested = suggest_profile(event.program)
+    assert suggested is RUTER
+    return score_event(event, profile=suggested)
+
+
+def test_ruter_mp_scores_under_ruters_profile_as_under_dbf(
+    event: EventFile, report: ScoreReport
+) -> None:
+    # Ruter's profile differs from DBf only in Butler (the datum rounded): a matchpoint
+    # event is scored line for line and total for total as DBf scores it.
+    dbf = score_event(event)
+    assert [(r.key, r.total, r.percentage) for r in dbf.pairs] == [
+        (r.key, r.total, r.percentage) for r in report.pairs
+    ]
+    ours = [(b.board, row.ns_value, row.ew_value) for b in report.boards for row in b.rows]
+    assert [(b.board, row.ns_value, row.ew_value) for b in dbf.boards for row in b.rows] == ours
 
 
 def _mp1(value: Fraction | None) -> Decimal:

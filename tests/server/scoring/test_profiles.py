@@ -58,7 +58,17 @@ def test_dbf_is_the_default_and_sets_exactly_the_engine_defaults() -> None:
 
 def test_every_profile_cites_a_source_for_each_setting_it_changes() -> None:
     assert set(DBF.sources) == set(SETTINGS)
-    assert set(PROFILES) == {"dbf", "ebu", "abf", "acbl", "ffb", "nz", "brian", "pianola"}
+    assert set(PROFILES) == {
+        "dbf",
+        "ebu",
+        "abf",
+        "acbl",
+        "ffb",
+        "nz",
+        "brian",
+        "pianola",
+        "ruter",
+    }
     for profile in PROFILES.values():
         changed = profile.differences()
         if profile is not DBF:
@@ -88,6 +98,7 @@ def test_profiles_are_frozen_and_unknown_names_are_refused() -> None:
         ("ACBLscore 7.96", "acbl"),
         ("BriAn", "brian"),
         ("Pianola", "pianola"),
+        ("Ruter i Norge - Read more at www.brenning.se", "ruter"),  # both Ruter corpus files
     ],
 )
 def test_suggest_profile_knows_the_programs(program: str, expected: str) -> None:

@@ -4,6 +4,7 @@ it, and `traveller score --profile` with the file's program suggesting one.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -117,3 +118,23 @@ def test_cli_names_the_profile_the_files_program_suggests(
     assert "its profile is abf" in capsys.readouterr().err
     _suggest("Traveller", "dbf", chosen=False)
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ruter_rekrutteringsklubben_ruter7_2012-01-24_butler.pbn",
+        "ruter_nbf_ostfold_follo_2022-05-08_km_par.pbn",
+    ],
+)
+def test_cli_an_imported_ruter_file_suggests_the_ruter_profile(name: str) -> None:
+    path = FFB / name
+    plain = runner.invoke(_traveller(), ["score", str(path), "--format", "json"])
+    assert plain.exit_code == 0, plain.output
+    shown = json.loads(plain.stdout)
+    assert (shown["profile"], shown["suggested_profile"]) == ("dbf", "ruter")
+    assert "to reproduce its figures use --profile ruter (NBF / Ruter i Norge)" in plain.stderr
+    chosen = runner.invoke(_traveller(), ["score", str(path), "--profile", "ruter"])
+    assert chosen.exit_code == 0, chosen.output
+    assert "Profile: NBF / Ruter i Norge" in chosen.stdout
+    assert "--profile ruter" not in chosen.stderr  # the suggested profile is the one used
