@@ -28,8 +28,15 @@ What the reader takes from a file:
 - Without ``MATCH`` elements, plain ``BOARD / TRAVELLER_LINE``s whose ``NS_PAIR_NUMBER`` and
   ``EW_PAIR_NUMBER`` are team-pair ids such as ``1-1-2``: the pair id is looked up among the
   pairs the teams list in PARTICIPANTS; a pair id no team lists is read as dash-separated
-  numbers whose first is the team (the team-first convention of the multi-team files this
-  reader was written for). Each board of a match then has two tables, one with each team N/S.
+  numbers whose first is the team. Each board of a match then has two tables, one with each
+  team N/S. The three parts are team - player - player: team 1's pairs are ``1-1-2`` (its
+  players 1 and 2, N/S where the team sits N/S) and ``1-3-4`` (players 3 and 4, E/W in the
+  other room), each listed under ``TEAM TEAM_ID="1"`` with its two PLAYERs. So written by
+  EBUScoreTeams 1.1.3 ("Example Point-a-Board Event", the EBU's annotated example) and
+  TeamsScorer 5.1.17 ("Multiple Teams Example Session"): github.com/jacquicollier/
+  ukbridge-club-website ``public/usebio/point-a-board-teams.xml`` and ``multiple-teams.xml``
+  @ 9ddfd310860128fc0309a491a30f613727829b5b (no licence, read here, not copied; this reader
+  reads both whole, nothing refused). The specification's own text still was not found.
 
 Scoring is always from the contracts, declarers and tricks; the published IMPs, VPs and board
 points are kept (``TeamEvent.published``, ``TeamLine.published_ns_imps``) to compare against.
