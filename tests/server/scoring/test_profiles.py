@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from server.io.formats import load
-from server.io.scorefile import score_event
+from server.io.scorefile import score_event, to_json, to_text
 from server.scoring import (
     BoardResult,
     Direction,
@@ -341,8 +341,6 @@ def test_acbl_scores_plain_matchpoints_on_the_american_scale_with_the_same_perce
 
 
 def test_text_and_json_show_the_profile_and_the_handicap_columns() -> None:
-    from server.io.scorefile import to_json, to_text
-
     event = load(FFB)
     next(p for p in event.pairs if p.key.number == 7).handicap = Decimal("4.00")
     report = score_event(event, profile=get_profile("ebu"))  # EBU: DBf's figures, half share
