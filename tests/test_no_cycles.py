@@ -24,26 +24,6 @@ PACKAGES = ("protocol", "server", "terminal", "firmware_sim")
 #: broken; never add one.
 ALLOWED_CYCLES: dict[frozenset[str], str] = {
     frozenset(
-        {
-            "terminal.app",
-            "terminal.screens.auction",
-            "terminal.screens.base",
-            "terminal.screens.board_entry",
-            "terminal.screens.board_flow",
-            "terminal.screens.confirm",
-            "terminal.screens.deal_entry",
-            "terminal.screens.notice",
-            "terminal.screens.pairing",
-            "terminal.screens.play",
-            "terminal.screens.players",
-            "terminal.screens.questions",
-            "terminal.screens.ranking",
-            "terminal.screens.report",
-            "terminal.screens.seat_check",
-            "terminal.screens.summary",
-        }
-    ): "issue 19: the screens build the next screen themselves (navigation through the app only)",
-    frozenset(
         {"terminal.fake", "terminal.fake_extras", "terminal.fake_table_entry"}
     ): "issue 19: the fake server and its extras (the fakes move to terminal/testing/)",
 }
