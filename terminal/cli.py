@@ -79,7 +79,7 @@ def run(
     lock: StateLock | None = None
     if demo:
         from .demo import demo_server
-        from .fake import FakeClient
+        from .testing.server import FakeClient
 
         client = FakeClient(demo_server())
     else:

@@ -8,7 +8,6 @@ import pytest
 
 from protocol.messages import BoardResultView
 from terminal.errors import ClientError
-from terminal.fake import FakeServer
 from terminal.screens.board_entry import BoardEntryScreen
 from terminal.screens.confirm import ConfirmScreen
 from terminal.screens.players import PlayersScreen
@@ -17,6 +16,7 @@ from terminal.screens.ranking import RankingScreen
 from terminal.screens.report import BoardReportScreen
 from terminal.screens.seat_check import SeatCheckScreen
 from terminal.screens.summary import SummaryScreen
+from terminal.testing.server import FakeServer
 from tests.support.terminal import make_app, screen_text, seated, settle
 
 SIZE = (80, 24)

@@ -16,7 +16,7 @@ from protocol.languages import LANGUAGES
 from terminal import i18n
 from terminal.app import TravellerTerminal
 from terminal.config import ConfigStore
-from terminal.fake import FakeServer
+from terminal.testing.server import FakeServer
 from tests.support.terminal import make_app, settle
 
 from .test_snapshots import DD, DEAL, played_elsewhere

@@ -65,7 +65,7 @@ def test_commands_without_entry_id_are_not_queued() -> None:
 
 
 def test_the_last_round_is_cached(tmp_path: Path) -> None:
-    from terminal.fake import FakeServer
+    from terminal.testing.server import FakeServer
 
     box = Outbox(tmp_path / "o.sqlite3")
     assert box.load_round() is None

@@ -9,7 +9,7 @@ import pytest
 from textual.pilot import Pilot
 
 from protocol.messages import BoardResultView, EnterResult, EntryValues
-from terminal.fake import FakeServer
+from terminal.testing.server import FakeServer
 from tests.support.terminal import make_app, settle
 
 pytest.importorskip("pytest_textual_snapshot", reason="pip install pytest-textual-snapshot")
@@ -475,7 +475,7 @@ def test_pairing_refused_with_a_long_reason(
 ) -> None:
     """Before pairing: "not paired yet" (not OFFLINE), and the refusal whole, wrapped."""
     from terminal.errors import ClientError
-    from terminal.fake import FakeLink
+    from terminal.testing.server import FakeLink
 
     async def refused(self: FakeLink, code: str, device: str) -> None:
         raise ClientError("pairing_code_unknown", UNKNOWN_CODE[language])

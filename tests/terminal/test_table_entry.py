@@ -10,13 +10,13 @@ from protocol.bridge.play import Play
 from protocol.keys import OK
 from protocol.keys_play import ALERT, card_keys
 from protocol.messages import EnterResult
-from terminal.fake import FakeServer
-from terminal.fake_table_entry import KeyedDeal
 from terminal.screens.auction import AuctionScreen
 from terminal.screens.board_entry import BoardEntryScreen
 from terminal.screens.confirm import ConfirmScreen
 from terminal.screens.deal_entry import DealEntryScreen
 from terminal.screens.play import PlayScreen
+from terminal.testing.event import KeyedDeal
+from terminal.testing.server import FakeServer
 from tests.support.terminal import make_app, screen_text, seated, settle
 
 SIZE = (80, 24)

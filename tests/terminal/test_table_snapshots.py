@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from terminal.fake import FakeServer
+from terminal.testing.server import FakeServer
 
 from .test_snapshots import SnapCompare, seated, snap
 from .test_table_entry import DEAL, hand_keys
