@@ -4,6 +4,8 @@ next, the score or traveller after confirmation, the deal, the lead and double-d
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from protocol.messages import BoardResultView
@@ -285,8 +287,6 @@ async def test_the_ranking_at_the_end_of_the_session() -> None:
 
 
 async def test_settings_survive_an_offline_restart(tmp_path: object) -> None:
-    from pathlib import Path
-
     server = FakeServer(after_confirm="traveller")
     app, client = make_app(server, state_dir=Path(str(tmp_path)))
     async with app.run_test(size=SIZE) as pilot:
