@@ -1,4 +1,5 @@
-"""TravellerTerminal: the table terminal app; it routes client events to the screens."""
+"""TravellerTerminal: the table terminal app; it routes client events to the screens and
+builds the screen for each place a screen asks to go to (terminal/screens/navigation.py)."""
 
 from __future__ import annotations
 
@@ -23,8 +24,22 @@ from .messages import ClientNotice
 from .screens.base import TableScreen
 from .screens.board_entry import BoardEntryScreen
 from .screens.confirm import ConfirmScreen
+from .screens.navigation import (
+    Place,
+    ShowBoard,
+    ShowPairing,
+    ShowPlayers,
+    ShowRanking,
+    ShowReport,
+    ShowSeatCheck,
+    ShowSummary,
+    TableTerminal,
+)
 from .screens.notice import NoticeScreen
 from .screens.pairing import PairingScreen
+from .screens.players import PlayersScreen
+from .screens.ranking import RankingScreen
+from .screens.report import BoardReportScreen
 from .screens.seat_check import SeatCheckScreen
 from .screens.summary import SummaryScreen
 
@@ -74,19 +89,23 @@ class TravellerTerminal(App[None]):
         self.client.start(self._client_event)
         info = self.client.round
         if not self.client.config.paired:
-            self.push_screen(PairingScreen())
+            self.push_screen(screen_for(ShowPairing()))
         elif info is not None and self.client.seated_round == info.round:
             # A restart (even after kill -9) mid-round: the seats were confirmed already, so
             # back to the board in hand, East's confirmation open if it waits for East.
             self.seated_round = info.round
             self.goto_next_board(ask_east=True)
         else:
-            self.push_screen(SeatCheckScreen())
+            self.push_screen(screen_for(ShowSeatCheck()))
 
     def _client_event(self, event: ClientEvent) -> None:
         self.post_message(ClientNotice(event))
 
     # ------------------------------------------------------------------ navigation
+
+    def show(self, place: Place) -> None:
+        """Go to the screen of ``place`` (closing any dialog on top of the current one)."""
+        self.goto(screen_for(place))
 
     def goto(self, screen: Screen[None]) -> None:
         """Replace the current full screen (closing any dialog on top of it)."""
@@ -118,9 +137,9 @@ class TravellerTerminal(App[None]):
             numbers = numbers[start:] + numbers[:start]
         todo = [n for n in numbers if self._unfinished(n)]
         if todo:
-            self.goto(BoardEntryScreen(todo[0], ask_east=ask_east))
+            self.show(ShowBoard(todo[0], ask_east=ask_east))
         else:
-            self.goto(SummaryScreen())
+            self.show(ShowSummary())
 
     def _unfinished(self, board: int) -> bool:
         status = self.client.board(board)
@@ -148,7 +167,7 @@ class TravellerTerminal(App[None]):
         event = notice.event
         if isinstance(event, Unpaired):
             self.seated_round = None
-            self.goto(PairingScreen(event.message))
+            self.show(ShowPairing(event.message))
             return
         if isinstance(event, RoundUpdated):
             language = self.chosen_language()
@@ -156,7 +175,7 @@ class TravellerTerminal(App[None]):
                 self.run_worker(self.show_language(language), group="language")
             if self.seated_round is not None and event.round.round != self.seated_round:
                 self.seated_round = None
-                self.goto(SeatCheckScreen())
+                self.show(ShowSeatCheck())
         elif isinstance(event, ConflictReported):
             self._close_confirmation(event.board)
             title = i18n._("Board {board}: two different results").format(board=event.board)
@@ -175,3 +194,26 @@ class TravellerTerminal(App[None]):
         for screen in self.screen_stack:
             if isinstance(screen, TableScreen):
                 screen.client_changed()
+
+
+def screen_for(place: Place) -> TableScreen:
+    """The full screen that shows ``place``."""
+    match place:
+        case ShowPairing(reason):
+            return PairingScreen(reason)
+        case ShowSeatCheck(message):
+            return SeatCheckScreen(message)
+        case ShowPlayers():
+            return PlayersScreen()
+        case ShowBoard(board, ask_east):
+            return BoardEntryScreen(board, ask_east=ask_east)
+        case ShowReport(board, after_confirm):
+            return BoardReportScreen(board, after_confirm=after_confirm)
+        case ShowSummary():
+            return SummaryScreen()
+        case ShowRanking():
+            return RankingScreen()
+
+
+#: mypy checks here that the app gives the screens all they may ask of it.
+_SCREENS_ASK: type[TableTerminal] = TravellerTerminal

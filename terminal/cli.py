@@ -1,16 +1,20 @@
-"""`traveller terminal`: start the table terminal (only typer and the standard library up here)."""
+"""`traveller terminal`: start the table terminal.
+
+`traveller` loads this module for every command, so only typer, the standard library and the
+terminal's light modules (config, discovery, i18n: a few milliseconds) are imported up here;
+the app, its clients and the links load when the terminal starts."""
 
 from __future__ import annotations
 
 import logging
 import socket
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import typer
 
-if TYPE_CHECKING:
-    from .config import StateLock
+from . import discovery
+from .config import ConfigStore, StateDirBusyError, StateLock, default_state_dir
+from .i18n import _
 
 app = typer.Typer(add_completion=False, help="The table terminal (Textual).")
 
@@ -19,14 +23,10 @@ def find_server(server: str, folder: Path, timeout: float) -> str:
     """The server to use: the one given, else the one remembered, else one found by mDNS."""
     if server:
         return server
-    from .config import ConfigStore
-
     if ConfigStore(folder).load().server or timeout <= 0:
         return ""
-    from .discovery import discover
-
     typer.echo("Looking for a Traveller server on the LAN…", err=True)
-    found = discover(timeout)
+    found = discovery.discover(timeout)
     if found:
         typer.echo(f"Found {found}", err=True)
     return found or ""
@@ -61,8 +61,6 @@ def run(
     port: int = typer.Option(8080, "--port", help="With --serve: the port to listen on."),
 ) -> None:
     """Start the table terminal: pair once with the TD's code, then enter and confirm results."""
-    from .config import default_state_dir
-
     if log_file is not None:
         logging.basicConfig(filename=log_file, level=logging.INFO)
     folder = state_dir or default_state_dir()
@@ -71,19 +69,20 @@ def run(
     if serve:
         serve_browsers(server, folder, demo=demo, host=host, port=port)
         return
-    from .app import TravellerTerminal
-    from .client import TableClient
-    from .errors import ClientError
+    # The app (textual) and the clients (pydantic models) load only when the terminal starts.
+    from .app import TravellerTerminal  # noqa: PLC0415
+    from .client import TableClient  # noqa: PLC0415
+    from .errors import ClientError  # noqa: PLC0415
 
     client: TableClient
     lock: StateLock | None = None
     if demo:
-        from .demo import demo_server
-        from .fake import FakeClient
+        from .demo import demo_server  # noqa: PLC0415 (only for --demo)
+        from .testing.server import FakeClient  # noqa: PLC0415 (only for --demo)
 
         client = FakeClient(demo_server())
     else:
-        from .link import WebsocketClient
+        from .link import WebsocketClient  # noqa: PLC0415 (websockets: when the terminal starts)
 
         lock = hold_state_dir(folder)
         try:
@@ -99,9 +98,6 @@ def run(
 def hold_state_dir(folder: Path) -> StateLock:
     """This terminal's claim on its state directory; a second terminal with the same one is
     refused (exit 2) and told how to start as a terminal of its own."""
-    from .config import StateDirBusyError, StateLock
-    from .i18n import _
-
     try:
         return StateLock(folder)
     except StateDirBusyError as busy:
@@ -120,14 +116,12 @@ def hold_state_dir(folder: Path) -> StateLock:
 def serve_browsers(server: str, folder: Path, *, demo: bool, host: str, port: int) -> None:
     """Run textual-serve: every browser session gets its own terminal and state folder."""
     if not demo:
-        from .config import ConfigStore
-
         server = server or ConfigStore(folder).load().server
         if not server:
             typer.echo("No server address: start with --server URL.", err=True)
             raise typer.Exit(2)
     try:
-        from .serve import serve as serve_app
+        from .serve import serve as serve_app  # noqa: PLC0415 (optional: textual-serve)
     except ImportError:
         typer.echo("Serving to browsers needs textual-serve: pip install textual-serve", err=True)
         raise typer.Exit(2) from None

@@ -3,7 +3,7 @@
 :class:`SyncingClient` keeps the durable outbox, reconnects with backoff, delivers queued
 commands in order (each exactly once: the server deduplicates by entry id) and shows the round
 as the server has it plus whatever is still queued. The transport is a :class:`Link`: a websocket
-(:mod:`terminal.link`) or the in-memory fake server (:mod:`terminal.fake`).
+(:mod:`terminal.link`) or the in-memory fake server (:mod:`terminal.testing.server`).
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ keyed when North wishes, and board 4 dealt by hand: its deal is keyed at the tab
 
 from __future__ import annotations
 
-from .fake import NAMES, FakeServer
+from .testing.event import NAMES
+from .testing.server import FakeServer
 
 DEALS = {
     1: "N:KJ93.QT32.Q982.9 QT87.98.KT7.AKQ6 6542.AJ5.5.J8432 A.K764.AJ643.T75",

@@ -13,7 +13,7 @@ def discover(timeout: float = 3.0, *, interfaces: Sequence[str] | None = None) -
     if timeout <= 0:
         return None
     try:
-        from protocol.discovery import find_servers
+        from protocol.discovery import find_servers  # noqa: PLC0415 (optional: zeroconf)
     except ImportError:  # zeroconf is not installed on this device
         log.info("mDNS discovery needs the zeroconf package")
         return None

@@ -18,6 +18,7 @@ After changing strings::
 from __future__ import annotations
 
 import gettext
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
 from typing import Final
@@ -177,10 +178,9 @@ def percent(value: float | None, places: int = 2) -> str:
         return ""
     if _current == SOURCE:
         return f"{value:g} %"
-    from decimal import Decimal
-
-    from babel import Locale
-    from babel.numbers import format_percent
+    # babel only once a language other than English is shown (as protocol/catalogues.py).
+    from babel import Locale  # noqa: PLC0415
+    from babel.numbers import format_percent  # noqa: PLC0415
 
     locale = Locale.parse(_current)
     pattern = locale.percent_formats[None].pattern

@@ -86,7 +86,7 @@ class WebsocketLink(Link):
             raise ClientError(
                 "pairing_code_invalid", _("A pairing code has 4 to 12 characters.")
             ) from None
-        import httpx  # only needed once, for pairing: keep it off the start-up path
+        import httpx  # noqa: PLC0415 (only needed once, for pairing: off the start-up path)
 
         try:
             async with httpx.AsyncClient(timeout=self.timeout) as http:

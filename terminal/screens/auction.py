@@ -5,21 +5,18 @@ and the auction ends by itself after the closing passes (Law 22A)."""
 
 from __future__ import annotations
 
-from textual import events
 from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from protocol.bridge import BridgeError
 from protocol.bridge.auction import Auction, Call, IllegalCall
 from protocol.bridge.enums import Seat
-from protocol.keys import KeyRefusedError
 from protocol.keys_play import read_call
 from terminal import i18n
-from terminal.bridge_words import call_text, key_hint, refusal_text
+from terminal.bridge_words import call_text, refusal_text
 from terminal.i18n import N_, _
 
-from .base import key_of
+from .keyed_dialog import KeyedDialog
 
 COLUMNS = (Seat.W, Seat.N, Seat.E, Seat.S)
 CELL = 9
@@ -52,98 +49,79 @@ def outcome_words(auction: Auction) -> str:
     )
 
 
-class AuctionScreen(ModalScreen[str | None]):
+class AuctionScreen(KeyedDialog[Call]):
     """The calls of one board; dismissed with the auction's text (Auction.__str__) once it has
     ended, "" when North goes on without one (``optional``), None on Escape."""
 
+    DIALOG = "auction"
+    REFUSED = IllegalCall
+
     def __init__(self, board: int, dealer: str, *, optional: bool, calls: str = "") -> None:
-        super().__init__()
-        self.board = board
+        super().__init__(board)
         self.optional = optional
         self.auction = Auction(dealer, calls.split())
-        self.keys: tuple[str, ...] = ()
 
-    def compose(self) -> ComposeResult:
-        """The board, the grid, a message line and the keys."""
-        with Vertical(id="auction", classes="dialog"):
-            yield Static(
-                _("Board {board}: the auction").format(board=self.board), classes="dialog-title"
-            )
-            yield Static("", id="auction-grid", classes="dialog-text", markup=False)
-            yield Static("", id="auction-turn", classes="dialog-text")
-            yield Static("", id="auction-message", classes="dialog-text", markup=False)
-            yield Static("", id="auction-keys", classes="dialog-keys")
+    def heading(self) -> str:
+        """ "Board 3: the auction"."""
+        return _("Board {board}: the auction").format(board=self.board)
 
-    def on_mount(self) -> None:
-        """Draw the grid."""
-        self._show()
+    def compose_lines(self) -> ComposeResult:
+        """The grid and whose call it is."""
+        yield Static("", id="auction-grid", classes="dialog-text", markup=False)
+        yield Static("", id="auction-turn", classes="dialog-text")
 
-    def _show(self, message: str = "") -> None:
+    def show_lines(self) -> None:
+        """The grid with the call being made, and whose call it is."""
         pending = " ".join(self.keys)
         self.query_one("#auction-grid", Static).update(auction_grid(self.auction, pending))
         turn = _("{seat} to call.").format(seat=i18n.seat_name(self.auction.to_call.value))
         self.query_one("#auction-turn", Static).update(turn)
-        self.query_one("#auction-message", Static).update(message)
+
+    def hints(self) -> str:
+        """The keys of a call (and, before the first, how to go on without the auction)."""
         hints = _(HINTS)
         if self.optional and not self.auction.calls and not self.keys:
             hints += "\n" + _(SKIP_HINT)
-        self.query_one("#auction-keys", Static).update(hints)
+        return hints
 
-    def on_key(self, event: events.Key) -> None:
-        """One key of a call; the auction is returned as soon as it has ended."""
-        key = key_of(event)
-        event.stop()
-        event.prevent_default()
-        if key == "escape":
-            self.dismiss(None)
-        elif key == "backspace":
-            self._undo()
-        elif key == ALERT_KEY:
+    def take_key(self, key: str) -> None:
+        """+ alerts the call just made; Enter goes on without the auction (when it may)."""
+        if key == ALERT_KEY:
             if self.keys or not self.auction.calls:
-                self._show(_("Make the call first, then + alerts it."))
+                self.show(_("Make the call first, then + alerts it."))
             else:
                 self.auction.mark_alert()
-                self._show()
+                self.show()
         elif key == "enter":
             if self.optional and not self.auction.calls and not self.keys:
                 self.dismiss("")
             else:
-                self._show(_("Key the next call; the auction ends by itself after the passes."))
+                self.show(_("Key the next call; the auction ends by itself after the passes."))
         elif len(key) == 1:
-            self._press(key)
+            self.press(key)
 
-    def _press(self, key: str) -> None:
-        keys = (*self.keys, key)
-        try:
-            call = read_call(self.auction, keys)
-        except KeyRefusedError as refusal:
-            self.keys = ()
-            self._show(key_hint(refusal))
-            return
-        except IllegalCall as error:
-            self.keys = ()
-            self._show(refusal_text(error, last=self._last_bid()))
-            return
-        if call is None:
-            self.keys = keys
-            self._show()
-            return
-        self.keys = ()
-        self.auction.add(call)
-        if self.auction.ended:
-            self.dismiss(str(self.auction))
-            return
-        self._show()
+    def read(self, keys: tuple[str, ...]) -> Call | None:
+        """The call the keys make (IllegalCall when the auction does not allow it)."""
+        return read_call(self.auction, keys)
 
-    def _undo(self) -> None:
-        if self.keys:
-            self.keys = self.keys[:-1]
-        elif self.auction.calls:
-            self.auction = Auction(self.auction.dealer, self.auction.calls[:-1])
-        else:
-            self.dismiss(None)  # back to the board
-            return
-        self._show()
+    def add(self, item: Call) -> None:
+        """Make the call."""
+        self.auction.add(item)
+
+    def finished(self) -> str | None:
+        """The auction's text once it has ended."""
+        return str(self.auction) if self.auction.ended else None
+
+    def refusal(self, error: BridgeError) -> str:
+        """Why the call is not allowed (above which bid)."""
+        return refusal_text(error, last=self._last_bid())
+
+    def take_back(self) -> bool:
+        """Take back the last call."""
+        if not self.auction.calls:
+            return False
+        self.auction = Auction(self.auction.dealer, self.auction.calls[:-1])
+        return True
 
     def _last_bid(self) -> str:
         bid = next((c for c in reversed(self.auction.calls) if c.is_bid), None)

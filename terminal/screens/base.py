@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
 from textual import events
 from textual.app import ComposeResult
 from textual.screen import Screen
@@ -13,8 +11,7 @@ from terminal.client import TableClient
 from terminal.i18n import _
 from terminal.widgets.status_line import StatusLine
 
-if TYPE_CHECKING:
-    from terminal.app import TravellerTerminal
+from .navigation import TableTerminal, terminal_of
 
 #: Textual key names -> the keypad's own names (digits and letters pass through).
 KEY_NAMES = {
@@ -52,9 +49,9 @@ class TableScreen(Screen[None]):
     HINTS = ""
 
     @property
-    def terminal(self) -> TravellerTerminal:
-        """The app, typed."""
-        return cast("TravellerTerminal", self.app)
+    def terminal(self) -> TableTerminal:
+        """The app, as far as a screen may ask it (terminal/screens/navigation.py)."""
+        return terminal_of(self.app)
 
     @property
     def client(self) -> TableClient:

@@ -26,9 +26,9 @@ from .base import TableScreen
 from .board_flow import BoardFlow
 from .confirm import ConfirmScreen, EastAnswer, board_line, view_words
 from .deal_entry import DealEntryScreen
+from .navigation import ShowReport, ShowSummary
 from .notice import HelpScreen, MenuScreen
 from .questions import QuestionScreen, TdCodeScreen
-from .report import BoardReportScreen
 
 #: Seconds to wait for the server's word on an entry (the lead, the tricks) before East is
 #: asked all the same; a later refusal still comes back as a notice.
@@ -241,9 +241,7 @@ class BoardEntryScreen(TableScreen):
         if key in ("left", "up", "right", "down"):
             self._step_board(-1 if key in ("left", "up") else 1)
         elif key == "/":
-            from .summary import SummaryScreen
-
-            self.terminal.goto(SummaryScreen())
+            self.terminal.show(ShowSummary())
         elif key == ".":
             status = self.status
             deal = bool(status is not None and status.deal)
@@ -257,7 +255,7 @@ class BoardEntryScreen(TableScreen):
         elif self.editing:
             self.input.press(key)
         elif key == "*" and self.status is not None and self._has_more(self.status):
-            self.terminal.goto(BoardReportScreen(self.board, after_confirm=False))
+            self.terminal.show(ShowReport(self.board, after_confirm=False))
         else:
             self.say(
                 _("Board {board} has a result. Backspace = correct it.").format(board=self.board)
@@ -425,7 +423,7 @@ class BoardEntryScreen(TableScreen):
         status = self.status
         if status is not None and status.state in COMPLETE_STATES:
             if self.client.settings.after_confirm != "nothing" and self.client.online:
-                self.terminal.goto(BoardReportScreen(self.board, after_confirm=True))
+                self.terminal.show(ShowReport(self.board, after_confirm=True))
             else:
                 self.terminal.goto_next_board(after=self.board)
         else:
@@ -433,9 +431,7 @@ class BoardEntryScreen(TableScreen):
 
     def _menu_chosen(self, choice: str | None) -> None:
         if choice == "summary":
-            from .summary import SummaryScreen
-
-            self.terminal.goto(SummaryScreen())
+            self.terminal.show(ShowSummary())
         elif choice == "call_td":
             self.client.call_td(f"Called from the table at board {self.board}.")
             self.terminal.show_notice(

@@ -8,29 +8,68 @@ here and the flow goes on, until the entry is ready to send."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
+
+from textual.app import App
 
 from protocol.bridge import BridgeError, TableResult
 from protocol.bridge.auction import Auction
 from protocol.bridge.deal import parse_deal
 from protocol.bridge.play import parse_play
 from protocol.keys import keys_for
-from protocol.messages import BoardResultView, EntryValues, ResultState
+from protocol.messages import BoardResultView, BoardStatus, EntryValues, ResultState
 from terminal import i18n
+from terminal.client import TableClient
 from terminal.i18n import _
+from terminal.widgets.contract_input import ContractInput
 
 from .auction import AuctionScreen
 from .deal_entry import DealEntryScreen
 from .play import PlayScreen
 
-if TYPE_CHECKING:
-    from .board_entry import BoardEntryScreen
+
+class BoardSteps(Protocol):
+    """The board screen as the flow sees it (``BoardEntryScreen``, which holds the flow)."""
+
+    board: int
+
+    @property
+    def app(self) -> App[object]:
+        """The app, to open a step's dialog."""
+        ...
+
+    @property
+    def client(self) -> TableClient:
+        """The server client."""
+        ...
+
+    @property
+    def status(self) -> BoardStatus | None:
+        """The board as the client shows it."""
+        ...
+
+    @property
+    def input(self) -> ContractInput:
+        """The result being keyed."""
+        ...
+
+    def say(self, text: str) -> None:
+        """A message in plain words above the key hints."""
+
+    def load_keys(self, keys: tuple[str, ...]) -> None:
+        """Key the result again from ``keys``."""
+
+    def refresh_body(self) -> None:
+        """Redraw the board."""
+
+    def flow_step(self) -> None:
+        """The next step of the board, or send the entry."""
 
 
 class BoardFlow:
     """What the board screen keeps of the auction and the play keyed for its board."""
 
-    def __init__(self, screen: BoardEntryScreen) -> None:
+    def __init__(self, screen: BoardSteps) -> None:
         self.screen = screen
         self.reset()
 

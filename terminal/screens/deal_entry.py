@@ -26,6 +26,7 @@ from terminal.i18n import N_, _
 from terminal.keypad import SYMBOLS
 
 from .base import key_of
+from .navigation import terminal_of
 
 HINTS = N_("ranks: 2-9, 0 ten, 11 J, 12 Q, 13 K, 14 A   Enter = next suit   Backspace = undo")
 ACK_TEXT = {
@@ -186,7 +187,7 @@ class DealEntryScreen(ModalScreen[dict[Seat, Hand] | None]):
         self.run_worker(self._ask(hands), exclusive=True)
 
     async def _ask(self, hands: dict[Seat, Hand]) -> None:
-        client = self.app.client  # type: ignore[attr-defined]
+        client = terminal_of(self.app).client
         try:
             if self.mode == "enter":
                 ack = await client.enter_deal(self.board, self.keys.text())

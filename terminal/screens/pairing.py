@@ -9,6 +9,7 @@ from terminal.errors import ClientError
 from terminal.i18n import N_, _
 
 from .base import TableScreen
+from .navigation import ShowSeatCheck
 
 MAX_CODE = 12
 
@@ -79,8 +80,6 @@ class PairingScreen(TableScreen):
         return False
 
     async def _pair(self, code: str) -> None:
-        from .seat_check import SeatCheckScreen
-
         try:
             await self.client.pair(code, self.terminal.device)
         except ClientError as error:
@@ -89,4 +88,4 @@ class PairingScreen(TableScreen):
             self._show_code()
             self.say(error.message)
             return
-        self.terminal.goto(SeatCheckScreen())
+        self.terminal.show(ShowSeatCheck())

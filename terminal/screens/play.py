@@ -11,23 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from textual import events
 from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from protocol.bridge import BridgeError
 from protocol.bridge.deal import Hand
 from protocol.bridge.enums import Seat, Strain
 from protocol.bridge.play import Play, format_play, parse_play
-from protocol.keys import KeyRefusedError
 from protocol.keys_play import Claim, read_card
 from terminal import i18n
-from terminal.bridge_words import card_text, key_hint, refusal_text
+from terminal.bridge_words import card_text, refusal_text
 from terminal.i18n import N_, _
 
-from .base import key_of
+from .keyed_dialog import KeyedDialog
 
 HINTS = N_("card = suit, rank (2-9, 0 ten, 11 J … 14 A)   * n Enter = claim   Backspace = undo")
 SKIP_HINT = N_("Enter = go on without the play")
@@ -57,9 +53,11 @@ def tricks_total(play: Play) -> str:
     return _("Tricks: declarer {won}, defence {lost}").format(won=won, lost=done - won)
 
 
-class PlayScreen(ModalScreen[str | None]):
+class PlayScreen(KeyedDialog[str | Claim]):
     """The cards of one board; dismissed with the play's text (format_play) once it has ended,
     "" when North goes on without it, None to go back (Backspace with nothing played)."""
+
+    DIALOG = "play"
 
     def __init__(
         self,
@@ -70,39 +68,32 @@ class PlayScreen(ModalScreen[str | None]):
         *,
         text: str = "",
     ) -> None:
-        super().__init__()
-        self.board = board
+        super().__init__(board)
         self.strain = strain
         self.declarer = declarer
         self.hands = hands
         self.play = parse_play(text, strain, declarer, hands) if text else self._fresh()
-        self.keys: tuple[str, ...] = ()
 
     def _fresh(self) -> Play:
         return Play(self.strain, self.declarer, self.hands)
-
-    def compose(self) -> ComposeResult:
-        """The board, the tricks so far, the total, a message line and the keys."""
-        with Vertical(id="play", classes="dialog"):
-            yield Static(
-                _("Board {board}: the play").format(board=self.board), classes="dialog-title"
-            )
-            yield Static("", id="play-tricks", classes="dialog-text", markup=False)
-            yield Static("", id="play-total", classes="dialog-text")
-            yield Static("", id="play-turn", classes="dialog-text", markup=False)
-            yield Static("", id="play-message", classes="dialog-text", markup=False)
-            yield Static("", id="play-keys", classes="dialog-keys")
-
-    def on_mount(self) -> None:
-        """Draw the tricks."""
-        self._show()
 
     @property
     def started(self) -> bool:
         """Whether any card (or key) has been keyed."""
         return bool(self.keys or self.play.tricks[0].cards)
 
-    def _show(self, message: str = "") -> None:
+    def heading(self) -> str:
+        """ "Board 3: the play"."""
+        return _("Board {board}: the play").format(board=self.board)
+
+    def compose_lines(self) -> ComposeResult:
+        """The tricks so far, the total and whose card it is."""
+        yield Static("", id="play-tricks", classes="dialog-text", markup=False)
+        yield Static("", id="play-total", classes="dialog-text")
+        yield Static("", id="play-turn", classes="dialog-text", markup=False)
+
+    def show_lines(self) -> None:
+        """The tricks (or who leads), the total, and whose card it is with the keys so far."""
         lines = trick_lines(self.play) or [
             _("The opening lead is made by {seat}.").format(
                 seat=i18n.seat_name(self.play.to_play.value)
@@ -114,70 +105,48 @@ class PlayScreen(ModalScreen[str | None]):
         if self.keys:
             turn += "  " + " ".join(self.keys) + "_"
         self.query_one("#play-turn", Static).update(turn)
-        self.query_one("#play-message", Static).update(message)
+
+    def hints(self) -> str:
+        """The keys of a card (and, before the first, how to go on without the play)."""
         hints = _(HINTS)
         if not self.started:
             hints += "\n" + _(SKIP_HINT)
-        self.query_one("#play-keys", Static).update(hints)
+        return hints
 
-    def on_key(self, event: events.Key) -> None:
-        """One key of a card or a claim; the play is returned as soon as it has ended."""
-        key = key_of(event)
-        event.stop()
-        event.prevent_default()
-        if key == "escape":
-            self.dismiss(None)
-        elif key == "backspace":
-            self._undo()
-        elif key == "enter" and not self.started:
+    def take_key(self, key: str) -> None:
+        """Enter before any card goes on without the play; else a key of a card or a claim."""
+        if key == "enter" and not self.started:
             self.dismiss("")
         elif key == "enter" or len(key) == 1:
-            self._press(key)
+            self.press(key)
 
-    def _press(self, key: str) -> None:
-        keys = (*self.keys, key)
-        try:
-            card = read_card(self.play, keys)
-        except KeyRefusedError as refusal:
-            self.keys = ()
-            self._show(key_hint(refusal))
-            return
-        except BridgeError as error:
-            self.keys = ()
-            self._show(self._refusal(error))
-            return
-        if card is None:
-            self.keys = keys
-            self._show()
-            return
-        self.keys = ()
-        try:
-            if isinstance(card, Claim):
-                self.play.claim(card.tricks)
-            else:
-                self.play.play(card)
-        except BridgeError as error:
-            self._show(self._refusal(error))
-            return
-        if self.play.ended:
-            self.dismiss(format_play(self.play))
-            return
-        self._show()
+    def read(self, keys: tuple[str, ...]) -> str | Claim | None:
+        """The card or claim the keys make (BridgeError when the play does not allow it)."""
+        return read_card(self.play, keys)
 
-    def _refusal(self, error: BridgeError) -> str:
+    def add(self, item: str | Claim) -> None:
+        """Play the card, or make the claim."""
+        if isinstance(item, Claim):
+            self.play.claim(item.tricks)
+        else:
+            self.play.play(item)
+
+    def finished(self) -> str | None:
+        """The play's text once it has ended."""
+        return format_play(self.play) if self.play.ended else None
+
+    def refusal(self, error: BridgeError) -> str:
+        """Why the card or claim is not allowed (the suit led, the tricks left)."""
         led = self.play.tricks[-1].suit_led
         won = self.play.declarer_tricks()
         done = sum(1 for trick in self.play.tricks if trick.complete)
         suit = i18n.strain(Strain(led).value) if led else ""
         return refusal_text(error, suit=suit, won=won, most=won + 13 - done)
 
-    def _undo(self) -> None:
-        if self.keys:
-            self.keys = self.keys[:-1]
-        elif self.play.tricks[0].cards:
-            cards = format_play(self.play).split()[:-1]
-            self.play = parse_play(" ".join(cards), self.strain, self.declarer, self.hands)
-        else:
-            self.dismiss(None)
-            return
-        self._show()
+    def take_back(self) -> bool:
+        """Take back the last card."""
+        if not self.play.tricks[0].cards:
+            return False
+        cards = format_play(self.play).split()[:-1]
+        self.play = parse_play(" ".join(cards), self.strain, self.declarer, self.hands)
+        return True

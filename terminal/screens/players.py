@@ -17,6 +17,7 @@ from terminal.errors import ClientError
 from terminal.i18n import N_, _
 
 from .base import TableScreen
+from .navigation import ShowSeatCheck
 
 MAX_NUMBER = 12
 MAX_NAME = 60
@@ -258,6 +259,4 @@ class PlayersScreen(TableScreen):
         self._leave(_("Names stored. Please check them, then Enter."))
 
     def _leave(self, message: str = "") -> None:
-        from .seat_check import SeatCheckScreen
-
-        self.terminal.goto(SeatCheckScreen(message))
+        self.terminal.show(ShowSeatCheck(message))

@@ -15,6 +15,7 @@ from terminal.errors import ClientError
 from terminal.i18n import N_, _
 
 from .base import TableScreen
+from .navigation import ShowSummary
 
 
 def ranking_title(report: RankingReport) -> str:
@@ -104,8 +105,6 @@ class RankingScreen(TableScreen):
             scroll.scroll_relative(y=-3 if key in ("up", "8") else 3, animate=False)
             return True
         if key in ("enter", "backspace", "/"):
-            from .summary import SummaryScreen
-
-            self.terminal.goto(SummaryScreen())
+            self.terminal.show(ShowSummary())
             return True
         return False

@@ -24,6 +24,7 @@ from terminal.keypad import SYMBOLS
 
 from .base import TableScreen
 from .confirm import view_words
+from .navigation import ShowBoard, ShowSummary
 
 #: How long to wait for the confirmation to reach the server before asking.
 DELIVERY_WAIT = 5.0
@@ -182,9 +183,7 @@ class BoardReportScreen(TableScreen):
             if self.after_confirm:
                 self.terminal.goto_next_board(after=self.board)
             else:
-                from .board_entry import BoardEntryScreen
-
-                self.terminal.goto(BoardEntryScreen(self.board))
+                self.terminal.show(ShowBoard(self.board))
             return True
         if key == "*" and self.report is not None and self.report.deal:
             if self.report.show != "nothing":
@@ -197,8 +196,6 @@ class BoardReportScreen(TableScreen):
             scroll.scroll_relative(y=-3 if key == "up" else 3, animate=False)
             return True
         if key == "/":
-            from .summary import SummaryScreen
-
-            self.terminal.goto(SummaryScreen())
+            self.terminal.show(ShowSummary())
             return True
         return False

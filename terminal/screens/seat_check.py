@@ -11,6 +11,7 @@ from terminal.errors import ClientError
 from terminal.i18n import N_, _, ngettext
 
 from .base import TableScreen
+from .navigation import ShowPlayers
 
 
 def pair_line(side: str, pair: PairInfo | None) -> str:
@@ -116,9 +117,7 @@ class SeatCheckScreen(TableScreen):
                 self.run_worker(self._look_again(), exclusive=True)
             return True
         if key == "*" and info is not None and numbers_wanted(self.client, info):
-            from .players import PlayersScreen
-
-            self.terminal.goto(PlayersScreen())
+            self.terminal.show(ShowPlayers())
             return True
         if key == ".":
             self.client.call_td("Wrong seat: the players do not sit as the terminal says.")

@@ -12,6 +12,7 @@ from terminal.errors import ClientError
 from terminal.i18n import N_, _, ngettext
 
 from .base import TableScreen
+from .navigation import ShowBoard, ShowRanking
 
 STATE_WORDS = {
     "missing": N_("MISSING"),
@@ -222,9 +223,7 @@ class SummaryScreen(TableScreen):
             return False
         if key == "enter":
             if self.unfinished:
-                from .board_entry import BoardEntryScreen
-
-                self.terminal.goto(BoardEntryScreen(self.unfinished[0]))
+                self.terminal.show(ShowBoard(self.unfinished[0]))
             elif self.unsent:
                 return True  # not yet at the server: the gate says so
             elif info.round < info.rounds and not self.busy:
@@ -232,14 +231,10 @@ class SummaryScreen(TableScreen):
                 self.say(_("Asking the server for the next round…"))
                 self.run_worker(self._next_round(), exclusive=True)
             elif info.round >= info.rounds and self.client.settings.show_ranking:
-                from .ranking import RankingScreen
-
-                self.terminal.goto(RankingScreen())
+                self.terminal.show(ShowRanking())
             return True
         if key == "/":
-            from .board_entry import BoardEntryScreen
-
-            self.terminal.goto(BoardEntryScreen(info.boards[0].board if info.boards else 1))
+            self.terminal.show(ShowBoard(info.boards[0].board if info.boards else 1))
             return True
         if key == ".":
             reason = "The players ask for the TD at the end of the round."

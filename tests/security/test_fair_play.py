@@ -54,7 +54,7 @@ from server.movements.mitchell import max_rounds, mitchell
 from server.movements.model import Movement
 from server.services import hands, setup, td, tokens
 from server.services.table_commands import TD_VIEWS, outcome_for
-from terminal.fake import FakeServer
+from terminal.testing.server import FakeServer
 from tests.server.test_movements_played import _advance as advance
 from tests.server.test_movements_played import _club
 from tests.support.api import Club, Table, client, engine, new_id, open_club  # noqa: F401 (fixtures)

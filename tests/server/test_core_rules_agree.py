@@ -23,7 +23,7 @@ from protocol.messages import (
     ResultAck,
     TableCommand,
 )
-from terminal.fake import FakeServer
+from terminal.testing.server import FakeServer
 from tests.support.api import open_club
 
 VALUES = (

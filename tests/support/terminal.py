@@ -7,7 +7,7 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from terminal.app import TravellerTerminal
-from terminal.fake import FakeClient, FakeServer
+from terminal.testing.server import FakeClient, FakeServer
 
 
 def make_app(

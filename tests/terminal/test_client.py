@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from protocol.messages import EnterResult, EntryValues
 from terminal.events import ClientEvent, CommandRefused, RoundUpdated, Unpaired
-from terminal.fake import FakeClient, FakeServer
+from terminal.testing.server import FakeClient, FakeServer
 
 FOUR_SPADES = EntryValues(contract="4S", declarer="S", tricks=10)
 

@@ -4,9 +4,9 @@ rejects, after taking back any PIN digits; the keys North keyed are kept for the
 from __future__ import annotations
 
 from protocol.messages import ConfirmResult, RejectResult
-from terminal.fake import FakeServer
 from terminal.screens.board_entry import BoardEntryScreen
 from terminal.screens.confirm import ConfirmScreen
+from terminal.testing.server import FakeServer
 from tests.support.terminal import make_app, screen_text, seated, settle
 
 SIZE = (80, 24)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import socket
 from pathlib import Path
 
@@ -35,8 +36,6 @@ def test_a_server_found_on_the_lan_is_used(
 
 
 def test_without_zeroconf_discovery_finds_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    import builtins
-
     real_import = builtins.__import__
 
     def no_zeroconf(name: str, *args: object, **kw: object) -> object:

@@ -4,11 +4,12 @@ next, the score or traveller after confirmation, the deal, the lead and double-d
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from protocol.messages import BoardResultView
 from terminal.errors import ClientError
-from terminal.fake import FakeServer
 from terminal.screens.board_entry import BoardEntryScreen
 from terminal.screens.confirm import ConfirmScreen
 from terminal.screens.players import PlayersScreen
@@ -17,6 +18,7 @@ from terminal.screens.ranking import RankingScreen
 from terminal.screens.report import BoardReportScreen
 from terminal.screens.seat_check import SeatCheckScreen
 from terminal.screens.summary import SummaryScreen
+from terminal.testing.server import FakeServer
 from tests.support.terminal import make_app, screen_text, seated, settle
 
 SIZE = (80, 24)
@@ -285,8 +287,6 @@ async def test_the_ranking_at_the_end_of_the_session() -> None:
 
 
 async def test_settings_survive_an_offline_restart(tmp_path: object) -> None:
-    from pathlib import Path
-
     server = FakeServer(after_confirm="traveller")
     app, client = make_app(server, state_dir=Path(str(tmp_path)))
     async with app.run_test(size=SIZE) as pilot:

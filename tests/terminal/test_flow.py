@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from protocol.messages import ConfirmResult, EnterResult, EntryValues
-from terminal.fake import FakeServer
 from terminal.screens.board_entry import BoardEntryScreen
 from terminal.screens.confirm import ConfirmScreen
 from terminal.screens.notice import NoticeScreen
 from terminal.screens.pairing import PairingScreen
 from terminal.screens.seat_check import SeatCheckScreen
 from terminal.screens.summary import SummaryScreen
+from terminal.testing.server import FakeServer
 from terminal.widgets.status_line import StatusLine
 from tests.support.terminal import make_app, screen_text, seated, settle
 

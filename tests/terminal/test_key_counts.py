@@ -15,12 +15,12 @@ from protocol.bridge.deal import format_hand, parse_deal
 from protocol.bridge.enums import Seat
 from protocol.bridge.play import Play, parse_pbn_play
 from protocol.keys_play import ALERT, call_keys, card_keys
-from terminal.fake import FakeServer
 from terminal.screens.auction import AuctionScreen
 from terminal.screens.board_entry import BoardEntryScreen
 from terminal.screens.confirm import ConfirmScreen
 from terminal.screens.deal_entry import DealEntryScreen
 from terminal.screens.play import PlayScreen
+from terminal.testing.server import FakeServer
 from tests.protocol.bridge.test_bridge_play import AUCTIONS, PLAYS
 from tests.support.terminal import make_app, seated, settle
 

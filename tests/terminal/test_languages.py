@@ -16,7 +16,8 @@ from protocol.languages import LANGUAGES
 from terminal import i18n
 from terminal.app import TravellerTerminal
 from terminal.config import ConfigStore
-from terminal.fake import FakeServer
+from terminal.link import language_headers
+from terminal.testing.server import FakeServer
 from tests.support.terminal import make_app, settle
 
 from .test_snapshots import DD, DEAL, played_elsewhere
@@ -284,8 +285,6 @@ def test_refusals_follow_the_language_shown_once_it_is_known() -> None:
     """Before the terminal knows the event's language it sends no Accept-Language (the server
     uses the event's); once the language is the event's or the players' choice, it is sent,
     English too, so players who switched a Danish event's table to English get English."""
-    from terminal.link import language_headers
-
     try:
         i18n.set_language(None)
         assert (i18n.language(), language_headers()) == ("en", {})

@@ -9,6 +9,7 @@ import pytest
 
 from protocol.messages import CallTD, EnterResult, EntryValues, GetRound
 from terminal.outbox import Outbox
+from terminal.testing.server import FakeServer
 
 
 def enter(entry_id: str, board: int = 1) -> EnterResult:
@@ -65,8 +66,6 @@ def test_commands_without_entry_id_are_not_queued() -> None:
 
 
 def test_the_last_round_is_cached(tmp_path: Path) -> None:
-    from terminal.fake import FakeServer
-
     box = Outbox(tmp_path / "o.sqlite3")
     assert box.load_round() is None
     info = FakeServer().round_info(1)

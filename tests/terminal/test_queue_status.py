@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from protocol.messages import EntryValues, Error, TableStatus
 from terminal.events import ClientEvent
-from terminal.fake import FakeClient, FakeServer
+from terminal.testing.server import FakeClient, FakeServer
 
 FOUR_SPADES = EntryValues(contract="4S", declarer="S", tricks=10)
 

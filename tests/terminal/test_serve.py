@@ -17,6 +17,8 @@ import pytest
 
 pytest.importorskip("textual_serve", reason="pip install textual-serve")
 
+from websockets.asyncio.client import connect
+
 from terminal.serve import COOKIE, session_command
 from tests.support.net import free_port
 
@@ -68,8 +70,6 @@ def test_the_page_is_served_with_a_session_cookie(served: tuple[str, Path]) -> N
 
 
 async def test_a_browser_session_runs_its_own_terminal(served: tuple[str, Path]) -> None:
-    from websockets.asyncio.client import connect
-
     url, state_root = served
     session = get_page(url).cookies[COOKIE]
     ws_url = url.replace("http://", "ws://") + "/ws?width=80&height=24"

@@ -9,7 +9,9 @@ import pytest
 from textual.pilot import Pilot
 
 from protocol.messages import BoardResultView, EnterResult, EntryValues
-from terminal.fake import FakeServer
+from terminal import i18n
+from terminal.errors import ClientError
+from terminal.testing.server import FakeLink, FakeServer
 from tests.support.terminal import make_app, settle
 
 pytest.importorskip("pytest_textual_snapshot", reason="pip install pytest-textual-snapshot")
@@ -297,8 +299,6 @@ def test_ranking(snap_compare: SnapCompare) -> None:
 @pytest.fixture
 def english_afterwards() -> Any:
     """The language is one setting per process: back to English after a shot in another."""
-    from terminal import i18n
-
     yield
     i18n.set_language(None)
 
@@ -474,8 +474,6 @@ def test_pairing_refused_with_a_long_reason(
     snap_compare: SnapCompare, english_afterwards: Any, monkeypatch: Any, language: str
 ) -> None:
     """Before pairing: "not paired yet" (not OFFLINE), and the refusal whole, wrapped."""
-    from terminal.errors import ClientError
-    from terminal.fake import FakeLink
 
     async def refused(self: FakeLink, code: str, device: str) -> None:
         raise ClientError("pairing_code_unknown", UNKNOWN_CODE[language])

@@ -15,13 +15,13 @@ from protocol.messages import EnterResult, EntryValues
 from terminal import i18n
 from terminal.app import TravellerTerminal
 from terminal.errors import ClientError
-from terminal.fake import FakeLink, FakeServer
 from terminal.screens.board_entry import BoardEntryScreen
 from terminal.screens.confirm import ConfirmScreen
 from terminal.screens.notice import NoticeScreen
 from terminal.screens.pairing import PairingScreen
 from terminal.screens.seat_check import SeatCheckScreen
 from terminal.screens.summary import SummaryScreen
+from terminal.testing.server import FakeLink, FakeServer
 from terminal.widgets.status_line import StatusLine
 from tests.support.terminal import make_app, screen_text, seated, settle
 

@@ -9,14 +9,14 @@ from protocol.bridge.enums import Seat
 from protocol.bridge.play import Play
 from protocol.keys import OK
 from protocol.keys_play import ALERT, card_keys
-from protocol.messages import EnterResult
-from terminal.fake import FakeServer
-from terminal.fake_table_entry import KeyedDeal
+from protocol.messages import DealAck, EnterDeal, EnterResult
 from terminal.screens.auction import AuctionScreen
 from terminal.screens.board_entry import BoardEntryScreen
 from terminal.screens.confirm import ConfirmScreen
 from terminal.screens.deal_entry import DealEntryScreen
 from terminal.screens.play import PlayScreen
+from terminal.testing.event import KeyedDeal
+from terminal.testing.server import FakeServer
 from tests.support.terminal import make_app, screen_text, seated, settle
 
 SIZE = (80, 24)
@@ -264,8 +264,6 @@ async def test_after_east_rejects_the_auction_goes_again_with_the_result() -> No
 
 
 def test_the_fake_answers_a_deal_command_sent_again_as_the_first_time() -> None:
-    from protocol.messages import DealAck, EnterDeal
-
     server = FakeServer(deal_entry=True)
     server.round_info(1)
     command = EnterDeal(entry_id="deal-entry-1", board=1, deal=DEAL)

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from terminal.fake import FakeServer
+from terminal import i18n
+from terminal.testing.server import FakeServer
 
 from .test_snapshots import SnapCompare, seated, snap
 from .test_table_entry import DEAL, hand_keys
@@ -22,8 +23,6 @@ TAKES_ALL = {"auction_entry": "optional", "play_entry": "optional"}
 @pytest.fixture
 def english_afterwards() -> Iterator[None]:
     """The language is one setting per process: back to English after a shot in another."""
-    from terminal import i18n
-
     yield
     i18n.set_language(None)
 

@@ -4,8 +4,6 @@ fair-play rule (protocol/fair_play.py), ranking, TD code."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from protocol import board_rules, fair_play
 from protocol.bridge import BridgeError
 from protocol.messages import (
@@ -30,19 +28,17 @@ from protocol.messages import (
     TableSettings,
     TravellerRow,
 )
+from terminal.hands import LEADER, SYMBOLS, holds
+from terminal.rules import RuleError
+from terminal.scoring import ScoredEntry, score_entry
 
-from .hands import LEADER, SYMBOLS, holds
-from .rules import RuleError
-from .scoring import ScoredEntry, score_entry
-
-if TYPE_CHECKING:
-    from .fake import FakeServer
+from .event import FakeEvent
 
 FakeQuery = GetTableSettings | LookupMember | CheckEntry | GetBoardReport | GetRanking
 QUERIES = (GetTableSettings, LookupMember, CheckEntry, GetBoardReport, GetRanking)
 
 
-def query(server: FakeServer, table: int, command: FakeQuery) -> ServerMessage:
+def query(server: FakeEvent, table: int, command: FakeQuery) -> ServerMessage:
     """Answer a question that changes nothing (RuleError when refused)."""
     if isinstance(command, GetTableSettings):
         return settings(server)
@@ -55,7 +51,7 @@ def query(server: FakeServer, table: int, command: FakeQuery) -> ServerMessage:
     return ranking(server, table)
 
 
-def settings(server: FakeServer) -> TableSettings:
+def settings(server: FakeEvent) -> TableSettings:
     """The fake event's table settings."""
     return TableSettings(
         after_confirm=server.after_confirm,
@@ -71,7 +67,7 @@ def settings(server: FakeServer) -> TableSettings:
 # ---------------------------------------------------------------- players
 
 
-def _players_allowed(server: FakeServer, table: int) -> None:
+def _players_allowed(server: FakeEvent, table: int) -> None:
     if server.player_numbers == "off":
         raise RuleError(
             "player_numbers_off", "This event does not take membership numbers at the table."
@@ -83,7 +79,7 @@ def _players_allowed(server: FakeServer, table: int) -> None:
         )
 
 
-def lookup(server: FakeServer, table: int, number: str) -> MemberFound:
+def lookup(server: FakeEvent, table: int, number: str) -> MemberFound:
     """The member's name, or RuleError unknown_member."""
     _players_allowed(server, table)
     name = server.members.get(number.strip())
@@ -95,7 +91,7 @@ def lookup(server: FakeServer, table: int, number: str) -> MemberFound:
     return MemberFound(number=number.strip(), name=name)
 
 
-def set_players(server: FakeServer, table: int, command: SetPlayers) -> RoundInfo:
+def set_players(server: FakeEvent, table: int, command: SetPlayers) -> RoundInfo:
     """Rename the pair at a seat; the round with the new names."""
     _players_allowed(server, table)
     seat = server.seating(table, server.table_round[table])
@@ -114,7 +110,7 @@ def set_players(server: FakeServer, table: int, command: SetPlayers) -> RoundInf
 
 
 def check_lead(
-    server: FakeServer, table: int, entry_id: str, board: int, values: EntryValues
+    server: FakeEvent, table: int, entry_id: str, board: int, values: EntryValues
 ) -> None:
     """The lead of an actual entry, as the real server checks it (protocol/fair_play.py): a
     lead not in the opening leader's hand is refused (RuleError ``lead_not_in_hand``) at most
@@ -134,7 +130,7 @@ def check_lead(
     raise RuleError("lead_not_in_hand", fair_play.lead_refusal_text(board, values.declarer, card))
 
 
-def first_entry_warning(server: FakeServer, board: int, values: EntryValues) -> str | None:
+def first_entry_warning(server: FakeEvent, board: int, values: EntryValues) -> str | None:
     """The double-dummy "are you sure?" of a board's first entry at a table (never the number)."""
     dd = server.dd.get(board)
     scored = _scored(board, values)
@@ -146,7 +142,7 @@ def first_entry_warning(server: FakeServer, board: int, values: EntryValues) -> 
     return fair_play.warning_text(board, scored.declarer, scored.tricks)
 
 
-def check_entry(server: FakeServer, table: int, board: int, values: EntryValues) -> EntryChecked:
+def check_entry(server: FakeEvent, table: int, board: int, values: EntryValues) -> EntryChecked:
     """Whether the entry is well formed; like the real server, never a word about the cards."""
     server.board_status(table, board)
     _scored(board, values)
@@ -171,19 +167,19 @@ def _percent(mine: int, others: list[int]) -> float:
     return round(100 * points / (2 * len(others)))
 
 
-def _agreed(server: FakeServer, board: int) -> list[BoardResultView]:
+def _agreed(server: FakeEvent, board: int) -> list[BoardResultView]:
     found = [
         r for (_, _, b), r in server.results.items() if b == board and r.state in AGREED_STATES
     ]
     return sorted(found, key=lambda r: (r.round, r.table))
 
 
-def _pairs(server: FakeServer, table: int, round_no: int) -> set[int]:
+def _pairs(server: FakeEvent, table: int, round_no: int) -> set[int]:
     seat = server.seating(table, round_no)
     return {seat.ns, seat.ew}
 
 
-def board_report(server: FakeServer, table: int, board: int) -> BoardReport:
+def board_report(server: FakeEvent, table: int, board: int) -> BoardReport:
     """The score or traveller, and the deal, as the fair-play rule allows: only once both pairs
     at the table now have played the board, and only what the event shows."""
     current = server.table_round.get(table, 0)
@@ -239,7 +235,7 @@ def board_report(server: FakeServer, table: int, board: int) -> BoardReport:
     )
 
 
-def ranking(server: FakeServer, table: int) -> RankingReport:
+def ranking(server: FakeEvent, table: int) -> RankingReport:
     """Average percentages per pair, once this table's last round is done."""
     if not server.show_ranking:
         raise RuleError("ranking_not_shown", "This event does not show the ranking at the tables.")
@@ -293,7 +289,7 @@ def ranking(server: FakeServer, table: int) -> RankingReport:
 # ---------------------------------------------------------------- "not played" with the TD code
 
 
-def mark_not_played(server: FakeServer, table: int, command: MarkNotPlayed) -> BoardResultView:
+def mark_not_played(server: FakeEvent, table: int, command: MarkNotPlayed) -> BoardResultView:
     """The TD's code marks a board of the round not played."""
     status = server.board_status(table, command.board)
     if command.td_code.strip() != server.td_code:

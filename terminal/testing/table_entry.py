@@ -3,38 +3,23 @@ and the play of an entry checked by the bridge domain (protocol/bridge/auction.p
 and a hand-dealt board's deal keyed and checked (protocol/bridge/deal.py). Like the real
 server (server/services/entries.py, deal_entry.py): the event's settings decide what is
 taken, a play whose tricks differ from the result keyed is stored and the TD called, and a
-deal that differs from the one stored goes to the TD as a conflict, never overwritten."""
+deal that differs from the one stored goes to the TD as a conflict, never overwritten. What a
+board asks of a table (key its deal, check it) is the event's (event.py, ``deal_ask``)."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
 
 from protocol.bridge import BridgeError, TableResult
 from protocol.bridge.auction import Auction, Call
 from protocol.bridge.deal import Hand, InvalidDeal, confirm_hand, parse_deal, parse_hand
 from protocol.bridge.enums import Seat
 from protocol.bridge.play import parse_play
-from protocol.messages import BoardStatus, CheckDeal, DealAck, DealAsk, EnterDeal, EntryValues
+from protocol.messages import BoardStatus, CheckDeal, DealAck, EnterDeal, EntryValues
+from terminal.rules import RuleError
 
-from .rules import RuleError
-
-if TYPE_CHECKING:
-    from .fake import FakeServer
+from .event import FakeEvent, KeyedDeal
 
 
-@dataclass
-class KeyedDeal:
-    """A deal keyed at a table: by whom, its state, and the tables that checked it."""
-
-    table: int
-    round: int
-    hands: dict[Seat, Hand]
-    state: Literal["keyed", "confirmed", "conflict"] = "keyed"
-    checks: dict[tuple[int, int], DealAck] = field(default_factory=dict)
-
-
-def check_values(server: FakeServer, status: BoardStatus, values: EntryValues) -> int | None:
+def check_values(server: FakeEvent, status: BoardStatus, values: EntryValues) -> int | None:
     """The auction and the play of an entry checked as the event takes them (RuleError with the
     reason); the tricks the play gives declarer, or None without a play."""
     auction = values.auction.strip() if values.auction else ""
@@ -90,7 +75,7 @@ def _check_auction(status: BoardStatus, values: EntryValues, text: str) -> None:
             )
 
 
-def hands_of(server: FakeServer, board: int) -> dict[Seat, Hand] | None:
+def hands_of(server: FakeEvent, board: int) -> dict[Seat, Hand] | None:
     """The board's deal as the server holds it: its hand record, else a deal keyed at a table."""
     text = server.deals.get(board)
     if text:
@@ -102,7 +87,7 @@ def hands_of(server: FakeServer, board: int) -> dict[Seat, Hand] | None:
     return keyed.hands if keyed is not None else None
 
 
-def _check_play(server: FakeServer, status: BoardStatus, values: EntryValues) -> int:
+def _check_play(server: FakeEvent, status: BoardStatus, values: EntryValues) -> int:
     result = _contract(status, values)
     if result.contract.is_pass or result.declarer is None or result.contract.strain is None:
         raise RuleError("play_passed_out", f"Board {status.board} was passed out: no play.")
@@ -130,20 +115,7 @@ def play_differs(status: BoardStatus, values: EntryValues, played: int | None) -
 # ---------------------------------------------------------------- the deal
 
 
-def deal_ask(server: FakeServer, table: int, round_no: int, board: int) -> DealAsk | None:
-    """What a board asks of the table: key the four hands, check one, or nothing."""
-    if not server.deal_entry or server.deals.get(board):
-        return None
-    keyed = server.keyed_deals.get(board)
-    if keyed is None:
-        return "enter"
-    here = (table, round_no)
-    if keyed.state != "keyed" or (keyed.table, keyed.round) == here or here in keyed.checks:
-        return None
-    return "check"
-
-
-def deal_command(server: FakeServer, table: int, command: EnterDeal | CheckDeal) -> DealAck:
+def deal_command(server: FakeEvent, table: int, command: EnterDeal | CheckDeal) -> DealAck:
     """EnterDeal or CheckDeal from a table (RuleError when refused)."""
     if not server.deal_entry:
         raise RuleError("deal_entry_off", "This event does not take deals keyed at the table.")
