@@ -13,12 +13,13 @@ import re
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
-from protocol.bridge import BridgeError, dealer
+from protocol.bridge import dealer
 from server.scoring import Method
 
 from . import spelling
 from .assemble import Assembler, RawPair, RawRef, finish
 from .errors import EventFileError
+from .lines import Cells, fill_play
 from .model import BoardRecord, EventFile, Line, PairKey, Refusal
 from .pbn_play import SectionError, auction_section, play_section, read_auction, read_play
 from .pbn_syntax import UNKNOWN, Game, Split, cell, quote, split_games, table_rows
@@ -279,16 +280,16 @@ def _score_row(
     contract = cell(row, "Contract")
     if spelling.adjusted_columns(contract, cell(row, "Declarer"), cell(row, "Result")):
         return line, ns, ew
+    cells = Cells(
+        contract,
+        cell(row, "Declarer"),
+        cell(row, "Result"),
+        cell(row, "Score_NS"),
+        cell(row, "Score_EW"),
+    )
     try:
-        _fill_play(
-            line,
-            contract,
-            cell(row, "Declarer"),
-            cell(row, "Result"),
-            cell(row, "Score_NS"),
-            cell(row, "Score_EW"),
-        )
-    except (spelling.SpellingError, BridgeError) as exc:
+        fill_play(line, cells)
+    except spelling.SpellingError as exc:
         raise EventFileError(str(exc), line=number, board=board) from None
     return line, ns, ew
 
@@ -325,44 +326,10 @@ def _published_values(row: dict[str, str]) -> tuple[Decimal, Decimal] | None:
     return None
 
 
-def _fill_play(
-    line: Line, contract: str, declarer: str, result: str, score_ns: str, score_ew: str
-) -> None:
-    artificial = spelling.artificial(contract) if contract else None
-    if artificial is None and (
-        score_ns.upper().startswith("A") or score_ew.upper().startswith("A")
-    ):
-        ns = spelling.artificial(score_ns) if score_ns else None
-        ew = spelling.artificial(score_ew) if score_ew else None
-        if ns is not None or ew is not None:
-            ns_pct = ns[0] if ns else 100 - (ew[0] if ew else Fraction(50))
-            ew_pct = ew[0] if ew else 100 - ns_pct
-            artificial = (ns_pct, ew_pct)
-    if artificial is not None:
-        line.artificial = artificial
-        return
-    score = _ns_score(score_ns, score_ew)
-    if not contract or spelling.not_played(contract):
-        if spelling.np_scored(contract, score, line.published_values is not None):
-            line.contract, line.tricks = "PASS", 0
-        elif not contract and score is not None:
-            line.score = score  # a score and no contract: scored from the score
-        return
-    line.contract, line.declarer, line.tricks = spelling.played(
-        contract, declarer, result, declarer_word="declarer", tricks_word="result"
-    )
-    if line.contract == "PASS":
-        return
-    line.published_ns_score = score
-
-
-def _ns_score(score_ns: str, score_ew: str) -> int | None:
-    """The N/S score from Score_NS or Score_EW (negated), or None without a whole number."""
-    text = score_ns or (f"-{score_ew.lstrip('+')}" if score_ew else "")
-    try:
-        return int(text) if text else None
-    except ValueError:
-        return None
+def _game_cells(tags: dict[str, str]) -> Cells:
+    """A game's result tags: [Contract], [Declarer] and [Result] ([Score] is the published
+    score, "NS 420", read beside them)."""
+    return Cells(*(tags.get(t, "") for t in ("Contract", "Declarer", "Result")))
 
 
 def _read_single(
@@ -372,15 +339,8 @@ def _read_single(
     tags = game.tags
     line = Line(board, None, None)
     try:
-        _fill_play(
-            line,
-            tags.get("Contract", ""),
-            tags.get("Declarer", ""),
-            tags.get("Result", ""),
-            "",
-            "",
-        )
-    except (spelling.SpellingError, BridgeError) as exc:
+        fill_play(line, _game_cells(tags))
+    except spelling.SpellingError as exc:
         raise EventFileError(str(exc), line=game.lines.get("Contract"), board=board) from None
     table = tags.get("Table", "").strip()
     line.table = int(table) if table.isdigit() else None
@@ -443,15 +403,8 @@ def _read_table_game(game: Game, board: int, assembler: Assembler) -> None:
     (line,) = matches
     probe = Line(board, None, None)
     try:
-        _fill_play(
-            probe,
-            tags.get("Contract", ""),
-            tags.get("Declarer", ""),
-            tags.get("Result", ""),
-            "",
-            "",
-        )
-    except (spelling.SpellingError, BridgeError) as exc:
+        fill_play(probe, _game_cells(tags))
+    except spelling.SpellingError as exc:
         event.refused.append(Refusal(str(exc), line=game.lines.get("Contract"), board=board))
         return
     said = (probe.contract, probe.declarer, probe.tricks)

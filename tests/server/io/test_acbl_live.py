@@ -35,7 +35,7 @@ def _first_line(record: dict[str, Any]) -> dict[str, Any]:
     [
         ("contract", "9 Z", "level"),
         ("tricks_taken", "14", "0 to 13"),
-        ("tricks_taken", "lots", "invalid literal"),
+        ("tricks_taken", "lots", "is not a number of tricks"),
     ],
 )
 def test_a_broken_line_is_refused_with_its_place_and_the_rest_is_read(

@@ -303,7 +303,7 @@ def test_score_without_contract_is_refused_not_dropped() -> None:
         "<TRICKS>10</TRICKS></TRAVELLER_LINE></BOARD>"
     )
     refused, _ = _read(extra_board=line)
-    assert "SCORE 420 without a CONTRACT" in refused[0]
+    assert "the score 420 without a contract" in refused[0]
     assert "BOARD 5 / TRAVELLER_LINE 1" in refused[0]
 
 
