@@ -26,15 +26,23 @@ def test_partial_deals() -> None:
     assert normalise_deal(partial) == partial
 
 
+def test_ranks_are_ordered_and_ten_and_a_void_read_as_the_protocol_reads_them() -> None:
+    assert hands("N:QKA.9TJ.678.2345 - - -")["N"] == ("AKQ", "JT9", "876", "5432")
+    assert normalise_deal("N:AKQ.J109.-.2345678 - - -") == "N:AKQ.JT9..8765432 - - -"
+
+
 @pytest.mark.parametrize(
     ("deal", "needle"),
     [
         ("AKQ", "not a PBN deal"),
         ("N:AKQ.JT9.876.5432", "four hands"),
         ("N:AKQ.JT9.876 - - -", "four suits"),
-        ("N:AKX.JT9.876.5432 - - -", "not a card rank"),
-        ("N:AKQ.JT9.876.543 - - -", "13 cards"),
-        ("N:AKQ.JT9.876.5432 AKQ.JT9.876.5432 - -", "dealt twice"),
+        # the protocol's sentences (protocol.bridge.deal, as the terminal shows them)
+        ("N:AKX.JT9.876.5432 - - -", "North: 'X' is not a rank in spades"),
+        ("N:AKQ.JT9.876.543 - - -", "North has 12 cards; a hand has 13"),
+        ("N:AKQ.JT9.876.5432 AKQ.JT9.876.5432 - -", "is in two hands: North and East"),
+        ("N:AKQ.JT9.876.5432 AKQ.JT9.876.5432 AKQ.JT9.876.5432 -", "in two hands"),
+        ("N:AKQ.JT9.876.543 JT9.876.5432.AKQ 5432.AKQ.JT9.876 876.5432.AKQ.JT9", "12 cards"),
     ],
 )
 def test_bad_deals(deal: str, needle: str) -> None:
