@@ -19,6 +19,7 @@ from server.scoring import Method
 from . import spelling
 from .assemble import Assembler, RawPair, RawRef, finish
 from .errors import EventFileError
+from .handrecords import law2_vulnerable, normalise_deal
 from .lines import Cells, fill_play
 from .model import BoardRecord, EventFile, Line, PairKey, Refusal
 from .pbn_play import SectionError, auction_section, play_section, read_auction, read_play
@@ -109,8 +110,6 @@ def _read_board(game: Game, board: int, event: EventFile) -> None:
     record = event.boards.get(board) or BoardRecord(board)
     deal = tags.get("Deal", "").strip()
     if deal not in UNKNOWN and record.deal is None:
-        from .handrecords import normalise_deal
-
         try:
             record.deal = normalise_deal(spelling.void_suits(deal))
         except ValueError as exc:
@@ -456,7 +455,7 @@ def write_pbn(event: EventFile, report: ScoreReport | None = None) -> str:
         out.append(f'[Board "{board}"]')
         out.extend(f'[{seat} ""]' for seat in ("West", "North", "East", "South"))
         out.append(f"[Dealer {quote(record.dealer or dealer(board).value)}]")
-        out.append(f"[Vulnerable {quote(record.vulnerable or _law2_vul(board))}]")
+        out.append(f"[Vulnerable {quote(record.vulnerable or law2_vulnerable(board))}]")
         out.append(f"[Deal {quote(record.deal or '?')}]")
         out.append(f"[Scoring {quote(scoring)}]")
         out.extend(['[Declarer "?"]', '[Contract "?"]', '[Result "?"]'])
@@ -497,7 +496,7 @@ def _table_game(event: EventFile, line: Line, record: BoardRecord, scoring: str)
     out.append(f"[East {quote(ew_names[0])}]")
     out.append(f"[South {quote(ns_names[1])}]")
     out.append(f"[Dealer {quote(seat_dealer)}]")
-    out.append(f"[Vulnerable {quote(record.vulnerable or _law2_vul(line.board))}]")
+    out.append(f"[Vulnerable {quote(record.vulnerable or law2_vulnerable(line.board))}]")
     out.append(f"[Deal {quote(record.deal or '?')}]")
     out.append(f"[Scoring {quote(scoring)}]")
     if line.section:
@@ -514,12 +513,6 @@ def _table_game(event: EventFile, line: Line, record: BoardRecord, scoring: str)
         out.extend(play_section(line.contract, line.declarer, line.play, record.deal))
     out.append("")
     return out
-
-
-def _law2_vul(board: int) -> str:
-    from .handrecords import law2_vulnerable
-
-    return law2_vulnerable(board)
 
 
 def _scored_rows(

@@ -17,6 +17,7 @@ from server.scoring import (
     ScoringOptions,
     Standing,
     get_profile,
+    suggest_profile,
     to_decimal,
     traveller,
 )
@@ -254,8 +255,6 @@ def refusal_json(refusal: Refusal) -> dict[str, Any]:
 
 def _suggested(program: str) -> str | None:
     """The profile of the program that wrote the file (server/scoring/profiles.py), if known."""
-    from server.scoring.profiles import suggest_profile
-
     found = suggest_profile(program)
     return None if found is None else found.name
 

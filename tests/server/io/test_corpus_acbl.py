@@ -29,6 +29,8 @@ from typing import Any
 
 import pytest
 
+from protocol.bridge.par import par
+from server.io import handrecords
 from server.io.formats import load
 from server.io.handrecords import law2_dealer, law2_vulnerable
 from server.io.model import PairKey
@@ -262,8 +264,6 @@ def test_our_par_is_the_par_acbl_published(which: str, request: pytest.FixtureRe
     """The double-dummy par of every hand record (endplay's solver, protocol.bridge.par) is
     the par ACBL Live prints with it."""
     pytest.importorskip("endplay")
-    from protocol.bridge.par import par
-    from server.io import handrecords
 
     record, report = request.getfixturevalue(which)
     published = {

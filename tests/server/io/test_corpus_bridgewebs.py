@@ -30,6 +30,8 @@ from pathlib import Path
 
 import pytest
 
+from protocol.bridge.par import par
+from server.io import handrecords
 from server.io.formats import load
 from server.io.model import EventFile
 from server.io.pbn import read_pbn
@@ -163,8 +165,6 @@ def test_bridgewebs_double_dummy_tables_and_par_are_ours(read: tuple[str, EventF
     """The double-dummy table Bridgewebs published with every hand is endplay's, and its
     [OptimumScore] (Newton) is the par of protocol/bridge/par.py."""
     pytest.importorskip("endplay")
-    from protocol.bridge.par import par
-    from server.io import handrecords
 
     name, event = read
     text = FILES[name][0].read_text(encoding="ascii")

@@ -7,7 +7,15 @@ from pathlib import Path
 import pytest
 
 from server.io.formats import load
-from server.io.handrecords import hands, is_complete, normalise_deal, solver_available
+from server.io.handrecords import (
+    SolverUnavailableError,
+    analyse,
+    dd_table,
+    hands,
+    is_complete,
+    normalise_deal,
+    solver_available,
+)
 
 DEAL = "N:9753.QT93.9752.8 842.A865.AK.KT53 AQT6.K.T863.A962 KJ.J742.QJ4.QJ74"
 
@@ -52,8 +60,6 @@ def test_bad_deals(deal: str, needle: str) -> None:
 
 @pytest.mark.skipif(not solver_available(), reason="endplay (optional extra) not installed")
 def test_double_dummy_matches_the_files_optimum_table(data_dir: Path) -> None:
-    from server.io.handrecords import analyse, dd_table
-
     event = load(data_dir / "io" / "howell_2_tables.pbn")
     board = event.boards[1]
     assert board.deal is not None
@@ -66,7 +72,5 @@ def test_double_dummy_matches_the_files_optimum_table(data_dir: Path) -> None:
 
 @pytest.mark.skipif(solver_available(), reason="only meaningful without endplay")
 def test_solver_missing_is_reported() -> None:
-    from server.io.handrecords import SolverUnavailableError, dd_table
-
     with pytest.raises(SolverUnavailableError, match="endplay"):
         dd_table(DEAL)

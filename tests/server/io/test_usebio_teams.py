@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import xml.etree.ElementTree as ET
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -352,8 +353,6 @@ def test_team_file_with_nothing_readable_is_an_error() -> None:
     ],
 )
 def test_is_team_event(snippet: str, teams: bool) -> None:
-    import xml.etree.ElementTree as ET
-
     assert is_team_event(ET.fromstring(snippet)) is teams
 
 
