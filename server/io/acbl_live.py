@@ -11,7 +11,8 @@ real records in tests/data/published/ show it (there is no published specificati
   ``direction`` "NS"/"EW" in a Mitchell or null in a Howell, ``score``, ``percentage``,
   ``strat_place[].rank`` such as "1/2" for a shared first, ``players[].name``) and
   ``boards[].board_results[]`` (``round_number``, ``table_number``, ``ns_pair``, ``ew_pair``,
-  ``contract`` spelt "3 NT" / "4 S x", ``declarer``, ``tricks_taken``, ``ns_score`` and both
+  ``contract`` spelt "3 NT" / "4 S x", ``declarer``, ``tricks_taken`` (a count; ``result``
+  gives the same relative to the contract, "+4", and is not read), ``ns_score`` and both
   sides' matchpoints on ACBL's scale of 1 a board beaten);
 - ``sessions[].hand_records[]``: ``board``, ``dealer``, ``vulnerability`` and each hand's suits
   (``north_spades`` "K 10 8 3 2", "-----" for a void, ...); vulnerability "None", "N-S", "E-W"
@@ -28,13 +29,15 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from protocol.bridge import BridgeError, Contract
+from protocol.bridge import BridgeError
 from server.scoring import Method
 
 from . import handrecords
 from .errors import EventFileError
 from .limits import check_size
+from .lines import Cells, fill_play
 from .model import BoardRecord, EventFile, Line, PairEntry, PairKey, Refusal
+from .spelling import SpellingError
 
 _EMBEDDED = re.compile(rb"var\s+data\s*=\s*")
 _SEATS = ("north", "east", "south", "west")
@@ -71,13 +74,6 @@ def _decimal(value: object) -> Decimal | None:
         return Decimal(str(value)) if value not in (None, "") else None
     except InvalidOperation:
         return None
-
-
-def _contract(text: str) -> str:
-    """ "4 S x" -> "4SX", "3 NT" -> "3NT", "PASS" -> "PASS" (canonical, or BridgeError)."""
-    compact = "".join(text.split())
-    parsed = Contract.parse(compact)
-    return "PASS" if parsed.strain is None else str(parsed)
 
 
 def read_acbl_live(data: bytes) -> EventFile:
@@ -139,36 +135,39 @@ def _section(section: dict[str, Any], where: str, event: EventFile) -> None:
             place = f"{where} / board {number} / line {index}"
             try:
                 event.lines.append(_line(row, int(number), letter, key))
-            except (BridgeError, KeyError, TypeError, ValueError) as exc:
+            except (SpellingError, BridgeError, KeyError, TypeError, ValueError) as exc:
                 event.refused.append(Refusal(_reason(exc), element=place, board=number))
 
 
 def _line(row: dict[str, Any], board: int, letter: str, key: Any) -> Line:
-    contract = _contract(str(row["contract"]))
-    tricks_text = str(row.get("tricks_taken") or "")
-    tricks = 0 if contract == "PASS" and not tricks_text else int(tricks_text)
-    if not 0 <= tricks <= 13:
-        raise ValueError(f"{tricks} tricks taken: 0 to 13")
     ns_points, ew_points = (
         _decimal(row.get("ns_match_points")),
         _decimal(row.get("ew_match_points")),
     )
-    score = _decimal(row.get("ns_score"))
-    return Line(
+    line = Line(
         board=board,
         ns=key(row["ns_pair"], "NS"),
         ew=key(row["ew_pair"], "EW"),
-        contract=contract,
-        declarer=None if contract == "PASS" else str(row["declarer"]).strip().upper()[:1],
-        tricks=tricks,
         section=letter or None,
         round=row.get("round_number"),
         table=row.get("table_number"),
-        published_ns_score=int(score) if score is not None else None,
         published_values=(ns_points, ew_points)
         if ns_points is not None and ew_points is not None
         else None,
     )
+    cells = Cells(
+        str(row["contract"]),
+        *(_cell(row, name) for name in ("declarer", "tricks_taken", "ns_score")),
+    )
+    # ``tricks_taken`` is the count (the record's ``result``, "+4", is relative to the contract
+    # and not read): "+1" there is refused, not taken as one trick.
+    fill_play(line, cells, relative=False)
+    return line
+
+
+def _cell(row: dict[str, Any], name: str) -> str:
+    value = row.get(name)
+    return "" if value is None else str(value)
 
 
 def _reason(exc: Exception) -> str:

@@ -18,13 +18,14 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from protocol.bridge import BridgeError, Contract, Seat, dealer
+from protocol.bridge import Contract, Seat, dealer
 from protocol.bridge.auction import Auction
 from protocol.bridge.play import Play
 
 from . import spelling
 from .assemble import Assembler, RawPair, RawRef, finish
 from .errors import EventFileError
+from .lines import Cells, fill_play
 from .model import EventFile, Line, Refusal
 from .played import PlayedError, auction_text, play_text
 
@@ -293,14 +294,10 @@ def _result(
     seat = str(_get(row, "NS/EW", "NSEW") or "").strip()
     lead = str(_get(row, "LeadCard", "Lead") or "").strip()
     line.lead = lead or None
+    # The Result column holds the tricks, or the adjusted score ("A60") of a board not played.
+    adjusted = result if result[:1].upper() == "A" else ""
     try:
-        artificial = spelling.artificial(result) or (
-            spelling.artificial(contract) if contract else None
-        )
-        if artificial is not None:
-            line.artificial = artificial
-        elif contract and not spelling.not_played(contract):
-            line.contract, line.declarer, line.tricks = spelling.played(contract, seat, result)
-    except (spelling.SpellingError, BridgeError) as exc:
+        fill_play(line, Cells(contract, seat, result, score=adjusted))
+    except spelling.SpellingError as exc:
         raise EventFileError(str(exc), board=board) from None
     assembler.add_line(line, ns, ew)

@@ -1,17 +1,15 @@
 """`traveller score FILE`: score an event file offline and print the ranking and travellers.
 
-Only typer and the standard library are imported here; the readers load when the command runs.
+Only typer and the standard library are imported here; the readers load when the command runs
+(``score_run``).
 """
 
 from __future__ import annotations
 
-import json
 from enum import StrEnum
 from pathlib import Path
 
 import typer
-
-from server.i18n.cli_words import _
 
 
 class OutputFormat(StrEnum):
@@ -68,116 +66,26 @@ def score(
     place; the summary and the reader's notes go to stderr. The exit code is non-zero only
     when nothing usable is left (2) or, with --strict, when a line was refused (1).
     """
-    from server.scoring.profiles import get_profile
+    # Lazy for start-up: every `traveller` command mounts this module (server/ops/cli.py), and
+    # the readers and the scorer load only when `score` runs.
+    from . import score_run  # noqa: PLC0415
 
-    from .errors import EventFileError
-    from .formats import load
-    from .scorefile import score_event
-    from .spelling import cli_method
-
-    try:
-        chosen_profile = get_profile(profile)
-    except ValueError as exc:
-        typer.echo(_("error: {message}").format(message=exc), err=True)
-        raise typer.Exit(2) from None
-    try:
-        event = load(file)
-        if event.teams is None and not any(line.played for line in event.lines):
-            _print_summary(event)
-            typer.echo(_("error: {file}: no result to score").format(file=file), err=True)
-            raise typer.Exit(2)
-        if strict and event.refused:
-            _print_summary(event)
-            typer.echo(_("error: {file}: lines refused (--strict)").format(file=file), err=True)
-            raise typer.Exit(1)
-        teams = method is MethodChoice.TEAMS or (method is None and event.teams is not None)
-        if teams:
-            from .teamfile import score_team_event
-
-            team_report = score_team_event(event, integer_scale=integer_vp)
-        else:
-            chosen = cli_method(method.value) if method is not None else None
-            report = score_event(event, chosen, across_sections=across, profile=chosen_profile)
-    except EventFileError as exc:
-        typer.echo(_("error: {message}").format(message=exc), err=True)
-        raise typer.Exit(2) from None
-    except typer.Exit:
-        raise
-    except Exception as exc:  # the CLI reports, never prints a traceback
-        reason = f"{type(exc).__name__}: {exc}"
-        typer.echo(
-            _("error: {file}: cannot score it ({reason})").format(file=file, reason=reason),
-            err=True,
-        )
-        raise typer.Exit(2) from None
-    if teams:
-        _print_teams(team_report, output)
-    else:
-        _suggest(event.program, chosen_profile.name, profile is not None)
-        _print_pairs(report, output)
-    if output is OutputFormat.TEXT or event.refused or event.notes:
-        _print_summary(event)  # JSON carries the counts itself; stderr stays quiet if clean
-
-
-def _print_pairs(report: object, output: OutputFormat) -> None:
-    from .csv_io import write_ranking_csv
-    from .report import ScoreReport
-    from .scorefile import to_json, to_text
-
-    assert isinstance(report, ScoreReport)
-    if output is OutputFormat.JSON:
-        typer.echo(json.dumps(to_json(report), indent=2, ensure_ascii=False))
-    elif output is OutputFormat.CSV:
-        typer.echo(write_ranking_csv(report), nl=False)
-    else:
-        typer.echo(to_text(report), nl=False)
-
-
-def _print_summary(event: object) -> None:
-    """ "412 lines read, 2 refused: line 88: ..." and the reader's notes, on stderr."""
-    from .model import EventFile
-
-    assert isinstance(event, EventFile)
-    read = len(event.teams.lines) if event.teams is not None else len(event.lines)
-    summary = _("{read} lines read, {refused} refused").format(
-        read=read, refused=len(event.refused)
+    score_run.run(
+        file,
+        method.value if method is not None else None,
+        output.value,
+        across,
+        integer_vp,
+        strict,
+        profile,
     )
-    typer.echo(summary + (":" if event.refused else ""), err=True)
-    for refusal in event.refused:
-        typer.echo(f"  {refusal}", err=True)
-    for note in event.notes:
-        typer.echo(_("note: {note}").format(note=note), err=True)
 
 
 def _suggest(program: str, used: str, chosen: bool) -> None:
-    """Name the profile of the program that wrote the file, on stderr (the output stays
-    clean for JSON and CSV), unless that is the profile used."""
-    from server.scoring.profiles import suggest_profile
+    """Name the profile of the program that wrote the file, on stderr (``score_run.suggest``)."""
+    from .score_run import suggest  # noqa: PLC0415 (lazy for start-up, as in score)
 
-    suggested = suggest_profile(program)
-    if suggested is None or suggested.name == used:
-        return
-    if chosen:
-        line = _("note: {program} wrote this file; its profile is {profile} ({title})")
-    else:
-        line = _(
-            "note: {program} wrote this file; to reproduce its figures use "
-            "--profile {profile} ({title})"
-        )
-    named = f'"{program.strip().rstrip(".")}"'  # a program's name may end its own sentence
-    typer.echo(line.format(program=named, profile=suggested.name, title=suggested.title), err=True)
-
-
-def _print_teams(report: object, output: OutputFormat) -> None:
-    from .teamfile import TeamReport, team_to_csv, team_to_json, team_to_text
-
-    assert isinstance(report, TeamReport)
-    if output is OutputFormat.JSON:
-        typer.echo(json.dumps(team_to_json(report), indent=2, ensure_ascii=False))
-    elif output is OutputFormat.CSV:
-        typer.echo(team_to_csv(report), nl=False)
-    else:
-        typer.echo(team_to_text(report), nl=False)
+    suggest(program, used, chosen)
 
 
 def main() -> None:

@@ -18,6 +18,7 @@ from . import spelling
 from .assemble import Assembler, RawPair, RawRef, finish
 from .errors import EventFileError
 from .limits import check_lines
+from .lines import Cells, fill_play
 from .model import EventFile, Line, PairKey, Refusal
 from .report import ScoreReport, decimal
 
@@ -180,19 +181,7 @@ def _row(board: int, cell: Callable[[str], str]) -> tuple[Line, RawRef | None, R
         if value:
             setattr(line, name, int(value))
     line.lead = cell("lead") or None
-    contract, score = cell("contract"), cell("score")
-    artificial = spelling.artificial(contract) if contract else None
-    if artificial is None and score:
-        artificial = spelling.artificial(score)
-    points = int(score) if score.lstrip("-").isdigit() else None
-    if artificial is not None:
-        line.artificial = artificial
-    elif not contract and points is not None:
-        line.score = points  # a score and no contract: scored from the score
-    elif contract and not spelling.not_played(contract):
-        line.contract, line.declarer, line.tricks = spelling.played(
-            contract, cell("declarer"), cell("tricks"), tricks_word="tricks"
-        )
+    fill_play(line, Cells(*(cell(c) for c in ("contract", "declarer", "tricks", "score"))))
     return line, refs[0], refs[1]
 
 

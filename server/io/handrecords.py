@@ -11,14 +11,14 @@ import importlib.util
 from dataclasses import dataclass
 from typing import Any
 
-from protocol.bridge import dealer, vulnerability
+from protocol.bridge import Seat, dealer, vulnerability
+from protocol.bridge.deal import Hand, InvalidDeal, check_deal, format_hand, parse_deal
 
 from .errors import EventFileError
 
 SEATS = ("N", "E", "S", "W")
 STRAINS = ("C", "D", "H", "S", "NT")
 _RANKS = "AKQJT98765432"
-_SUITS = ("S", "H", "D", "C")
 
 
 class SolverUnavailableError(RuntimeError):
@@ -31,35 +31,47 @@ def solver_available() -> bool:
 
 
 def hands(deal: str) -> dict[str, tuple[str, str, str, str]]:
-    """Seat -> (spades, hearts, diamonds, clubs) from "N:AKQ.JT9.876.5432 ..." (PBN Deal)."""
+    """Seat -> (spades, hearts, diamonds, clubs) from "N:AKQ.JT9.876.5432 ..." (PBN Deal),
+    read by the protocol's parser (``protocol.bridge.deal``, the one the terminal and keypad
+    use). A hand written "-" (or with no cards) is not known; each known hand holds 13 cards
+    and no card is in two hands. ValueError (the protocol's InvalidDeal) with its sentence."""
     text = deal.strip()
     if len(text) < 2 or text[1] != ":" or text[0].upper() not in SEATS:
-        raise ValueError(f"{deal[:20]!r} is not a PBN deal (expected e.g. N:AK.QJ.T9.8765 ...)")
-    first = SEATS.index(text[0].upper())
-    parts = text[2:].split()
-    if len(parts) != 4:
-        raise ValueError(f"a PBN deal has four hands, not {len(parts)}")
-    out: dict[str, tuple[str, str, str, str]] = {}
-    seen: set[tuple[str, str]] = set()
-    for offset, part in enumerate(parts):
-        seat = SEATS[(first + offset) % 4]
-        if part == "-":
-            out[seat] = ("", "", "", "")
+        raise InvalidDeal(
+            f"{deal[:20]!r} is not a PBN deal (expected e.g. N:AK.QJ.T9.8765 ...)", deal
+        )
+    held = parse_deal(text, complete=False)
+    if all(held.values()):
+        check_deal(held)  # all four hands known: the whole deck, each card once
+    else:
+        _check_known(held)
+    return {seat.value: _suits(hand) for seat, hand in held.items()}
+
+
+def _check_known(held: dict[Seat, Hand]) -> None:
+    """A partial deal: each known hand holds 13 cards and no card is in two hands, in the
+    words of ``check_deal``."""
+    seen: dict[str, Seat] = {}
+    for seat, hand in sorted(held.items(), key=lambda item: SEATS.index(item[0].value)):
+        if not hand:
             continue
-        suits = part.upper().split(".")
-        if len(suits) != 4:
-            raise ValueError(f"{part!r} is not a hand (four suits separated by dots)")
-        for suit, cards in zip(_SUITS, suits, strict=True):
-            for card in cards:
-                if card not in _RANKS:
-                    raise ValueError(f"{card!r} in {part!r} is not a card rank")
-                if (suit, card) in seen:
-                    raise ValueError(f"{suit}{card} is dealt twice")
-                seen.add((suit, card))
-        if sum(len(s) for s in suits) not in (0, 13):
-            raise ValueError(f"{part!r} does not hold 13 cards")
-        out[seat] = (suits[0], suits[1], suits[2], suits[3])
-    return out
+        for card in sorted(hand):
+            if card in seen:
+                raise InvalidDeal(
+                    f"{card} is in two hands: {seen[card].name_en} and {seat.name_en}",
+                    card,
+                    code="card_twice",
+                )
+            seen[card] = seat
+        if len(hand) != 13:
+            raise InvalidDeal(
+                f"{seat.name_en} has {len(hand)} cards; a hand has 13", len(hand), code="hand_size"
+            )
+
+
+def _suits(hand: Hand) -> tuple[str, str, str, str]:
+    spades, hearts, diamonds, clubs = format_hand(hand).split(".")
+    return spades, hearts, diamonds, clubs
 
 
 def law2_dealer(board: int) -> str:
@@ -74,15 +86,10 @@ def law2_vulnerable(board: int) -> str:
 
 
 def normalise_deal(deal: str) -> str:
-    """The deal in canonical PBN form, starting with North, ranks upper-case and ordered."""
+    """The deal in canonical PBN form, starting with North, ranks upper-case and ordered, a
+    hand not known "-"."""
     held = hands(deal)
-
-    def order(cards: str) -> str:
-        return "".join(sorted(cards, key=_RANKS.index))
-
-    return "N:" + " ".join(
-        ".".join(order(s) for s in held[seat]) if any(held[seat]) else "-" for seat in SEATS
-    )
+    return "N:" + " ".join(".".join(held[seat]) if any(held[seat]) else "-" for seat in SEATS)
 
 
 def is_complete(deal: str) -> bool:

@@ -13,12 +13,14 @@ import re
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
-from protocol.bridge import BridgeError, dealer
+from protocol.bridge import dealer
 from server.scoring import Method
 
 from . import spelling
 from .assemble import Assembler, RawPair, RawRef, finish
 from .errors import EventFileError
+from .handrecords import law2_vulnerable, normalise_deal
+from .lines import Cells, fill_play
 from .model import BoardRecord, EventFile, Line, PairKey, Refusal
 from .pbn_play import SectionError, auction_section, play_section, read_auction, read_play
 from .pbn_syntax import UNKNOWN, Game, Split, cell, quote, split_games, table_rows
@@ -108,8 +110,6 @@ def _read_board(game: Game, board: int, event: EventFile) -> None:
     record = event.boards.get(board) or BoardRecord(board)
     deal = tags.get("Deal", "").strip()
     if deal not in UNKNOWN and record.deal is None:
-        from .handrecords import normalise_deal
-
         try:
             record.deal = normalise_deal(spelling.void_suits(deal))
         except ValueError as exc:
@@ -279,16 +279,16 @@ def _score_row(
     contract = cell(row, "Contract")
     if spelling.adjusted_columns(contract, cell(row, "Declarer"), cell(row, "Result")):
         return line, ns, ew
+    cells = Cells(
+        contract,
+        cell(row, "Declarer"),
+        cell(row, "Result"),
+        cell(row, "Score_NS"),
+        cell(row, "Score_EW"),
+    )
     try:
-        _fill_play(
-            line,
-            contract,
-            cell(row, "Declarer"),
-            cell(row, "Result"),
-            cell(row, "Score_NS"),
-            cell(row, "Score_EW"),
-        )
-    except (spelling.SpellingError, BridgeError) as exc:
+        fill_play(line, cells)
+    except spelling.SpellingError as exc:
         raise EventFileError(str(exc), line=number, board=board) from None
     return line, ns, ew
 
@@ -325,44 +325,10 @@ def _published_values(row: dict[str, str]) -> tuple[Decimal, Decimal] | None:
     return None
 
 
-def _fill_play(
-    line: Line, contract: str, declarer: str, result: str, score_ns: str, score_ew: str
-) -> None:
-    artificial = spelling.artificial(contract) if contract else None
-    if artificial is None and (
-        score_ns.upper().startswith("A") or score_ew.upper().startswith("A")
-    ):
-        ns = spelling.artificial(score_ns) if score_ns else None
-        ew = spelling.artificial(score_ew) if score_ew else None
-        if ns is not None or ew is not None:
-            ns_pct = ns[0] if ns else 100 - (ew[0] if ew else Fraction(50))
-            ew_pct = ew[0] if ew else 100 - ns_pct
-            artificial = (ns_pct, ew_pct)
-    if artificial is not None:
-        line.artificial = artificial
-        return
-    score = _ns_score(score_ns, score_ew)
-    if not contract or spelling.not_played(contract):
-        if spelling.np_scored(contract, score, line.published_values is not None):
-            line.contract, line.tricks = "PASS", 0
-        elif not contract and score is not None:
-            line.score = score  # a score and no contract: scored from the score
-        return
-    line.contract, line.declarer, line.tricks = spelling.played(
-        contract, declarer, result, declarer_word="declarer", tricks_word="result"
-    )
-    if line.contract == "PASS":
-        return
-    line.published_ns_score = score
-
-
-def _ns_score(score_ns: str, score_ew: str) -> int | None:
-    """The N/S score from Score_NS or Score_EW (negated), or None without a whole number."""
-    text = score_ns or (f"-{score_ew.lstrip('+')}" if score_ew else "")
-    try:
-        return int(text) if text else None
-    except ValueError:
-        return None
+def _game_cells(tags: dict[str, str]) -> Cells:
+    """A game's result tags: [Contract], [Declarer] and [Result] ([Score] is the published
+    score, "NS 420", read beside them)."""
+    return Cells(*(tags.get(t, "") for t in ("Contract", "Declarer", "Result")))
 
 
 def _read_single(
@@ -372,15 +338,8 @@ def _read_single(
     tags = game.tags
     line = Line(board, None, None)
     try:
-        _fill_play(
-            line,
-            tags.get("Contract", ""),
-            tags.get("Declarer", ""),
-            tags.get("Result", ""),
-            "",
-            "",
-        )
-    except (spelling.SpellingError, BridgeError) as exc:
+        fill_play(line, _game_cells(tags))
+    except spelling.SpellingError as exc:
         raise EventFileError(str(exc), line=game.lines.get("Contract"), board=board) from None
     table = tags.get("Table", "").strip()
     line.table = int(table) if table.isdigit() else None
@@ -443,15 +402,8 @@ def _read_table_game(game: Game, board: int, assembler: Assembler) -> None:
     (line,) = matches
     probe = Line(board, None, None)
     try:
-        _fill_play(
-            probe,
-            tags.get("Contract", ""),
-            tags.get("Declarer", ""),
-            tags.get("Result", ""),
-            "",
-            "",
-        )
-    except (spelling.SpellingError, BridgeError) as exc:
+        fill_play(probe, _game_cells(tags))
+    except spelling.SpellingError as exc:
         event.refused.append(Refusal(str(exc), line=game.lines.get("Contract"), board=board))
         return
     said = (probe.contract, probe.declarer, probe.tricks)
@@ -503,7 +455,7 @@ def write_pbn(event: EventFile, report: ScoreReport | None = None) -> str:
         out.append(f'[Board "{board}"]')
         out.extend(f'[{seat} ""]' for seat in ("West", "North", "East", "South"))
         out.append(f"[Dealer {quote(record.dealer or dealer(board).value)}]")
-        out.append(f"[Vulnerable {quote(record.vulnerable or _law2_vul(board))}]")
+        out.append(f"[Vulnerable {quote(record.vulnerable or law2_vulnerable(board))}]")
         out.append(f"[Deal {quote(record.deal or '?')}]")
         out.append(f"[Scoring {quote(scoring)}]")
         out.extend(['[Declarer "?"]', '[Contract "?"]', '[Result "?"]'])
@@ -544,7 +496,7 @@ def _table_game(event: EventFile, line: Line, record: BoardRecord, scoring: str)
     out.append(f"[East {quote(ew_names[0])}]")
     out.append(f"[South {quote(ns_names[1])}]")
     out.append(f"[Dealer {quote(seat_dealer)}]")
-    out.append(f"[Vulnerable {quote(record.vulnerable or _law2_vul(line.board))}]")
+    out.append(f"[Vulnerable {quote(record.vulnerable or law2_vulnerable(line.board))}]")
     out.append(f"[Deal {quote(record.deal or '?')}]")
     out.append(f"[Scoring {quote(scoring)}]")
     if line.section:
@@ -561,12 +513,6 @@ def _table_game(event: EventFile, line: Line, record: BoardRecord, scoring: str)
         out.extend(play_section(line.contract, line.declarer, line.play, record.deal))
     out.append("")
     return out
-
-
-def _law2_vul(board: int) -> str:
-    from .handrecords import law2_vulnerable
-
-    return law2_vulnerable(board)
 
 
 def _scored_rows(

@@ -194,7 +194,8 @@ def played(
     tricks_word: str | None = None,
 ) -> tuple[str, str | None, int]:
     """The contract, declarer and tricks of a line a file says was played, from its cells, the
-    same for every reader: ("PASS", None, 0) for a passed-out board. With `declarer_word` or
+    same for every reader (through ``lines.read_cells``): ("PASS", None, 0) for a passed-out
+    board. With `declarer_word` or
     `tricks_word`, an empty cell is refused as "4S has no <word>" (the format's name for it)."""
     played_contract = contract(contract_text)
     if played_contract == "PASS":

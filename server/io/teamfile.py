@@ -20,7 +20,6 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from protocol.bridge import BridgeError
 from server.scoring import (
     MatchResult,
     TeamBoard,
@@ -37,6 +36,7 @@ from . import spelling
 from .csv_io import text_cell
 from .errors import EventFileError
 from .handrecords import normalise_deal
+from .lines import Cells, read_cells, team_refusal
 from .model import EventFile, Refusal, TeamEvent, TeamLine
 from .pbn_play import SectionError, read_auction, read_play
 
@@ -102,14 +102,18 @@ def _team_line(game: Game, board: int, home: str, visit: str) -> TeamLine | None
     table = tags.get("Table", "").strip()
     line.table = table if table not in _UNKNOWN else None
     contract = tags.get("Contract", "").strip()
-    if contract in _UNKNOWN or spelling.not_played(contract):
-        return line
+    played = "" if contract in _UNKNOWN else contract  # "?": not known, as no contract
+    cells = Cells(played, tags.get("Declarer", ""), tags.get("Result", ""))
     try:
-        line.contract, line.declarer, line.tricks = spelling.played(
-            contract, tags.get("Declarer", ""), tags.get("Result", "")
-        )
-    except (spelling.SpellingError, BridgeError) as exc:
+        play = read_cells(cells)
+    except spelling.SpellingError as exc:
         raise EventFileError(str(exc), line=game.lines.get("Contract"), board=board) from None
+    reason = team_refusal(play, cells)
+    if reason is not None:
+        raise EventFileError(reason, line=game.lines.get("Contract"), board=board)
+    if play.contract is None:
+        return line
+    line.contract, line.declarer, line.tricks = play.contract, play.declarer, play.tricks
     line.published_ns_score = _ns_value(tags.get("Score", ""))
     imps = _ns_decimal(tags.get("ScoreIMP", ""))
     line.published_ns_imps = imps

@@ -26,6 +26,7 @@ from . import handicap_io, handrecords, spelling, usebio_teams
 from .assemble import Assembler, RawPair, RawRef, finish
 from .errors import EventFileError
 from .limits import MAX_XML_DEPTH, MAX_XML_ELEMENTS, check_size
+from .lines import Cells, fill_play
 from .model import EventFile, Line, PairKey, Refusal
 from .report import ScoreReport, decimal
 from .usebio_hands import HAND_SEATS, SUIT_TAGS, read_handset
@@ -358,11 +359,6 @@ def _traveller(
         own, number, side = spelling.pair_number(text)
         refs.append(RawRef(own or section, number, seat, side))
     line = Line(board, None, None, section=section)
-    contract = _text(element, "CONTRACT")
-    score = _text(element, "SCORE")
-    artificial = spelling.artificial(score) if score else None
-    if artificial is None and contract:
-        artificial = spelling.artificial(contract)
     for tag in ("ROUND_NUMBER", "ROUND"):
         if _text(element, tag).isdigit():
             line.round = int(_text(element, tag))
@@ -377,20 +373,9 @@ def _traveller(
         if ns_value is not None and ew_value is not None:
             line.published_values = (ns_value, ew_value)
             break
-    points = int(score) if score.lstrip("-").isdigit() else None
-    if artificial is not None:
-        line.artificial = artificial
-    elif contract and not spelling.not_played(contract):
-        line.contract, line.declarer, line.tricks = spelling.played(
-            contract, _text(element, "PLAYED_BY"), _text(element, "TRICKS"), tricks_word="TRICKS"
-        )
-        line.published_ns_score = points
-    elif spelling.np_scored(contract, points, line.published_values is not None):
-        line.contract, line.tricks = "PASS", 0
-    elif not contract and points is not None:
-        line.score = points  # SCORE and no CONTRACT (individual events): scored from it
-    elif score and not contract:
-        raise spelling.SpellingError(f"SCORE {score!r} is not a score")
+    fill_play(
+        line, Cells(*(_text(element, t) for t in ("CONTRACT", "PLAYED_BY", "TRICKS", "SCORE")))
+    )
     return line, refs[0], refs[1]
 
 

@@ -57,11 +57,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
-from protocol.bridge import BridgeError
 from protocol.text import neutral
 
 from . import spelling
 from .errors import EventFileError
+from .lines import Cells, read_cells, team_refusal
 from .model import EventFile, PublishedMatch, Refusal, TeamEntry, TeamEvent, TeamLine
 from .usebio_hands import read_handset
 
@@ -287,38 +287,21 @@ class _Reader:
         contract = _text(element, "CONTRACT")
         score = _text(element, "SCORE")
         line.lead = _text(element, "LEAD") or None
+        cells = Cells(contract, _text(element, "PLAYED_BY"), _text(element, "TRICKS"), score)
         try:
-            if spelling.artificial(score or contract) is not None:
-                self.refuse(
-                    where,
-                    f"the artificial score {(score or contract)!r} in a team match is not read",
-                    board,
-                )
-                return None
-            if not contract or spelling.not_played(contract):
-                if _SCORE.fullmatch(score) and int(score) != 0:
-                    self.refuse(
-                        where,
-                        f"SCORE {score} without a CONTRACT: a team board is scored from the "
-                        "contract, so this one is not scored",
-                        board,
-                    )
-                    return None
-                if not contract:
-                    self.refuse(where, "no CONTRACT: the board was not played here", board)
-                    return None
-                return line
-            line.contract, line.declarer, line.tricks = spelling.played(
-                contract,
-                _text(element, "PLAYED_BY"),
-                _text(element, "TRICKS"),
-                tricks_word="TRICKS",
-            )
-        except (spelling.SpellingError, BridgeError, ValueError) as exc:
+            play = read_cells(cells)
+        except spelling.SpellingError as exc:
             self.refuse(where, str(exc), board)
             return None
-        if _SCORE.fullmatch(score):
-            line.published_ns_score = int(score)
+        reason = team_refusal(play, cells)
+        if reason is not None:
+            self.refuse(where, reason, board)
+            return None
+        if play.contract is None and not contract:
+            self.refuse(where, "no CONTRACT: the board was not played here", board)
+            return None
+        line.contract, line.declarer, line.tricks = play.contract, play.declarer, play.tricks
+        line.published_ns_score = play.published_ns_score
         return line
 
     # --- both rooms ----------------------------------------------------------------------------

@@ -35,7 +35,11 @@ def _first_line(record: dict[str, Any]) -> dict[str, Any]:
     [
         ("contract", "9 Z", "level"),
         ("tricks_taken", "14", "0 to 13"),
-        ("tricks_taken", "lots", "invalid literal"),
+        ("tricks_taken", "lots", "is not a number of tricks"),
+        # tricks_taken is a count (the record's "result" holds "+4"): "+1" is not one trick
+        ("tricks_taken", "+1", "'+1' is not a number of tricks (expected 0 to 13)"),
+        ("declarer", "Q", "'Q' is not a seat"),
+        ("declarer", "", "1S has no declarer"),
     ],
 )
 def test_a_broken_line_is_refused_with_its_place_and_the_rest_is_read(

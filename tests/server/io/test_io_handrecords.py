@@ -7,7 +7,15 @@ from pathlib import Path
 import pytest
 
 from server.io.formats import load
-from server.io.handrecords import hands, is_complete, normalise_deal, solver_available
+from server.io.handrecords import (
+    SolverUnavailableError,
+    analyse,
+    dd_table,
+    hands,
+    is_complete,
+    normalise_deal,
+    solver_available,
+)
 
 DEAL = "N:9753.QT93.9752.8 842.A865.AK.KT53 AQT6.K.T863.A962 KJ.J742.QJ4.QJ74"
 
@@ -26,15 +34,23 @@ def test_partial_deals() -> None:
     assert normalise_deal(partial) == partial
 
 
+def test_ranks_are_ordered_and_ten_and_a_void_read_as_the_protocol_reads_them() -> None:
+    assert hands("N:QKA.9TJ.678.2345 - - -")["N"] == ("AKQ", "JT9", "876", "5432")
+    assert normalise_deal("N:AKQ.J109.-.2345678 - - -") == "N:AKQ.JT9..8765432 - - -"
+
+
 @pytest.mark.parametrize(
     ("deal", "needle"),
     [
         ("AKQ", "not a PBN deal"),
         ("N:AKQ.JT9.876.5432", "four hands"),
         ("N:AKQ.JT9.876 - - -", "four suits"),
-        ("N:AKX.JT9.876.5432 - - -", "not a card rank"),
-        ("N:AKQ.JT9.876.543 - - -", "13 cards"),
-        ("N:AKQ.JT9.876.5432 AKQ.JT9.876.5432 - -", "dealt twice"),
+        # the protocol's sentences (protocol.bridge.deal, as the terminal shows them)
+        ("N:AKX.JT9.876.5432 - - -", "North: 'X' is not a rank in spades"),
+        ("N:AKQ.JT9.876.543 - - -", "North has 12 cards; a hand has 13"),
+        ("N:AKQ.JT9.876.5432 AKQ.JT9.876.5432 - -", "is in two hands: North and East"),
+        ("N:AKQ.JT9.876.5432 AKQ.JT9.876.5432 AKQ.JT9.876.5432 -", "in two hands"),
+        ("N:AKQ.JT9.876.543 JT9.876.5432.AKQ 5432.AKQ.JT9.876 876.5432.AKQ.JT9", "12 cards"),
     ],
 )
 def test_bad_deals(deal: str, needle: str) -> None:
@@ -44,8 +60,6 @@ def test_bad_deals(deal: str, needle: str) -> None:
 
 @pytest.mark.skipif(not solver_available(), reason="endplay (optional extra) not installed")
 def test_double_dummy_matches_the_files_optimum_table(data_dir: Path) -> None:
-    from server.io.handrecords import analyse, dd_table
-
     event = load(data_dir / "io" / "howell_2_tables.pbn")
     board = event.boards[1]
     assert board.deal is not None
@@ -58,7 +72,5 @@ def test_double_dummy_matches_the_files_optimum_table(data_dir: Path) -> None:
 
 @pytest.mark.skipif(solver_available(), reason="only meaningful without endplay")
 def test_solver_missing_is_reported() -> None:
-    from server.io.handrecords import SolverUnavailableError, dd_table
-
     with pytest.raises(SolverUnavailableError, match="endplay"):
         dd_table(DEAL)

@@ -110,7 +110,7 @@ _TABLE = '[Board "1"]\n[ScoreTable "PairId_NS;PairId_EW;Contract;Declarer;Result
             3,
             "impossible",
         ),
-        ('[Board "1"]\n[Deal "N:AKQ.JT9.876.543 - - -"]\n', 2, "13 cards"),
+        ('[Board "1"]\n[Deal "N:AKQ.JT9.876.543 - - -"]\n', 2, "North has 12 cards; a hand has 13"),
     ],
 )
 def test_malformed_pbn_names_the_line(text: str, line: int, needle: str) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from server.io import EventFileError
 from server.io.formats import load, parse_bytes
-from server.io.model import EventFile, Line, PairKey
+from server.io.model import EventFile, Line, PairEntry, PairKey
 from server.io.scorefile import score_event, to_json, to_text
 from server.scoring import Method
 
@@ -67,8 +67,6 @@ def test_cross_imps_are_antisymmetric_across_a_two_table_board() -> None:
         ]
     )
     event.pairs = []
-    from server.io.model import PairEntry
-
     event.pairs = [PairEntry(PairKey(None, n)) for n in (1, 2, 3, 4)]
     report = score_event(event, Method.IMPS_ACROSS)
     totals = {p.key.number: p.total for p in report.pairs}
@@ -77,8 +75,6 @@ def test_cross_imps_are_antisymmetric_across_a_two_table_board() -> None:
 
 
 def test_sit_outs_score_nothing() -> None:
-    from server.io.model import PairEntry
-
     event = EventFile(
         pairs=[PairEntry(PairKey(None, n)) for n in (1, 2, 3, 4, 5)],
         lines=[

@@ -117,7 +117,7 @@ def test_round_trip_of_a_howell_from_pbn(data_dir: Path) -> None:
             b"<NS_PAIR_NUMBER>1</NS_PAIR_NUMBER><EW_PAIR_NUMBER>2</EW_PAIR_NUMBER>"
             b"<CONTRACT>4S</CONTRACT><PLAYED_BY>N</PLAYED_BY></TRAVELLER_LINE></BOARD>"
             b"</EVENT></USEBIO>",
-            "BOARD 4 / TRAVELLER_LINE 1: 4S has no TRICKS",
+            "BOARD 4 / TRAVELLER_LINE 1: 4S has no tricks",
         ),
     ],
 )

@@ -137,8 +137,8 @@ def test_a_void_is_an_empty_suit_element_and_reads_back() -> None:
     ("hand", "needle"),
     [
         (b"<DIRECTION>Up</DIRECTION><SPADES>AK</SPADES>", "'Up' is not a seat"),
-        (b"<DIRECTION>North</DIRECTION><SPADES>AKX</SPADES>", "not a card rank"),
-        (b"<DIRECTION>North</DIRECTION><SPADES>AK</SPADES>", "13 cards"),
+        (b"<DIRECTION>North</DIRECTION><SPADES>AKX</SPADES>", "North: 'X' is not a rank in spades"),
+        (b"<DIRECTION>North</DIRECTION><SPADES>AK</SPADES>", "North has 2 cards; a hand has 13"),
     ],
 )
 def test_a_bad_hand_record_is_a_clear_error(hand: bytes, needle: str) -> None:

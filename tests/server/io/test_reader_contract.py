@@ -14,8 +14,10 @@ import pytest
 
 from server.io import EventFileError
 from server.io.formats import load, parse_bytes
+from server.io.limits import MAX_FILE_BYTES
 from server.io.model import PairKey
 from server.io.pbn import read_pbn
+from server.io.report import ScoreReport
 from server.io.scorefile import score_event
 from server.io.usebio import read_usebio, write_usebio
 from server.scoring import Method
@@ -38,8 +40,6 @@ def _tl(ns: int, ew: int, inner: str) -> str:
 
 
 def _values(report: object, board: int = 1) -> dict[str, tuple[Fraction | None, ...]]:
-    from server.io.report import ScoreReport
-
     assert isinstance(report, ScoreReport)
     [traveller] = [b for b in report.boards if b.board == board]
     return {str(row.ns): (row.ns_value, row.ew_value) for row in traveller.rows}
@@ -375,8 +375,6 @@ def test_the_program_is_read_from_every_format(data_dir: Path) -> None:
 
 
 def test_a_file_over_the_size_bound_is_refused_before_parsing() -> None:
-    from server.io.limits import MAX_FILE_BYTES
-
     with pytest.raises(EventFileError, match="MB"):
         parse_bytes(b"[" + b" " * MAX_FILE_BYTES)
 

@@ -4,6 +4,7 @@ source, and the readers accept exactly what it documents."""
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -18,8 +19,6 @@ def test_every_spelling_names_its_field_meaning_programs_and_source() -> None:
 
 
 def test_real_files_cited_exist() -> None:
-    from pathlib import Path
-
     root = Path(__file__).resolve().parents[3]
     for entry in KNOWN:
         if entry.source.startswith("real file: "):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import xml.etree.ElementTree as ET
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -303,7 +304,7 @@ def test_score_without_contract_is_refused_not_dropped() -> None:
         "<TRICKS>10</TRICKS></TRAVELLER_LINE></BOARD>"
     )
     refused, _ = _read(extra_board=line)
-    assert "SCORE 420 without a CONTRACT" in refused[0]
+    assert "the score 420 without a contract" in refused[0]
     assert "BOARD 5 / TRAVELLER_LINE 1" in refused[0]
 
 
@@ -352,8 +353,6 @@ def test_team_file_with_nothing_readable_is_an_error() -> None:
     ],
 )
 def test_is_team_event(snippet: str, teams: bool) -> None:
-    import xml.etree.ElementTree as ET
-
     assert is_team_event(ET.fromstring(snippet)) is teams
 
 
