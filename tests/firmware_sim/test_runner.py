@@ -17,7 +17,7 @@ from firmware_sim.cli import app
 from firmware_sim.device import Device, Screen
 from firmware_sim.fake_gateway import FakeGateway, FakeTables
 from firmware_sim.runner import parse_script, render, run
-from protocol.link import Link
+from protocol.link import PointToPointLink
 
 
 def test_parse_script() -> None:
@@ -43,7 +43,7 @@ def test_runner_plays_a_board_over_a_pty_pair() -> None:
     tty.setraw(slave_fd)
     path = os.ttyname(slave_fd)
     tables = FakeTables(tables=3, rounds=3, boards_per_round=2)  # table 3 plays boards 5, 6
-    gateway = FakeGateway(tables, Link(None, time.monotonic, role="gateway"))
+    gateway = FakeGateway(tables, PointToPointLink(None, time.monotonic, role="gateway"))
     script = [
         "0003 ENT",
         "ENT",
