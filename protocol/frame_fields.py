@@ -440,6 +440,14 @@ class Struct(Kind):
     fixed: dict[str, object] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        names = [
+            *(bit.name for part in self.parts if isinstance(part, Bits) for bit in part.bits),
+            *(part.name for part in self.parts if not isinstance(part, Bits)),
+            *self.fixed,
+        ]
+        unknown = [name for name in names if name not in self.model.model_fields]
+        if unknown:
+            raise ValueError(f"{self.model.__name__} has no field {', '.join(unknown)}")
         flagged: set[str] = set()
         for index, part in enumerate(self.parts):
             if isinstance(part, Bits):

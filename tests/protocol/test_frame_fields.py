@@ -32,6 +32,11 @@ def test_a_flagged_field_needs_its_presence_bit_before_it() -> None:
         Struct(Sample, (Field("note", TEXT, On.FLAGGED), Bits("flags", (PresentBit("note"),))))
 
 
+def test_every_name_is_a_field_of_the_model() -> None:
+    with pytest.raises(ValueError, match="Sample has no field shwn, nte"):
+        Struct(Sample, (Bits("flags", (FlagBit("shwn"),)), Field("nte", TEXT)))
+
+
 def test_a_trailing_field_must_be_the_last() -> None:
     with pytest.raises(ValueError, match="trailing, not last"):
         Struct(Sample, (Field("note", TEXT, On.TRAILING), Field("first", U8)))
