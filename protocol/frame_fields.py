@@ -26,7 +26,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Final
+from typing import ClassVar, Final
 
 from pydantic import BaseModel
 
@@ -336,6 +336,19 @@ class Field:
     kind: Kind
     on: On = On.ALWAYS
 
+    def put(self, w: Writer, model: BaseModel) -> None:
+        value = getattr(model, self.name)
+        if self.on is On.ALWAYS or value is not None:
+            self.kind.put(w, value)
+
+    def get(self, r: Reader, values: dict[str, object], present: set[str]) -> None:
+        on_wire = (
+            self.on is On.ALWAYS
+            or (self.on is On.FLAGGED and self.name in present)
+            or (self.on is On.TRAILING and r.more())
+        )
+        values[self.name] = self.kind.get(r) if on_wire else None
+
 
 @dataclass(frozen=True, slots=True)
 class Absent:
@@ -344,16 +357,27 @@ class Absent:
     name: str
     why: str
 
+    def put(self, w: Writer, model: BaseModel) -> None:
+        if getattr(model, self.name) is not None:
+            raise CodecError(self.why)
+
+    def get(self, r: Reader, values: dict[str, object], present: set[str]) -> None:
+        """Nothing on the wire: the model's default."""
+
 
 @dataclass(frozen=True, slots=True)
 class FlagBit:
     """One bit: the bool attribute ``name``."""
 
     name: str
+    width: ClassVar[int] = 1
 
-    @property
-    def width(self) -> int:
-        return 1
+    def code(self, value: object) -> int:
+        return int(bool(value))
+
+    def read(self, code: int, values: dict[str, object], present: set[str]) -> bool:
+        values[self.name] = bool(code)
+        return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,16 +388,31 @@ class EnumBits:
     options: tuple[object, ...]
     width: int
 
+    def code(self, value: object) -> int:
+        return _index(value, self.options)
+
+    def read(self, code: int, values: dict[str, object], present: set[str]) -> bool:
+        """False for a code beyond the options."""
+        if code >= len(self.options):
+            return False
+        values[self.name] = self.options[code]
+        return True
+
 
 @dataclass(frozen=True, slots=True)
 class PresentBit:
     """One bit: whether the attribute ``name`` is not None, so whether its FLAGGED field follows."""
 
     name: str
+    width: ClassVar[int] = 1
 
-    @property
-    def width(self) -> int:
-        return 1
+    def code(self, value: object) -> int:
+        return int(value is not None)
+
+    def read(self, code: int, values: dict[str, object], present: set[str]) -> bool:
+        if code:
+            present.add(self.name)
+        return True
 
 
 Bit = FlagBit | EnumBits | PresentBit
@@ -396,14 +435,7 @@ class Bits:
     def put(self, w: Writer, model: BaseModel) -> None:
         byte = shift = 0
         for bit in self.bits:
-            value = getattr(model, bit.name)
-            if isinstance(bit, FlagBit):
-                code = int(bool(value))
-            elif isinstance(bit, EnumBits):
-                code = _index(value, bit.options)
-            else:
-                code = int(value is not None)
-            byte |= code << shift
+            byte |= bit.code(getattr(model, bit.name)) << shift
             shift += bit.width
         w.u8(byte)
 
@@ -413,16 +445,9 @@ class Bits:
         byte = r.u8()
         shift = 0
         for bit in self.bits:
-            code = byte >> shift & (1 << bit.width) - 1
+            if not bit.read(byte >> shift & (1 << bit.width) - 1, values, present):
+                raise CodecError(f"unused bits set in {self.label}")
             shift += bit.width
-            if isinstance(bit, FlagBit):
-                values[bit.name] = bool(code)
-            elif isinstance(bit, EnumBits):
-                if code >= len(bit.options):
-                    raise CodecError(f"unused bits set in {self.label}")
-                values[bit.name] = bit.options[code]
-            elif code:
-                present.add(bit.name)
         if byte >> shift:
             raise CodecError(f"unused bits set in {self.label}")
 
@@ -463,28 +488,12 @@ class Struct(Kind):
         if not isinstance(value, self.model):
             raise CodecError(f"{type(value).__name__} is not a {self.model.__name__}")
         for part in self.parts:
-            if isinstance(part, Bits):
-                part.put(w, value)
-                continue
-            attribute = getattr(value, part.name)
-            if isinstance(part, Absent):
-                if attribute is not None:
-                    raise CodecError(part.why)
-            elif part.on is On.ALWAYS or attribute is not None:
-                part.kind.put(w, attribute)
+            part.put(w, value)
 
     def get(self, r: Reader) -> BaseModel:
         """The one decoder: each part in order, then the model validated."""
         values = dict(self.fixed)
         present: set[str] = set()
         for part in self.parts:
-            if isinstance(part, Bits):
-                part.get(r, values, present)
-            elif isinstance(part, Field):
-                on_wire = (
-                    part.on is On.ALWAYS
-                    or (part.on is On.FLAGGED and part.name in present)
-                    or (part.on is On.TRAILING and r.more())
-                )
-                values[part.name] = part.kind.get(r) if on_wire else None
+            part.get(r, values, present)
         return self.model.model_validate(values)
