@@ -116,7 +116,7 @@ def realtime() -> dict[str, Any]:
     """One keypad on a pty against the whole gateway, in real time, with no baud rate."""
     from firmware_sim.keypad import Keypad
     from firmware_sim.player import Player
-    from protocol.link import Link
+    from protocol.link import PointToPointLink
     from server.gateway.ports import PortSpec
     from server.gateway.runner import Gateway
     from server.live.bus import Bus
@@ -130,7 +130,7 @@ def realtime() -> dict[str, Any]:
         entries = 3 * 12
         cable = PtyCable(Path(tmp) / "ttyKP1")
         cable.plug()
-        keypad = Keypad(RecordingDevice(1), Link(1, time.monotonic))
+        keypad = Keypad(RecordingDevice(1), PointToPointLink(1, time.monotonic))
         player = Player(keypad, time.monotonic, code=club.codes[1], seed=1, think=0.01)
         end = CableEnd(cable, [keypad], [player])
 

@@ -23,7 +23,7 @@ from firmware_sim.player import Player
 from firmware_sim.store import MemoryStore
 from protocol.framing import Frame
 from protocol.keypad_codec import encode
-from protocol.link import CONTROL_FRAME_LEN, BusDevice, BusMaster, Link, LinkConfig
+from protocol.link import CONTROL_FRAME_LEN, BusDevice, BusMaster, LinkConfig, PointToPointLink
 from protocol.messages import EnterResult, EntryValues, ResultAck
 
 Mode = Literal["point_to_point", "bus"]
@@ -64,8 +64,12 @@ def run(
     faults = Faults(corrupt=corruption)
     started = time.perf_counter()
     if mode == "point_to_point":
-        keypad = Keypad(Device(1, MemoryStore(1)), Link(1, clock, config=config, session=seed))
-        gateway_link = Link(None, clock, role="gateway", config=config, session=seed + 1)
+        keypad = Keypad(
+            Device(1, MemoryStore(1)), PointToPointLink(1, clock, config=config, session=seed)
+        )
+        gateway_link = PointToPointLink(
+            None, clock, role="gateway", config=config, session=seed + 1
+        )
         gateway = FakeGateway(tables, gateway_link)
         player = Player(keypad, clock, code="0001", seed=seed, think=0.2)
         medium: NullModem | SharedBus = NullModem(

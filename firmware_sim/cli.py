@@ -35,7 +35,8 @@ def keypad_sim(
     seconds: float | None = typer.Option(None, "--seconds", help="Stop after this long."),
 ) -> None:
     """Run a keypad: it pairs, shows the round and sends entries like real firmware."""
-    from .runner import parse_script, run
+    # pyserial is the optional "keypad" extra; `traveller` mounts this command without it.
+    from .runner import parse_script, run  # noqa: PLC0415
 
     keys: Iterable[str]
     if script == "-":

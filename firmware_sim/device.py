@@ -22,6 +22,7 @@ event's language (``RoundInfo.language``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Final
 
@@ -192,6 +193,42 @@ class Device:
         self._auction_calls = ""  # calls keyed that disagreed with the contract
         self._auction_first = False
         self._deal: DealDraft | None = None
+        #: What a key does on each screen; a screen missing here waits and ignores keys.
+        self._key_handlers: Final[dict[Screen, Callable[[Key], None]]] = {
+            Screen.PAIR: self._key_pair,
+            Screen.SEATS: self._key_seats,
+            Screen.WAIT_ROUND: self._key_wait_round,
+            Screen.BOARD: self._key_board,
+            Screen.ENTRY: self._key_entry,
+            Screen.AUCTION: self._key_auction,
+            Screen.DEAL: self._key_deal,
+            Screen.SENDING: self._key_sending,
+            Screen.EW_CONFIRM: self._key_ew_confirm,
+            Screen.SUMMARY: self._key_summary,
+            Screen.CALL_TD: self._key_call_td,
+            Screen.MESSAGE: self._key_message,
+        }
+        #: The two LCD lines of each screen (every screen has them).
+        self._screen_lines: Final[dict[Screen, Callable[[], tuple[str, str]]]] = {
+            Screen.PAIR: self._show_pair,
+            Screen.PAIRING: self._show_pairing,
+            Screen.LOADING: self._show_loading,
+            Screen.WAIT_ROUND: self._show_wait_round,
+            Screen.SEATS: self._show_seats,
+            Screen.BOARD: self._show_board,
+            Screen.ENTRY: self._show_entry,
+            Screen.SENDING: self._show_sending,
+            Screen.EW_CONFIRM: self._show_ew_confirm,
+            Screen.CONFIRMING: self._show_confirming,
+            Screen.SUMMARY: self._show_summary,
+            Screen.NEXT_WAIT: self._show_next_wait,
+            Screen.CALL_TD: self._show_call_td,
+            Screen.TD_WAIT: self._show_td_wait,
+            Screen.MESSAGE: self._show_message,
+            Screen.AUCTION: self._show_auction,
+            Screen.DEAL: self._show_deal,
+            Screen.DEAL_WAIT: self._show_deal_wait,
+        }
 
     @property
     def language(self) -> str:
@@ -322,7 +359,7 @@ class Device:
         """One key press (ignored while waiting for the server)."""
         key = key if isinstance(key, Key) else Key.parse(key)
         self._note = ""
-        handler = getattr(self, f"_key_{self.screen.value}", None)
+        handler = self._key_handlers.get(self.screen)
         if handler is not None:
             handler(key)
 
@@ -766,7 +803,7 @@ class Device:
     # ------------------------------------------------------------------------------ display
 
     def _render(self) -> tuple[str, str]:
-        line1, line2 = getattr(self, f"_show_{self.screen.value}")()
+        line1, line2 = self._screen_lines[self.screen]()
         if self._note:
             line2 = self._note
         return line1, line2

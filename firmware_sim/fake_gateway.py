@@ -2,7 +2,7 @@
 
 ``FakeTables`` keeps a tiny event in memory with the server's rules that a keypad relies on:
 idempotent entry ids, versions that East confirms, the end-of-round gate. ``FakeGateway`` puts it
-behind a link endpoint (a point-to-point Link or a BusMaster) through the keypad codec. The real
+behind a link endpoint (a PointToPointLink or a BusMaster) through the keypad codec. The real
 gateway is server/gateway.py; this one only exists so firmware_sim can be exercised alone.
 """
 
@@ -18,7 +18,7 @@ from protocol.bridge.auction import Auction
 from protocol.bridge.deal import Hand, confirm_hand, parse_deal, parse_hand
 from protocol.bridge.enums import Seat
 from protocol.keypad_codec import CodecError, KeypadCommand, KeypadReply, decode, encode
-from protocol.link import BusEvent, BusMaster, Delivered, Link, PeerRestarted
+from protocol.link import BusEvent, BusMaster, Delivered, PeerRestarted, PointToPointLink
 from protocol.messages import (
     Ack,
     AuctionEntry,
@@ -287,9 +287,9 @@ class FakeTables:
 
 
 class FakeGateway:
-    """FakeTables behind a link: one Link (point to point) or a BusMaster (many keypads)."""
+    """FakeTables behind a link: one PointToPointLink or a BusMaster (many keypads)."""
 
-    def __init__(self, tables: FakeTables, endpoint: Link | BusMaster) -> None:
+    def __init__(self, tables: FakeTables, endpoint: PointToPointLink | BusMaster) -> None:
         self.tables = tables
         self.endpoint = endpoint
         self.bound: dict[int, int] = {}  # keypad address -> table (forgotten on restart)

@@ -36,7 +36,7 @@ _REPLIES = (
 
 
 class KeypadLink(Protocol):
-    """The link endpoint a keypad uses: protocol.link.Link or protocol.link.BusDevice."""
+    """The link endpoint a keypad uses: a protocol.link PointToPointLink or BusDevice."""
 
     def send(self, msg_type: int, payload: bytes = b"") -> None:
         """Queue a message."""

@@ -1,8 +1,8 @@
 """In-memory serial lines in virtual time: a null-modem cable and an RS-485 bus, with faults.
 
-Endpoints are sans-I/O objects with ``receive_bytes``, ``poll`` and ``next_deadline`` (protocol
-Link, BusDevice, BusMaster). The simulation jumps the clock from one event to the next, so tests
-and benchmarks of many simulated minutes run in a fraction of a second without sleeping.
+Endpoints are sans-I/O objects with ``receive_bytes``, ``poll`` and ``next_deadline`` (protocol.link
+PointToPointLink, BusDevice, BusMaster). The simulation jumps the clock from one event to the next,
+so tests and benchmarks of many simulated minutes run in a fraction of a second without sleeping.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from typing import Any
 
 import serial
 
-from protocol.link import BusDevice, Link, LinkConfig
+from protocol.link import BusDevice, LinkConfig, PointToPointLink
 
 from .device import Device, Key
 from .keypad import Keypad
@@ -83,8 +83,10 @@ def run(
     else:
         outbox = store or MemoryStore(table)
     config = LinkConfig(baud=baud)
-    link: Link | BusDevice = (
-        BusDevice(address, clock, config=config) if bus else Link(address, clock, config=config)
+    link: PointToPointLink | BusDevice = (
+        BusDevice(address, clock, config=config)
+        if bus
+        else PointToPointLink(address, clock, config=config)
     )
     keypad = Keypad(Device(table, outbox), link)
     tokens: queue.Queue[object] = queue.Queue()

@@ -16,8 +16,9 @@ def po_file(locales: Path, lang: str, domain: str) -> Path:
 
 def compile_po(path: Path, lang: str, domain: str) -> bytes:
     """A ``.po`` file compiled to ``.mo`` bytes (fuzzy entries left out)."""
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
+    # Babel only once a language other than English is used (the keypad never needs it).
+    from babel.messages.mofile import write_mo  # noqa: PLC0415
+    from babel.messages.pofile import read_po  # noqa: PLC0415
 
     with path.open("rb") as handle:
         catalogue = read_po(handle, locale=lang, domain=domain)

@@ -24,6 +24,7 @@ is "drop the last key and replay", so a draft is just its keys.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
@@ -173,8 +174,7 @@ class Draft:
             if self.passed or self.level is None:
                 raise KeyRefusedError("double_first")
             return replace(self, doubling=_DOUBLING_CYCLE[self.doubling], keys=(*self.keys, key))
-        nxt = getattr(self, f"_key_{self.step}")(key)
-        assert isinstance(nxt, Draft)
+        nxt = _STEP_KEYS[self.step](self, key)
         return replace(nxt, keys=(*self.keys, key))
 
     def _key_done(self, key: str) -> Draft:
@@ -253,6 +253,17 @@ class Draft:
         if int(key) > 3:
             raise KeyRefusedError("too_many_tricks", tricks="1" + key)
         return replace(self._checked("1" + key), keys=(*self.keys, key))
+
+
+#: What a key means at each step of an entry.
+_STEP_KEYS: Final[dict[Step, Callable[[Draft, str], Draft]]] = {
+    "level": Draft._key_level,
+    "strain": Draft._key_strain,
+    "declarer": Draft._key_declarer,
+    "lead": Draft._key_lead,
+    "tricks": Draft._key_tricks,
+    "done": Draft._key_done,
+}
 
 
 def possible(values: EntryValues) -> TableResult:

@@ -2,8 +2,8 @@
 
 Three endpoints share one sender and one receiver state machine (stop-and-wait, window 1):
 
-* :class:`Link`: a point-to-point endpoint (RS-232 / USB serial, full duplex). Either side may
-  send at any time; unacknowledged frames are resent after a timeout with exponential backoff,
+* :class:`PointToPointLink`: one end of a cable (RS-232 / USB serial, full duplex). Either side
+  may send at any time; unacknowledged frames are resent after a timeout with exponential backoff,
   a NAK (sent on every damaged frame) triggers an immediate resend.
 * :class:`BusDevice`: a keypad on an RS-485 multi-drop bus. It only ever answers a frame the
   gateway addressed to it, with exactly one frame, and never NAKs.
@@ -224,7 +224,7 @@ def _frame(address: int, seq: int, kind: int, payload: bytes, from_device: bool)
 
 
 class _Endpoint:
-    """What Link and BusDevice share: one peer, one decoder, events and status."""
+    """What PointToPointLink and BusDevice share: one peer, one decoder, events and status."""
 
     def __init__(
         self,
@@ -324,7 +324,7 @@ class _Endpoint:
         return _frame(self.address, seq, kind, payload, self._from_device)
 
 
-class Link(_Endpoint):
+class PointToPointLink(_Endpoint):
     """A point-to-point reliable link endpoint (full duplex, stop-and-wait, window 1).
 
     ``role`` says which end this is: "device" (the keypad, sets the FROM_DEVICE address bit) or

@@ -24,7 +24,7 @@ from firmware_sim.keypad import Keypad
 from firmware_sim.nullmodem import NullModem, VirtualClock
 from firmware_sim.store import MemoryStore
 from protocol import keys
-from protocol.link import Link
+from protocol.link import PointToPointLink
 from server.core.db import make_engine
 from server.core.models import Result
 from server.gateway.inline import InlineGateway
@@ -77,7 +77,7 @@ class KeypadTable:
         self.clock = VirtualClock()
         self.gateway = InlineGateway(served.engine, self.clock)
         self.device = CountingDevice(table)
-        self.keypad = Keypad(self.device, Link(table, self.clock))
+        self.keypad = Keypad(self.device, PointToPointLink(table, self.clock))
         self.cable = NullModem(
             self.keypad.link,
             self.gateway.attach(f"/dev/ttyKP{table}"),

@@ -1,4 +1,4 @@
-"""One gateway port's link, sans I/O: a point-to-point Link, or a BusMaster for an RS-485 bus."""
+"""One gateway port's link, sans I/O: a PointToPointLink, or a BusMaster for an RS-485 bus."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import logging
 from collections.abc import Sequence
 
 from protocol.framing import Decoder, Frame
-from protocol.link import BusEvent, BusMaster, Clock, Link, LinkConfig
+from protocol.link import BusEvent, BusMaster, Clock, LinkConfig, PointToPointLink
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +37,8 @@ class Line:
         self._sniffer = Decoder()
         self.swaps = 0
 
-    def _new_link(self, address: int | None) -> Link:
-        return Link(address, self._now, role="gateway", config=self.config)
+    def _new_link(self, address: int | None) -> PointToPointLink:
+        return PointToPointLink(address, self._now, role="gateway", config=self.config)
 
     @property
     def is_bus(self) -> bool:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware_sim.device import WIDTH, Device, Key, Screen, fit, lcd, result_line
+from firmware_sim.device import WAITING, WIDTH, Device, Key, Screen, fit, lcd, result_line
 from firmware_sim.fake_gateway import FakeTables
 from firmware_sim.store import MemoryStore
 from protocol.keypad_codec import KeypadReply
@@ -463,3 +463,10 @@ def test_the_random_walk_reaches_the_deep_screens() -> None:
     assert screens[7] == (Screen.ENTRY, ("7NTXXW-13 +7600?", "ENT=send BK=edit"))
     assert screens[8][0] is Screen.EW_CONFIRM
     assert all(len(line) == WIDTH for _, lines in screens for line in lines)
+
+
+def test_every_screen_is_in_the_dispatch_tables() -> None:
+    """Each screen has its LCD lines; a screen that ignores keys is one that waits."""
+    device = Device(3, MemoryStore(3))
+    assert set(device._screen_lines) == set(Screen)
+    assert set(Screen) - set(device._key_handlers) <= WAITING

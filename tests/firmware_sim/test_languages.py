@@ -12,6 +12,7 @@ from firmware_sim import i18n
 from firmware_sim.device import WIDTH, Device, Key
 from firmware_sim.fake_gateway import FakeTables
 from firmware_sim.store import MemoryStore
+from protocol.keypad_codec import decode, encode
 from protocol.messages import RoundInfo
 from tests.firmware_sim.test_device import big_rounds, keys, server_replies
 from tests.support.keypad import Table
@@ -90,8 +91,6 @@ def test_the_keypad_shows_the_events_language_through_the_gateway_codec(
     tables: FakeTables,
 ) -> None:
     """The event's language travels in RoundInfo, through the keypad frame, to the screens."""
-    from protocol.keypad_codec import decode, encode
-
     tables.language = "de"
     info = tables.round_info(3)
     carried = decode(*encode(info))

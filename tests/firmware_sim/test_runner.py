@@ -17,7 +17,7 @@ from firmware_sim.cli import app
 from firmware_sim.device import Device, Screen
 from firmware_sim.fake_gateway import FakeGateway, FakeTables
 from firmware_sim.runner import parse_script, render, run
-from protocol.link import Link
+from protocol.link import PointToPointLink
 
 
 def test_parse_script() -> None:
@@ -37,13 +37,13 @@ def test_render_draws_the_lcd() -> None:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs a Linux pty")
 def test_runner_plays_a_board_over_a_pty_pair() -> None:
-    import tty
+    import tty  # noqa: PLC0415  (POSIX only; the test runs only on Linux)
 
     master_fd, slave_fd = os.openpty()
     tty.setraw(slave_fd)
     path = os.ttyname(slave_fd)
     tables = FakeTables(tables=3, rounds=3, boards_per_round=2)  # table 3 plays boards 5, 6
-    gateway = FakeGateway(tables, Link(None, time.monotonic, role="gateway"))
+    gateway = FakeGateway(tables, PointToPointLink(None, time.monotonic, role="gateway"))
     script = [
         "0003 ENT",
         "ENT",

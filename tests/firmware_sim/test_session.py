@@ -16,7 +16,7 @@ from firmware_sim.keypad import Keypad
 from firmware_sim.nullmodem import Network, NullModem, SharedBus, VirtualClock
 from firmware_sim.player import Player
 from firmware_sim.store import FileStore, MemoryStore, Outbox
-from protocol.link import BusDevice, BusMaster, Link
+from protocol.link import BusDevice, BusMaster, PointToPointLink
 
 NOISY = Faults(corrupt=0.01, drop=0.02, duplicate=0.02, delay=0.02, delay_max=0.2)
 
@@ -31,7 +31,7 @@ def all_boards(tables: FakeTables) -> set[tuple[int, int]]:
 
 
 class PointToPoint:
-    """Each keypad on its own cable to its own gateway port (one Link per side)."""
+    """Each keypad on its own cable to its own gateway port (one PointToPointLink per side)."""
 
     def __init__(self, tables: FakeTables, faults: Faults, seed: int = 0) -> None:
         self.clock = VirtualClock()
@@ -41,8 +41,10 @@ class PointToPoint:
         self.lines: list[NullModem] = []
         self.players: list[Player] = []
         for t in range(1, tables.tables + 1):
-            keypad = Keypad(Device(t, MemoryStore(t)), Link(t, self.clock, session=seed + t))
-            gateway = FakeGateway(tables, Link(None, self.clock, role="gateway"))
+            keypad = Keypad(
+                Device(t, MemoryStore(t)), PointToPointLink(t, self.clock, session=seed + t)
+            )
+            gateway = FakeGateway(tables, PointToPointLink(None, self.clock, role="gateway"))
             self.lines.append(
                 NullModem(
                     keypad.link,
@@ -117,7 +119,7 @@ def test_gateway_restart_mid_round_loses_and_duplicates_nothing() -> None:
     rig.boot()
     assert rig.net.run(lambda: len(tables.results) >= 3, max_time=600)
     # Restart gateway 1: its link state and its table binding are gone.
-    fresh = FakeGateway(tables, Link(None, rig.clock, role="gateway"))
+    fresh = FakeGateway(tables, PointToPointLink(None, rig.clock, role="gateway"))
     rig.gateways[0] = fresh
     rig.lines[0].b = fresh.endpoint
     assert rig.net.run(rig.done, max_time=3600)
@@ -131,8 +133,8 @@ def test_keypad_reboot_while_sending_resends_from_its_store(tmp_path: Path) -> N
     tables = FakeTables(tables=1, rounds=2, boards_per_round=2)
     clock = VirtualClock()
     store: Outbox = FileStore(tmp_path / "kp1.json", 1)
-    keypad = Keypad(Device(1, store), Link(1, clock, session=1))
-    gateway = FakeGateway(tables, Link(None, clock, role="gateway"))
+    keypad = Keypad(Device(1, store), PointToPointLink(1, clock, session=1))
+    gateway = FakeGateway(tables, PointToPointLink(None, clock, role="gateway"))
     k2g, g2k = FaultInjector(baud=9600), FaultInjector(seed=1, baud=9600)
     line = NullModem(keypad.link, gateway.endpoint, clock, a_to_b=k2g, b_to_a=g2k)
     player = Player(keypad, clock, code="0001")
@@ -147,7 +149,9 @@ def test_keypad_reboot_while_sending_resends_from_its_store(tmp_path: Path) -> N
     assert tables.applied[unsent] == 0
     # Power back, cable back: a new firmware run with the same battery-backed file.
     k2g.plug_back(clock.t)
-    reborn = Keypad(Device(1, FileStore(tmp_path / "kp1.json", 1)), Link(1, clock, session=2))
+    reborn = Keypad(
+        Device(1, FileStore(tmp_path / "kp1.json", 1)), PointToPointLink(1, clock, session=2)
+    )
     line.a = reborn.link
     player = Player(reborn, clock, code="0001", seed=9)
     line.hooks = [reborn.pump, gateway.pump, player]

@@ -8,8 +8,10 @@ import pytest
 from firmware_sim.device import Device, Screen
 from firmware_sim.fake_gateway import FakeTables
 from firmware_sim.store import MemoryStore
+from protocol.bridge.auction import Auction, parse_pbn_auction
 from protocol.bridge.deal import format_hand, parse_deal
 from protocol.bridge.enums import Seat
+from protocol.keys_play import ALERT, call_keys
 from protocol.messages import EnterResult
 from tests.support.keypad import Table
 
@@ -137,9 +139,8 @@ def test_key_counts_of_a_real_six_call_auction_on_the_keypad() -> None:
     """The typical board of protocol/keys.md (tests/terminal/test_key_counts.py: the first
     RealBridge board with six calls and 13 tricks played), keyed on the keypad from its board
     screen to East's OK, the auction first: the same call keys as on the terminal."""
-    from protocol.bridge.auction import Auction, parse_pbn_auction
-    from protocol.keys_play import ALERT, call_keys
-    from tests.terminal.test_key_counts import typical
+    # The terminal's key-count test module pulls in Textual and its screens: only here.
+    from tests.terminal.test_key_counts import typical  # noqa: PLC0415
 
     record = typical()
     auction = parse_pbn_auction(record["Auction"], record["AuctionText"])

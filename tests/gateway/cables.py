@@ -3,7 +3,8 @@
 A ``PtyCable`` is one adapter: the gateway opens a stable path (a symlink, like the links under
 /dev/serial/by-id) to the pty's slave, the keypads sit on the master. Unplugging closes the pty
 and removes the path, as pulling the adapter out does; plugging in makes a new pty behind the
-same path. A ``CableEnd`` thread runs the keypads on it (one Link, or BusDevices on a bus).
+same path. A ``CableEnd`` thread runs the keypads on it (one PointToPointLink, or BusDevices on
+a bus).
 """
 
 from __future__ import annotations

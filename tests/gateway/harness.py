@@ -22,7 +22,7 @@ from firmware_sim.nullmodem import Endpoint, Network, NullModem, SharedBus, Virt
 from firmware_sim.player import Player
 from firmware_sim.store import MemoryStore
 from protocol.keypad_codec import KeypadCommand
-from protocol.link import BusDevice, Link, LinkConfig
+from protocol.link import BusDevice, LinkConfig, PointToPointLink
 from protocol.messages import ConfirmResult, EnterResult, RejectResult
 from server.core.db import migrate, transact
 from server.core.models import Audit, BridgeTable, ReceivedEntry, Result, Section
@@ -107,11 +107,13 @@ class Night:
         self.players: list[Player] = []
         self.wires: dict[int, tuple[FaultInjector, FaultInjector]] = {}
         for t in range(1, self.tables + 1):
-            link: Link | BusDevice
+            link: PointToPointLink | BusDevice
             if t in self.bus_tables:
                 link = BusDevice(t, self.clock, config=self.config, session=self.seed * 1000 + t)
             else:
-                link = Link(t, self.clock, config=self.config, session=self.seed * 1000 + t)
+                link = PointToPointLink(
+                    t, self.clock, config=self.config, session=self.seed * 1000 + t
+                )
                 self.wires[t] = (self._injector(t), self._injector(100 + t))
             keypad = Keypad(RecordingDevice(t), link)
             self.keypads[t] = keypad

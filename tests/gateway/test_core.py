@@ -8,7 +8,7 @@ import pytest
 from firmware_sim.faults import FaultInjector
 from firmware_sim.nullmodem import NullModem, VirtualClock
 from protocol.keypad_codec import decode, encode, keypad_view
-from protocol.link import BusDevice, Delivered, Link
+from protocol.link import BusDevice, Delivered, PointToPointLink
 from protocol.messages import (
     BoardResultView,
     BoardStatus,
@@ -81,8 +81,10 @@ class Rig:
         self.clock = VirtualClock()
         self.core = GatewayCore(self.clock)
         line = self.core.attach("p", bus=(1,) if bus else None)
-        self.keypad: Link | BusDevice = (
-            BusDevice(1, self.clock, session=1) if bus else Link(1, self.clock, session=1)
+        self.keypad: PointToPointLink | BusDevice = (
+            BusDevice(1, self.clock, session=1)
+            if bus
+            else PointToPointLink(1, self.clock, session=1)
         )
         wires = FaultInjector(baud=9600), FaultInjector(baud=9600)  # a bus needs wire time
         self.cable = NullModem(self.keypad, line, self.clock, a_to_b=wires[0], b_to_a=wires[1])
@@ -179,12 +181,12 @@ def test_a_point_to_point_port_follows_a_swapped_keypad() -> None:
     clock = VirtualClock()
     core = GatewayCore(clock)
     line = core.attach("p")
-    first = Link(1, clock, session=1)
+    first = PointToPointLink(1, clock, session=1)
     NullModem(first, line, clock).advance(1.0)
     first.send(*encode(GetRound()))
     NullModem(first, line, clock).advance(2.0)
     assert [j.station for j in core.take_jobs()] == [Station("p", 1)]
-    second = Link(2, clock, session=2)
+    second = PointToPointLink(2, clock, session=2)
     second.send(*encode(GetRound()))
     NullModem(second, line, clock).advance(8.0)
     assert line.swaps == 1

@@ -18,7 +18,7 @@ from sqlmodel import Session
 
 from firmware_sim.keypad import Keypad
 from firmware_sim.player import Player
-from protocol.link import BusDevice, Link
+from protocol.link import BusDevice, PointToPointLink
 from server.core.db import make_engine, transact
 from server.core.models import Section
 from server.gateway.ports import PortSpec
@@ -33,7 +33,7 @@ THINK = 0.03  # seconds between a player's key presses
 
 
 def _keypad(table: int, bus: bool) -> Keypad:
-    link = BusDevice(table, time.monotonic) if bus else Link(table, time.monotonic)
+    link = BusDevice(table, time.monotonic) if bus else PointToPointLink(table, time.monotonic)
     return Keypad(RecordingDevice(table), link)
 
 

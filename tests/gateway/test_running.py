@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from firmware_sim.device import Screen
 from firmware_sim.keypad import Keypad
 from firmware_sim.nullmodem import NullModem, VirtualClock
-from protocol.link import Link
+from protocol.link import PointToPointLink
 from protocol.messages import EntryValues, ResultChanged, RoundChanged
 from server.app import create_app
 from server.core.config import Settings
@@ -93,7 +93,7 @@ def test_a_database_away_for_a_moment_delays_but_loses_nothing(
     club = make_club(engine, tables=3, rounds=2, bpr=2)
     clock = VirtualClock()
     gw = inline.InlineGateway(engine, clock)
-    keypad = Keypad(RecordingDevice(1), Link(1, clock))
+    keypad = Keypad(RecordingDevice(1), PointToPointLink(1, clock))
     cable = NullModem(keypad.link, gw.attach("/dev/ttyUSB0"), clock, hooks=[keypad.pump, gw.pump])
     real = inline.handle
     failures = iter([True, True, False])

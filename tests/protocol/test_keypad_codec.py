@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from datetime import UTC, datetime, timedelta, timezone
+from typing import get_args
 
 import pytest
 from hypothesis import given, settings
@@ -11,7 +12,13 @@ from hypothesis import strategies as st
 
 from protocol.framing import MAX_PAYLOAD
 from protocol.keypad_codec import (
+    AFTER_CONFIRM,
+    AUCTION_ENTRY,
+    FRAMES,
+    PLAY_ENTRY,
+    PLAYER_NUMBERS,
     TEXT_LIMIT,
+    TYPES,
     CodecError,
     KeypadMessage,
     MessageType,
@@ -143,6 +150,19 @@ rounds = st.builds(
     tricks_style=st.sampled_from(["absolute", "relative"]),
     confirm_pin_required=st.booleans(),
 )
+
+
+def fits_one_frame(message: KeypadMessage) -> bool:
+    """Whether a message is small enough for one frame. The models allow texts of more bytes
+    than a frame holds (a 64-character entry id of 4-byte characters is 256 bytes): those are
+    refused with CodecError (test_commands_that_cannot_be_carried_raise_codec_error)."""
+    try:
+        encode(message)
+    except CodecError as exc:
+        return "a frame holds" not in str(exc)
+    return True
+
+
 # Names and reasons the protocol takes: no control or formatting characters (protocol.text).
 reason = st.text(max_size=30).filter(lambda t: refusal(t) is None)
 device = st.text(max_size=64).filter(lambda t: refusal(t) is None)
@@ -174,7 +194,7 @@ commands = st.one_of(
     st.builds(GetTableSettings),
     st.builds(EnterDeal, entry_id=entry_id, board=board, deal=st.text(max_size=80)),
     st.builds(CheckDeal, entry_id=entry_id, board=board, seat=seat, hand=st.text(max_size=20)),
-)
+).filter(fits_one_frame)
 times = st.none() | st.datetimes(timezones=st.sampled_from([UTC, timezone(timedelta(hours=2))]))
 replies = st.one_of(
     st.builds(
@@ -199,7 +219,7 @@ replies = st.one_of(
         state=st.sampled_from(["keyed", "confirmed", "conflict"]),
         differences=st.lists(st.sampled_from(["SA missing", "HK extra"]), max_size=13),
     ),
-)
+).filter(fits_one_frame)
 
 
 @settings(max_examples=300)
@@ -410,3 +430,151 @@ def test_settings_and_the_deal_asked_reach_the_keypad() -> None:
     got = decode(*encode(info))
     assert isinstance(got, RoundInfo)
     assert got.boards[0].deal == "check"
+
+
+# ------------------------------------------------- the declared layouts (protocol.frame_fields)
+
+#: A strategy for every frame TYPE, so each layout in FRAMES is exercised on its own.
+BY_TYPE: dict[MessageType, st.SearchStrategy[KeypadMessage]] = {
+    MessageType.PAIR_TERMINAL: st.builds(
+        PairTerminal, code=st.text(min_size=4, max_size=12), device=device
+    ),
+    MessageType.HELLO: st.builds(Hello, token=st.text(max_size=60)),
+    MessageType.GET_ROUND: st.builds(GetRound),
+    MessageType.ENTER_RESULT: st.builds(
+        EnterResult, entry_id=entry_id, board=board, values=values, ruling_pending=st.booleans()
+    ),
+    MessageType.CORRECT_RESULT: st.builds(
+        CorrectResult,
+        entry_id=entry_id,
+        board=board,
+        version=u16,
+        values=values,
+        ruling_pending=st.booleans(),
+    ),
+    MessageType.CONFIRM_RESULT: st.builds(
+        ConfirmResult, entry_id=entry_id, board=board, version=u16, pin=st.none() | text
+    ),
+    MessageType.REJECT_RESULT: st.builds(
+        RejectResult, entry_id=entry_id, board=board, version=u16, reason=reason
+    ),
+    MessageType.NEXT_ROUND: st.builds(NextRound),
+    MessageType.CALL_TD: st.builds(CallTD, entry_id=entry_id, reason=reason),
+    MessageType.GET_TABLE_SETTINGS: st.builds(GetTableSettings),
+    MessageType.ENTER_DEAL: st.builds(
+        EnterDeal, entry_id=entry_id, board=board, deal=st.text(max_size=80)
+    ),
+    MessageType.CHECK_DEAL: st.builds(
+        CheckDeal, entry_id=entry_id, board=board, seat=seat, hand=st.text(max_size=20)
+    ),
+    MessageType.PAIRED: st.builds(
+        Paired,
+        token=st.text(max_size=60),
+        event=st.text(),
+        section=text,
+        table=u16,
+        expires_at=times,
+    ),
+    MessageType.ROUND_INFO: st.builds(
+        lambda info, language: info.model_copy(update={"language": language}),
+        rounds,
+        st.none() | st.sampled_from(["en", "da", "nb", "de", "ru", "en-GB-oxendict"]),
+    ),
+    MessageType.RESULT_ACK: st.builds(
+        ResultAck, entry_id=entry_id, duplicate=st.booleans(), result=views
+    ),
+    MessageType.ACK: st.builds(Ack, entry_id=st.none() | entry_id, detail=st.text()),
+    MessageType.ERROR: st.builds(
+        Error, code=st.text(max_size=30), message=st.text(), entry_id=st.none() | entry_id
+    ),
+    MessageType.RESULT_CHANGED: st.builds(ResultChanged, result=views),
+    MessageType.ROUND_CHANGED: st.builds(RoundChanged, round=rounds),
+    MessageType.CONFLICT_RAISED: st.builds(ConflictRaised, result=views, message=st.text()),
+    MessageType.TABLE_SETTINGS: st.builds(
+        TableSettings,
+        after_confirm=st.sampled_from(AFTER_CONFIRM),
+        player_numbers=st.sampled_from(PLAYER_NUMBERS),
+        auction_entry=st.sampled_from(AUCTION_ENTRY),
+        play_entry=st.sampled_from(PLAY_ENTRY),
+        show_ranking=st.booleans(),
+        hand_records=st.booleans(),
+        deal_entry=st.booleans(),
+    ),
+    MessageType.DEAL_ACK: st.builds(
+        DealAck,
+        board=u16,
+        state=st.sampled_from(["keyed", "confirmed", "conflict"]),
+        differences=st.lists(st.sampled_from(["SA missing", "HK extra"]), max_size=13),
+    ),
+}
+BY_TYPE = {kind: strategy.filter(fits_one_frame) for kind, strategy in BY_TYPE.items()}
+any_frame = st.sampled_from(MessageType).flatmap(lambda kind: BY_TYPE[kind])
+
+
+def test_every_frame_type_has_one_declared_layout() -> None:
+    assert set(FRAMES) == set(MessageType) == set(BY_TYPE)
+    assert set(TYPES) == set(get_args(KeypadMessage))
+    assert all(TYPES[frame.model] is kind for kind, frame in FRAMES.items())
+
+
+@pytest.mark.parametrize("kind", list(MessageType), ids=lambda kind: kind.name)
+@settings(max_examples=60)
+@given(data=st.data())
+def test_encode_after_decode_is_the_identity(kind: MessageType, data: st.DataObject) -> None:
+    message = data.draw(BY_TYPE[kind])
+    msg_type, payload = encode(message)
+    assert msg_type == kind
+    decoded = decode(msg_type, payload)
+    assert type(decoded) is FRAMES[kind].model
+    assert encode(decoded) == (msg_type, payload)
+
+
+def without_trailing(message: KeypadMessage) -> KeypadMessage | None:
+    """The message with its optional last field left out, or None if it has none set."""
+    if isinstance(message, EnterResult | CorrectResult) and message.values.auction is not None:
+        values = message.values.model_copy(update={"auction": None})
+        return message.model_copy(update={"values": values})
+    if isinstance(message, RoundInfo) and message.language is not None:
+        return message.model_copy(update={"language": None})
+    if isinstance(message, RoundChanged) and message.round.language is not None:
+        return message.model_copy(update={"round": without_trailing(message.round)})
+    return None
+
+
+@settings(max_examples=300)
+@given(any_frame)
+def test_a_truncated_frame_is_a_codec_error_or_the_frame_without_its_last_field(
+    message: KeypadMessage,
+) -> None:
+    msg_type, payload = encode(message)
+    shorter = without_trailing(keypad_view(message))
+    accepted = []
+    for cut in range(len(payload)):
+        try:
+            decoded = decode(msg_type, payload[:cut])
+        except CodecError:
+            continue
+        accepted.append(cut)
+        assert decoded == shorter
+        assert encode(decoded) == (msg_type, payload[:cut])
+    assert len(accepted) == (0 if shorter is None else 1)
+
+
+@settings(max_examples=300)
+@given(any_frame, st.data())
+def test_a_corrupt_frame_is_a_codec_error_or_a_message(
+    message: KeypadMessage, data: st.DataObject
+) -> None:
+    msg_type, payload = encode(message)
+    at = data.draw(st.integers(0, len(payload)))
+    byte = data.draw(st.integers(0, 255).filter(lambda b: payload[at : at + 1] != bytes([b])))
+    for corrupt in (
+        payload[:at] + bytes([byte]) + payload[at + 1 :],  # one byte changed
+        payload[:at] + bytes([byte]) + payload[at:],  # one byte inserted
+        payload[:at] + payload[at + 1 :],  # one byte lost
+    ):
+        try:
+            decoded = decode(msg_type, corrupt)
+        except CodecError:
+            continue
+        assert type(decoded) is FRAMES[MessageType(msg_type)].model

@@ -4,11 +4,13 @@ grammar (protocol/keys.py): the table in the spec is the one the card makes."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
 from protocol import keys
 from protocol.languages import LANGUAGES
+from protocol.messages import BoardResultView
 from protocol.table_card import DEVICES, KEYCAPS, card_lines, card_text, markdown_table, table_card
 
 SPEC = Path(keys.__file__).with_name("keys.md")
@@ -73,8 +75,6 @@ def test_refusals_carry_a_code_for_each_device_to_word() -> None:
 
 
 def test_a_rejected_results_keys_replay_to_the_same_result() -> None:
-    from protocol.messages import BoardResultView
-
     view = BoardResultView(
         board=1, round=1, table=1, state="rejected", version=2, contract="3NTX", declarer="W",
         tricks=8, result="-1",
@@ -82,3 +82,7 @@ def test_a_rejected_results_keys_replay_to_the_same_result() -> None:
     again = keys.replay(keys.Draft(1), keys.keys_for(view))
     assert again.values() is not None
     assert (again.contract, again.declarer, again.tricks) == ("3NTX", "W", "8")
+
+
+def test_every_step_of_an_entry_has_its_key_handler() -> None:
+    assert set(keys._STEP_KEYS) == set(get_args(keys.Step))

@@ -12,12 +12,12 @@ from protocol.framing import CorruptFrame, Decoder, Frame, FrameType, encode
 from protocol.link import (
     Acked,
     Delivered,
-    Link,
     LinkConfig,
     LinkDown,
     LinkEvent,
     LinkUp,
     PeerRestarted,
+    PointToPointLink,
 )
 
 CONFIG = LinkConfig(ack_timeout=0.1, backoff=2.0, max_timeout=0.8, retry_limit=5, baud=None)
@@ -27,7 +27,7 @@ def frames(data: bytes) -> list[Frame]:
     return [f for f in Decoder().feed(data) if isinstance(f, Frame)]
 
 
-def pump(a: Link, b: Link, rounds: int = 10) -> None:
+def pump(a: PointToPointLink, b: PointToPointLink, rounds: int = 10) -> None:
     """Exchange bytes on a perfect wire until both sides are quiet."""
     for _ in range(rounds):
         ab, ba = a.poll(), b.poll()
@@ -42,9 +42,9 @@ def clock() -> VirtualClock:
     return VirtualClock(100.0)
 
 
-def pair(clock: VirtualClock) -> tuple[Link, Link]:
-    keypad = Link(3, clock, role="device", config=CONFIG, session=0xAAAA)
-    gateway = Link(3, clock, role="gateway", config=CONFIG, session=0xBBBB)
+def pair(clock: VirtualClock) -> tuple[PointToPointLink, PointToPointLink]:
+    keypad = PointToPointLink(3, clock, role="device", config=CONFIG, session=0xAAAA)
+    gateway = PointToPointLink(3, clock, role="gateway", config=CONFIG, session=0xBBBB)
     return keypad, gateway
 
 
@@ -72,7 +72,7 @@ def test_session_starts_with_sync_then_data_is_delivered_and_acked(clock: Virtua
 def test_retransmission_backs_off_exponentially_then_reports_link_down(
     clock: VirtualClock,
 ) -> None:
-    keypad = Link(3, clock, config=CONFIG, session=1)
+    keypad = PointToPointLink(3, clock, config=CONFIG, session=1)
     keypad.send(0x12, b"x")
     sent_at = []
     for _ in range(2000):  # 10 ms steps for 20 s of virtual time
@@ -89,7 +89,7 @@ def test_retransmission_backs_off_exponentially_then_reports_link_down(
 
 
 def test_wire_time_is_added_to_the_timeout(clock: VirtualClock) -> None:
-    slow = Link(3, clock, config=LinkConfig(ack_timeout=0.1, baud=1200), session=1)
+    slow = PointToPointLink(3, clock, config=LinkConfig(ack_timeout=0.1, baud=1200), session=1)
     wire = slow.poll()  # the SYNC: 11 bytes + a 7-byte ACK at 1200 baud = 0.15 s
     assert slow.next_deadline() == pytest.approx(100.0 + 0.1 + len(wire + bytes(7)) * 10 / 1200)
 
@@ -154,7 +154,7 @@ def test_restarted_sender_is_not_mistaken_for_duplicates(clock: VirtualClock) ->
     keypad.send(0x13, b"before reboot")
     pump(keypad, gateway)
     assert Delivered(0x13, b"before reboot") in gateway.events()
-    rebooted = Link(3, clock, config=CONFIG, session=0xCCCC)
+    rebooted = PointToPointLink(3, clock, config=CONFIG, session=0xCCCC)
     rebooted.send(0x13, b"after reboot")  # sequence 0 again, which the gateway has seen
     pump(rebooted, gateway)
     events = gateway.events()
@@ -166,7 +166,7 @@ def test_restarted_gateway_is_reported_to_the_keypad(clock: VirtualClock) -> Non
     keypad, gateway = pair(clock)
     pump(keypad, gateway)
     keypad.events()
-    new_gateway = Link(3, clock, role="gateway", config=CONFIG, session=0xDDDD)
+    new_gateway = PointToPointLink(3, clock, role="gateway", config=CONFIG, session=0xDDDD)
     new_gateway.send(0x21, b"round")
     pump(keypad, new_gateway)
     assert keypad.events() == [PeerRestarted(0xDDDD), Delivered(0x21, b"round")]
@@ -180,8 +180,8 @@ def test_frames_for_other_addresses_and_echoes_are_ignored(clock: VirtualClock) 
 
 
 def test_gateway_learns_the_keypad_address(clock: VirtualClock) -> None:
-    keypad = Link(9, clock, config=CONFIG, session=1)
-    gateway = Link(None, clock, role="gateway", config=CONFIG, session=2)
+    keypad = PointToPointLink(9, clock, config=CONFIG, session=1)
+    gateway = PointToPointLink(None, clock, role="gateway", config=CONFIG, session=2)
     keypad.send(0x12)
     pump(keypad, gateway)
     assert gateway.address == 9

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from firmware_sim.faults import FaultInjector, Faults
 from firmware_sim.nullmodem import NullModem, VirtualClock
-from protocol.link import Delivered, Link, LinkConfig
+from protocol.link import Delivered, LinkConfig, PointToPointLink
 
 faults = st.builds(
     Faults,
@@ -23,8 +23,8 @@ def run_line(
     fault: Faults, seed: int, count: int, *, baud: int | None = 9600
 ) -> tuple[list[bytes], list[bytes], NullModem]:
     clock = VirtualClock()
-    keypad = Link(3, clock, role="device", session=seed)
-    gateway = Link(3, clock, role="gateway", session=seed + 1)
+    keypad = PointToPointLink(3, clock, role="device", session=seed)
+    gateway = PointToPointLink(3, clock, role="gateway", session=seed + 1)
     for i in range(count):
         keypad.send(0x13, b"up%d" % i)
         gateway.send(0x22, b"down%d" % i)

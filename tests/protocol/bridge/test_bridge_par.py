@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from protocol.bridge import Seat
 from protocol.bridge.enums import Doubling, Strain
 from protocol.bridge.par import par
+from server.io import handrecords
 from tests.protocol.bridge.test_bridge_play import RECORDS
 
 _SEATS = "NSEW"  # the order of [DoubleDummyTricks], as the file's [OptimumResultTable] shows
@@ -83,9 +86,6 @@ def test_par_equals_endplays_dds_par_on_random_deals() -> None:
     """The same par as DDS (through endplay, the optional solver) on 16 seeded random deals,
     one for each vulnerability and dealer."""
     pytest.importorskip("endplay")
-    import random
-
-    from server.io import handrecords
 
     deck = [suit + rank for suit in "SHDC" for rank in "AKQJT98765432"]
     rng = random.Random(20261201)
