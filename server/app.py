@@ -21,6 +21,7 @@ from server.api import movements, results, table, td
 from server.core.config import Settings, check
 from server.core.db import make_engine, migrate
 from server.core.errors import TravellerError
+from server.gateway.runner import in_server
 from server.i18n import error_words
 from server.limits.http_limits import RequestLimits
 from server.live.notify import PgFanout, fanout
@@ -65,8 +66,6 @@ def create_app(settings: Settings, *, engine: Engine | None = None) -> FastAPI:
                 app.state.fanout = await stack.enter_async_context(fanout(runtime.bus, eng))
                 await stack.enter_async_context(scheduled_backups(runtime.bus, eng))
                 if settings.gateway_ports:  # serial keypads (server/gateway)
-                    from server.gateway.runner import in_server
-
                     app.state.gateway = await stack.enter_async_context(in_server(runtime))
                 yield
         finally:

@@ -3,6 +3,7 @@ and helpers that act as the TD and as table terminals."""
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
+from server.core.db import SCHEMA_TEMPLATE, make_engine, migrate
 from tests.support.databases import pg_address, pg_database, pg_unavailable
 from tests.support.env import IN_CI as IN_CI
 from tests.support.env import PG_ADMIN_URL as PG_ADMIN_URL
@@ -69,8 +71,6 @@ def schema_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     `server.core.db.migrate` itself; every empty SQLite database a test (or a server it starts)
     migrates is copied from it instead of running every migration again. The copy is checked
     against a full migration in tests/server/test_schema_template.py."""
-    from server.core.db import SCHEMA_TEMPLATE, make_engine, migrate
-
     path = tmp_path_factory.mktemp("schema") / f"template-{WORKER}.db"  # one a worker
     engine = make_engine(f"sqlite:///{path}")
     saved = os.environ.pop(SCHEMA_TEMPLATE, None)
@@ -98,7 +98,6 @@ def _need_pg() -> None:
 def pg_template() -> Iterator[str]:
     """A PostgreSQL database migrated once a session by `server.core.db.migrate`, to copy from."""
     _need_pg()
-    from server.core.db import make_engine, migrate
 
     with pg_database(kind="template") as name:
         engine = make_engine(pg_address(name))
@@ -137,6 +136,4 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     """The session is over: freeze what it left on the heap (thousands of apps, engines and
     reports) so that the interpreter's last garbage collections at exit skip it; scanning it
     took minutes of CPU after the summary was printed. Memory goes back to the OS either way."""
-    import gc
-
     gc.freeze()

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from server.core.models import Event
+
 pytest.importorskip("uvicorn")
 
 from sqlmodel import Session, select
@@ -188,8 +190,6 @@ def stored_auctions(served: Served, table: int) -> list[tuple[str | None, str | 
 async def test_the_same_auction_keys_store_the_same_auction_from_terminal_and_keypad(
     served: Served, tmp_path: Path
 ) -> None:
-    from server.core.models import Event
-
     with Session(served.engine) as session:
         for event in session.exec(select(Event)).all():
             event.auction_entry = "optional"

@@ -9,6 +9,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+from server.ops.dev_cli import QUALITY_CHECKS
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ["protocol", "server", "terminal", "firmware_sim"]
 
@@ -17,8 +19,6 @@ def test_the_house_rules_are_a_step_of_traveller_test() -> None:
     """ruff, ruff format, the import-linter layers and mypy run before pytest in `traveller test`
     (and so in CI, .ci/run), not inside it (tests/cli/test_fast_tests.py runs the step); here:
     each has its configuration and its tool in this environment."""
-    from server.ops.cli import QUALITY_CHECKS
-
     assert [(tool, args) for tool, args in QUALITY_CHECKS] == [
         ("ruff", ("check", ".")),
         ("ruff", ("format", "--check", ".")),

@@ -3,8 +3,15 @@ of its own (inside the server, set TRAVELLER_GATEWAY_PORTS instead)."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import signal
+
 import typer
 
+from server.core.config import Settings
+from server.gateway.ports import PortSpecError, parse_addresses, parse_port
+from server.gateway.runner import run_standalone
 from server.i18n.cli_words import _
 
 
@@ -31,14 +38,6 @@ def gateway(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log every keypad event."),
 ) -> None:
     """Serve serial keypads: pairing, rounds, entries and confirmations, like the terminals."""
-    import asyncio
-    import logging
-    import signal
-
-    from server.core.config import Settings
-    from server.gateway.ports import PortSpecError, parse_addresses, parse_port
-    from server.gateway.runner import run_standalone
-
     try:
         default_bus = parse_addresses(bus) if bus else None
         specs = [parse_port(p, default_bus) for p in port]

@@ -27,9 +27,10 @@ from sqlalchemy import Engine
 
 from protocol.link import LinkConfig
 from protocol.messages import Error
-from server.core.db import GroupWriter
+from server.core.db import GroupWriter, make_engine, migrate
 from server.core.errors import UnavailableError
 from server.live.bus import Bus, Subscription
+from server.live.notify import fanout
 from server.live.table_desk import TableDesk
 
 from .core import GatewayCore
@@ -277,9 +278,6 @@ async def run_standalone(
     stop: asyncio.Event | None = None,
 ) -> None:
     """The gateway as its own process, sharing the server's database, until ``stop`` is set."""
-    from server.core.db import make_engine, migrate
-    from server.live.notify import fanout
-
     engine = make_engine(database_url)
     try:
         await asyncio.to_thread(migrate, engine)

@@ -116,7 +116,7 @@ def check_pyserial(urls: list[str]) -> None:
     if all(url.startswith(LISTEN_SCHEME) for url in urls):
         return
     try:
-        import serial  # noqa: F401
+        import serial  # noqa: F401, PLC0415 (optional: pyserial is the keypad extra)
     except ImportError as exc:
         raise RuntimeError(
             "the keypad gateway needs pyserial: pip install 'traveller[keypad]'"
@@ -127,7 +127,7 @@ def open_port(url: str, baud: int) -> SerialLike:
     """Open a port by URL: ``tcp-listen://`` here, anything else through pyserial."""
     if url.startswith(LISTEN_SCHEME):
         return TcpListenPort(url)
-    import serial  # pyserial: the keypad extra
+    import serial  # noqa: PLC0415 (optional: pyserial is the keypad extra)
 
     options: dict[str, Any] = {"baudrate": baud, "timeout": READ_TIMEOUT, "write_timeout": 2.0}
     if "://" not in url:

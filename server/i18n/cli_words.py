@@ -2,9 +2,8 @@
 ``LANGUAGE`` (a list), else ``LC_ALL``, ``LC_MESSAGES``, ``LANG``; "C", "POSIX" or a language we
 do not offer mean English.
 
-Standard library at import time (``traveller`` starts on a device with only the base install);
-the server's catalogue (``server/locales``) is compiled by Babel on first use, and without Babel
-the messages stay English.
+The server's catalogue (``server/locales``) is compiled by Babel on first use, through this
+package (``server.i18n``, which imports Babel when it loads: the terminal extra has it too).
 """
 
 from __future__ import annotations
@@ -15,6 +14,7 @@ from collections.abc import Mapping
 from functools import cache
 
 from protocol.languages import SOURCE, normalise
+from server import i18n
 
 
 def cli_language(environ: Mapping[str, str] | None = None) -> str:
@@ -32,10 +32,6 @@ def cli_language(environ: Mapping[str, str] | None = None) -> str:
 @cache
 def _translations(lang: str) -> gettext.NullTranslations:
     if lang == SOURCE:
-        return gettext.NullTranslations()
-    try:
-        from server import i18n
-    except ImportError:  # no Babel on this device: English
         return gettext.NullTranslations()
     return i18n.translations(lang)
 

@@ -147,7 +147,8 @@ def trusted_proxy(address: str, allowed: list[str] | str) -> bool:
 def _base() -> type[asyncio.Protocol]:
     """httptools' protocol when installed (faster, uvicorn's own choice), else h11's."""
     try:
-        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+        # Optional: httptools comes with uvicorn[standard], else h11 serves.
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol  # noqa: PLC0415
     except ImportError:  # pragma: no cover - httptools is in uvicorn[standard]
         return H11Protocol
     return HttpToolsProtocol

@@ -6,6 +6,8 @@ from alembic import context
 from sqlmodel import SQLModel
 
 import server.core.models  # noqa: F401  (registers the tables on SQLModel.metadata)
+from server.core.config import Settings
+from server.core.db import make_engine
 
 target_metadata = SQLModel.metadata
 
@@ -13,9 +15,6 @@ target_metadata = SQLModel.metadata
 def run_migrations_online() -> None:
     engine = context.config.attributes.get("engine")
     if engine is None:
-        from server.core.config import Settings
-        from server.core.db import make_engine
-
         engine = make_engine(Settings().database_url)
     with engine.connect() as connection:
         context.configure(

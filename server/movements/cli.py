@@ -17,7 +17,7 @@ from server.movements.individual_pairs import as_partnerships
 from server.movements.model import IndividualMovement, Movement, PairRef
 from server.movements.validate import MovementError, validate
 
-app = typer.Typer(help="Movements: generate, check and print.", no_args_is_help=True)
+app = typer.Typer(help="Show, check and export movements.", no_args_is_help=True)
 
 
 @app.command()

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from server.movements.mitchell import mitchell
 from server.movements.model import Movement, PairRef, RoundAssignment, board_set
 from server.movements.validate import MovementError, validate
 
@@ -137,8 +138,6 @@ def web_mitchell(
 ) -> WebMitchell:
     """`sections` identical Mitchells on one set of boards: table t of every section shares
     the set that table t holds (the tables sit side by side and swap boards in the round)."""
-    from server.movements.mitchell import mitchell
-
     if not 2 <= sections <= 26:
         raise ValueError("a web Mitchell has 2 to 26 sections")
     base = mitchell(

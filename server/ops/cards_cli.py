@@ -1,7 +1,4 @@
-"""`traveller cards`: the printable table card (how to key results at the table) as text.
-
-Only typer and the standard library are imported here; the card loads when the command runs.
-"""
+"""`traveller cards`: the printable table card (how to key results at the table) as text."""
 
 from __future__ import annotations
 
@@ -9,6 +6,8 @@ from enum import StrEnum
 
 import typer
 
+from protocol.languages import LANGUAGES
+from server.i18n import table_cards
 from server.i18n.cli_words import _
 
 
@@ -29,9 +28,6 @@ def cards(
     ),
 ) -> None:
     """Print the table card: how to enter, confirm, correct, call the TD and move."""
-    from protocol.languages import LANGUAGES
-    from server.i18n import table_cards
-
     wanted = list(LANGUAGES) if lang == "all" else [lang]
     for code in wanted:
         if code not in LANGUAGES:

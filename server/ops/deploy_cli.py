@@ -1,16 +1,23 @@
-"""Site commands: backup, restore, doctor, and `serve` with several workers, mDNS and TLS.
-
-Only typer and the standard library at module level: server/ops/cli.py may import this module.
-"""
+"""The server machine's commands: backup, restore, and `serve` with several workers, mDNS and
+TLS (the server extra; `doctor` and `discover`, which also run on a terminal: doctor_cli)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
 import typer
+import uvicorn
 
+from server.core.config import ConfigError, Settings, check
+from server.core.db import is_sqlite, make_engine, migrate, pool_for_workers
 from server.i18n.cli_words import _
+from server.limits.http_limits import uvicorn_options
+from server.site.backup import BackupError, check_backup, list_backups, sqlite_path
+from server.site.backup import backup as take
+from server.site.backup import restore as do_restore
+from server.site.discovery import advertise
 
 app = typer.Typer(no_args_is_help=True, add_completion=False)
 
@@ -31,9 +38,6 @@ def backup(
     show: bool = typer.Option(False, "--list", help="List the backups instead of taking one."),
 ) -> None:
     """Back up the SQLite database now (safe while the server runs), keeping the newest N."""
-    from server.site.backup import BackupError, list_backups
-    from server.site.backup import backup as take
-
     if show:
         for path in list_backups(directory):
             typer.echo(f"{path}  {path.stat().st_size // 1024} KiB")
@@ -53,9 +57,6 @@ def restore(
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask."),
 ) -> None:
     """Replace the database by a backup (stop the server first); the old one is kept beside."""
-    from server.site.backup import BackupError, check_backup, sqlite_path
-    from server.site.backup import restore as do_restore
-
     url = _database_url(database_url)
     try:
         check_backup(file)
@@ -81,71 +82,6 @@ def restore(
     typer.echo(_("start the server again (systemctl start traveller)"))
 
 
-ENV_FILE = Path("/etc/traveller/traveller.env")
-
-
-@app.command()
-def doctor(
-    server: str = typer.Option(
-        None, help="Server URL, or 'auto' to find it by mDNS (default: this machine's)."
-    ),
-    database_url: str = typer.Option(None, envvar=DB_ENV, help="Checked when on this machine."),
-    data_dir: Path = typer.Option(
-        None, envvar="TRAVELLER_DATA_DIR", help="Where the database lives (for free disk)."
-    ),
-    expect_ports: int = typer.Option(None, help="Serial keypads that must be plugged in."),
-    timeout: float = typer.Option(5.0, help="Seconds to wait for the server."),
-    env_file: Path = typer.Option(
-        ENV_FILE, help="The service's settings, read when readable (sudo) for what is not given."
-    ),
-) -> None:
-    """Check this site: server, database, disk, clocks, serial ports. Exit 1 on a problem."""
-    from server.site.doctor import DEMO_SITE, healthy, read_site, report, run_checks
-
-    # A demo started here (its port and database), then the service's file, then the shell.
-    site = {**read_site(DEMO_SITE), **read_site(env_file), **os.environ}
-    cafile = site.get("TRAVELLER_SSL_CERTFILE") or None
-    url: str | None = server
-    if url == "auto":
-        from server.site.discovery import find_servers
-
-        found = find_servers(3.0)
-        answered = ", ".join(found) if found else _("no Traveller server answered")
-        typer.echo(f"mDNS: {answered}")
-        url = found[0] if found else None
-    elif url is None:
-        scheme = "https" if cafile else "http"
-        url = f"{scheme}://127.0.0.1:{site.get('TRAVELLER_PORT', '8000')}"
-    db = database_url or site.get(DB_ENV)
-    if data_dir is None:
-        sqlite_file = db.split("///", 1)[1] if db and db.startswith("sqlite") else None
-        data_dir = Path(sqlite_file).resolve().parent if sqlite_file else Path.cwd()
-    checks = run_checks(
-        url, db, data_dir, expect_ports=expect_ports, timeout=timeout, cafile=cafile
-    )
-    typer.echo(report(checks))
-    if not healthy(checks):
-        raise typer.Exit(1)
-
-
-@app.command()
-def discover(
-    timeout: float = typer.Option(3.0, help="Seconds to listen."),
-    first: bool = typer.Option(False, "--first", help="Print only the first URL."),
-    interface: list[str] = typer.Option(
-        None, "--interface", help="Browse only from this local address (repeatable)."
-    ),
-) -> None:
-    """Find Traveller servers on the LAN (mDNS); print their URLs, exit 1 when none answers."""
-    from server.site.discovery import find_servers
-
-    found = find_servers(timeout, interfaces=interface or None)
-    if not found:
-        typer.echo(_("no Traveller server answered on the LAN"), err=True)
-        raise typer.Exit(1)
-    typer.echo("\n".join(found[:1] if first else found))
-
-
 def serve(
     host: str = typer.Option(None, help="Bind address (TRAVELLER_HOST, default 127.0.0.1)."),
     port: int = typer.Option(None, help="Port (TRAVELLER_PORT, default 8000)."),
@@ -161,14 +97,6 @@ def serve(
 ) -> None:
     """Run the server (needs TRAVELLER_TD_PASSWORD); --workers N shares pushes through
     PostgreSQL LISTEN/NOTIFY."""
-    import contextlib
-
-    import uvicorn
-
-    from server.core.config import ConfigError, Settings, check
-    from server.core.db import is_sqlite, make_engine, migrate
-    from server.limits.http_limits import uvicorn_options
-
     overrides = {"host": host, "port": port, "database_url": database_url}
     settings = Settings.model_validate({k: v for k, v in overrides.items() if v})
     try:
@@ -190,8 +118,6 @@ def serve(
         }
     )
     if workers > 1:  # every worker's pool must fit in PostgreSQL's max_connections
-        from server.core.db import pool_for_workers
-
         try:
             size, overflow = pool_for_workers(workers)
         except ValueError as exc:
@@ -206,8 +132,6 @@ def serve(
         engine.dispose()
     with contextlib.ExitStack() as stack:
         if mdns:
-            from server.site.discovery import advertise
-
             scheme = "https" if ssl_certfile else "http"
             ad = stack.enter_context(advertise(settings.port, host=settings.host, scheme=scheme))
             typer.echo(_("advertised by mDNS as {name}").format(name=repr(ad.name)))

@@ -24,6 +24,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy import Engine
 
 from protocol.messages import RoundChanged
+from server.core.db import make_engine, migrate
 from server.live.bus import Bus, Delivery
 
 log = logging.getLogger(__name__)
@@ -178,8 +179,6 @@ def restore(file: Path, database_url: str) -> Path | None:
     """Replace the database of ``database_url`` by the backup ``file`` and migrate it to the
     newest schema. The database it replaces is kept beside it; returns that copy (or None).
     Stop the server first."""
-    from server.core.db import make_engine, migrate
-
     check_backup(file)
     target = sqlite_path(database_url)
     target.parent.mkdir(parents=True, exist_ok=True)

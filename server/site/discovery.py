@@ -12,6 +12,7 @@ import socket
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import ifaddr
 from zeroconf import InterfaceChoice, IPVersion, ServiceInfo, Zeroconf
 
 from protocol.discovery import SERVICE_TYPE, find_servers, urls_of
@@ -23,8 +24,6 @@ WILDCARDS = ("", "0.0.0.0", "::")
 
 def lan_addresses() -> list[str]:
     """This machine's IPv4 addresses other than loopback and link-local."""
-    import ifaddr
-
     found: list[str] = []
     for adapter in ifaddr.get_adapters():
         for ip in adapter.ips:

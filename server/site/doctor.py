@@ -11,6 +11,7 @@ import glob
 import json
 import os
 import shutil
+import sqlite3
 import ssl
 import time
 import urllib.error
@@ -154,10 +155,9 @@ def _connect(database_url: str, timeout: float = 5.0) -> Any:
     """A DB-API connection by the plain drivers (sqlite3, psycopg), no SQLAlchemy needed."""
     file = _sqlite_file(database_url)
     if file is not None:
-        import sqlite3
-
         return sqlite3.connect(file, timeout=timeout, isolation_level=None)
-    import psycopg  # ImportError on a terminal: the caller skips
+    # psycopg is the server extra: ImportError on a terminal, and the caller skips.
+    import psycopg  # noqa: PLC0415
 
     dsn = "postgresql://" + database_url.split("://", 1)[1]
     return psycopg.connect(dsn, connect_timeout=max(1, round(timeout)))

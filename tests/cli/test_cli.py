@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import uvicorn
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
@@ -18,9 +19,10 @@ from protocol.messages import GetRound
 from server.core.db import make_engine
 from server.core.models import Pair, Section
 from server.gateway.jobs import Binding, Handled
-from server.ops.cli import app
+from server.ops.cli import COMMANDS, app, first_paragraph, load
 from server.ops.demo import create_demo
 from tests.gateway.test_core import SECTION, Rig, round_info
+from tests.server.io.test_io_teams import ROOMS_PBN
 
 runner = CliRunner()
 DATA = Path(__file__).resolve().parents[1] / "data" / "io"
@@ -75,6 +77,78 @@ def test_cli_module_imports_no_server_framework() -> None:
     assert out.stdout.strip() == "[]"
 
 
+#: A Raspberry Pi terminal's install (`traveller[terminal]`): none of the server extra.
+WITHOUT_SERVER_EXTRA = """
+import sys
+from importlib.abc import MetaPathFinder
+
+SERVER_EXTRA = {
+    "fastapi", "starlette", "uvicorn", "sqlmodel", "sqlalchemy", "alembic", "psycopg",
+    "pydantic_settings", "jinja2", "multipart", "yaml", "segno",
+}
+
+
+class NotInstalled(MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in SERVER_EXTRA:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
+sys.meta_path.insert(0, NotInstalled())
+from server.ops.cli import main
+
+sys.argv = ["traveller", *sys.argv[1:]]
+main()
+"""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--help"],
+        ["terminal", "--help"],
+        ["calc", "3NT", "N", "="],
+        ["doctor", "--help"],
+        ["discover", "--help"],
+        ["cards", "--lang", "en"],
+        ["movement", "show", "mitchell", "--tables", "3"],
+    ],
+)
+def test_a_terminal_without_the_server_extra_runs_its_commands(args: list[str]) -> None:
+    run = [sys.executable, "-c", WITHOUT_SERVER_EXTRA, *args]
+    out = subprocess.run(run, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_a_server_command_without_the_server_extra_says_what_to_install() -> None:
+    run = [sys.executable, "-c", WITHOUT_SERVER_EXTRA, "serve", "--help"]
+    out = subprocess.run(run, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert "Traceback" not in out.stderr
+    assert "`traveller serve` needs uvicorn" in out.stderr
+    assert "pip install 'traveller[server]'" in out.stderr
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_every_command_in_the_table_loads_and_is_listed_by_its_own_help(name: str) -> None:
+    """The line `traveller --help` shows without importing a command is the command's own."""
+    command = load(name, COMMANDS[name])
+    assert command.name == name
+    assert COMMANDS[name].help == first_paragraph(command.help)
+
+
+def test_the_root_lists_every_command_and_runs_one_from_the_table() -> None:
+    out = runner.invoke(app, ["--help"])
+    assert out.exit_code == 0, out.output
+    assert [n for n in ["calc", *COMMANDS] if f" {n} " in out.output] == ["calc", *COMMANDS]
+    out = runner.invoke(app, ["movement", "show", "mitchell", "--tables", "3"])
+    assert out.exit_code == 0, out.output
+    assert out.output.startswith("Mitchell 3 tables")
+    assert "Validation: valid" in out.output
+
+
 def test_calc_takes_a_result_below_the_contract_as_an_argument() -> None:
     """`-1` is the result (one down), not an unknown option; -b still is the board option."""
     out = runner.invoke(app, ["calc", "3NT", "E", "-1"])
@@ -103,8 +177,6 @@ def test_score_text_output_has_column_headers() -> None:
 @pytest.fixture
 def demo_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """`traveller demo` as started in an empty folder, the web server itself not run."""
-    import uvicorn
-
     for name in ("TRAVELLER_DATABASE_URL", "TRAVELLER_PORT", "TRAVELLER_DATA_DIR"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
@@ -189,8 +261,6 @@ def test_gateway_verbose_logs_each_keypad_command_and_reply(
 
 
 def test_score_text_output_of_a_team_match_has_column_headers(tmp_path: Path) -> None:
-    from tests.server.io.test_io_teams import ROOMS_PBN
-
     event = tmp_path / "match.pbn"
     event.write_text(ROOMS_PBN)
     out = runner.invoke(app, ["score", str(event), "-f", "text"])

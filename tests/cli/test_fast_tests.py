@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from server.ops import cli
+from server.ops import cli, dev_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,7 +26,7 @@ def _calls(monkeypatch: pytest.MonkeyPatch, codes: dict[str, int] | None = None)
         word = cmd[2] if cmd[0] == sys.executable else Path(cmd[0]).name
         return (codes or {}).get(word, 0)
 
-    monkeypatch.setattr(cli.subprocess, "call", call)
+    monkeypatch.setattr(dev_cli.subprocess, "call", call)
     return calls
 
 
@@ -36,14 +36,24 @@ def test_fast_passes_the_marker_expression_to_pytest(monkeypatch: pytest.MonkeyP
     args = ["--no-checks", "-n", "0", "-x"]
     assert runner.invoke(cli.app, ["test", "--fast", *args, "tests/protocol"]).exit_code == 0
     assert calls == [
-        [sys.executable, "-m", "pytest", "-m", cli.FAST_TESTS, "-n", "0", "-x", "tests/protocol"]
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-m",
+            dev_cli.FAST_TESTS,
+            "-n",
+            "0",
+            "-x",
+            "tests/protocol",
+        ]
     ]
     calls.clear()
     assert runner.invoke(cli.app, ["test", *args]).exit_code == 0
     # Everything, then the PostgreSQL restart alone (no tests there is not a failure).
     assert [c[1:] for c in calls] == [
-        ["-m", "pytest", "-m", f"not {cli.ALONE_TESTS}", "-n", "0", "-x"],
-        ["-m", "pytest", "-m", cli.ALONE_TESTS, "-n", "0", "-x"],
+        ["-m", "pytest", "-m", f"not {dev_cli.ALONE_TESTS}", "-n", "0", "-x"],
+        ["-m", "pytest", "-m", dev_cli.ALONE_TESTS, "-n", "0", "-x"],
     ]
     calls.clear()
     assert runner.invoke(cli.app, ["test", "--no-checks", "-m", "slow"]).exit_code == 0
@@ -58,7 +68,7 @@ def test_the_suite_runs_in_workers_and_the_restart_test_alone(
     calls = _calls(monkeypatch)
     assert CliRunner().invoke(cli.app, ["test", "--no-checks"]).exit_code == 0
     main, alone = calls
-    assert main[3:5] == ["-n", cli.WORKERS]
+    assert main[3:5] == ["-n", dev_cli.WORKERS]
     assert "-n" not in alone
     calls.clear()
     assert CliRunner().invoke(cli.app, ["test", "--no-checks", "-p", "no:xdist"]).exit_code == 0
@@ -68,8 +78,8 @@ def test_the_suite_runs_in_workers_and_the_restart_test_alone(
 def test_the_house_rules_run_first_and_stop_the_command(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = _calls(monkeypatch)
     assert CliRunner().invoke(cli.app, ["test", "--fast"]).exit_code == 0
-    tools = [(Path(c[0]).name, tuple(c[1:])) for c in calls[: len(cli.QUALITY_CHECKS)]]
-    assert tools == list(cli.QUALITY_CHECKS)
+    tools = [(Path(c[0]).name, tuple(c[1:])) for c in calls[: len(dev_cli.QUALITY_CHECKS)]]
+    assert tools == list(dev_cli.QUALITY_CHECKS)
     assert calls[-1][1:3] == ["-m", "pytest"]
 
     calls = _calls(monkeypatch, {"mypy": 1})
@@ -77,14 +87,14 @@ def test_the_house_rules_run_first_and_stop_the_command(monkeypatch: pytest.Monk
     assert result.exit_code == 1
     assert "mypy" in result.output
     assert all(c[1:3] != ["-m", "pytest"] for c in calls)  # pytest never ran
-    assert len(calls) == len(cli.QUALITY_CHECKS)  # every rule ran, to show every failure
+    assert len(calls) == len(dev_cli.QUALITY_CHECKS)  # every rule ran, to show every failure
 
 
 def test_a_failing_run_is_the_commands_status(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = _calls(monkeypatch, {"pytest": 1})
     assert CliRunner().invoke(cli.app, ["test", "--no-checks"]).exit_code == 1
     assert len(calls) == 1  # the restart test does not run after a failure
-    calls = _calls(monkeypatch, {"pytest": cli.NO_TESTS_COLLECTED})
+    calls = _calls(monkeypatch, {"pytest": dev_cli.NO_TESTS_COLLECTED})
     assert CliRunner().invoke(cli.app, ["test", "--no-checks", "tests/protocol"]).exit_code == 0
 
 
@@ -103,7 +113,7 @@ def _collected(*args: str) -> set[str]:
 def test_the_markers_fall_on_the_tests_that_need_them() -> None:
     folders = ("tests/web/test_wizard_browser.py", "tests/deploy/test_doctor.py", "tests/protocol")
     everything = _collected(*folders)
-    fast = _collected("-m", cli.FAST_TESTS, *folders)
+    fast = _collected("-m", dev_cli.FAST_TESTS, *folders)
     assert any("test_wizard_browser" in t for t in everything)
     assert not any("test_wizard_browser" in t for t in fast)  # Chromium
     assert not any("tests/deploy/" in t for t in fast)

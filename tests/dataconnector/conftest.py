@@ -56,7 +56,9 @@ def served(db_url: str) -> Iterator[Served]:
 @pytest.fixture
 def dc(served: Served) -> DataConnectorClient:
     """The official client, as a scoring program configures it: club id, licence, address."""
-    from bridgemate_dataconnector import DataConnectorClient, UrllibTransport
+    # Optional: the official client (dev extra); without it the tests that use it are not
+    # collected (collect_ignore above).
+    from bridgemate_dataconnector import DataConnectorClient, UrllibTransport  # noqa: PLC0415
 
     transport = UrllibTransport(timeout_seconds=20)  # bounded: the default waits 100 s
     return DataConnectorClient(CLUB_ID, LICENCE, base_address=served.dc_url, transport=transport)

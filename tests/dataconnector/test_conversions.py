@@ -7,11 +7,12 @@ from typing import Any
 
 import pytest
 
+from server.core.models import Result
 from server.dataconnector import checks
 from server.dataconnector.deals import pbn
 from server.dataconnector.dto import HandrecordDTO, RoundDTO, SectionDTO, TableDTO
 from server.dataconnector.movement import to_movement
-from server.dataconnector.results import artificial_level, artificial_percent
+from server.dataconnector.results import Position, artificial_level, artificial_percent, to_dto
 from server.dataconnector.sections import traveller_scoring
 from server.dataconnector.wire import Command, DcError, ErrorType, parse_request
 from server.movements import PairRef
@@ -159,9 +160,6 @@ def test_a_request_envelope() -> None:
 
 
 def _adjusted_dto(text: str) -> Any:
-    from server.core.models import Result
-    from server.dataconnector.results import Position, to_dto
-
     result = Result(
         section_id=1, table_number=2, round=1, board=5, ns_pair_id=1, ew_pair_id=2, state="adjusted"
     )

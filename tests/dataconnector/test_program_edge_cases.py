@@ -37,6 +37,8 @@ from bridgemate_dataconnector.dto.bm3_player_registration_option import (
 from sqlmodel import Session, col, select
 
 from server.core.models import Audit, Event, Pair, Result, Section
+from server.dataconnector.dto import ResultDTO as Dto
+from server.dataconnector.results import switched_seating
 from tests.dataconnector import scenario
 from tests.dataconnector.deals import deal
 from tests.support.dataconnector import TD, Served, Terminal, new_guid
@@ -154,9 +156,6 @@ def test_a_switched_seating_is_scored_to_the_pair_that_declared(
 
 
 def test_the_same_number_on_both_sides_is_never_a_switched_seating() -> None:
-    from server.dataconnector.dto import ResultDTO as Dto
-    from server.dataconnector.results import switched_seating
-
     def dto(ns: int, ew: int, declaring: int, declarer: int, level: int = 3) -> Dto:
         return Dto(
             pair_north_south=ns,

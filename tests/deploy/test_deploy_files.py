@@ -19,8 +19,11 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from server.core.config import Settings
+from server.core.db import make_engine, migrate
 from server.ops.deploy_cli import serve
-from server.site.doctor import check_server
+from server.site.backup import BackupSettings
+from server.site.doctor import SERIAL_PATTERNS, check_server
 from tests.deploy.test_fanout import (
     enter_and_confirm,
     pair,
@@ -121,9 +124,6 @@ def test_the_server_unit_runs_unprivileged_restarts_and_keeps_data_in_var_lib() 
 
 
 def test_the_environment_example_names_only_known_settings() -> None:
-    from server.core.config import Settings
-    from server.site.backup import BackupSettings
-
     known = {f"TRAVELLER_{name.upper()}" for name in Settings.model_fields}
     known |= {f"TRAVELLER_BACKUP_{name.upper()}" for name in BackupSettings.model_fields}
     known |= {
@@ -173,7 +173,6 @@ def test_the_udev_rule_parses() -> None:
             pos = m.end()
     assert gotos <= labels, gotos - labels
     assert 'SYMLINK+="traveller-keypad-' in text
-    from server.site.doctor import SERIAL_PATTERNS
 
     assert "/dev/traveller-keypad*" in SERIAL_PATTERNS
 
@@ -373,7 +372,6 @@ def test_nginx_proxies_the_api_and_a_websocket(
 @pytest.mark.postgres
 def test_the_postgres_dump_script_dumps_and_rotates(pg_url: str, tmp_path: Path) -> None:
     need("pg_dump")
-    from server.core.db import make_engine, migrate
 
     engine = make_engine(pg_url)
     migrate(engine)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 from zeroconf import ServiceInfo
 
-from server.ops.deploy_cli import app as deploy_app
+from server.ops.doctor_cli import app as doctor_app
 from server.site.discovery import SERVICE_TYPE, advertise, find_servers, urls_of
 from tests.support.env import TD_PASSWORD
 from tests.support.net import free_port
@@ -71,7 +71,7 @@ def test_discover_command_prints_the_url() -> None:
     runner = CliRunner()
     with advertise(port, host="127.0.0.1", name="Discover me"):
         out = runner.invoke(
-            deploy_app, ["discover", "--timeout", "1.5", "--interface", "127.0.0.1"]
+            doctor_app, ["discover", "--timeout", "1.5", "--interface", "127.0.0.1"]
         )
     assert out.exit_code == 0, out.output
     assert f"http://127.0.0.1:{port}" in out.output.splitlines()

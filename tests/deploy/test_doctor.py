@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from server.core.db import make_engine, migrate
-from server.ops.deploy_cli import app as deploy_app
+from server.ops.doctor_cli import app as doctor_app
 from server.site.doctor import (
     Check,
     Probe,
@@ -89,13 +89,13 @@ def test_doctor_reports_a_healthy_demo_site(demo: ServerProcess, tmp_path: Path)
 def test_doctor_command_exit_codes(demo: ServerProcess, tmp_path: Path) -> None:
     runner = CliRunner()
     db = demo.extra["database_url"]
-    out = runner.invoke(deploy_app, ["doctor", "--server", demo.base, "--database-url", db])
+    out = runner.invoke(doctor_app, ["doctor", "--server", demo.base, "--database-url", db])
     assert out.exit_code == 0, out.output
     assert "OK    server reachable" in out.output
     assert "Ready" in out.output
     dead = f"http://127.0.0.1:{free_port()}"
     out = runner.invoke(
-        deploy_app,
+        doctor_app,
         ["doctor", "--server", dead, "--database-url", db, "--expect-ports", "8", "--timeout", "2"],
     )
     assert out.exit_code == 1
@@ -191,7 +191,7 @@ def test_sudo_doctor_reads_the_service_settings(demo: ServerProcess, tmp_path: P
         "TRAVELLER_TD_PASSWORD=not-needed-here\n"
     )
     env.chmod(0o600)
-    out = CliRunner().invoke(deploy_app, ["doctor", "--env-file", str(env)])
+    out = CliRunner().invoke(doctor_app, ["doctor", "--env-file", str(env)])
     assert out.exit_code == 0, out.output
     assert f"http://127.0.0.1:{port}" in out.output
     assert "OK    database writable" in out.output

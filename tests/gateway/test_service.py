@@ -9,18 +9,22 @@ import pytest
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
+from protocol.keypad_codec import decode, encode
 from protocol.messages import (
     ConfirmResult,
+    EnterDeal,
     EnterResult,
     EntryValues,
     Error,
     GetRound,
+    GetTableSettings,
     Hello,
     NextRound,
     Paired,
     PairTerminal,
     ResultAck,
     RoundInfo,
+    TableSettings,
 )
 from server.core.db import make_engine, transact
 from server.core.models import Event, KeypadBinding, Section, TableToken, utcnow
@@ -279,9 +283,6 @@ def test_the_keypad_reads_the_settings_and_sends_an_auction(engine: Engine, club
     """GetTableSettings and an entry with its auction go through the gateway codec to the table
     desk, which checks the calls (Laws 18-19, 22). (The auction alone, contract "", is the
     server's to derive once wt-tablehands is merged: server/services/entries.py _agree.)"""
-    from protocol.keypad_codec import decode, encode
-    from protocol.messages import GetTableSettings, TableSettings
-
     _event_settings(engine, club, auction_entry="optional")
     pair(engine, club)
     settings = handle(engine, KP, decode(*encode(GetTableSettings()))).reply
@@ -305,9 +306,6 @@ def test_the_keypad_reads_the_settings_and_sends_an_auction(engine: Engine, club
 def test_a_deal_keyed_at_a_keypad_reaches_the_table_desk(engine: Engine, club: Club) -> None:
     """EnterDeal through the gateway is the desk's to answer: refused while the event does not
     take deals (deal_entry off), as the websocket's would be."""
-    from protocol.keypad_codec import decode, encode
-    from protocol.messages import EnterDeal
-
     pair(engine, club)
     deal = "N:KT8.A96.A95.7542 Q5.KJ52.KQ874.T8 AJ92.874.JT6.AQ3 7643.QT3.32.KJ96"
     command = EnterDeal(entry_id="kp-deal-1", board=boards(engine)[0], deal=deal)

@@ -3,6 +3,7 @@ complete, not fuzzy, compiling, and covering every string the code uses."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -76,8 +77,6 @@ def test_every_message_is_translated_and_not_fuzzy(domain: str, lang: str) -> No
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_placeholders_survive_translation(domain: str, lang: str) -> None:
     """A translation uses exactly the fields of its message id ({board}, %(table)s ...)."""
-    import re
-
     field = re.compile(r"\{\w*\}|%\(\w+\)s")
     _config, po_path = DOMAINS[domain]
     with po_path(lang).open("rb") as handle:

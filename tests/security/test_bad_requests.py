@@ -17,6 +17,7 @@ from server.app import create_app
 from server.core.config import Settings
 from server.core.db import make_engine
 from server.core.models import Event
+from server.web.routes.players import MAX_UPLOAD
 from tests.support.api import Club, open_club
 from tests.support.env import TD_PASSWORD
 from tests.support.web import web_login
@@ -104,8 +105,6 @@ def test_bodies_under_the_limit_still_work(client: TestClient, club: Club) -> No
 
 def test_the_default_limit_fits_the_largest_upload() -> None:
     """The TD's player list (2 MB of text, the largest upload) fits with room for multipart."""
-    from server.web.routes.players import MAX_UPLOAD
-
     assert Settings().max_body_bytes >= 2 * MAX_UPLOAD
 
 

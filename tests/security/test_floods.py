@@ -18,11 +18,13 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from starlette.websockets import WebSocketDisconnect
+from typer.testing import CliRunner
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from benchmarks import attack
 from benchmarks.attack import ServeProcess, close_all, still_open
+from benchmarks.bench_cli import app as bench_app
 from benchmarks.procs import TreeSampler, _status_kb, free_port
 from protocol.messages import parse_server_message
 from server.app import create_app
@@ -337,14 +339,10 @@ def test_bench_attack_runs_small_and_holds_no_idle_connection() -> None:
     """`traveller bench attack` itself keeps working (tiny sizes, about 25 s). The header
     timeout is 3 s, not 1: beside another test worker a normal request could take longer than 1 s
     to send its head and was cut off (httpx ReadError)."""
-    from typer.testing import CliRunner
-
-    from benchmarks.bench_cli import app
-
     args = ["attack", "--guess-sources", "2", "--guess-seconds", "2", "--bodies", "2"]
     args += ["--body-mb", "8", "--connections", "20", "--per-source", "10"]
     args += ["--header-timeout", "3"]
-    result = CliRunner().invoke(app, args)
+    result = CliRunner().invoke(bench_app, args)
     assert result.exit_code == 0, result.output
     assert "| idle connections held | 0 of 20 |" in result.output
     assert "pairing guesses reaching the check" in result.output

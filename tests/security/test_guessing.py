@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import typer
+import uvicorn
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session
@@ -21,7 +22,9 @@ from typer.testing import CliRunner
 from server.app import create_app
 from server.core.config import ConfigError, Settings, check
 from server.core.db import make_engine
+from server.dataconnector.router import own_app
 from server.limits import ratelimit
+from server.ops.deploy_cli import serve
 from server.services import tokens
 from tests.support.api import Club, open_club
 from tests.support.env import TD_PASSWORD
@@ -216,8 +219,6 @@ def test_wrong_data_connector_credentials_back_off(client: TestClient) -> None:
 
 
 def test_the_data_connectors_own_port_counts_with_the_main_server(client: TestClient) -> None:
-    from server.dataconnector.router import own_app
-
     main = ratelimit.guards(client.app)
     own = own_app(client.app.state.runtime, main)  # type: ignore[attr-defined]
     assert ratelimit.guards(own).data_connector is main.data_connector
@@ -264,10 +265,6 @@ def test_a_blank_or_weak_td_password_stops_the_server(password: str) -> None:
 def test_serve_refuses_a_td_password_of_six_spaces(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import uvicorn
-
-    from server.ops.deploy_cli import serve
-
     served: list[Any] = []
     monkeypatch.setattr(uvicorn, "run", lambda *a, **k: served.append(a))
     app = typer.Typer()

@@ -6,16 +6,23 @@ calls, reasons) with a 4xx and nothing changed; the exports escape what each for
 # ruff: noqa: F811  (the server fixtures, imported, are parameters here)
 from __future__ import annotations
 
+import csv
+import io
+import json
 import uuid
+import xml.etree.ElementTree as ET
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session, select
+from typer.testing import CliRunner
 
 from protocol.text import neutral, refusal
 from server.core.db import transact
 from server.core.models import Audit, Event, Member, Pair, TDCall
+from server.io.cli import app as score_app
+from server.services import exports, setup, standings
 from server.services.members import import_members
 from tests.support.api import Club, client, club, engine, open_club  # noqa: F401 (fixtures)
 from tests.support.web import web_login
@@ -250,13 +257,6 @@ def test_traveller_score_reads_its_own_exports_back(
 ) -> None:
     """The export of an event with hostile names, read by `traveller score`: the same names
     (a legacy name made single-line and clean) and the same totals as the live ranking."""
-    import json
-
-    from typer.testing import CliRunner
-
-    from server.io.cli import app as score_app
-    from server.services import exports, setup, standings
-
     data = transact(
         hostile.engine, lambda s: standings.load(s, setup.get_section(s, hostile.section_id))
     )
@@ -275,12 +275,6 @@ def test_traveller_score_reads_its_own_exports_back(
 
 
 def test_the_exports_neutralise_what_each_format_needs(hostile: Club) -> None:
-    import csv
-    import io
-    import xml.etree.ElementTree as ET
-
-    from server.services import exports, setup, standings
-
     data = transact(
         hostile.engine, lambda s: standings.load(s, setup.get_section(s, hostile.section_id))
     )
@@ -322,10 +316,6 @@ def test_the_board_forms_refuse_a_hostile_reason(client: TestClient, club: Club)
 def test_traveller_score_never_prints_a_files_control_characters(tmp_path: Any) -> None:
     """A foreign file's names reach the TD's terminal cleaned: no ESC sequence (which could
     retitle or clear the terminal), no bidi override."""
-    from typer.testing import CliRunner
-
-    from server.io.cli import app as score_app
-
     path = tmp_path / "foreign.pbn"
     path.write_text(
         '[Event "Club\x1b]0;owned\x07 night"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'

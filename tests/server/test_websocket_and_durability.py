@@ -3,7 +3,9 @@ concurrent deliveries, and the schema migrations."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -12,12 +14,15 @@ from alembic.migration import MigrationContext
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, SQLModel, func, select
+from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
-from protocol.messages import parse_server_message
+from protocol.messages import Error, parse_server_message
+from server.api.table import _Link, _pushes
 from server.app import create_app
 from server.core.config import ConfigError, Settings
 from server.core.db import make_engine, migrate
 from server.core.models import Result
+from server.live.bus import Bus
 from tests.support.api import Club, new_id, open_club
 from tests.support.env import TD_PASSWORD
 
@@ -158,14 +163,6 @@ def test_a_push_to_a_terminal_that_has_just_gone_ends_quietly(gone: str) -> None
     WebSocketDisconnect) or just after the socket closed (WebSocketDisconnected). The pusher
     must end without an exception (which uvicorn would log as a traceback) and leave the bus
     subscription."""
-    import asyncio
-    from types import SimpleNamespace
-
-    from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
-
-    from protocol.messages import Error
-    from server.api.table import _Link, _pushes
-    from server.live.bus import Bus
 
     class GoneSocket:
         sent = 0

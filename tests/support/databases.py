@@ -7,6 +7,8 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import psycopg
+
 from tests.support.env import PG_ADMIN_URL, WORKER
 
 #: The admin address without its database, for SQLAlchemy (psycopg 3 driver).
@@ -15,10 +17,6 @@ PG_BASE = PG_ADMIN_URL.rsplit("/", 1)[0].replace("postgresql://", "postgresql+ps
 
 def pg_unavailable() -> str | None:
     """None when PostgreSQL answers, else the reason it does not."""
-    try:
-        import psycopg
-    except ImportError as exc:  # pragma: no cover - psycopg is a server dependency
-        return f"psycopg not installed ({exc})"
     try:
         with psycopg.connect(PG_ADMIN_URL, connect_timeout=3):
             return None
@@ -34,8 +32,6 @@ def pg_address(name: str) -> str:
 @contextmanager
 def pg_database(template: str | None = None, *, kind: str = "test") -> Iterator[str]:
     """A new PostgreSQL database (a copy of ``template`` when given), dropped afterwards."""
-    import psycopg
-
     name = f"traveller_{kind}_{WORKER}_{uuid.uuid4().hex[:12]}"
     copy = f' TEMPLATE "{template}"' if template else ""
     with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:

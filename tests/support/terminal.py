@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from terminal.app import TravellerTerminal
 from terminal.testing.server import FakeClient, FakeServer
@@ -40,6 +41,4 @@ async def seated(pilot: Pilot[None], client: FakeClient) -> None:
 
 def screen_text(app: TravellerTerminal) -> str:
     """Every Static's text on the current screen, joined (for plain-word assertions)."""
-    from textual.widgets import Static
-
     return "\n".join(str(w.render()) for w in app.screen.query(Static))

@@ -211,7 +211,7 @@ def chromium_missing() -> str | None:
     if not CHROMIUM.exists():
         return f"{CHROMIUM} is not installed (apt-get install chromium chromium-driver)"
     try:
-        import playwright.sync_api  # noqa: F401
+        import playwright.sync_api  # noqa: F401, PLC0415 (optional: is it installed?)
     except ImportError as exc:
         return f"the playwright package is not installed ({exc})"
     return None

@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
+from sqlmodel import Session, select
 
+from server.core.db import make_engine
+from server.core.models import BridgeTable, Section, utcnow
 from tests.support.web import LiveServer, Room, Terminal, login, open_room, save_screen
 
 pytestmark = pytest.mark.slow
-
-
-def expect(target: Any) -> Any:
-    from playwright.sync_api import expect as pw_expect
-
-    return pw_expect(target)
 
 
 def mark_page(tab: Any) -> None:
@@ -301,13 +300,6 @@ def test_reference_screenshots(td_page: Any, live_server: LiveServer, tmp_path: 
 
 def _set_round_time(server: LiveServer, section_id: int, late_tables: tuple[int, ...]) -> None:
     """A 20-minute round in which two tables have been sitting for 26 minutes."""
-    from datetime import timedelta
-
-    from sqlmodel import Session, select
-
-    from server.core.db import make_engine
-    from server.core.models import BridgeTable, Section, utcnow
-
     engine = make_engine(f"sqlite:///{server.database}")
     with Session(engine) as session:
         section = session.get(Section, section_id)

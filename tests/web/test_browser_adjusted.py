@@ -8,7 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlmodel import Session, select
 
+from server.core.db import make_engine
+from server.core.models import BridgeTable, TableToken, utcnow
 from tests.support.web import LiveServer, Room, save_screen
 from tests.web.test_browser import expect, mark_page, move_on, ns_order, play_round, same_page
 
@@ -83,11 +86,6 @@ def test_the_pairing_page_shows_a_terminal_offline_with_its_queue(
 
 def _last_heard(server: LiveServer, section_id: int, *, table: int, minutes: int) -> None:
     """Make table ``table``'s terminal last heard of ``minutes`` ago (it has gone offline)."""
-    from sqlmodel import Session, select
-
-    from server.core.db import make_engine
-    from server.core.models import BridgeTable, TableToken, utcnow
-
     engine = make_engine(f"sqlite:///{server.database}")
     with Session(engine) as session:
         row = session.exec(

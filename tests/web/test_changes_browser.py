@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.web import Room
+from tests.support.web import Room, login
 from tests.web.test_browser import expect
 
 pytestmark = pytest.mark.slow
@@ -115,8 +115,6 @@ def test_publishing_with_results_missing_is_warned(td_page: Any, room: Room) -> 
 def test_publishing_without_javascript_asks_on_a_page(
     browser: Any, live_server: Any, room: Room
 ) -> None:
-    from tests.support.web import login
-
     context = browser.new_context(
         base_url=live_server.url, viewport=DESKTOP, java_script_enabled=False
     )

@@ -21,6 +21,7 @@ from server.core.models import Audit, Result, Section, utcnow
 from server.services import deadlines, publication, setup, standings, td
 from tests.support.api import Club, open_club
 from tests.support.env import TD_PASSWORD
+from tests.support.web import web_login
 
 T = TypeVar("T")
 DAY = timedelta(hours=72)
@@ -188,8 +189,6 @@ def test_the_days_sections_share_the_deadline_of_the_last_published(room: Club) 
 
 
 def test_the_board_page_and_audit_log_show_the_deadline(room: Club) -> None:
-    from tests.support.web import web_login
-
     board = first_board(room)
     run(room, lambda s, sec: publication.publish(s, sec, status="provisional"))
     change(room, board, 10)

@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import expect
+
 from tests.support.web import Room
 
 SHOTS = Path("/tmp/shots/glance")
@@ -26,8 +28,6 @@ def calls_now(tab: Any) -> int:
 
 
 def test_a_td_call_raises_the_alert_with_its_count(td_page: Any, room: Room) -> None:
-    from playwright.sync_api import expect
-
     td_page.goto(f"/td/s/{room.section_id}")
     expect(td_page.locator("#live-status")).to_have_class("live-dot on")
     before = calls_now(td_page)  # other tests' sections may have calls open too
@@ -58,8 +58,6 @@ def test_a_td_call_raises_the_alert_with_its_count(td_page: Any, room: Room) -> 
 
 
 def test_the_room_view_lists_a_late_table_live(td_page: Any, room: Room) -> None:
-    from playwright.sync_api import expect
-
     td_page.goto(f"/td/s/{room.section_id}/room")
     expect(td_page.locator("#live-status")).to_have_class("live-dot on")
     expect(td_page.locator(".room-clear")).to_be_visible()

@@ -25,6 +25,7 @@ from server.core.db import transact
 from server.core.models import Audit, Pair, Section
 from server.services import setup, standings, td
 from server.site.discovery import lan_addresses
+from server.web.routes.public import lan_origin
 from tests.support.api import Club, open_club
 from tests.support.env import TD_PASSWORD
 from tests.support.web import web_login
@@ -215,8 +216,6 @@ def request_to(url: str) -> Request:
 
 
 def test_the_qr_address_is_the_lan_address_not_loopback() -> None:
-    from server.web.routes.public import lan_origin
-
     here = request_to("http://127.0.0.1:8000")
     assert lan_origin(here, "192.168.7.20", 8000) == "http://192.168.7.20:8000"
     # Reached over the LAN, the request's own address is the one phones can use.

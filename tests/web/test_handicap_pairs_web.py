@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import col, select
 
-from server.core.db import transact
+from server.core.db import make_engine, transact
 from server.core.models import Audit
 from server.services import setup, standings
 from tests.support.api import Club
@@ -105,8 +105,6 @@ def set_handicaps(room: Room, handicaps: dict[str, str]) -> None:
 
 
 def live_ranking(server: LiveServer, section_id: int) -> standings.Ranking:
-    from server.core.db import make_engine
-
     engine = make_engine(f"sqlite:///{server.database}")
     try:
         return transact(

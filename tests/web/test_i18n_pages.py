@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from fastapi.testclient import TestClient
 
+from server.web.auth import COOKIE
 from tests.support.api import Club
 from tests.support.web import web_login
 
@@ -119,10 +121,6 @@ def test_the_td_dashboard_in_danish_and_english(client: TestClient, club: Club) 
 def test_the_td_live_fragments_come_in_each_watchers_language(
     client: TestClient, club: Club
 ) -> None:
-    import json
-
-    from server.web.auth import COOKIE
-
     web_login(client)
     cookie = f"{COOKIE}={client.cookies.get(COOKIE)}"
     path = f"/td/s/{club.section_id}/live"

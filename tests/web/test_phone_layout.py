@@ -4,6 +4,7 @@ traveller and score card keep every column; screenshots at 1366x768 and 390x844.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -265,8 +266,6 @@ def test_the_results_sheet_prints_one_part_a_page(night: Night, contexts: dict[s
 def test_one_click_backup_downloads_the_database(
     night: Night, contexts: dict[str, Any], tmp_path: Path
 ) -> None:
-    import sqlite3
-
     tab = contexts["phone"].new_page()
     tab.goto(f"/td/s/{night.room.section_id}/end")
     with tab.expect_download() as info:

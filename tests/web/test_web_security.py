@@ -9,6 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from server.limits import ratelimit
 from server.limits.ratelimit import LoginLimiter
 from server.web import live
 from server.web.auth import COOKIE, csrf_for
@@ -101,8 +102,6 @@ def test_limiter_holds_many_addresses_and_a_right_password_clears_one() -> None:
 
 
 def test_the_web_login_and_the_api_share_one_limiter(client: TestClient) -> None:
-    from server.limits import ratelimit
-
     app = client.app
     assert app.state.web.limiter is ratelimit.limiter_of(app, "td_login")  # type: ignore[attr-defined]
 

@@ -11,6 +11,7 @@ The 2-section Mitchell and the 20-pair Mitchell are set up in ``test_wizard_brow
 from __future__ import annotations
 
 import os
+import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -241,8 +242,6 @@ def test_a_20_pair_mitchell_from_the_wizard_to_round_1_ready(
     on the dashboard, every default taken (the wizard proposes 20 pairs, a Mitchell). Reported
     (``record_property``, printed), never asserted as a time: the seconds are the browser's
     and the server's, a person's reading time comes on top."""
-    import time
-
     tab = td_page
     started = time.monotonic()
     clicks = 0

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 from sqlmodel import Session, col, select
 
 from server.core.db import make_engine
@@ -20,12 +21,6 @@ pytestmark = pytest.mark.slow
 
 SHOTS = Path("/tmp/shots/wizard")
 PHONE = {"width": 390, "height": 844}
-
-
-def expect(target: Any) -> Any:
-    from playwright.sync_api import expect as pw_expect
-
-    return pw_expect(target)
 
 
 def held(server: LiveServer, name: str) -> tuple[Event, list[Section], list[Pair]]:

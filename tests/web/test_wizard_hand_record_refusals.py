@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.support.web import LiveServer, login
 
@@ -20,12 +21,6 @@ BROKEN = (
     f'[Event "Club"]\n[Board "1"]\n[Deal "N:{" ".join(HANDS)}"]\n\n'
     '[Event "Club"]\n[Board "two"]\n[Deal "N:- - - -"]\n\n'
 )
-
-
-def expect(target: Any) -> Any:
-    from playwright.sync_api import expect as pw_expect
-
-    return pw_expect(target)
 
 
 @pytest.fixture(params=[(1366, 768), (390, 844)], ids=["desktop", "phone"])
