@@ -9,13 +9,22 @@ from __future__ import annotations
 import json
 import secrets
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import Column, DateTime, Dialect, String, UniqueConstraint
 from sqlalchemy.types import TypeDecorator
-from sqlmodel import Field, SQLModel
+from sqlmodel import AutoString, Field, SQLModel
 
-from protocol.messages import AUCTION_TEXT, PLAY_TEXT, ResultState
+from protocol.messages import (
+    AUCTION_TEXT,
+    PLAY_TEXT,
+    AfterConfirm,
+    AuctionEntry,
+    PlayEntry,
+    PlayerNumbers,
+    ResultState,
+)
+from protocol.text import SingleLine
 
 
 def utcnow() -> datetime:
@@ -65,24 +74,85 @@ def _ts(nullable: bool = False) -> Any:
     return Column(UTCDateTime(), nullable=nullable)
 
 
-class Event(SQLModel, table=True):
+#: The scoring methods an event can have (server/scoring: matchpoints, IMPs, Butler, total).
+Scoring = Literal["mp", "mp-american", "imps", "butler", "total"]
+
+#: How tricks are keyed: the number taken, or relative to the contract ("=", "+1", "-2").
+TricksStyle = Literal["absolute", "relative"]
+
+#: The languages of the pages (server/i18n/__init__.py LANGUAGES).
+Language = Literal["en", "da", "nb", "de", "ru"]
+
+#: The convention profiles (server/scoring/profiles.py PROFILES).
+ScoringProfile = Literal["dbf", "ebu", "abf", "acbl", "ffb", "nz", "brian", "pianola"]
+
+
+class EventBase(SQLModel):
+    """An event's settings, as the TD gives them: the fields the ``event`` table, the API's
+    ``EventCreate`` and ``EventPublic`` share (server/api/schemas.py).
+
+    The table does not validate (SQLModel tables never do); the API bodies built on this do,
+    with these types and limits. ``sa_type`` keeps each column what the migrations made."""
+
+    name: SingleLine = Field(
+        min_length=1, max_length=200, schema_extra={"examples": ["Monday pairs"]}
+    )
+    scoring: Scoring = Field(default="mp", sa_type=AutoString(32))
+    lead_required: bool = False
+    tricks_style: TricksStyle = Field(default="absolute", sa_type=AutoString(16))
+    confirm_pin_required: bool = Field(
+        default=False, description="E/W must key their pair's PIN to confirm a result."
+    )
+    after_confirm: AfterConfirm = Field(
+        default="nothing",
+        sa_type=AutoString(12),
+        description="What a terminal shows after East confirms: nothing, the table's score "
+        "on the board, or the board's traveller (only boards the table has played).",
+    )
+    show_ranking: bool = Field(
+        default=False, description="Terminals show the ranking at the end of the session."
+    )
+    player_numbers: PlayerNumbers = Field(
+        default="off",
+        sa_type=AutoString(12),
+        description="Players key their membership numbers at the terminal: off, in round 1, "
+        "or every round.",
+    )
+    language: Language | None = Field(
+        default=None,
+        sa_type=AutoString(8),
+        description="The club's language for the pages (browsers may still choose another).",
+    )
+    scoring_profile: ScoringProfile = Field(
+        default="dbf",
+        sa_type=AutoString(16),
+        description="The conventions the rules leave open, as a federation or program settles "
+        "them (Butler datum, rounding on boards, ...): dbf, the Danish regulations, by default.",
+    )
+    auction_entry: AuctionEntry = Field(
+        default="off",
+        sa_type=AutoString(8),
+        description="North keys the auction at the table: off, optional or required (the "
+        "contract and declarer then follow from it; Laws 18-19, 22).",
+    )
+    play_entry: PlayEntry = Field(
+        default="off",
+        sa_type=AutoString(8),
+        description="North may key the play card by card: off or optional (checked against "
+        "the deal when known; tricks keyed that differ from the play call the TD).",
+    )
+    deal_entry: bool = Field(
+        default=False,
+        description="Hand-dealt boards: the first table to play a board keys its deal, a "
+        "later table checks one hand.",
+    )
+
+
+class Event(EventBase, table=True):
     """A club night or a congress: what the TD creates first."""
 
     id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(max_length=200)
-    scoring: str = Field(default="mp", max_length=32)  # mp | mp-american | imps | butler | ...
-    lead_required: bool = False
-    tricks_style: str = Field(default="absolute", max_length=16)  # absolute | relative
-    confirm_pin_required: bool = False
     token_ttl_hours: int = 24
-    after_confirm: str = Field(default="nothing", max_length=12)  # nothing | score | traveller
-    show_ranking: bool = False  # the ranking on the terminals at the end of the session
-    player_numbers: str = Field(default="off", max_length=12)  # off | first_round | every_round
-    language: str | None = Field(default=None, max_length=8)  # the club's: en|da|nb|de|ru
-    scoring_profile: str = Field(default="dbf", max_length=16)  # server/scoring/profiles.py
-    auction_entry: str = Field(default="off", max_length=8)  # off | optional | required
-    play_entry: str = Field(default="off", max_length=8)  # off | optional (issue 20)
-    deal_entry: bool = False  # hand-dealt boards: the tables key and check the deal (issue 20)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
 
 

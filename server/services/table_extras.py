@@ -16,7 +16,6 @@ from sqlmodel import select
 from protocol import fair_play as rule
 from protocol.messages import (
     AGREED_STATES,
-    AfterConfirm,
     BoardReport,
     EntryChecked,
     Error,
@@ -191,7 +190,7 @@ def board_report(cmds: TableContext, board: int) -> BoardReport:
     """The table's score or the traveller, and the deal, as the fair-play rule allows: only
     once everyone at the table now has played the board, and only what the event shows."""
     shown = fair_play.require_played(cmds, board)
-    report = BoardReport(board=board, show=cast(AfterConfirm, cmds.event.after_confirm))
+    report = BoardReport(board=board, show=cmds.event.after_confirm)
     if not shown.anything:
         return report
     if shown.deal:
