@@ -12,9 +12,11 @@ from protocol.messages import BoardResultView, Error, ResultChanged
 from server.api import schemas
 from server.api.deps import RuntimeDep, require_td
 from server.api.movements import build_movement
+from server.core.errors import InvalidError
 from server.core.models import Event, Result, Section
 from server.limits import ratelimit
 from server.live.runtime import Runtime
+from server.movements import PairRef
 from server.services import adjusted, audit, event_settings, handicaps, setup, td, tokens
 from server.services.table_commands import Push
 from server.services.views import result_view
@@ -147,9 +149,6 @@ async def pairs(runtime: RuntimeDep, section_id: int) -> list[schemas.PairPublic
 
 
 def _pair_key(text: str) -> tuple[int, str | None]:
-    from server.core.errors import InvalidError
-    from server.movements import PairRef
-
     try:
         ref = PairRef.parse(text)
     except ValueError as exc:
