@@ -9,7 +9,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from protocol.messages import AfterConfirm, AuctionEntry, EntryValues, PlayEntry, PlayerNumbers
 from protocol.text import MAX_NAME, MAX_TEXT, SingleLine
-from server.core.models import EventBase, Language, Scoring, ScoringProfile, TricksStyle
+from server.core.models import (
+    EventBase,
+    Language,
+    PairBase,
+    Scoring,
+    ScoringProfile,
+    SectionBase,
+    TricksStyle,
+)
 from server.services.td import TableState
 
 
@@ -106,18 +114,12 @@ class SectionCreate(BaseModel):
     movement: MovementSpec
 
 
-class SectionPublic(BaseModel):
+class SectionPublic(SectionBase):
+    # A section as the API sends it: SectionBase's fields, its id, event and pairing codes.
+    model_config = ConfigDict(json_schema_serialization_defaults_required=True)  # type: ignore[assignment]
     id: int
     event_id: int
-    letter: str
-    movement_name: str
-    tables: int
-    rounds: int
-    boards_per_round: int
-    current_round: int
-    closed_rounds: int
     pairing_codes: dict[int, str]
-    td_code: str = Field(description="Keyed at a terminal, it lets the TD mark a board not played.")
 
 
 class PairNamesIn(BaseModel):
@@ -135,17 +137,9 @@ class PairNamesIn(BaseModel):
     )
 
 
-class PairPublic(BaseModel):
-    number: int
-    direction: str | None
-    player1: str
-    player2: str
-    member1: str | None = None
-    member2: str | None = None
-    handicap: str | None = Field(
-        default=None, description="The pair's handicap in percentage points, or null."
-    )
-    pin: str = Field(description="The pair's PIN for confirmations (TD only).")
+class PairPublic(PairBase):
+    # A pair as the API sends it (TD only): PairBase's fields.
+    model_config = ConfigDict(json_schema_serialization_defaults_required=True)  # type: ignore[assignment]
 
 
 class TableStatePublic(TableState):

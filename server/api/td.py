@@ -13,7 +13,7 @@ from server.api import schemas
 from server.api.deps import RuntimeDep, require_td
 from server.api.movements import build_movement
 from server.core.errors import InvalidError
-from server.core.models import Event, Result, Section
+from server.core.models import Event, Result, Section, SectionBase
 from server.limits import ratelimit
 from server.live.runtime import Runtime
 from server.movements import PairRef
@@ -79,20 +79,7 @@ async def patch_event(
 
 def _section_public(session: Session, section: Section) -> schemas.SectionPublic:
     return schemas.SectionPublic(
-        **section.model_dump(
-            include={
-                "id",
-                "event_id",
-                "letter",
-                "movement_name",
-                "tables",
-                "rounds",
-                "boards_per_round",
-                "current_round",
-                "closed_rounds",
-                "td_code",
-            }
-        ),
+        **section.model_dump(include=set(SectionBase.model_fields) | {"id", "event_id"}),
         pairing_codes=td.pairing_codes(session, section),
     )
 

@@ -166,30 +166,41 @@ class Team(SQLModel, table=True):
     name: str = Field(default="", max_length=200)
 
 
-class Section(SQLModel, table=True):
+class SectionBase(SQLModel):
+    """A section as the TD sees it: the fields the ``section`` table and the API's
+    ``SectionPublic`` share. Column lengths are ``sa_type`` only, so what the API sends is
+    not checked again on the way out."""
+
+    letter: str = Field(default="A", sa_type=AutoString(4))
+    movement_name: str = Field(default="", sa_type=AutoString(100))
+    tables: int
+    rounds: int
+    boards_per_round: int
+    current_round: int = 0  # the highest round the TD has started; 0: not started
+    closed_rounds: int = 0  # rounds 1..closed_rounds are closed to table entries
+    td_code: str = Field(
+        default_factory=new_td_code,
+        sa_type=AutoString(8),
+        description="Keyed at a terminal, it lets the TD mark a board not played.",
+    )
+
+
+class Section(SectionBase, table=True):
     """A section of an event: its tables play one movement; ``current_round`` is released."""
 
     __table_args__ = (UniqueConstraint("event_id", "letter"),)
     id: int | None = Field(default=None, primary_key=True)
     event_id: int = Field(foreign_key="event.id", index=True)
     session_number: int = 1
-    letter: str = Field(default="A", max_length=4)
-    movement_name: str = Field(default="", max_length=100)
     movement_kind: str = Field(default="mitchell", max_length=32)
     shared_tables: str = Field(default="[]", max_length=400)  # JSON: groups sharing boards
     circuits: str = Field(default="[]", max_length=400)  # JSON: board circuits (web Mitchell)
-    tables: int
-    rounds: int
-    boards_per_round: int
-    current_round: int = 0  # the highest round the TD has started; 0: not started
-    closed_rounds: int = 0  # rounds 1..closed_rounds are closed to table entries
     round_started_at: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
     round_minutes: int | None = None  # the round time the TD set; later tables show as late
     publication: str = Field(default="live", max_length=12)  # live | provisional | final
     published_at: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
     corrections_until: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
     correction_minutes: int | None = None  # the period the TD set (§ X79); each change gets it
-    td_code: str = Field(default_factory=new_td_code, max_length=8)  # "not played"
 
 
 class BridgeTable(SQLModel, table=True):
@@ -231,23 +242,39 @@ class TDSession(SQLModel, table=True):
     expires_at: datetime = Field(sa_column=_ts())
 
 
-class Pair(SQLModel, table=True):
-    """A pair: number (and direction in a Mitchell), players' names and membership numbers."""
+class PairBase(SQLModel):
+    """A pair: number (and direction in a Mitchell), players' names and membership numbers:
+    the fields the ``pair`` table and the API's ``PairPublic`` share (column lengths are
+    ``sa_type`` only, as in :class:`SectionBase`)."""
+
+    number: int
+    direction: str | None = Field(default=None, sa_type=AutoString(2))  # NS | EW | None (Howell)
+    player1: str = Field(default="", sa_type=AutoString(100))
+    player2: str = Field(default="", sa_type=AutoString(100))
+    member1: str | None = Field(default=None, sa_type=AutoString(32))
+    member2: str | None = Field(default=None, sa_type=AutoString(32))
+    # E/W confirm with it if the event asks.
+    pin: str = Field(
+        default="",
+        sa_type=AutoString(8),
+        description="The pair's PIN for confirmations (TD only).",
+    )
+    # A handicap pairs event: percentage points, kept exactly as a decimal string ("2.5",
+    # "-1"); None in a scratch event. How it counts is the event's profile (scoring/profiles).
+    handicap: str | None = Field(
+        default=None,
+        sa_type=AutoString(12),
+        description="The pair's handicap in percentage points, or null.",
+    )
+
+
+class Pair(PairBase, table=True):
+    """A pair of a section (its team in a teams event)."""
 
     __table_args__ = (UniqueConstraint("section_id", "number", "direction"),)
     id: int | None = Field(default=None, primary_key=True)
     section_id: int = Field(foreign_key="section.id", index=True)
-    number: int
-    direction: str | None = Field(default=None, max_length=2)  # NS | EW | None (Howell)
-    player1: str = Field(default="", max_length=100)
-    player2: str = Field(default="", max_length=100)
-    member1: str | None = Field(default=None, max_length=32)
-    member2: str | None = Field(default=None, max_length=32)
-    pin: str = Field(default="", max_length=8)  # E/W confirm with it if the event asks
     team_id: int | None = Field(default=None, foreign_key="team.id")
-    # A handicap pairs event: percentage points, kept exactly as a decimal string ("2.5",
-    # "-1"); None in a scratch event. How it counts is the event's profile (scoring/profiles).
-    handicap: str | None = Field(default=None, max_length=12)
 
 
 class MovementAssignment(SQLModel, table=True):
