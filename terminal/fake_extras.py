@@ -22,13 +22,13 @@ from protocol.messages import (
     MarkNotPlayed,
     MemberFound,
     RankingGroupView,
+    RankingLineView,
     RankingReport,
-    RankingRow,
     RoundInfo,
     ServerMessage,
     SetPlayers,
     TableSettings,
-    TravellerRow,
+    TravellerLineView,
 )
 
 from .hands import LEADER, SYMBOLS, holds
@@ -213,7 +213,7 @@ def board_report(server: FakeServer, table: int, board: int) -> BoardReport:
         seat = server.seating(result.table, result.round)
         score = result.ns_score or 0
         rows.append(
-            TravellerRow(
+            TravellerLineView(
                 table=result.table,
                 ns=str(seat.ns),
                 ew=str(seat.ew),
@@ -267,7 +267,7 @@ def ranking(server: FakeServer, table: int) -> RankingReport:
         average = {n: sum(scores.get(n, [0])) / max(1, len(scores.get(n, []))) for n in numbers}
         ordered = sorted(numbers, key=lambda n: -average[n])
         rows = [
-            RankingRow(
+            RankingLineView(
                 place=str(place),
                 pair=str(n),
                 names=" – ".join(server.names_of(n)),

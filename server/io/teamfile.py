@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from protocol.bridge import BridgeError
 from server.scoring import (
-    MatchResult,
+    MatchScore,
     TeamBoard,
     TeamStanding,
     bam_board,
@@ -160,7 +160,7 @@ class MatchReport:
     home: str
     away: str
     boards: tuple[BoardPlay, ...]
-    result: MatchResult
+    result: MatchScore
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,11 +268,11 @@ def _with_points(play: BoardPlay, board: TeamBoard) -> BoardPlay:
     )
 
 
-def _bam_result(boards: Sequence[TeamBoard]) -> MatchResult:
+def _bam_result(boards: Sequence[TeamBoard]) -> MatchScore:
     """A board-a-match match (§ 206): each team's board points, which also rank the teams."""
     counted = sum(1 for board in boards if bam_board(board) is not None)
     home, away = score_bam_match(boards)
-    return MatchResult(counted, home, away, away, home, home - away, away - home, home, away)
+    return MatchScore(counted, home, away, away, home, home - away, away - home, home, away)
 
 
 # --- output -------------------------------------------------------------------------------------
