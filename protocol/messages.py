@@ -512,7 +512,7 @@ class DealAck(Message):
     differences: list[str] = Field(default_factory=list)
 
 
-class TravellerRow(BaseModel):
+class TravellerLineView(BaseModel):
     """One table's result on a board's traveller (``ours``: the asking table's)."""
 
     model_config = ConfigDict(frozen=True)
@@ -542,14 +542,14 @@ class BoardReport(Message):
     ew_percent: float | None = None
     ns_value: str | None = Field(default=None, description="N/S's score on the board, e.g. 3.5")
     ew_value: str | None = None
-    rows: list[TravellerRow] = Field(default_factory=list)
+    rows: list[TravellerLineView] = Field(default_factory=list)
     deal: str | None = Field(default=None, description='PBN "N:AKQ.. ..." when known.')
     dd_tricks: dict[str, dict[str, int]] | None = Field(
         default=None, description="Double-dummy tricks: declarer -> strain -> tricks."
     )
 
 
-class RankingRow(BaseModel):
+class RankingLineView(BaseModel):
     """One pair's line in the ranking (``ours``: a pair of the asking table)."""
 
     model_config = ConfigDict(frozen=True)
@@ -566,7 +566,7 @@ class RankingGroupView(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     title: str
-    rows: list[RankingRow]
+    rows: list[RankingLineView]
 
 
 class RankingReport(Message):

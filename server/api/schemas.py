@@ -9,12 +9,16 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from protocol.messages import AfterConfirm, AuctionEntry, EntryValues, PlayEntry, PlayerNumbers
 from protocol.text import MAX_NAME, MAX_TEXT, SingleLine
-
-#: The languages of the pages (server/i18n/__init__.py LANGUAGES).
-Language = Literal["en", "da", "nb", "de", "ru"]
-
-#: The convention profiles (server/scoring/profiles.py PROFILES).
-ScoringProfile = Literal["dbf", "ebu", "abf", "acbl", "ffb", "nz", "brian", "pianola", "ruter"]
+from server.core.models import (
+    EventBase,
+    Language,
+    PairBase,
+    Scoring,
+    ScoringProfile,
+    SectionBase,
+    TricksStyle,
+)
+from server.services.td import TableState
 
 
 class TDLogin(BaseModel):
@@ -26,62 +30,23 @@ class TDToken(BaseModel):
     expires_in_hours: int
 
 
-class EventCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: SingleLine = Field(min_length=1, max_length=200, examples=["Monday pairs"])
-    scoring: Literal["mp", "mp-american", "imps", "butler", "total"] = "mp"
-    lead_required: bool = False
-    tricks_style: Literal["absolute", "relative"] = "absolute"
-    confirm_pin_required: bool = Field(
-        default=False, description="E/W must key their pair's PIN to confirm a result."
-    )
-    after_confirm: AfterConfirm = Field(
-        default="nothing",
-        description="What a terminal shows after East confirms: nothing, the table's score "
-        "on the board, or the board's traveller (only boards the table has played).",
-    )
-    show_ranking: bool = Field(
-        default=False, description="Terminals show the ranking at the end of the session."
-    )
-    player_numbers: PlayerNumbers = Field(
-        default="off",
-        description="Players key their membership numbers at the terminal: off, in round 1, "
-        "or every round.",
-    )
-    language: Language | None = Field(
-        default=None,
-        description="The club's language for the pages (browsers may still choose another).",
-    )
-    scoring_profile: ScoringProfile = Field(
-        default="dbf",
-        description="The conventions the rules leave open, as a federation or program settles "
-        "them (Butler datum, rounding on boards, ...): dbf, the Danish regulations, by default.",
-    )
-    auction_entry: AuctionEntry = Field(
-        default="off",
-        description="North keys the auction at the table: off, optional or required (the "
-        "contract and declarer then follow from it; Laws 18-19, 22).",
-    )
-    play_entry: PlayEntry = Field(
-        default="off",
-        description="North may key the play card by card: off or optional (checked against "
-        "the deal when known; tricks keyed that differ from the play call the TD).",
-    )
-    deal_entry: bool = Field(
-        default=False,
-        description="Hand-dealt boards: the first table to play a board keys its deal, a "
-        "later table checks one hand.",
-    )
+class EventCreate(EventBase):
+    # A new event's settings: EventBase's fields, types, limits and defaults (no docstring:
+    # it would be the schema's description).
+    model_config = ConfigDict(extra="forbid")  # type: ignore[assignment]
 
 
 class EventPatch(BaseModel):
     """Change an event's settings; fields left out keep their value."""
 
+    # EventBase's fields, each optional: written out, as SQLModel's update models are (with
+    # ``| None`` each field's type changes, and its limits must stay what they were).
+
     model_config = ConfigDict(extra="forbid")
     name: SingleLine | None = Field(default=None, min_length=1, max_length=200)
-    scoring: Literal["mp", "mp-american", "imps", "butler", "total"] | None = None
+    scoring: Scoring | None = None
     lead_required: bool | None = None
-    tricks_style: Literal["absolute", "relative"] | None = None
+    tricks_style: TricksStyle | None = None
     confirm_pin_required: bool | None = None
     after_confirm: AfterConfirm | None = None
     show_ranking: bool | None = None
@@ -93,21 +58,12 @@ class EventPatch(BaseModel):
     deal_entry: bool | None = None
 
 
-class EventPublic(BaseModel):
+class EventPublic(EventBase):
+    # An event as the API sends it: EventBase's settings, its id and creation time. Every
+    # field is always sent, so the response schema lists every field as required.
+    model_config = ConfigDict(json_schema_serialization_defaults_required=True)  # type: ignore[assignment]
     id: int
-    name: str
-    scoring: str
-    lead_required: bool
-    tricks_style: str
-    confirm_pin_required: bool
-    after_confirm: str
-    show_ranking: bool
-    player_numbers: str
-    language: str | None = None
-    scoring_profile: str = "dbf"
-    auction_entry: str = "off"
-    play_entry: str = "off"
-    deal_entry: bool = False
+    name: str  # as stored: a name from before the check (protocol.text.neutral) is still sent
     created_at: datetime
 
 
@@ -158,18 +114,12 @@ class SectionCreate(BaseModel):
     movement: MovementSpec
 
 
-class SectionPublic(BaseModel):
+class SectionPublic(SectionBase):
+    # A section as the API sends it: SectionBase's fields, its id, event and pairing codes.
+    model_config = ConfigDict(json_schema_serialization_defaults_required=True)  # type: ignore[assignment]
     id: int
     event_id: int
-    letter: str
-    movement_name: str
-    tables: int
-    rounds: int
-    boards_per_round: int
-    current_round: int
-    closed_rounds: int
     pairing_codes: dict[int, str]
-    td_code: str = Field(description="Keyed at a terminal, it lets the TD mark a board not played.")
 
 
 class PairNamesIn(BaseModel):
@@ -187,34 +137,14 @@ class PairNamesIn(BaseModel):
     )
 
 
-class PairPublic(BaseModel):
-    number: int
-    direction: str | None
-    player1: str
-    player2: str
-    member1: str | None = None
-    member2: str | None = None
-    handicap: str | None = Field(
-        default=None, description="The pair's handicap in percentage points, or null."
-    )
-    pin: str = Field(description="The pair's PIN for confirmations (TD only).")
+class PairPublic(PairBase):
+    # A pair as the API sends it (TD only): PairBase's fields.
+    model_config = ConfigDict(json_schema_serialization_defaults_required=True)  # type: ignore[assignment]
 
 
-class TableStatePublic(BaseModel):
-    table: int
-    round: int
-    boards: int
-    missing: int
-    entered: int
-    confirmed: int
-    conflict: int
-    td_pending: int
-    complete: bool
-    terminals_online: int
-    last_seen: str | None
-    queued: int = Field(
-        default=0, description="Commands waiting in the table's terminals, as last reported."
-    )
+class TableStatePublic(TableState):
+    # services.td.TableState as the API sends it (no docstring: the schema has no description)
+    pass
 
 
 class ResultRef(BaseModel):

@@ -12,9 +12,11 @@ from protocol.messages import BoardResultView, Error, ResultChanged
 from server.api import schemas
 from server.api.deps import RuntimeDep, require_td
 from server.api.movements import build_movement
-from server.core.models import Event, Result, Section
+from server.core.errors import InvalidError
+from server.core.models import Event, Result, Section, SectionBase
 from server.limits import ratelimit
 from server.live.runtime import Runtime
+from server.movements import PairRef
 from server.services import adjusted, audit, event_settings, handicaps, setup, td, tokens
 from server.services.table_commands import Push
 from server.services.views import result_view
@@ -77,20 +79,7 @@ async def patch_event(
 
 def _section_public(session: Session, section: Section) -> schemas.SectionPublic:
     return schemas.SectionPublic(
-        **section.model_dump(
-            include={
-                "id",
-                "event_id",
-                "letter",
-                "movement_name",
-                "tables",
-                "rounds",
-                "boards_per_round",
-                "current_round",
-                "closed_rounds",
-                "td_code",
-            }
-        ),
+        **section.model_dump(include=set(SectionBase.model_fields) | {"id", "event_id"}),
         pairing_codes=td.pairing_codes(session, section),
     )
 
@@ -147,9 +136,6 @@ async def pairs(runtime: RuntimeDep, section_id: int) -> list[schemas.PairPublic
 
 
 def _pair_key(text: str) -> tuple[int, str | None]:
-    from server.core.errors import InvalidError
-    from server.movements import PairRef
-
     try:
         ref = PairRef.parse(text)
     except ValueError as exc:

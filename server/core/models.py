@@ -9,13 +9,22 @@ from __future__ import annotations
 import json
 import secrets
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import Column, DateTime, Dialect, String, UniqueConstraint
 from sqlalchemy.types import TypeDecorator
-from sqlmodel import Field, SQLModel
+from sqlmodel import AutoString, Field, SQLModel
 
-from protocol.messages import AUCTION_TEXT, PLAY_TEXT, ResultState
+from protocol.messages import (
+    AUCTION_TEXT,
+    PLAY_TEXT,
+    AfterConfirm,
+    AuctionEntry,
+    PlayEntry,
+    PlayerNumbers,
+    ResultState,
+)
+from protocol.text import SingleLine
 
 
 def utcnow() -> datetime:
@@ -65,24 +74,85 @@ def _ts(nullable: bool = False) -> Any:
     return Column(UTCDateTime(), nullable=nullable)
 
 
-class Event(SQLModel, table=True):
+#: The scoring methods an event can have (server/scoring: matchpoints, IMPs, Butler, total).
+Scoring = Literal["mp", "mp-american", "imps", "butler", "total"]
+
+#: How tricks are keyed: the number taken, or relative to the contract ("=", "+1", "-2").
+TricksStyle = Literal["absolute", "relative"]
+
+#: The languages of the pages (server/i18n/__init__.py LANGUAGES).
+Language = Literal["en", "da", "nb", "de", "ru"]
+
+#: The convention profiles (server/scoring/profiles.py PROFILES).
+ScoringProfile = Literal["dbf", "ebu", "abf", "acbl", "ffb", "nz", "brian", "pianola", "ruter"]
+
+
+class EventBase(SQLModel):
+    """An event's settings, as the TD gives them: the fields the ``event`` table, the API's
+    ``EventCreate`` and ``EventPublic`` share (server/api/schemas.py).
+
+    The table does not validate (SQLModel tables never do); the API bodies built on this do,
+    with these types and limits. ``sa_type`` keeps each column what the migrations made."""
+
+    name: SingleLine = Field(
+        min_length=1, max_length=200, schema_extra={"examples": ["Monday pairs"]}
+    )
+    scoring: Scoring = Field(default="mp", sa_type=AutoString(32))
+    lead_required: bool = False
+    tricks_style: TricksStyle = Field(default="absolute", sa_type=AutoString(16))
+    confirm_pin_required: bool = Field(
+        default=False, description="E/W must key their pair's PIN to confirm a result."
+    )
+    after_confirm: AfterConfirm = Field(
+        default="nothing",
+        sa_type=AutoString(12),
+        description="What a terminal shows after East confirms: nothing, the table's score "
+        "on the board, or the board's traveller (only boards the table has played).",
+    )
+    show_ranking: bool = Field(
+        default=False, description="Terminals show the ranking at the end of the session."
+    )
+    player_numbers: PlayerNumbers = Field(
+        default="off",
+        sa_type=AutoString(12),
+        description="Players key their membership numbers at the terminal: off, in round 1, "
+        "or every round.",
+    )
+    language: Language | None = Field(
+        default=None,
+        sa_type=AutoString(8),
+        description="The club's language for the pages (browsers may still choose another).",
+    )
+    scoring_profile: ScoringProfile = Field(
+        default="dbf",
+        sa_type=AutoString(16),
+        description="The conventions the rules leave open, as a federation or program settles "
+        "them (Butler datum, rounding on boards, ...): dbf, the Danish regulations, by default.",
+    )
+    auction_entry: AuctionEntry = Field(
+        default="off",
+        sa_type=AutoString(8),
+        description="North keys the auction at the table: off, optional or required (the "
+        "contract and declarer then follow from it; Laws 18-19, 22).",
+    )
+    play_entry: PlayEntry = Field(
+        default="off",
+        sa_type=AutoString(8),
+        description="North may key the play card by card: off or optional (checked against "
+        "the deal when known; tricks keyed that differ from the play call the TD).",
+    )
+    deal_entry: bool = Field(
+        default=False,
+        description="Hand-dealt boards: the first table to play a board keys its deal, a "
+        "later table checks one hand.",
+    )
+
+
+class Event(EventBase, table=True):
     """A club night or a congress: what the TD creates first."""
 
     id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(max_length=200)
-    scoring: str = Field(default="mp", max_length=32)  # mp | mp-american | imps | butler | ...
-    lead_required: bool = False
-    tricks_style: str = Field(default="absolute", max_length=16)  # absolute | relative
-    confirm_pin_required: bool = False
     token_ttl_hours: int = 24
-    after_confirm: str = Field(default="nothing", max_length=12)  # nothing | score | traveller
-    show_ranking: bool = False  # the ranking on the terminals at the end of the session
-    player_numbers: str = Field(default="off", max_length=12)  # off | first_round | every_round
-    language: str | None = Field(default=None, max_length=8)  # the club's: en|da|nb|de|ru
-    scoring_profile: str = Field(default="dbf", max_length=16)  # server/scoring/profiles.py
-    auction_entry: str = Field(default="off", max_length=8)  # off | optional | required
-    play_entry: str = Field(default="off", max_length=8)  # off | optional (issue 20)
-    deal_entry: bool = False  # hand-dealt boards: the tables key and check the deal (issue 20)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
 
 
@@ -96,30 +166,41 @@ class Team(SQLModel, table=True):
     name: str = Field(default="", max_length=200)
 
 
-class Section(SQLModel, table=True):
+class SectionBase(SQLModel):
+    """A section as the TD sees it: the fields the ``section`` table and the API's
+    ``SectionPublic`` share. Column lengths are ``sa_type`` only, so what the API sends is
+    not checked again on the way out."""
+
+    letter: str = Field(default="A", sa_type=AutoString(4))
+    movement_name: str = Field(default="", sa_type=AutoString(100))
+    tables: int
+    rounds: int
+    boards_per_round: int
+    current_round: int = 0  # the highest round the TD has started; 0: not started
+    closed_rounds: int = 0  # rounds 1..closed_rounds are closed to table entries
+    td_code: str = Field(
+        default_factory=new_td_code,
+        sa_type=AutoString(8),
+        description="Keyed at a terminal, it lets the TD mark a board not played.",
+    )
+
+
+class Section(SectionBase, table=True):
     """A section of an event: its tables play one movement; ``current_round`` is released."""
 
     __table_args__ = (UniqueConstraint("event_id", "letter"),)
     id: int | None = Field(default=None, primary_key=True)
     event_id: int = Field(foreign_key="event.id", index=True)
     session_number: int = 1
-    letter: str = Field(default="A", max_length=4)
-    movement_name: str = Field(default="", max_length=100)
     movement_kind: str = Field(default="mitchell", max_length=32)
     shared_tables: str = Field(default="[]", max_length=400)  # JSON: groups sharing boards
     circuits: str = Field(default="[]", max_length=400)  # JSON: board circuits (web Mitchell)
-    tables: int
-    rounds: int
-    boards_per_round: int
-    current_round: int = 0  # the highest round the TD has started; 0: not started
-    closed_rounds: int = 0  # rounds 1..closed_rounds are closed to table entries
     round_started_at: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
     round_minutes: int | None = None  # the round time the TD set; later tables show as late
     publication: str = Field(default="live", max_length=12)  # live | provisional | final
     published_at: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
     corrections_until: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
     correction_minutes: int | None = None  # the period the TD set (§ X79); each change gets it
-    td_code: str = Field(default_factory=new_td_code, max_length=8)  # "not played"
 
 
 class BridgeTable(SQLModel, table=True):
@@ -161,23 +242,39 @@ class TDSession(SQLModel, table=True):
     expires_at: datetime = Field(sa_column=_ts())
 
 
-class Pair(SQLModel, table=True):
-    """A pair: number (and direction in a Mitchell), players' names and membership numbers."""
+class PairBase(SQLModel):
+    """A pair: number (and direction in a Mitchell), players' names and membership numbers:
+    the fields the ``pair`` table and the API's ``PairPublic`` share (column lengths are
+    ``sa_type`` only, as in :class:`SectionBase`)."""
+
+    number: int
+    direction: str | None = Field(default=None, sa_type=AutoString(2))  # NS | EW | None (Howell)
+    player1: str = Field(default="", sa_type=AutoString(100))
+    player2: str = Field(default="", sa_type=AutoString(100))
+    member1: str | None = Field(default=None, sa_type=AutoString(32))
+    member2: str | None = Field(default=None, sa_type=AutoString(32))
+    # E/W confirm with it if the event asks.
+    pin: str = Field(
+        default="",
+        sa_type=AutoString(8),
+        description="The pair's PIN for confirmations (TD only).",
+    )
+    # A handicap pairs event: percentage points, kept exactly as a decimal string ("2.5",
+    # "-1"); None in a scratch event. How it counts is the event's profile (scoring/profiles).
+    handicap: str | None = Field(
+        default=None,
+        sa_type=AutoString(12),
+        description="The pair's handicap in percentage points, or null.",
+    )
+
+
+class Pair(PairBase, table=True):
+    """A pair of a section (its team in a teams event)."""
 
     __table_args__ = (UniqueConstraint("section_id", "number", "direction"),)
     id: int | None = Field(default=None, primary_key=True)
     section_id: int = Field(foreign_key="section.id", index=True)
-    number: int
-    direction: str | None = Field(default=None, max_length=2)  # NS | EW | None (Howell)
-    player1: str = Field(default="", max_length=100)
-    player2: str = Field(default="", max_length=100)
-    member1: str | None = Field(default=None, max_length=32)
-    member2: str | None = Field(default=None, max_length=32)
-    pin: str = Field(default="", max_length=8)  # E/W confirm with it if the event asks
     team_id: int | None = Field(default=None, foreign_key="team.id")
-    # A handicap pairs event: percentage points, kept exactly as a decimal string ("2.5",
-    # "-1"); None in a scratch event. How it counts is the event's profile (scoring/profiles).
-    handicap: str | None = Field(default=None, max_length=12)
 
 
 class MovementAssignment(SQLModel, table=True):

@@ -7,7 +7,7 @@ from typing import Any
 from sqlmodel import Session
 
 from server.core.errors import TravellerError
-from server.core.models import DcSession, Event, Section
+from server.core.models import DcSession, Event, Scoring, Section
 from server.dataconnector import checks, people
 from server.dataconnector.dto import ScoringGroupDTO, SectionDTO, SectionUpdateDTO
 from server.dataconnector.movement import round_pushes, to_movement, update
@@ -19,7 +19,7 @@ from server.services.table_commands import Push
 INDIVIDUAL, TEAMS = 20, 30
 
 
-def traveller_scoring(method: int) -> str:
+def traveller_scoring(method: int) -> Scoring:
     """Traveller's scoring for a Data Connector scoring method (the method itself is kept)."""
     if method == 10:
         return "mp"

@@ -13,7 +13,7 @@ from .model import EventFile, PairKey
 
 
 @dataclass(frozen=True, slots=True)
-class PairResult:
+class RankingLine:
     """A pair's line in the ranking, as `traveller score` prints it."""
 
     key: PairKey
@@ -34,7 +34,7 @@ class PairResult:
 
 
 @dataclass(frozen=True, slots=True)
-class RowResult:
+class TravellerLine:
     """One table on a board, scored."""
 
     ns: PairKey | None
@@ -55,12 +55,12 @@ class RowResult:
 
 
 @dataclass(frozen=True, slots=True)
-class BoardResultReport:
+class Traveller:
     """A board's traveller, scored."""
 
     board: int
     section: str | None
-    rows: tuple[RowResult, ...]
+    rows: tuple[TravellerLine, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +70,8 @@ class ScoreReport:
     event: EventFile
     method: Method
     winners: int
-    pairs: tuple[PairResult, ...]
-    boards: tuple[BoardResultReport, ...]
+    pairs: tuple[RankingLine, ...]
+    boards: tuple[Traveller, ...]
     profile: Profile = DBF
     """The conventions it was scored under (server/scoring/profiles.py)."""
 

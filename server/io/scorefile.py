@@ -24,7 +24,7 @@ from server.scoring import (
 
 from .errors import EventFileError
 from .model import EventFile, Line, PairKey, Refusal
-from .report import BoardResultReport, PairResult, RowResult, ScoreReport, decimal
+from .report import RankingLine, ScoreReport, Traveller, TravellerLine, decimal
 
 
 def board_results(event: EventFile, across_sections: bool) -> list[BoardResult]:
@@ -109,7 +109,7 @@ def score_event(
         groups = [(None, keys)]
     names = {p.key: p.names for p in event.pairs}
     handicaps = {p.key: Fraction(p.handicap) for p in event.pairs if p.handicap is not None}
-    pairs: list[PairResult] = []
+    pairs: list[RankingLine] = []
     for side, members in groups:
         if not members:
             continue
@@ -145,8 +145,8 @@ def _seats(event: EventFile) -> dict[PairKey, str]:
 
 def _pair_result(
     standing: Standing, key: PairKey, names: tuple[str, ...], side: str | None
-) -> PairResult:
-    return PairResult(
+) -> RankingLine:
+    return RankingLine(
         key=key,
         names=names,
         direction=side,
@@ -158,14 +158,14 @@ def _pair_result(
     )
 
 
-def _board_report(scorer: PairsScorer, board_key: tuple[Any, int]) -> BoardResultReport:
+def _board_report(scorer: PairsScorer, board_key: tuple[Any, int]) -> Traveller:
     section, number = board_key
     rows = []
     for row in traveller(scorer.boards[board_key]):
         ns = row.ns_pair if isinstance(row.ns_pair, PairKey) else None
         ew = row.ew_pair if isinstance(row.ew_pair, PairKey) else None
         rows.append(
-            RowResult(
+            TravellerLine(
                 ns=ns,
                 ew=ew,
                 table=row.table if isinstance(row.table, int) else None,
@@ -183,7 +183,7 @@ def _board_report(scorer: PairsScorer, board_key: tuple[Any, int]) -> BoardResul
                 ew_percent=row.ew_percent,
             )
         )
-    return BoardResultReport(number, section if isinstance(section, str) else None, tuple(rows))
+    return Traveller(number, section if isinstance(section, str) else None, tuple(rows))
 
 
 # --- output -----------------------------------------------------------------------------
@@ -259,7 +259,7 @@ def _suggested(program: str) -> str | None:
     return None if found is None else found.name
 
 
-def _row_json(row: RowResult) -> dict[str, Any]:
+def _row_json(row: TravellerLine) -> dict[str, Any]:
     return {
         "ns": None if row.ns is None else str(row.ns),
         "ew": None if row.ew is None else str(row.ew),

@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from server.scoring import (
-    MatchResult,
+    MatchScore,
     TeamBoard,
     TeamStanding,
     bam_board,
@@ -164,7 +164,7 @@ class MatchReport:
     home: str
     away: str
     boards: tuple[BoardPlay, ...]
-    result: MatchResult
+    result: MatchScore
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,11 +272,11 @@ def _with_points(play: BoardPlay, board: TeamBoard) -> BoardPlay:
     )
 
 
-def _bam_result(boards: Sequence[TeamBoard]) -> MatchResult:
+def _bam_result(boards: Sequence[TeamBoard]) -> MatchScore:
     """A board-a-match match (§ 206): each team's board points, which also rank the teams."""
     counted = sum(1 for board in boards if bam_board(board) is not None)
     home, away = score_bam_match(boards)
-    return MatchResult(counted, home, away, away, home, home - away, away - home, home, away)
+    return MatchScore(counted, home, away, away, home, home - away, away - home, home, away)
 
 
 # --- output -------------------------------------------------------------------------------------

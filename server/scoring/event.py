@@ -13,7 +13,7 @@ from .exact import to_decimal
 from .ledger import Ledger
 from .models import BoardResult, Direction, PairId
 from .ranking import places, tied_groups
-from .reports import ScoreCardRow, TravellerRow, score_card, traveller
+from .reports import CardLine, TravellerLine, score_card, traveller
 from .ties import PairBoard, break_pair_ties
 
 
@@ -270,11 +270,11 @@ class PairsScorer:
             factored_tops[pair] = tops[pair] * factor
         return totals, factored_tops
 
-    def score_card(self, pair: PairId) -> list[ScoreCardRow]:
+    def score_card(self, pair: PairId) -> list[CardLine]:
         """The pair's personal score card, board by board."""
         return score_card(self._scores.values(), pair)
 
-    def traveller(self, board: int, section: Hashable | None = None) -> list[TravellerRow]:
+    def traveller(self, board: int, section: Hashable | None = None) -> list[TravellerLine]:
         """The board's traveller: every table's result and both sides' scores."""
         return traveller(self.board(board, section))
 

@@ -30,7 +30,7 @@ def side_label(side: SideScore | None, direction: Direction = Direction.NS) -> s
 
 
 @dataclass(frozen=True, slots=True)
-class TravellerRow:
+class TravellerLine:
     """One table on a board's traveller."""
 
     table: Hashable | None
@@ -59,15 +59,15 @@ def _ordinary_score(result: BoardResult) -> int | None:
     return None
 
 
-def traveller(score: BoardScore) -> list[TravellerRow]:
+def traveller(score: BoardScore) -> list[TravellerLine]:
     """Every table's result and each side's score on the board, best N/S score first."""
-    rows: list[TravellerRow] = []
+    rows: list[TravellerLine] = []
     for index, result in enumerate(score.results):
         if result.is_sit_out:
             continue
         play = result.play
         rows.append(
-            TravellerRow(
+            TravellerLine(
                 table=result.table,
                 round=result.round,
                 ns_pair=result.ns_pair,
@@ -148,7 +148,7 @@ def frequency_table(score: BoardScore, direction: Direction = Direction.NS) -> l
 
 
 @dataclass(frozen=True, slots=True)
-class ScoreCardRow:
+class CardLine:
     """One board on a pair's personal score card."""
 
     board: int
@@ -168,9 +168,9 @@ class ScoreCardRow:
     sat_out: bool
 
 
-def score_card(boards: Iterable[BoardScore], pair: PairId) -> list[ScoreCardRow]:
+def score_card(boards: Iterable[BoardScore], pair: PairId) -> list[CardLine]:
     """Board by board: the pair's opponents, result, score and matchpoints (or IMPs) and %."""
-    rows: list[ScoreCardRow] = []
+    rows: list[CardLine] = []
     for score in boards:
         for index, result in enumerate(score.results):
             if pair not in (result.ns_pair, result.ew_pair):
@@ -179,7 +179,7 @@ def score_card(boards: Iterable[BoardScore], pair: PairId) -> list[ScoreCardRow]
             play = result.play
             side = result.side(direction)
             rows.append(
-                ScoreCardRow(
+                CardLine(
                     board=result.board,
                     section=result.section,
                     round=result.round,
@@ -201,9 +201,9 @@ def score_card(boards: Iterable[BoardScore], pair: PairId) -> list[ScoreCardRow]
 
 
 __all__ = [
+    "CardLine",
     "FrequencyRow",
-    "ScoreCardRow",
-    "TravellerRow",
+    "TravellerLine",
     "frequency_table",
     "score_card",
     "side_label",

@@ -77,7 +77,7 @@ def board_imps(board: TeamBoard) -> tuple[Fraction, Fraction] | None:
 
 
 @dataclass(frozen=True, slots=True)
-class MatchResult:
+class MatchScore:
     """A team match: IMPs won and lost by each team, the net margins and the VPs."""
 
     boards: int
@@ -102,7 +102,7 @@ def score_match(
     voided_fault: str = "both",
     home_average: Number | None = None,
     away_average: Number | None = None,
-) -> MatchResult:
+) -> MatchScore:
     """Score a two-table match in IMPs and VPs on the WBF 2013 scale (§ 202).
 
     Each team's net IMPs are rounded to whole IMPs (halves away from zero) before the VP
@@ -133,7 +133,7 @@ def score_match(
     else:
         home_vp = victory_points(home_margin, len(counted))[0]
         away_vp = victory_points(away_margin, len(counted))[0]
-    return MatchResult(
+    return MatchScore(
         len(counted),
         home_won,
         home_lost,
@@ -379,7 +379,7 @@ __all__ = [
     "FORFEIT_MIN_VP",
     "VOIDED_MATCH_VP",
     "VOID_FAULTS",
-    "MatchResult",
+    "MatchScore",
     "TeamBoard",
     "TeamStanding",
     "average_vp_elsewhere",

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from sqlmodel import Session, col, select
 
 from protocol.messages import (
-    AfterConfirm,
-    AuctionEntry,
-    PlayEntry,
-    PlayerNumbers,
     RoundChanged,
     SettingsChanged,
     TableSettings,
@@ -36,12 +32,12 @@ def has_deals(session: Session, section: Section) -> bool:
 def table_settings(session: Session, event: Event, section: Section) -> TableSettings:
     """The settings a terminal of this section works with."""
     return TableSettings(
-        after_confirm=cast(AfterConfirm, event.after_confirm),
+        after_confirm=event.after_confirm,
         show_ranking=event.show_ranking,
-        player_numbers=cast(PlayerNumbers, event.player_numbers),
+        player_numbers=event.player_numbers,
         hand_records=has_deals(session, section),
-        auction_entry=cast(AuctionEntry, event.auction_entry),
-        play_entry=cast(PlayEntry, event.play_entry),
+        auction_entry=event.auction_entry,
+        play_entry=event.play_entry,
         deal_entry=event.deal_entry,
     )
 

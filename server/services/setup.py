@@ -6,12 +6,17 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
 
+from protocol.messages import AfterConfirm, AuctionEntry, PlayEntry, PlayerNumbers
 from server.core.errors import ConflictError, InvalidError, NotFoundError
 from server.core.models import (
     BridgeTable,
     Event,
+    Language,
     Pair,
+    Scoring,
+    ScoringProfile,
     Section,
+    TricksStyle,
 )
 from server.core.text import checked
 from server.movements import Movement, MovementError, validate
@@ -22,17 +27,17 @@ def create_event(
     session: Session,
     *,
     name: str,
-    scoring: str = "mp",
+    scoring: Scoring = "mp",
     lead_required: bool = False,
-    tricks_style: str = "absolute",
+    tricks_style: TricksStyle = "absolute",
     confirm_pin_required: bool = False,
-    after_confirm: str = "nothing",
+    after_confirm: AfterConfirm = "nothing",
     show_ranking: bool = False,
-    player_numbers: str = "off",
-    language: str | None = None,
-    scoring_profile: str = "dbf",
-    auction_entry: str = "off",
-    play_entry: str = "off",
+    player_numbers: PlayerNumbers = "off",
+    language: Language | None = None,
+    scoring_profile: ScoringProfile = "dbf",
+    auction_entry: AuctionEntry = "off",
+    play_entry: PlayEntry = "off",
     deal_entry: bool = False,
 ) -> Event:
     name = checked(name, max_length=200)

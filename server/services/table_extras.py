@@ -16,18 +16,17 @@ from sqlmodel import select
 from protocol import fair_play as rule
 from protocol.messages import (
     AGREED_STATES,
-    AfterConfirm,
     BoardReport,
     EntryChecked,
     Error,
     MemberFound,
     RankingGroupView,
+    RankingLineView,
     RankingReport,
-    RankingRow,
     ResultAck,
     RoundChanged,
     TableSettings,
-    TravellerRow,
+    TravellerLineView,
 )
 from server.core.errors import ConflictError, ForbiddenError, NotFoundError
 from server.core.models import Board, Pair, Result, TDCall
@@ -191,7 +190,7 @@ def board_report(cmds: TableContext, board: int) -> BoardReport:
     """The table's score or the traveller, and the deal, as the fair-play rule allows: only
     once everyone at the table now has played the board, and only what the event shows."""
     shown = fair_play.require_played(cmds, board)
-    report = BoardReport(board=board, show=cast(AfterConfirm, cmds.event.after_confirm))
+    report = BoardReport(board=board, show=cmds.event.after_confirm)
     if not shown.anything:
         return report
     if shown.deal:
@@ -202,7 +201,7 @@ def board_report(cmds: TableContext, board: int) -> BoardReport:
     at = (own.table_number, own.round) if own else None
     travelled = standings.travel(standings.load(cmds.s, cmds.section), board, public=False)
     rows = [
-        TravellerRow(
+        TravellerLineView(
             table=line.table,
             ns=line.ns.label if line.ns else None,
             ew=line.ew.label if line.ew else None,
@@ -267,7 +266,7 @@ def ranking(cmds: TableContext) -> RankingReport:
         RankingGroupView(
             title=group.title,
             rows=[
-                RankingRow(
+                RankingLineView(
                     place=line.place,
                     pair=line.pair.label,
                     names=line.pair.names,
@@ -288,7 +287,7 @@ def _players_ranking(cmds: TableContext, report: RankingReport, seats: str | Non
     ranked = individual_standings.player_ranking(cmds.s, cmds.section, public=True)
     ours = set(parse_seats(seats)) - {None} if seats else set()
     rows = [
-        RankingRow(
+        RankingLineView(
             place=line.place,
             pair=str(line.number),
             names=line.name,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session, col, select
 
 from protocol import board_rules as rules
@@ -78,10 +78,11 @@ def close_round(session: Session, section: Section, round_: int) -> list[Push]:
     ]
 
 
-@dataclass(frozen=True)
-class TableState:
-    """One table at a glance: its round and how many boards are in each state."""
+class TableState(BaseModel):
+    """One table at a glance: its round and how many boards are in each state (the API sends
+    it as ``TableStatePublic``)."""
 
+    model_config = ConfigDict(frozen=True)
     table: int
     round: int
     boards: int
@@ -93,7 +94,9 @@ class TableState:
     complete: bool
     terminals_online: int
     last_seen: str | None
-    queued: int = 0  # commands waiting in its terminals' outboxes, as they last reported
+    queued: int = Field(
+        default=0, description="Commands waiting in the table's terminals, as last reported."
+    )
 
 
 def section_state(session: Session, section: Section) -> list[TableState]:

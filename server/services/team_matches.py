@@ -31,7 +31,7 @@ from server.movements.teams import SWISS_NAME, Match, swiss_pairings, with_round
 from server.scoring.models import RealScore
 from server.scoring.teams import (
     BYE_VP,
-    MatchResult,
+    MatchScore,
     TeamBoard,
     TeamStanding,
     score_match,
@@ -48,7 +48,7 @@ class MatchLine:
     home: int
     away: int
     boards: int
-    result: MatchResult | None  # None until a board of the match counts
+    result: MatchScore | None  # None until a board of the match counts
 
 
 @dataclass(frozen=True)

@@ -184,7 +184,7 @@ def round_info(session: Session, event: Event, section: Section, table: BridgeTa
         if complete
         else [],
         lead_required=event.lead_required,
-        tricks_style=cast(Literal["absolute", "relative"], event.tricks_style),
+        tricks_style=event.tricks_style,
         confirm_pin_required=event.confirm_pin_required,
         language=event.language,
     )

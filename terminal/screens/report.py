@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from protocol.messages import BoardReport, TravellerRow
+from protocol.messages import BoardReport, TravellerLineView
 from terminal import i18n
 from terminal.errors import ClientError
 from terminal.hands import deal_lines, makeable_text
@@ -30,7 +30,7 @@ from .navigation import ShowBoard, ShowSummary
 DELIVERY_WAIT = 5.0
 
 
-def contract_cell(row: TravellerRow) -> str:
+def contract_cell(row: TravellerLineView) -> str:
     """ "4♠X" from "4♠X" or "4SX" (the server already uses symbols); notrump in local letters."""
     text = row.contract or ""
     for letter, symbol in SYMBOLS.items():

@@ -20,13 +20,13 @@ from protocol.messages import (
     MarkNotPlayed,
     MemberFound,
     RankingGroupView,
+    RankingLineView,
     RankingReport,
-    RankingRow,
     RoundInfo,
     ServerMessage,
     SetPlayers,
     TableSettings,
-    TravellerRow,
+    TravellerLineView,
 )
 from terminal.hands import LEADER, SYMBOLS, holds
 from terminal.rules import RuleError
@@ -209,7 +209,7 @@ def board_report(server: FakeEvent, table: int, board: int) -> BoardReport:
         seat = server.seating(result.table, result.round)
         score = result.ns_score or 0
         rows.append(
-            TravellerRow(
+            TravellerLineView(
                 table=result.table,
                 ns=str(seat.ns),
                 ew=str(seat.ew),
@@ -263,7 +263,7 @@ def ranking(server: FakeEvent, table: int) -> RankingReport:
         average = {n: sum(scores.get(n, [0])) / max(1, len(scores.get(n, []))) for n in numbers}
         ordered = sorted(numbers, key=lambda n: -average[n])
         rows = [
-            RankingRow(
+            RankingLineView(
                 place=str(place),
                 pair=str(n),
                 names=" – ".join(server.names_of(n)),

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from fastapi import APIRouter, Form, Request, WebSocket
 from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
+from server.core.models import Scoring
 from server.movements import mitchell
 from server.services import dashboard, round_control, setup, standings, td
 from server.web.auth import TD, TDForm, TDPage, current_td, same_origin
@@ -59,7 +60,8 @@ async def create_event(
     movement = mitchell(tables, boards_per_round=boards_per_round)
 
     def work(s: Session) -> int:
-        event = setup.create_event(s, name=name.strip(), scoring=scoring)
+        # The form field's pattern lets only these scorings through.
+        event = setup.create_event(s, name=name.strip(), scoring=cast(Scoring, scoring))
         section = setup.create_section(s, event=event, letter="A", movement=movement)
         return section.id or 0
 
