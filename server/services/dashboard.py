@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from protocol.messages import COMPLETE_STATES
+from protocol.messages import COMPLETE_STATES, BoardResultView
 from server.core.errors import NotFoundError
 from server.core.models import (
     Audit,
@@ -205,6 +206,8 @@ class _Section:
     pairs: dict[int, Pair]
     tokens: dict[int, list[TableToken]]
     calls: list[TDCall]
+    #: (table, round, board) -> the stored result's version (a push older than it is stale).
+    versions: dict[tuple[int, int, int], int] = field(default_factory=dict)
 
 
 def _load(session: Session, section: Section) -> _Section:
@@ -225,11 +228,14 @@ def _load(session: Session, section: Section) -> _Section:
         )
     }
     states: dict[tuple[int, int], dict[int, str]] = defaultdict(dict)
-    stored = select(Result.table_number, Result.round, Result.board, Result.state).where(
-        Result.section_id == sid
-    )
-    for table, round_, board, state in session.exec(stored):
+    versions: dict[tuple[int, int, int], int] = {}
+    r = Result
+    stored = sa.select(
+        col(r.table_number), col(r.round), col(r.board), col(r.state), col(r.version)
+    ).where(col(r.section_id) == sid)
+    for table, round_, board, state, version in session.connection().execute(stored):
         states[(table, round_)][board] = state
+        versions[(table, round_, board)] = version
     pairs = {p.id or 0: p for p in session.exec(select(Pair).where(Pair.section_id == sid))}
     by_id = {t.id: t.number for t in tables}
     tokens: dict[int, list[TableToken]] = defaultdict(list)
@@ -245,7 +251,7 @@ def _load(session: Session, section: Section) -> _Section:
             .order_by(col(TDCall.id))
         )
     )
-    return _Section(section, tables, assignments, states, pairs, tokens, calls)
+    return _Section(section, tables, assignments, states, pairs, tokens, calls, versions)
 
 
 def _label(pairs: Mapping[int, Pair], pair_id: int | None) -> str:
@@ -474,6 +480,55 @@ def overview(
     now = now or utcnow()
     missing = _missing(data, now)
     return Overview(_grid(data, connected or {}, now, missing), missing, _calls(data))
+
+
+class LiveRoom:
+    """The dashboard's snapshot of a section, kept in memory by its live page and brought up
+    to date by the results pushed after each table command, without reading the database.
+
+    ``put`` takes one result as pushed (``ResultChanged``, ``ConflictRaised``); it answers
+    False when only a new read can show the change (a table, round or board the snapshot does
+    not know: the movement or the round changed), and the page is then read again in full.
+    A push older than what the snapshot holds (its version) changes nothing."""
+
+    def __init__(self, data: _Section) -> None:
+        self.data = data
+        self.seats = {t.number: t for t in data.tables}
+        self.touched: set[int] = set()  # tables whose row changed since the last take()
+
+    @classmethod
+    def load(cls, session: Session, section: Section) -> LiveRoom:
+        return cls(_load(session, section))
+
+    @property
+    def section(self) -> Section:
+        return self.data.section
+
+    def put(self, view: BoardResultView) -> bool:
+        data = self.data
+        seating = data.assignments.get((view.table, view.round))
+        if view.table not in self.seats or seating is None or view.board not in seating.boards:
+            return False
+        key = (view.table, view.round, view.board)
+        if data.versions.get(key, 0) >= view.version:
+            return True  # the snapshot already has this version, or a newer one
+        data.versions[key] = view.version
+        data.states.setdefault((view.table, view.round), {})[view.board] = view.state.value
+        self.touched.add(view.table)
+        return True
+
+    def take(self) -> set[int]:
+        """The tables whose row changed since the last call."""
+        touched, self.touched = self.touched, set()
+        return touched
+
+    def overview(
+        self, *, connected: Mapping[int, int] | None = None, now: datetime | None = None
+    ) -> Overview:
+        now = now or utcnow()
+        missing = _missing(self.data, now)
+        grid_ = _grid(self.data, connected or {}, now, missing)
+        return Overview(grid_, missing, _calls(self.data))
 
 
 @dataclass(frozen=True)

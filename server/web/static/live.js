@@ -222,15 +222,68 @@
       var target = document.querySelector('[data-fragment="' + name + '"]');
       if (target) target.innerHTML = fragments[name];
     }
+    updated(fragments);
+  }
+
+  function updated(detail) {
     updates += 1;
     document.body.setAttribute("data-updates", String(updates));
     tick();
-    document.dispatchEvent(new CustomEvent("traveller:updated", { detail: fragments }));
+    document.dispatchEvent(new CustomEvent("traveller:updated", { detail: detail }));
+  }
+
+  // A delta: the grid rows of the tables whose result changed, the totals, a fragment that
+  // moved. False (nothing changed) when a row is not on the page: the page is asked again.
+  function applyDelta(delta) {
+    var rows = delta.rows || {};
+    var swaps = [];
+    for (var table in rows) {
+      if (!Object.prototype.hasOwnProperty.call(rows, table)) continue;
+      var old = document.querySelector('[data-fragment="grid"] tr[data-table="' + table + '"]');
+      var holder = document.createElement("tbody");
+      holder.innerHTML = rows[table];
+      var fresh = holder.querySelector("tr");
+      if (!old || !fresh) return false;
+      swaps.push([old, fresh]);
+    }
+    for (var i = 0; i < swaps.length; i++) swaps[i][0].replaceWith(swaps[i][1]);
+    var totals = delta.totals || {};
+    for (var key in totals) {
+      if (!Object.prototype.hasOwnProperty.call(totals, key)) continue;
+      var value = document.querySelector('[data-total="' + key + '"]');
+      if (!value) continue; // a count the page has no tile for
+      value.textContent = String(totals[key]);
+      var tile = value.closest(".tile");
+      var flag = tile ? tile.getAttribute("data-flag") : null;
+      if (flag) tile.classList.toggle(flag, totals[key] > 0);
+    }
+    var fragments = delta.fragments || {};
+    for (var name in fragments) {
+      if (!Object.prototype.hasOwnProperty.call(fragments, name)) continue;
+      var target = document.querySelector('[data-fragment="' + name + '"]');
+      if (target) target.innerHTML = fragments[name];
+    }
+    document.body.setAttribute("data-deltas", String(1 + parseInt(document.body.getAttribute("data-deltas") || "0", 10)));
+    updated(delta);
+    return true;
   }
 
   function connect() {
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     var socket = new WebSocket(scheme + location.host + path);
+    // Every message is numbered; a page that misses one, or cannot apply a delta, asks for
+    // the whole page and ignores the rest until it comes.
+    var seq = null;
+    var waiting = false;
+    function askPage() {
+      waiting = true;
+      document.body.setAttribute("data-refreshes", String(1 + parseInt(document.body.getAttribute("data-refreshes") || "0", 10)));
+      try {
+        socket.send(JSON.stringify({ type: "refresh" }));
+      } catch (e) {
+        /* closing: the next socket starts with the whole page */
+      }
+    }
     show("connecting");
     socket.onopen = function () {
       delay = 500;
@@ -243,7 +296,19 @@
       } catch (e) {
         return;
       }
-      if (message && message.type === "fragments") apply(message.fragments || {});
+      if (!message || (message.type !== "fragments" && message.type !== "delta")) return;
+      var number = typeof message.seq === "number" ? message.seq : null;
+      if (message.type === "fragments" && (message.full || number === null)) {
+        seq = number;
+        waiting = false;
+        apply(message.fragments || {});
+        return;
+      }
+      if (waiting || seq === null || number === null || number <= seq) return; // in the page already
+      if (number !== seq + 1) return askPage(); // one went missing
+      if (message.type === "fragments") apply(message.fragments || {});
+      else if (!applyDelta(message)) return askPage();
+      seq = number;
     };
     socket.onclose = function () {
       show("off");
