@@ -378,6 +378,7 @@ class LiveRanking:
         self.data = data
         self.seated = seated
         self.versions = dict(versions or {})
+        self.rescored = False  # a board was scored again since the last ranking()
         self.public = public
         self.engine = scorer(data, public=public)
         self._at = {(r.table_number, r.round, r.board): i for i, r in enumerate(data.results)}
@@ -445,11 +446,13 @@ class LiveRanking:
             scored = [b for b in found if b is not None]
         if scored:
             engine.set_board(board, scored, section)
+            self.rescored = True
         elif key in engine.boards:
             return False  # the board leaves the ranking: the scorer has no way to drop a key
         return True
 
     def ranking(self) -> Ranking:
+        self.rescored = False
         return _ranking(self.data, self.engine, public=self.public)
 
 

@@ -62,7 +62,7 @@ class DashboardView:
         self.room: dashboard.LiveRoom | None = None
         self.head: dashboard.SectionHead | None = None
         self.totals: dict[str, int] = {}
-        self.missing = ""
+        self.missing: list[dashboard.MissingEntry] = []
 
     async def load(self) -> None:
         def work(s: Session) -> tuple[dashboard.SectionHead, dashboard.LiveRoom]:
@@ -71,9 +71,8 @@ class DashboardView:
 
         self.head, self.room = await self.runtime.read(work)
 
-    def _overview(self) -> dashboard.Overview:
-        assert self.room is not None
-        return self.room.overview(connected=self.runtime.bus.terminals(self.section_id))
+    def _connected(self) -> dict[int, int]:
+        return self.runtime.bus.terminals(self.section_id)
 
     def _context(self, room: dashboard.Overview) -> dict[str, Any]:
         return {
@@ -86,11 +85,10 @@ class DashboardView:
         }
 
     def fragments(self) -> Fragments:
-        room = self._overview()
+        assert self.room is not None
+        room = self.room.overview(connected=self._connected())
         out = dashboard_fragments(self.web, self._context(room))
-        self.totals, self.missing = room.grid.totals, out["missing"]
-        if self.room is not None:
-            self.room.take()
+        self.totals, self.missing = room.grid.totals, room.missing
         return out
 
     def apply(self, messages: Sequence[Message]) -> Delta | None:
@@ -102,24 +100,22 @@ class DashboardView:
         for result in results:
             if not self.room.put(result):
                 return None
-        touched = self.room.take()
-        if not touched:
+        if not self.room.touched:
             return {}
-        room = self._overview()
+        room, changed = self.room.changes(connected=self._connected())
         ctx = self._context(room)
-        rows = {
-            str(row.table): fragment(self.web, "td/_grid_row.html", **ctx, row=row)
-            for row in room.grid.rows
-            if row.table in touched
+        delta: Delta = {
+            "rows": {
+                str(row.table): fragment(self.web, "td/_grid_row.html", **ctx, row=row)
+                for row in changed
+            }
         }
-        delta: Delta = {"rows": rows}
         if room.grid.totals != self.totals:
             self.totals = room.grid.totals
             delta["totals"] = self.totals
-        missing = fragment(self.web, "td/_missing.html", **ctx)
-        if missing != self.missing:
-            self.missing = missing
-            delta["fragments"] = {"missing": missing}
+        if room.missing != self.missing:
+            self.missing = room.missing
+            delta["fragments"] = {"missing": fragment(self.web, "td/_missing.html", **ctx)}
         return delta
 
 
@@ -182,6 +178,8 @@ class RankingView:
         for result in results:
             if not self.live.put(result):
                 return None
+        if not self.live.rescored:  # no board the public may see changed: nor did the page
+            return {}
         self.ctx = {**self.ctx, "ranking": self.live.ranking()}
         now = ranking_fragments(self.web, self.ctx)
         changed = {k: v for k, v in now.items() if self.shown.get(k) != v}

@@ -195,6 +195,7 @@ class Followers:
         with Session(self.night.engine) as s:
             section = self.night.section(s)
             self.room = dashboard.LiveRoom.load(s, section)
+            self.room.overview(now=NOW)  # the lines each change starts from
             seated, versions = standings.seats(s, section), standings.versions(s, section)
             self.public = standings.LiveRanking(
                 standings.load(s, section), seated, public=True, versions=versions
@@ -238,10 +239,15 @@ def check(night: Night, live: Followers) -> None:
         full_room = dashboard.overview(s, section, now=NOW)
     assert live.public.ranking() == standings.rank(data, public=True)
     assert live.td.ranking() == standings.rank(data, public=False)
+    touched = set(live.room.touched)
+    # a change works out only its tables' lines again, and comes to the full read
+    changed, rows = live.room.changes(now=NOW)
+    assert without_terminals(changed) == without_terminals(full_room)
+    assert [r.table for r in rows] == sorted(touched)
     assert without_terminals(live.room.overview(now=NOW)) == without_terminals(full_room)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     tables=st.integers(3, 5),
     bpr=st.integers(1, 2),
