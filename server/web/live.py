@@ -89,9 +89,10 @@ BACKOFF = 2.0
 MAX_INTERVAL = {"td": 0.5}
 MAX_INTERVAL_OTHER = 5.0
 #: Shortest time between two deltas of a channel, by audience: the results of a burst that
-#: arrive within it go out as one message.
+#: arrive within it go out as one message (the public pages no more often than their whole
+#: renders before: each delta there is the ranking rendered again).
 DELTA_INTERVAL = {"td": 0.05}
-DELTA_INTERVAL_OTHER = 0.5
+DELTA_INTERVAL_OTHER = MIN_INTERVAL_OTHER
 
 
 def min_interval(audience: str) -> float:
