@@ -135,6 +135,7 @@ class Channel:
     seq: int = 0
     view: View = field(init=False)
     stale: bool = False  # ``last`` is older than the deltas sent since
+    _snapshot: tuple[int, str] | None = None  # the whole page, rendered at a message number
 
     def __post_init__(self) -> None:
         self.view = self.render if isinstance(self.render, View) else WholePage(self.render)
@@ -213,15 +214,21 @@ class Channel:
             queue.put_nowait(text)
 
     def snapshot(self) -> str:
-        """The whole page as it stands (for a new watcher, or one that lost a delta)."""
-        if self.stale:
-            try:
-                self.last = dict(self.view.fragments())
-                self.stale = False
-            except Exception:
-                log.exception("rendering %s failed", self.key)
-        body = {"type": "fragments", "full": True, "fragments": self.last, "seq": self.seq}
-        return json.dumps(body)
+        """The whole page as it stands (for a new watcher, or one that lost a delta).
+
+        After deltas it is rendered from the view's memory (no read), once a message number
+        however many watchers ask; ``last`` stays what every watcher was sent, and the next
+        full read sends every fragment again (``stale``), so all watchers agree once more."""
+        if self._snapshot is None or self._snapshot[0] != self.seq:
+            fragments = self.last
+            if self.stale:
+                try:
+                    fragments = {**self.last, **self.view.fragments()}
+                except Exception:
+                    log.exception("rendering %s failed", self.key)
+            body = {"type": "fragments", "full": True, "fragments": fragments, "seq": self.seq}
+            self._snapshot = (self.seq, json.dumps(body))
+        return self._snapshot[1]
 
 
 class Hub:

@@ -22,12 +22,14 @@ class Counter:
         self.stored = 0  # what "the database" holds
         self.shown = 0
         self.loads = 0
+        self.renders = 0
 
     async def load(self) -> None:
         self.loads += 1
         self.shown = self.stored
 
     def fragments(self) -> Fragments:
+        self.renders += 1
         return {"n": str(self.shown)}
 
     def apply(self, messages: Sequence[Message]) -> Delta | None:
@@ -80,6 +82,10 @@ def test_deltas_are_numbered_and_need_no_read_and_the_rest_is_read_in_full() -> 
         again = json.loads(channel.snapshot())
         assert (again["fragments"], again["seq"], again["full"]) == ({"n": "5"}, 2, True)
         assert view.loads == 1  # rendered from memory, not read
+        renders = view.renders
+        assert channel.snapshot() == channel.snapshot()
+        assert view.renders == renders  # once a message number, however many watchers ask
+        assert channel.last == {"n": "0"}  # what every watcher was sent stays the baseline
         view.stored = 7
         push(bus, "not a number")  # the view cannot follow it: a full read
         full = await next_message(watcher)
