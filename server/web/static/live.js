@@ -60,6 +60,26 @@
   tick();
   window.setInterval(tick, 1000);
 
+  // At most one call of ``fn`` every ``ms`` milliseconds, the last one always made: the live
+  // feed's deltas can come many times a second, and each may not cost a request.
+  function throttled(fn, ms) {
+    var last = 0;
+    var timer = null;
+    return function () {
+      var wait = last + ms - Date.now();
+      if (wait <= 0) {
+        last = Date.now();
+        fn();
+      } else if (timer === null) {
+        timer = window.setTimeout(function () {
+          timer = null;
+          last = Date.now();
+          fn();
+        }, wait);
+      }
+    };
+  }
+
   // ----------------------------------------------------------------- TD calls alert
   // On every TD page: ask for the open TD calls every few seconds; while any are open show
   // the alert (its words come rendered from the server, in the page's language), beep with a
@@ -172,7 +192,7 @@
         });
       }
     });
-    document.addEventListener("traveller:updated", askCalls);
+    document.addEventListener("traveller:updated", throttled(askCalls, 2000));
     askCalls();
     window.setInterval(askCalls, 5000);
   }
@@ -195,7 +215,7 @@
     xhr.send();
   }
   if (roomSource) {
-    document.addEventListener("traveller:updated", refreshRoom);
+    document.addEventListener("traveller:updated", throttled(refreshRoom, 2000));
     window.setInterval(refreshRoom, 15000);
   }
 
