@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from protocol.messages import COMPLETE_STATES
+from protocol.messages import COMPLETE_STATES, BoardResultView, ResultState
 from server.core.errors import NotFoundError
 from server.core.models import (
     Audit,
@@ -205,6 +206,8 @@ class _Section:
     pairs: dict[int, Pair]
     tokens: dict[int, list[TableToken]]
     calls: list[TDCall]
+    #: (table, round, board) -> the stored result's version (a push older than it is stale).
+    versions: dict[tuple[int, int, int], int] = field(default_factory=dict)
 
 
 def _load(session: Session, section: Section) -> _Section:
@@ -225,11 +228,14 @@ def _load(session: Session, section: Section) -> _Section:
         )
     }
     states: dict[tuple[int, int], dict[int, str]] = defaultdict(dict)
-    stored = select(Result.table_number, Result.round, Result.board, Result.state).where(
-        Result.section_id == sid
-    )
-    for table, round_, board, state in session.exec(stored):
+    versions: dict[tuple[int, int, int], int] = {}
+    r = Result
+    stored = sa.select(
+        col(r.table_number), col(r.round), col(r.board), col(r.state), col(r.version)
+    ).where(col(r.section_id) == sid)
+    for table, round_, board, state, version in session.connection().execute(stored):
         states[(table, round_)][board] = state
+        versions[(table, round_, board)] = version
     pairs = {p.id or 0: p for p in session.exec(select(Pair).where(Pair.section_id == sid))}
     by_id = {t.id: t.number for t in tables}
     tokens: dict[int, list[TableToken]] = defaultdict(list)
@@ -245,7 +251,7 @@ def _load(session: Session, section: Section) -> _Section:
             .order_by(col(TDCall.id))
         )
     )
-    return _Section(section, tables, assignments, states, pairs, tokens, calls)
+    return _Section(section, tables, assignments, states, pairs, tokens, calls, versions)
 
 
 def _label(pairs: Mapping[int, Pair], pair_id: int | None) -> str:
@@ -333,58 +339,97 @@ def grid(
     return _grid(_load(session, section), connected or {}, now or utcnow())
 
 
+Counts = dict[str, int]
+"""What a table adds to the grid's totals: its boards in each state, rounds up to its own."""
+
+_COUNTED = ("missing", "entered", "confirmed", "conflict", "td_pending")
+
+
+def _calls_at(data: _Section) -> dict[int, int]:
+    calls: dict[int, int] = defaultdict(int)
+    for call in data.calls:
+        calls[call.table_number] += 1
+    return calls
+
+
+def _row(
+    data: _Section,
+    table: BridgeTable,
+    shown: list[int],
+    calls: Mapping[int, int],
+    connected: Mapping[int, int],
+    now: datetime,
+) -> tuple[TableRow, Counts]:
+    """A table's line of the grid, and what it adds to the totals."""
+    section = data.section
+    since = table.round_entered_at if table.round else None
+    elapsed = int((now - since).total_seconds()) if since else None
+    overdue = _overdue(section, table.round, table.round_entered_at, elapsed)
+    cells = [_cell(data, table, r, overdue) for r in range(1, section.rounds + 1)]
+    here = cells[table.round - 1] if 1 <= table.round <= len(cells) else None
+    first = shown[0] if shown else 1
+    complete = here is not None and here.boards > 0 and here.done == here.boards
+    tokens = data.tokens.get(table.number, [])
+    seen = [t.last_seen for t in tokens if t.last_seen is not None]
+    assignment = data.assignments.get((table.number, table.round))
+    counts: Counts = dict.fromkeys(_COUNTED, 0)
+    for cell in cells:
+        if cell.round <= table.round:
+            for key in _COUNTED:
+                counts[key] += getattr(cell, key)
+    row = TableRow(
+        table=table.number,
+        round=table.round,
+        ns=_label(data.pairs, assignment.ns_pair_id if assignment else None),
+        ew=_label(data.pairs, assignment.ew_pair_id if assignment else None),
+        since=since,
+        elapsed=elapsed,
+        late=_late(section, since, elapsed, complete),
+        complete=complete,
+        online=_online(tokens, connected.get(table.number, 0), now),
+        devices=sum(1 for t in tokens if t.revoked_at is None),
+        last_seen=max(seen) if seen else None,
+        calls=calls.get(table.number, 0),
+        cells=[c for c in cells if c.round in shown],
+        earlier=_sum(cells[: first - 1]) if first > 1 else None,
+        unsent=_unsent(tokens),
+    )
+    return row, counts
+
+
+def _totals(
+    data: _Section, rows: list[TableRow], counts: list[Counts], missing: list[MissingEntry]
+) -> dict[str, int]:
+    totals: dict[str, int] = dict.fromkeys(_COUNTED, 0)
+    for each in counts:
+        for key, value in each.items():
+            totals[key] += value
+    # The MISSING tile counts the missing-entries panel's own list: one source for both.
+    totals["missing"] = len(missing)
+    totals["late"] = sum(1 for r in rows if r.late)
+    totals["unsent"] = sum(1 for r in rows if r.unsent)
+    totals["calls"] = len(data.calls)
+    return totals
+
+
 def _grid(
     data: _Section,
     connected: Mapping[int, int],
     now: datetime,
     missing: list[MissingEntry] | None = None,
 ) -> Grid:
+    shown = round_window(data.section.rounds, data.section.current_round)
+    calls = _calls_at(data)
+    made = [_row(data, table, shown, calls, connected, now) for table in data.tables]
+    rows = [row for row, _ in made]
+    missing = missing if missing is not None else _missing(data, now)
+    return _grid_of(data, rows, _totals(data, rows, [c for _, c in made], missing), now, shown)
+
+
+def _grid_of(
+    data: _Section, rows: list[TableRow], totals: dict[str, int], now: datetime, shown: list[int]
+) -> Grid:
     section = data.section
-    calls: dict[int, int] = defaultdict(int)
-    for call in data.calls:
-        calls[call.table_number] += 1
-    rows = []
-    totals: dict[str, int] = defaultdict(int)
-    shown = round_window(section.rounds, section.current_round)
-    for table in data.tables:
-        since = table.round_entered_at if table.round else None
-        elapsed = int((now - since).total_seconds()) if since else None
-        overdue = _overdue(section, table.round, table.round_entered_at, elapsed)
-        cells = [_cell(data, table, r, overdue) for r in range(1, section.rounds + 1)]
-        here = cells[table.round - 1] if 1 <= table.round <= len(cells) else None
-        first = shown[0] if shown else 1
-        complete = here is not None and here.boards > 0 and here.done == here.boards
-        tokens = data.tokens.get(table.number, [])
-        seen = [t.last_seen for t in tokens if t.last_seen is not None]
-        assignment = data.assignments.get((table.number, table.round))
-        for cell in cells:
-            if cell.round <= table.round:
-                for key in ("missing", "entered", "confirmed", "conflict", "td_pending"):
-                    totals[key] += getattr(cell, key)
-        rows.append(
-            TableRow(
-                table=table.number,
-                round=table.round,
-                ns=_label(data.pairs, assignment.ns_pair_id if assignment else None),
-                ew=_label(data.pairs, assignment.ew_pair_id if assignment else None),
-                since=since,
-                elapsed=elapsed,
-                late=_late(section, since, elapsed, complete),
-                complete=complete,
-                online=_online(tokens, connected.get(table.number, 0), now),
-                devices=sum(1 for t in tokens if t.revoked_at is None),
-                last_seen=max(seen) if seen else None,
-                calls=calls[table.number],
-                cells=[c for c in cells if c.round in shown],
-                earlier=_sum(cells[: first - 1]) if first > 1 else None,
-                unsent=_unsent(tokens),
-            )
-        )
-    # The MISSING tile counts the missing-entries panel's own list: one source for both.
-    totals["missing"] = len(missing if missing is not None else _missing(data, now))
-    totals["late"] = sum(1 for r in rows if r.late)
-    totals["unsent"] = sum(1 for r in rows if r.unsent)
-    totals["calls"] = len(data.calls)
     return Grid(
         section_id=section.id or 0,
         letter=section.letter,
@@ -395,7 +440,7 @@ def _grid(
         round_started_at=section.round_started_at,
         rows=rows,
         now=now,
-        totals=dict(totals),
+        totals=totals,
         shown=shown,
     )
 
@@ -410,35 +455,43 @@ def missing_entries(
 
 
 def _missing(data: _Section, now: datetime) -> list[MissingEntry]:
+    out = [entry for table in data.tables for entry in _missing_at(data, table, now)]
+    return _oldest_first(out, now)
+
+
+def _oldest_first(entries: list[MissingEntry], now: datetime) -> list[MissingEntry]:
+    return sorted(entries, key=lambda m: (m.round, m.since or now, m.table, m.board))
+
+
+def _missing_at(data: _Section, table: BridgeTable, now: datetime) -> list[MissingEntry]:
+    """One table's boards that should have a result by now."""
     section = data.section
     out = []
-    for table in data.tables:
-        since = table.round_entered_at
-        elapsed = int((now - since).total_seconds()) if since else None
-        for round_ in range(1, table.round + 1):
-            row = data.assignments.get((table.number, round_))
-            if row is None:
+    since = table.round_entered_at
+    elapsed = int((now - since).total_seconds()) if since else None
+    for round_ in range(1, table.round + 1):
+        row = data.assignments.get((table.number, round_))
+        if row is None:
+            continue
+        left = round_ < table.round
+        overdue = _overdue(section, round_, since, elapsed)
+        if not (left or overdue):
+            continue
+        states = data.states.get((table.number, round_), {})
+        for board in row.board_numbers():
+            state = states.get(board, "missing")
+            if state in COMPLETE_STATES:
                 continue
-            left = round_ < table.round
-            overdue = _overdue(section, round_, since, elapsed)
-            if not (left or overdue):
-                continue
-            states = data.states.get((table.number, round_), {})
-            for board in row.board_numbers():
-                state = states.get(board, "missing")
-                if state in COMPLETE_STATES:
-                    continue
-                out.append(
-                    MissingEntry(
-                        table=table.number,
-                        round=round_,
-                        board=board,
-                        state="missing" if state == "rejected" else state,
-                        left=left,
-                        since=None if left else since,
-                    )
+            out.append(
+                MissingEntry(
+                    table=table.number,
+                    round=round_,
+                    board=board,
+                    state="missing" if state == "rejected" else state,
+                    left=left,
+                    since=None if left else since,
                 )
-    out.sort(key=lambda m: (m.round, m.since or now, m.table, m.board))
+            )
     return out
 
 
@@ -474,6 +527,97 @@ def overview(
     now = now or utcnow()
     missing = _missing(data, now)
     return Overview(_grid(data, connected or {}, now, missing), missing, _calls(data))
+
+
+class LiveRoom:
+    """The dashboard's snapshot of a section, kept in memory by its live page and brought up
+    to date by the results pushed after each table command, without reading the database.
+
+    ``put`` takes one result as pushed (``ResultChanged``, ``ConflictRaised``); it answers
+    False when only a new read can show the change (a table, round or board the snapshot does
+    not know: the movement or the round changed; a conflict raised or settled, which opens or
+    closes a TD call), and the page is then read again in full. A push older than what the
+    snapshot holds (its version) changes nothing. The calls a lead or a play flags with an
+    entry come with the next full read (the page's poll), as a table's own TD call does."""
+
+    def __init__(self, data: _Section) -> None:
+        self.data = data
+        self.seats = {t.number: t for t in data.tables}
+        self.touched: set[int] = set()  # tables whose row changed since the last take()
+        self._shown: list[int] = []
+        #: table -> its row, what it adds to the totals, its missing entries (the last worked out)
+        self._lines: dict[int, tuple[TableRow, Counts, list[MissingEntry]]] = {}
+
+    @classmethod
+    def load(cls, session: Session, section: Section) -> LiveRoom:
+        return cls(_load(session, section))
+
+    @property
+    def section(self) -> Section:
+        return self.data.section
+
+    def put(self, view: BoardResultView) -> bool:
+        data = self.data
+        seating = data.assignments.get((view.table, view.round))
+        if view.table not in self.seats or seating is None or view.board not in seating.boards:
+            return False
+        key = (view.table, view.round, view.board)
+        if data.versions.get(key, 0) >= view.version:
+            return True  # the snapshot already has this version, or a newer one
+        before = data.states.get((view.table, view.round), {}).get(view.board)
+        if ResultState.CONFLICT in (before, view.state):
+            return False  # a conflict calls the TD, settling it closes the call: read them
+        data.versions[key] = view.version
+        data.states.setdefault((view.table, view.round), {})[view.board] = view.state.value
+        self.touched.add(view.table)
+        return True
+
+    def take(self) -> set[int]:
+        """The tables whose row changed since the last call."""
+        touched, self.touched = self.touched, set()
+        return touched
+
+    def overview(
+        self, *, connected: Mapping[int, int] | None = None, now: datetime | None = None
+    ) -> Overview:
+        """The whole dashboard from the snapshot; each table's line is kept for
+        :meth:`changes` to start from."""
+        now, connected = now or utcnow(), connected or {}
+        data = self.data
+        self._shown = round_window(data.section.rounds, data.section.current_round)
+        calls = _calls_at(data)
+        self._lines = {}
+        for table in data.tables:
+            row, counts = _row(data, table, self._shown, calls, connected, now)
+            self._lines[table.number] = (row, counts, _missing_at(data, table, now))
+        self.touched.clear()
+        return self._assemble(now)
+
+    def changes(
+        self, *, connected: Mapping[int, int] | None = None, now: datetime | None = None
+    ) -> tuple[Overview, list[TableRow]]:
+        """The dashboard after the results put since the last call, with only their tables'
+        lines worked out again (the others stay as the last call left them: the live page's
+        poll reads everything again), and those tables' rows."""
+        if not self._lines:
+            room = self.overview(connected=connected, now=now)
+            return room, room.grid.rows
+        now, connected = now or utcnow(), connected or {}
+        touched = self.take()
+        calls = _calls_at(self.data)
+        for number in sorted(touched):
+            table = self.seats[number]
+            row, counts = _row(self.data, table, self._shown, calls, connected, now)
+            self._lines[number] = (row, counts, _missing_at(self.data, table, now))
+        return self._assemble(now), [self._lines[n][0] for n in sorted(touched)]
+
+    def _assemble(self, now: datetime) -> Overview:
+        lines = [self._lines[t.number] for t in self.data.tables]
+        rows = [row for row, _, _ in lines]
+        missing = _oldest_first([m for _, _, entries in lines for m in entries], now)
+        totals = _totals(self.data, rows, [counts for _, counts, _ in lines], missing)
+        grid_ = _grid_of(self.data, rows, totals, now, self._shown)
+        return Overview(grid_, missing, _calls(self.data))
 
 
 @dataclass(frozen=True)

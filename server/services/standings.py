@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from protocol.bridge import BridgeError, Contract
-from protocol.messages import COMPLETE_STATES
+from protocol.messages import COMPLETE_STATES, BoardResultView
 from server import scoring
 from server.core.errors import NotFoundError
 from server.core.models import Board, Event, MovementAssignment, Pair, Result, Sanction, Section
@@ -301,8 +301,11 @@ def ranking(session: Session, section: Section, *, public: bool = True) -> Ranki
 
 def rank(data: SectionData, *, public: bool = True) -> Ranking:
     """The ranking of loaded data (pure: run it outside the database transaction)."""
+    return _ranking(data, scorer(data, public=public), public=public)
+
+
+def _ranking(data: SectionData, engine: scoring.PairsScorer, *, public: bool) -> Ranking:
     section = data.section
-    engine = scorer(data, public=public)
     groups = []
     for title, ids in _groups(data):
         lines = [_line(data, s) for s in engine.standings(ids)]
@@ -323,6 +326,134 @@ def rank(data: SectionData, *, public: bool = True) -> Ranking:
         public=public,
         changes=data.changes,
     )
+
+
+Seats = dict[tuple[int, int], tuple[int | None, int | None]]
+"""(table, round) -> the N/S and E/W pair ids the movement seats there."""
+
+
+def seats(session: Session, section: Section) -> Seats:
+    """Who sits where, for results pushed with their table and round but not their pairs."""
+    m = MovementAssignment
+    rows = session.exec(
+        select(m.table_number, m.round, m.ns_pair_id, m.ew_pair_id).where(
+            m.section_id == section.id
+        )
+    )
+    return {(table, round_): (ns, ew) for table, round_, ns, ew in rows}
+
+
+Versions = dict[tuple[int, int, int], int]
+"""(table, round, board) -> the stored result's version."""
+
+
+def versions(session: Session, section: Section) -> Versions:
+    """Each stored result's version, so that a push older than what was loaded changes nothing."""
+    r = Result
+    rows = session.exec(
+        select(r.table_number, r.round, r.board, r.version).where(r.section_id == section.id)
+    )
+    return {(table, round_, board): version for table, round_, board, version in rows}
+
+
+class LiveRanking:
+    """A section's ranking kept scored as results arrive: a result rescores only its board
+    (``PairsScorer.set_board``: that board's comparisons, the pair totals by difference), under
+    the same rule as :func:`rank` for what ``public`` may see (a board counts once every table
+    that plays it has finished, or once the results are published).
+
+    ``put`` answers False when it cannot follow a change exactly (a board the loaded movement
+    does not have, a pair it cannot place, a board leaving the ranking again); the caller
+    then loads and ranks afresh. ``ranking()`` equals ``rank(data, public=...)`` of the same
+    results (tested over random command sequences)."""
+
+    def __init__(
+        self,
+        data: SectionData,
+        seated: Seats,
+        *,
+        public: bool,
+        versions: Versions | None = None,
+    ) -> None:
+        self.data = data
+        self.seated = seated
+        self.versions = dict(versions or {})
+        self.rescored = False  # a board was scored again since the last ranking()
+        self.public = public
+        self.engine = scorer(data, public=public)
+        self._at = {(r.table_number, r.round, r.board): i for i, r in enumerate(data.results)}
+        self._on: dict[int, list[int]] = defaultdict(list)  # board -> indices in results
+        for i, r in enumerate(data.results):
+            self._on[r.board].append(i)
+
+    def _shown(self, board: int) -> bool:
+        """Whether the audience may see ``board`` now (the rule of :func:`scorer`)."""
+        data = self.data
+        if not self.public or data.published:
+            return True
+        done = {
+            (data.results[i].table_number, data.results[i].round)
+            for i in self._on.get(board, [])
+            if data.results[i].state in COMPLETE_STATES
+        }
+        return all(where in done for where in data.plays.get(board, ()))
+
+    def put(self, view: BoardResultView) -> bool:
+        """Take one result as pushed; False when only a full recompute can follow it."""
+        data = self.data
+        where = (view.table, view.round, view.board)
+        if view.board not in data.plays or (view.table, view.round) not in data.plays[view.board]:
+            return False
+        if self.versions.get(where, 0) >= view.version:
+            return True  # already loaded, or a newer version is
+        self.versions[where] = view.version
+        i = self._at.get(where)
+        if i is not None:
+            ns, ew = data.results[i].ns_pair_id, data.results[i].ew_pair_id
+        elif where[:2] in self.seated:
+            ns, ew = self.seated[where[:2]]
+        else:
+            return False
+        played = Played(
+            view.table,
+            view.round,
+            view.board,
+            ns,
+            ew,
+            view.state.value,
+            view.contract,
+            view.declarer,
+            view.tricks,
+            view.lead,
+            view.adjusted,
+            data.section.id or 0,
+        )
+        if i is None:
+            self._at[where] = len(data.results)
+            self._on[view.board].append(len(data.results))
+            data.results.append(played)
+        else:
+            data.results[i] = played
+        return self._rescore(view.board)
+
+    def _rescore(self, board: int) -> bool:
+        data, engine = self.data, self.engine
+        section = data.section.id
+        key = (None if engine.options.across_sections else section, board)
+        scored: list[BoardResult] = []
+        if self._shown(board):
+            found = (board_result(data.results[i]) for i in self._on.get(board, []))
+            scored = [b for b in found if b is not None]
+        if scored:
+            engine.set_board(board, scored, section)
+            self.rescored = True
+        elif key in engine.boards:
+            return False  # the board leaves the ranking: the scorer has no way to drop a key
+        return True
+
+    def ranking(self) -> Ranking:
+        self.rescored = False
+        return _ranking(self.data, self.engine, public=self.public)
 
 
 def _line(data: SectionData, standing: scoring.Standing) -> RankingLine:

@@ -1,9 +1,17 @@
-"""Live pages: one channel per section and audience renders page fragments once per change and
-sends them to every browser watching, over a websocket.
+"""Live pages: one channel per section and audience keeps what its page shows and sends it to
+every browser watching, over a websocket.
 
-Renders are coalesced: while changes keep coming a channel renders at most once every
+After a table command the channel's view takes the pushed results in memory (no read) and
+sends a **delta**: only what changed (a grid row, the totals, a list that moved), each message
+numbered (``seq``). The page applies it in place; a page that misses a number (a dropped
+message, a reconnect) asks for the whole page again (``{"type": "refresh"}``), and so does one
+that cannot place a delta. A change a view cannot follow (a round started, the movement or the
+settings changed: anything but a result) and the poll read the section again in full.
+
+Full renders are coalesced: while changes keep coming a channel renders at most once every
 ``min_interval`` seconds (a round-end burst of hundreds of results costs a handful of renders,
-not hundreds), and it always renders once more after the last change."""
+not hundreds), and it always renders once more after the last change. Deltas are gathered
+over ``DELTA_INTERVAL`` (a burst's results go out together)."""
 
 from __future__ import annotations
 
@@ -12,11 +20,13 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
 
 from fastapi import WebSocket, WebSocketDisconnect
 
+from protocol.messages import Message
 from server.limits.ratelimit import ConnectionCap, address
 from server.live.bus import Bus
 
@@ -25,6 +35,42 @@ log = logging.getLogger(__name__)
 Fragments = dict[str, str]
 Render = Callable[[], Awaitable[Fragments]]
 Allowed = Callable[[], Awaitable[bool]]
+Delta = dict[str, Any]
+"""What changed, as the page applies it: ``rows`` (a grid row's HTML by table), ``totals``
+(a count by name), ``fragments`` (a fragment's HTML by name). ``{}``: nothing to show."""
+
+
+@runtime_checkable
+class View(Protocol):
+    """What a live page shows of a section, kept by its channel."""
+
+    async def load(self) -> None:
+        """Read the section afresh (a database read)."""
+
+    def fragments(self) -> Fragments:
+        """The whole page, from what was loaded and applied (no read)."""
+
+    def apply(self, messages: Sequence[Message]) -> Delta | None:
+        """Take pushed messages in memory; the delta to send, or None when only a new
+        :meth:`load` can show them."""
+
+
+class WholePage:
+    """A view that renders the whole page every time (no deltas)."""
+
+    def __init__(self, render: Render) -> None:
+        self.render = render
+        self.last: Fragments = {}
+
+    async def load(self) -> None:
+        self.last = await self.render()
+
+    def fragments(self) -> Fragments:
+        return self.last
+
+    def apply(self, messages: Sequence[Message]) -> Delta | None:
+        return None
+
 
 #: Re-render this often even without pushes: TD calls, terminals going quiet, late tables.
 POLL_SECONDS = 3.0
@@ -42,6 +88,11 @@ BACKOFF = 2.0
 #: ... but never longer than this, by audience (the dashboard stays live under any load).
 MAX_INTERVAL = {"td": 0.5}
 MAX_INTERVAL_OTHER = 5.0
+#: Shortest time between two deltas of a channel, by audience: the results of a burst that
+#: arrive within it go out as one message (the public pages no more often than their whole
+#: renders before: each delta there is the ranking rendered again).
+DELTA_INTERVAL = {"td": 0.05}
+DELTA_INTERVAL_OTHER = MIN_INTERVAL_OTHER
 
 
 def min_interval(audience: str) -> float:
@@ -55,17 +106,25 @@ def max_interval(audience: str) -> float:
     return MAX_INTERVAL.get(audience.split(":")[0], MAX_INTERVAL_OTHER)
 
 
+def delta_interval(audience: str) -> float:
+    """The shortest time between two deltas for an audience."""
+    return DELTA_INTERVAL.get(audience.split(":")[0], DELTA_INTERVAL_OTHER)
+
+
 @dataclass(eq=False)
 class Channel:
-    """A section seen by one audience ("td" or "public"): the latest fragments and watchers."""
+    """A section seen by one audience ("td" or "public"): its view, the latest fragments and
+    the watchers. Every message to the watchers is numbered (``seq``)."""
 
     key: tuple[str, int]
-    render: Render
+    render: Render | View
     bus: Bus
     poll: float = POLL_SECONDS
     min_interval: float = 0.0
     max_interval: float = 5.0
-    renders: int = 0
+    delta_interval: float = 0.0
+    renders: int = 0  # full reads and renders
+    deltas: int = 0  # deltas sent
     took: float = 0.0  # how long the last render took (s)
     gate: asyncio.Lock | None = None  # the hub's: one render at a time per process
     peers: Callable[[], int] = lambda: 1  # how many channels are rendering
@@ -73,6 +132,13 @@ class Channel:
     watchers: set[asyncio.Queue[str]] = field(default_factory=set)
     task: asyncio.Task[None] | None = None
     ready: asyncio.Event = field(default_factory=asyncio.Event)
+    seq: int = 0
+    view: View = field(init=False)
+    stale: bool = False  # ``last`` is older than the deltas sent since
+    _snapshot: tuple[int, str] | None = None  # the whole page, rendered at a message number
+
+    def __post_init__(self) -> None:
+        self.view = self.render if isinstance(self.render, View) else WholePage(self.render)
 
     async def run(self) -> None:
         sub = self.bus.subscribe(self.key[1], None)
@@ -82,8 +148,17 @@ class Channel:
             await self._refresh()
             self.ready.set()
             while True:
+                messages: list[Message] = []
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(sub.queue.get(), timeout=self.poll)
+                    messages.append(await asyncio.wait_for(sub.queue.get(), timeout=self.poll))
+                if messages and self.delta_interval:
+                    await asyncio.sleep(self.delta_interval)  # gather the burst's results
+                while not sub.queue.empty():
+                    messages.append(sub.queue.get_nowait())
+                # The delta shows the results; a whole read still comes every ``poll`` seconds
+                # for what no push announces (TD calls, terminals going quiet, late tables).
+                if messages and self._delta(messages) and clock() - rendered < self.poll:
+                    continue
                 backoff = min(self.max_interval, BACKOFF * self.took * self.peers())
                 gap = max(self.min_interval, backoff)
                 pause = gap - (clock() - rendered)
@@ -96,26 +171,64 @@ class Channel:
         finally:
             self.bus.unsubscribe(sub)
 
+    def _delta(self, messages: list[Message]) -> bool:
+        """Send the view's delta for ``messages``; False when a full read must show them."""
+        try:
+            delta = self.view.apply(messages)
+        except Exception:  # a failed delta falls back to the full read
+            log.exception("a delta of %s failed", self.key)
+            return False
+        if delta is None:
+            return False
+        if delta:
+            self.deltas += 1
+            self.stale = True
+            self._send({"type": "delta", **delta})
+        return True
+
     async def _refresh(self) -> None:
         async with self.gate or contextlib.nullcontext():
             self.renders += 1
             started = time.monotonic()
             try:
-                fragments = await self.render()
+                await self.view.load()
+                fragments = self.view.fragments()
             except Exception:  # a failed render must not end the channel
                 log.exception("rendering %s failed", self.key)
                 return
             finally:
                 self.took = time.monotonic() - started
-        changed = {k: v for k, v in fragments.items() if self.last.get(k) != v}
+        changed = {k: v for k, v in fragments.items() if self.stale or self.last.get(k) != v}
+        self.stale = False
         if not changed:
             return
         self.last.update(changed)
-        text = json.dumps({"type": "fragments", "fragments": changed})
+        self._send({"type": "fragments", "fragments": changed})
+
+    def _send(self, body: dict[str, Any]) -> None:
+        self.seq += 1
+        text = json.dumps({**body, "seq": self.seq})
         for queue in list(self.watchers):
             if queue.full():
-                queue.get_nowait()
+                queue.get_nowait()  # the page sees the gap in ``seq`` and asks for the page
             queue.put_nowait(text)
+
+    def snapshot(self) -> str:
+        """The whole page as it stands (for a new watcher, or one that lost a delta).
+
+        After deltas it is rendered from the view's memory (no read), once a message number
+        however many watchers ask; ``last`` stays what every watcher was sent, and the next
+        full read sends every fragment again (``stale``), so all watchers agree once more."""
+        if self._snapshot is None or self._snapshot[0] != self.seq:
+            fragments = self.last
+            if self.stale:
+                try:
+                    fragments = {**self.last, **self.view.fragments()}
+                except Exception:
+                    log.exception("rendering %s failed", self.key)
+            body = {"type": "fragments", "full": True, "fragments": fragments, "seq": self.seq}
+            self._snapshot = (self.seq, json.dumps(body))
+        return self._snapshot[1]
 
 
 class Hub:
@@ -137,7 +250,7 @@ class Hub:
         self,
         websocket: WebSocket,
         key: tuple[str, int],
-        render: Render,
+        render: Render | View,
         allowed: Allowed | None = None,
     ) -> None:
         """Stream a channel's fragments to an accepted websocket until it goes away, or until
@@ -159,7 +272,7 @@ class Hub:
         self,
         websocket: WebSocket,
         key: tuple[str, int],
-        render: Render,
+        render: Render | View,
         allowed: Allowed | None,
     ) -> None:
         channel = self.channels.get(key)
@@ -171,6 +284,7 @@ class Hub:
                 self.bus,
                 min_interval=min_interval(audience),
                 max_interval=max_interval(audience),
+                delta_interval=delta_interval(audience),
                 gate=self.gate,
                 peers=lambda: len(self.channels),
             )
@@ -178,10 +292,10 @@ class Hub:
             channel.task = asyncio.create_task(channel.run())
         queue: asyncio.Queue[str] = asyncio.Queue(maxsize=50)
         channel.watchers.add(queue)
-        reader = asyncio.create_task(_drain(websocket))
+        reader = asyncio.create_task(_drain(websocket, lambda: _resend(channel, queue)))
         try:
             await channel.ready.wait()
-            await websocket.send_text(json.dumps({"type": "fragments", "fragments": channel.last}))
+            await websocket.send_text(channel.snapshot())
             checked = time.monotonic()
             while True:
                 getter = asyncio.create_task(queue.get())
@@ -213,10 +327,29 @@ class Hub:
                         await channel.task
 
 
-async def _drain(websocket: WebSocket) -> None:
-    """Read (and ignore) what the browser sends; returns when it disconnects."""
+def _resend(channel: Channel, queue: asyncio.Queue[str]) -> None:
+    """A watcher asked for the whole page again (it lost a delta, or could not apply one)."""
+    if queue.full():
+        queue.get_nowait()
+    queue.put_nowait(channel.snapshot())
+
+
+async def _drain(websocket: WebSocket, refresh: Callable[[], None]) -> None:
+    """Read what the browser sends (only ``{"type": "refresh"}`` means anything); returns
+    when it disconnects."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 return
+            if _asks_refresh(message.get("text")):
+                refresh()
+
+
+def _asks_refresh(text: object) -> bool:
+    if not isinstance(text, str) or len(text) > 100:
+        return False
+    with contextlib.suppress(ValueError):
+        body = json.loads(text)
+        return isinstance(body, dict) and body.get("type") == "refresh"
+    return False

@@ -172,7 +172,10 @@ def test_td_live_socket_streams_fragments_after_an_entry(client: TestClient, clu
         table.confirm(board, ack["result"]["version"])
         for _ in range(5):
             update = json.loads(ws.receive_text())
-            grid = update["fragments"].get("grid", "")
+            # a delta carries the table's grid row; a full refresh the whole grid
+            grid = update.get("fragments", {}).get("grid", "") + "".join(
+                update.get("rows", {}).values()
+            )
             if 'data-confirmed="1"' in grid:
                 break
         else:

@@ -13,9 +13,9 @@ from server.movements import mitchell
 from server.services import dashboard, round_control, setup, standings, td
 from server.web.auth import TD, TDForm, TDPage, current_td, same_origin
 from server.web.fields import whole_number
-from server.web.live import Fragments
-from server.web.respond import act, fragment, language, page
-from server.web.state import RuntimeDep, WebDep, WebState, get_runtime, get_web
+from server.web.live_views import DashboardView, dashboard_fragments
+from server.web.respond import act, language, page
+from server.web.state import RuntimeDep, WebDep, get_runtime, get_web
 
 router = APIRouter(prefix="/td", include_in_schema=False)
 
@@ -32,13 +32,6 @@ def dashboard_context(
         "missing": room.missing,
         "calls": room.calls,
         "section_id": section_id,
-    }
-
-
-def dashboard_fragments(web: WebState, ctx: dict[str, Any]) -> Fragments:
-    return {
-        name: fragment(web, f"td/_{name}.html", **ctx)
-        for name in ("summary", "grid", "calls", "missing")
     }
 
 
@@ -80,7 +73,8 @@ async def dashboard_page(
 
 @router.websocket("/s/{section_id}/live")
 async def dashboard_live(websocket: WebSocket, section_id: int) -> None:
-    """The dashboard's live feed: fresh fragments within moments of any change."""
+    """The dashboard's live feed: the changed rows and totals within moments of a result,
+    the whole page after any other change (server/web/live_views.py)."""
     if not same_origin(websocket) or await current_td(websocket) is None:
         await websocket.close(code=4401)
         return
@@ -89,17 +83,13 @@ async def dashboard_live(websocket: WebSocket, section_id: int) -> None:
     await websocket.accept()
     lang = language(websocket)
 
-    async def render() -> Fragments:
-        connected = runtime.bus.terminals(section_id)
-        ctx = await runtime.read(lambda s: dashboard_context(s, section_id, connected))
-        return dashboard_fragments(web, {**ctx, "lang": lang})
-
     async def still_logged_in() -> bool:
         return await current_td(websocket) is not None
 
     # One channel per language: the TDs watching in one language share its fragments.
     channel = ("td" if lang == "en" else f"td:{lang}", section_id)
-    await web.hub_for(runtime).serve(websocket, channel, render, still_logged_in)
+    view = DashboardView(runtime, web, section_id, lang)
+    await web.hub_for(runtime).serve(websocket, channel, view, still_logged_in)
 
 
 def _back(section_id: int) -> str:

@@ -17,9 +17,9 @@ from server.core.models import Section
 from server.live.runtime import Runtime
 from server.services import dashboard, hand_view, individual_results, replay, setup, standings
 from server.site.discovery import WILDCARDS, lan_addresses
-from server.web.live import Fragments
-from server.web.respond import fragment, language, page
-from server.web.state import RuntimeDep, WebDep, WebState, get_runtime, get_web
+from server.web.live_views import RankingView, ranking_fragments
+from server.web.respond import language, page
+from server.web.state import RuntimeDep, WebDep, get_runtime, get_web
 
 router = APIRouter(include_in_schema=False)
 
@@ -66,13 +66,6 @@ async def ranking_context(
     }
 
 
-def ranking_fragments(web: WebState, ctx: dict[str, Any]) -> Fragments:
-    return {
-        name: fragment(web, f"public/_{name}.html", **ctx)
-        for name in ("status", "ranking", "boards")
-    }
-
-
 @router.get("/results/{section_id}", response_class=HTMLResponse)
 async def ranking_page(
     request: Request, runtime: RuntimeDep, web: WebDep, section_id: int
@@ -91,17 +84,15 @@ async def projector(
 
 @router.websocket("/results/{section_id}/live")
 async def ranking_live(websocket: WebSocket, section_id: int) -> None:
-    """The public ranking's live feed (it only ever carries what the page may show)."""
+    """The public ranking's live feed (it only ever carries what the page may show: its
+    deltas are ranked under the page's own rule, server/web/live_views.py)."""
     runtime, web = get_runtime(websocket), get_web(websocket)
     club_language = await runtime.run(lambda s: event_language(s, setup.get_section(s, section_id)))
     await websocket.accept()
     lang = language(websocket, club_language)
-
-    async def render() -> Fragments:
-        return ranking_fragments(web, await ranking_context(runtime, section_id, websocket))
-
+    view = RankingView(runtime, web, section_id, websocket)
     # One channel per language: watchers of a channel share its rendered fragments.
-    await web.hub_for(runtime).serve(websocket, (f"public:{lang}", section_id), render)
+    await web.hub_for(runtime).serve(websocket, (f"public:{lang}", section_id), view)
 
 
 @router.get("/results/{section_id}/boards/{board}", response_class=HTMLResponse)

@@ -60,6 +60,26 @@
   tick();
   window.setInterval(tick, 1000);
 
+  // At most one call of ``fn`` every ``ms`` milliseconds, the last one always made: the live
+  // feed's deltas can come many times a second, and each may not cost a request.
+  function throttled(fn, ms) {
+    var last = 0;
+    var timer = null;
+    return function () {
+      var wait = last + ms - Date.now();
+      if (wait <= 0) {
+        last = Date.now();
+        fn();
+      } else if (timer === null) {
+        timer = window.setTimeout(function () {
+          timer = null;
+          last = Date.now();
+          fn();
+        }, wait);
+      }
+    };
+  }
+
   // ----------------------------------------------------------------- TD calls alert
   // On every TD page: ask for the open TD calls every few seconds; while any are open show
   // the alert (its words come rendered from the server, in the page's language), beep with a
@@ -172,7 +192,7 @@
         });
       }
     });
-    document.addEventListener("traveller:updated", askCalls);
+    document.addEventListener("traveller:updated", throttled(askCalls, 2000));
     askCalls();
     window.setInterval(askCalls, 5000);
   }
@@ -195,7 +215,7 @@
     xhr.send();
   }
   if (roomSource) {
-    document.addEventListener("traveller:updated", refreshRoom);
+    document.addEventListener("traveller:updated", throttled(refreshRoom, 2000));
     window.setInterval(refreshRoom, 15000);
   }
 
@@ -222,15 +242,68 @@
       var target = document.querySelector('[data-fragment="' + name + '"]');
       if (target) target.innerHTML = fragments[name];
     }
+    updated(fragments);
+  }
+
+  function updated(detail) {
     updates += 1;
     document.body.setAttribute("data-updates", String(updates));
     tick();
-    document.dispatchEvent(new CustomEvent("traveller:updated", { detail: fragments }));
+    document.dispatchEvent(new CustomEvent("traveller:updated", { detail: detail }));
+  }
+
+  // A delta: the grid rows of the tables whose result changed, the totals, a fragment that
+  // moved. False (nothing changed) when a row is not on the page: the page is asked again.
+  function applyDelta(delta) {
+    var rows = delta.rows || {};
+    var swaps = [];
+    for (var table in rows) {
+      if (!Object.prototype.hasOwnProperty.call(rows, table)) continue;
+      var old = document.querySelector('[data-fragment="grid"] tr[data-table="' + table + '"]');
+      var holder = document.createElement("tbody");
+      holder.innerHTML = rows[table];
+      var fresh = holder.querySelector("tr");
+      if (!old || !fresh) return false;
+      swaps.push([old, fresh]);
+    }
+    for (var i = 0; i < swaps.length; i++) swaps[i][0].replaceWith(swaps[i][1]);
+    var totals = delta.totals || {};
+    for (var key in totals) {
+      if (!Object.prototype.hasOwnProperty.call(totals, key)) continue;
+      var value = document.querySelector('[data-total="' + key + '"]');
+      if (!value) continue; // a count the page has no tile for
+      value.textContent = String(totals[key]);
+      var tile = value.closest(".tile");
+      var flag = tile ? tile.getAttribute("data-flag") : null;
+      if (flag) tile.classList.toggle(flag, totals[key] > 0);
+    }
+    var fragments = delta.fragments || {};
+    for (var name in fragments) {
+      if (!Object.prototype.hasOwnProperty.call(fragments, name)) continue;
+      var target = document.querySelector('[data-fragment="' + name + '"]');
+      if (target) target.innerHTML = fragments[name];
+    }
+    document.body.setAttribute("data-deltas", String(1 + parseInt(document.body.getAttribute("data-deltas") || "0", 10)));
+    updated(delta);
+    return true;
   }
 
   function connect() {
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     var socket = new WebSocket(scheme + location.host + path);
+    // Every message is numbered; a page that misses one, or cannot apply a delta, asks for
+    // the whole page and ignores the rest until it comes.
+    var seq = null;
+    var waiting = false;
+    function askPage() {
+      waiting = true;
+      document.body.setAttribute("data-refreshes", String(1 + parseInt(document.body.getAttribute("data-refreshes") || "0", 10)));
+      try {
+        socket.send(JSON.stringify({ type: "refresh" }));
+      } catch (e) {
+        /* closing: the next socket starts with the whole page */
+      }
+    }
     show("connecting");
     socket.onopen = function () {
       delay = 500;
@@ -243,7 +316,19 @@
       } catch (e) {
         return;
       }
-      if (message && message.type === "fragments") apply(message.fragments || {});
+      if (!message || (message.type !== "fragments" && message.type !== "delta")) return;
+      var number = typeof message.seq === "number" ? message.seq : null;
+      if (message.type === "fragments" && (message.full || number === null)) {
+        seq = number;
+        waiting = false;
+        apply(message.fragments || {});
+        return;
+      }
+      if (waiting || seq === null || number === null || number <= seq) return; // in the page already
+      if (number !== seq + 1) return askPage(); // one went missing
+      if (message.type === "fragments") apply(message.fragments || {});
+      else if (!applyDelta(message)) return askPage();
+      seq = number;
     };
     socket.onclose = function () {
       show("off");

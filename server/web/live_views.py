@@ -1,0 +1,187 @@
+"""What the live pages show, kept in memory by their channel (server/web/live.py): the TD's
+dashboard and the public ranking, each read in full once and then brought up to date by the
+results pushed after every table command, without reading the database again.
+
+The dashboard's delta is the grid row of each table whose result changed, the section's totals
+and the missing-entries list when it moved. The public ranking's delta is the fragments that
+changed after its board was scored again (``standings.LiveRanking``): the same rule as the full
+page decides what the public may see (a board counts once every table has played it), so a
+delta never carries a result the full page would hide (tests/security/test_live_deltas.py).
+Anything but a result (a round started, the movement or the settings changed) is read again in
+full (``apply`` answers None)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from fastapi import WebSocket
+from fastapi.concurrency import run_in_threadpool
+from sqlmodel import Session
+
+from protocol.messages import BoardResultView, ConflictRaised, Message, ResultChanged
+from server.live.runtime import Runtime
+from server.services import dashboard, individual_results, setup, standings
+from server.web.live import Delta, Fragments
+from server.web.respond import fragment, language
+from server.web.state import WebState
+
+DASHBOARD_FRAGMENTS = ("summary", "grid", "calls", "missing")
+RANKING_FRAGMENTS = ("status", "ranking", "boards")
+
+
+def dashboard_fragments(web: WebState, ctx: dict[str, Any]) -> Fragments:
+    """The dashboard's fragments (the page, and its live feed's full refresh)."""
+    return {name: fragment(web, f"td/_{name}.html", **ctx) for name in DASHBOARD_FRAGMENTS}
+
+
+def ranking_fragments(web: WebState, ctx: dict[str, Any]) -> Fragments:
+    """The public ranking's fragments (the page, the projector and their live feed)."""
+    return {name: fragment(web, f"public/_{name}.html", **ctx) for name in RANKING_FRAGMENTS}
+
+
+def results_of(messages: Sequence[Message]) -> list[BoardResultView] | None:
+    """The results pushed in ``messages``; None if anything else is among them."""
+    out = []
+    for message in messages:
+        if not isinstance(message, ResultChanged | ConflictRaised):
+            return None
+        out.append(message.result)
+    return out
+
+
+class DashboardView:
+    """The TD's dashboard of one section, in one language.
+
+    A conflict calls the TD (a new TD call, which no push carries): it is read in full. So
+    are the calls a lead or a play flagged with an entry, at the next poll (as a table's own
+    TD call always was)."""
+
+    def __init__(self, runtime: Runtime, web: WebState, section_id: int, lang: str) -> None:
+        self.runtime, self.web, self.section_id, self.lang = runtime, web, section_id, lang
+        self.room: dashboard.LiveRoom | None = None
+        self.head: dashboard.SectionHead | None = None
+        self.totals: dict[str, int] = {}
+        self.missing: list[dashboard.MissingEntry] = []
+
+    async def load(self) -> None:
+        def work(s: Session) -> tuple[dashboard.SectionHead, dashboard.LiveRoom]:
+            section = setup.get_section(s, self.section_id)
+            return dashboard.head(s, section), dashboard.LiveRoom.load(s, section)
+
+        self.head, self.room = await self.runtime.read(work)
+
+    def _connected(self) -> dict[int, int]:
+        return self.runtime.bus.terminals(self.section_id)
+
+    def _context(self, room: dashboard.Overview) -> dict[str, Any]:
+        return {
+            "head": self.head,
+            "grid": room.grid,
+            "missing": room.missing,
+            "calls": room.calls,
+            "section_id": self.section_id,
+            "lang": self.lang,
+        }
+
+    def fragments(self) -> Fragments:
+        assert self.room is not None
+        room = self.room.overview(connected=self._connected())
+        out = dashboard_fragments(self.web, self._context(room))
+        self.totals, self.missing = room.grid.totals, room.missing
+        return out
+
+    def apply(self, messages: Sequence[Message]) -> Delta | None:
+        results = results_of(messages)
+        if results is None or self.room is None:
+            return None
+        if any(isinstance(m, ConflictRaised) for m in messages):
+            return None
+        for result in results:
+            if not self.room.put(result):
+                return None
+        if not self.room.touched:
+            return {}
+        room, changed = self.room.changes(connected=self._connected())
+        ctx = self._context(room)
+        delta: Delta = {
+            "rows": {
+                str(row.table): fragment(self.web, "td/_grid_row.html", **ctx, row=row)
+                for row in changed
+            }
+        }
+        if room.grid.totals != self.totals:
+            self.totals = room.grid.totals
+            delta["totals"] = self.totals
+        if room.missing != self.missing:
+            self.missing = room.missing
+            delta["fragments"] = {"missing": fragment(self.web, "td/_missing.html", **ctx)}
+        return delta
+
+
+class RankingView:
+    """The public ranking of one section, in one language (the ranking page and projector)."""
+
+    def __init__(
+        self, runtime: Runtime, web: WebState, section_id: int, conn: WebSocket | None = None
+    ) -> None:
+        self.runtime, self.web, self.section_id, self.conn = runtime, web, section_id, conn
+        self.live: standings.LiveRanking | None = None  # None: an individual, ranked in full
+        self.ctx: dict[str, Any] = {}
+        self.shown: Fragments = {}
+
+    async def load(self) -> None:
+        def work(
+            s: Session,
+        ) -> tuple[
+            standings.SectionData,
+            individual_results.IndividualData | None,
+            str | None,
+            standings.Seats,
+            standings.Versions,
+        ]:
+            section = setup.get_section(s, self.section_id)
+            found = individual_results.load(s, section)
+            if found is not None:
+                return found.data, found, setup.get_event(s, section.event_id).language, {}, {}
+            data = standings.load(s, section)
+            seated, versions = standings.seats(s, section), standings.versions(s, section)
+            return data, found, setup.get_event(s, section.event_id).language, seated, versions
+
+        data, found, club_language, seated, versions = await self.runtime.read(work)
+        lang = language(self.conn, club_language) if self.conn is not None else "en"
+        players = None
+        if found is None:
+            live = await run_in_threadpool(
+                lambda: standings.LiveRanking(data, seated, public=True, versions=versions)
+            )
+            self.live, ranking = live, live.ranking()
+        else:  # an individual ranks its players, not its partnerships: always in full
+            self.live = None
+            ranking = await run_in_threadpool(standings.rank, data, public=True)
+            players = await run_in_threadpool(individual_results.ranking, found, public=True)
+        self.ctx = {
+            "ranking": ranking,
+            "players": players,
+            "section_id": self.section_id,
+            "lang": lang,
+        }
+
+    def fragments(self) -> Fragments:
+        self.shown = ranking_fragments(self.web, self.ctx)
+        return self.shown
+
+    def apply(self, messages: Sequence[Message]) -> Delta | None:
+        results = results_of(messages)
+        if results is None or self.live is None:
+            return None
+        for result in results:
+            if not self.live.put(result):
+                return None
+        if not self.live.rescored:  # no board the public may see changed: nor did the page
+            return {}
+        self.ctx = {**self.ctx, "ranking": self.live.ranking()}
+        now = ranking_fragments(self.web, self.ctx)
+        changed = {k: v for k, v in now.items() if self.shown.get(k) != v}
+        self.shown = now
+        return {"fragments": changed} if changed else {}

@@ -1,0 +1,143 @@
+"""Fair play on the live feed (issue 18, item 3; rules.md § 11, Law 16): a public page's delta
+never carries a result the full page would hide. After every table command of random sessions
+the delta of the public ranking (server/web/live_views.RankingView, scored one board at a time)
+is compared with the full page computed from the database the way the page route does it: each
+fragment the delta sends is the full page's own, the page after the delta is the full page, and
+no board is shown that not every table has played."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine
+from sqlmodel import Session
+
+from protocol.messages import BoardResultView, ResultChanged
+from server.live.runtime import Runtime
+from server.services import setup, standings
+from server.web.live import Fragments
+from server.web.live_views import RankingView, ranking_fragments
+from server.web.state import WebState
+from tests.support.api import Club, Table, client, engine, open_club  # noqa: F401 (fixtures)
+
+SHOWN_CHIP = re.compile(r'<a class="chip" href="/results/\d+/boards/(\d+)"')
+
+
+def full_page(club: Club, web: WebState) -> tuple[Fragments, list[int]]:
+    """The public ranking's fragments as the page computes them, and the boards released."""
+    with Session(club.engine) as s:
+        section = setup.get_section(s, club.section_id)
+        data = standings.load(s, section)
+    ctx = {
+        "ranking": standings.rank(data, public=True),
+        "players": None,
+        "section_id": club.section_id,
+        "lang": "en",
+    }
+    return ranking_fragments(web, ctx), standings.visible_boards(data)
+
+
+def step(rng: random.Random, club: Club, tables: list[Table]) -> ResultChanged | None:
+    """One random table command (or the TD starting the next round); the result it pushes."""
+    table = rng.choice(tables)
+    info = table.round()
+    if rng.random() < 0.1:
+        if info["round"] < club.section["rounds"] and rng.random() < 0.5:  # the TD's turn
+            club.td("POST", f"/api/v1/sections/{club.section_id}/rounds/{info['round'] + 1}/start")
+        table.send({"type": "next_round"})
+        return None
+    boards = [b for b in info["boards"] if b["state"] != "confirmed"]
+    if not boards:
+        return None
+    board = rng.choice(boards)
+    if board["state"] == "entered" and rng.random() < 0.8:
+        reply = table.confirm(board["board"], board["result"]["version"])
+    else:
+        contract = rng.choice(["3NT", "4S", "2H", "PASS"])
+        declarer = None if contract == "PASS" else rng.choice("NESW")
+        tricks = 0 if contract == "PASS" else rng.randint(5, 12)
+        if board["state"] == "entered":
+            reply = table.send(
+                {
+                    "type": "correct_result",
+                    "entry_id": f"c{rng.random()}",
+                    "board": board["board"],
+                    "version": board["result"]["version"],
+                    "values": {"contract": contract, "declarer": declarer, "tricks": tricks},
+                }
+            )
+        else:
+            reply = table.enter(board["board"], contract, declarer, tricks)
+    if reply.status_code != 200:
+        return None
+    return ResultChanged(result=BoardResultView.model_validate(reply.json()["result"]))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_public_delta_never_carries_what_the_full_page_hides(
+    client: TestClient,  # noqa: F811 - the fixture above
+    engine: Engine,  # noqa: F811
+    seed: int,
+) -> None:
+    rng = random.Random(seed)
+    club = open_club(client, engine, tables=4, bpr=2)
+    club.start_round(1)
+    tables = [club.pair(n) for n in range(1, 5)]
+    runtime: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    web: WebState = client.app.state.web  # type: ignore[attr-defined]
+    view = RankingView(runtime, web, club.section_id)
+    asyncio.run(view.load())
+    view.fragments()
+    seen = {"deltas": 0, "released": 0}
+
+    def follow(pushed: ResultChanged | None) -> None:
+        delta = view.apply([pushed]) if pushed is not None else None
+        if delta is None:  # not a result: the live page reads the section again
+            asyncio.run(view.load())
+            view.fragments()
+        full, visible = full_page(club, web)
+        for name, html in (delta or {}).get("fragments", {}).items():
+            assert html == full[name], (seed, name)
+            seen["deltas"] += 1
+        assert view.shown == full, seed  # the page after the delta is the full page
+        shown = [int(b) for b in SHOWN_CHIP.findall(view.shown["boards"])]
+        assert shown == visible  # only boards every table that plays them has finished
+        seen["released"] = max(seen["released"], len(visible))
+
+    for _ in range(80):
+        follow(step(rng, club, tables))
+    # then the session is played out, round by round
+    for round_ in range(1, club.section["rounds"] + 1):
+        for table in tables:
+            while table.round()["round"] < round_:
+                follow(step_on(club, table))
+            for board in table.round()["boards"]:
+                if board["state"] == "confirmed":
+                    continue
+                if board["state"] != "entered":
+                    entered = table.enter(board["board"], "4S", "S", rng.randint(8, 11))
+                    follow(pushed_by(entered))
+                    version = entered.json()["result"]["version"]
+                else:
+                    version = board["result"]["version"]
+                follow(pushed_by(table.confirm(board["board"], version)))
+    # every board is played everywhere now, and the deltas showed them as they were released
+    assert seen["released"] == view.ctx["ranking"].boards_total > 0
+    assert seen["deltas"] > 0
+
+
+def pushed_by(reply: Any) -> ResultChanged:
+    assert reply.status_code == 200, reply.text
+    return ResultChanged(result=BoardResultView.model_validate(reply.json()["result"]))
+
+
+def step_on(club: Club, table: Table) -> None:
+    """The TD starts the table's next round if need be; the table moves on."""
+    now = table.round()["round"]
+    club.td("POST", f"/api/v1/sections/{club.section_id}/rounds/{now + 1}/start")
+    assert table.send({"type": "next_round"}).status_code == 200

@@ -1,0 +1,124 @@
+"""A live channel sends a view's deltas without reading the section again, numbers every
+message, re-renders the whole page from memory for a watcher that asks (after a gap or a delta
+it could not place) and falls back to the full read for what the view cannot follow
+(server/web/live.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Sequence
+
+from protocol.messages import Ack, Message
+from server.live.bus import Bus
+from server.web.live import Channel, Delta, Fragments, _asks_refresh, _resend
+
+
+class Counter:
+    """A view of one number: an ``Ack`` whose entry id is a number adds it; anything else
+    can only be shown by a full read."""
+
+    def __init__(self) -> None:
+        self.stored = 0  # what "the database" holds
+        self.shown = 0
+        self.loads = 0
+        self.renders = 0
+
+    async def load(self) -> None:
+        self.loads += 1
+        self.shown = self.stored
+
+    def fragments(self) -> Fragments:
+        self.renders += 1
+        return {"n": str(self.shown)}
+
+    def apply(self, messages: Sequence[Message]) -> Delta | None:
+        for m in messages:
+            if not isinstance(m, Ack) or not m.entry_id.isdigit():
+                return None
+            self.shown += int(m.entry_id)
+        return {"totals": {"n": self.shown}}
+
+
+def push(bus: Bus, entry_id: str) -> None:
+    bus.publish([(1, None, Ack(entry_id=entry_id, detail="stored"))])
+
+
+async def sent(channel: Channel, deltas: int) -> None:
+    """Wait (bounded) until the channel has sent ``deltas`` deltas."""
+    for _ in range(3000):
+        if channel.deltas >= deltas:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{channel.deltas} deltas sent, not {deltas}")
+
+
+async def next_message(queue: asyncio.Queue[str]) -> dict[str, object]:
+    body: dict[str, object] = json.loads(await asyncio.wait_for(queue.get(), 30))
+    return body
+
+
+def test_deltas_are_numbered_and_need_no_read_and_the_rest_is_read_in_full() -> None:
+    async def scenario() -> None:
+        bus, view = Bus(), Counter()
+        channel = Channel(("td", 1), view, bus, poll=3600)
+        task = asyncio.create_task(channel.run())
+        await channel.ready.wait()
+        watcher: asyncio.Queue[str] = asyncio.Queue()
+        channel.watchers.add(watcher)
+        first = json.loads(channel.snapshot())
+        assert (first["type"], first["full"], first["fragments"], first["seq"]) == (
+            "fragments",
+            True,
+            {"n": "0"},
+            1,
+        )
+        view.stored = 5
+        push(bus, "5")
+        delta = await next_message(watcher)
+        assert delta == {"type": "delta", "totals": {"n": 5}, "seq": 2}
+        assert (view.loads, channel.renders, channel.deltas) == (1, 1, 1)
+        # a new watcher (or one that lost a delta) gets the page as it stands now
+        again = json.loads(channel.snapshot())
+        assert (again["fragments"], again["seq"], again["full"]) == ({"n": "5"}, 2, True)
+        assert view.loads == 1  # rendered from memory, not read
+        renders = view.renders
+        assert channel.snapshot() == channel.snapshot()
+        assert view.renders == renders  # once a message number, however many watchers ask
+        assert channel.last == {"n": "0"}  # what every watcher was sent stays the baseline
+        view.stored = 7
+        push(bus, "not a number")  # the view cannot follow it: a full read
+        full = await next_message(watcher)
+        assert full == {"type": "fragments", "fragments": {"n": "7"}, "seq": 3}
+        assert view.loads == 2
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+    asyncio.run(scenario())
+
+
+def test_a_watcher_that_asks_again_gets_the_whole_page_in_its_queue() -> None:
+    async def scenario() -> None:
+        bus, view = Bus(), Counter()
+        channel = Channel(("td", 1), view, bus, poll=3600)
+        task = asyncio.create_task(channel.run())
+        await channel.ready.wait()
+        watcher: asyncio.Queue[str] = asyncio.Queue(maxsize=1)
+        channel.watchers.add(watcher)
+        view.stored = 3
+        push(bus, "1")
+        await sent(channel, 1)
+        push(bus, "2")  # the watcher's queue holds one: the first delta is dropped
+        await sent(channel, 2)
+        kept = await next_message(watcher)
+        assert kept["seq"] == 3  # the page sees seq 1 then 3, and asks for the page
+        assert _asks_refresh('{"type": "refresh"}')
+        assert not _asks_refresh('{"type": "other"}')
+        assert not _asks_refresh("x" * 200)
+        _resend(channel, watcher)
+        page = await next_message(watcher)
+        assert (page["full"], page["fragments"], page["seq"]) == (True, {"n": "3"}, 3)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+    asyncio.run(scenario())
