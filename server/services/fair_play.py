@@ -18,6 +18,7 @@ from server.core.errors import ConflictError
 from server.core.models import LEAD_CHECK, Audit, DcSession, MovementAssignment, Result, Section
 from server.movements.model import parse_seats
 from server.services import audit
+from server.services.views import assignment
 
 if TYPE_CHECKING:
     from server.services.table_context import TableContext
@@ -57,8 +58,6 @@ def played_by(session: Session, section: Section, board: int) -> set[int]:
 
 def disclosure(cmds: TableContext, board: int) -> Disclosure:
     """What the table may learn about ``board`` now (the event's setting applied)."""
-    from server.services.views import assignment
-
     table, section = cmds.table, cmds.section
     row = assignment(cmds.s, section, table.number, table.round) if table.round else None
     return fair_play.disclosure(

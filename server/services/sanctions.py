@@ -16,7 +16,7 @@ from server.core.models import Event, MovementAssignment, Pair, Sanction, Sectio
 from server.core.text import checked
 from server.scoring import Method, Offence, Unit
 from server.services import audit
-from server.services.standings import METHODS, pair_name
+from server.services.standings import METHODS, load, pair_name
 from server.services.standings import find_pair as find_pair_in
 
 OFFENCES = {
@@ -73,8 +73,6 @@ class SanctionLine:
 
 
 def _pair(session: Session, section: Section, key: str) -> Pair:
-    from server.services.standings import load
-
     return find_pair_in(load(session, section), key)
 
 
