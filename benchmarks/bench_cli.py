@@ -14,6 +14,10 @@ from pathlib import Path
 
 import typer
 
+from benchmarks import attack as attack_bench
+from benchmarks import chaos as chaos_bench
+from benchmarks import load as load_bench
+
 app = typer.Typer(
     name="bench",
     help="Benchmarks and fault runs (loopback only; each stops by itself).",
@@ -47,15 +51,13 @@ def load(
     json_out: Path | None = typer.Option(None, "--json", help="Also write the figures here."),
 ) -> None:
     """N tables as protocol clients over the websocket, with a round-end burst."""
-    from benchmarks.load import LoadConfig, render, run, to_json
-
     if database not in ("sqlite", "postgres"):
         raise typer.BadParameter("--database is sqlite or postgres")
     reports = []
     failed: list[str] = []
     for count in _ints(tables):
         for worker_count in _ints(workers):
-            cfg = LoadConfig(
+            cfg = load_bench.LoadConfig(
                 tables=count,
                 database=database,
                 workers=worker_count,
@@ -70,20 +72,20 @@ def load(
             )
             typer.echo(f"running {count} tables on {database}, {worker_count} worker(s)...")
             try:
-                report = run(cfg)
+                report = load_bench.run(cfg)
             except Exception as exc:  # one failed size does not stop the others
                 failed.append(f"{count} tables, {worker_count} worker(s): {exc}")
                 typer.echo(f"failed: {failed[-1]}", err=True)
                 continue
             reports.append(report)
-            typer.echo(render([report]))
+            typer.echo(load_bench.render([report]))
             for line in report.error_samples[:5]:
                 typer.echo(f"error: {line}", err=True)
             if report.server_log:
                 typer.echo(f"server log kept: {report.server_log}", err=True)
             if json_out is not None:
-                json_out.write_text(to_json(reports))
-    typer.echo(render(reports))
+                json_out.write_text(load_bench.to_json(reports))
+    typer.echo(load_bench.render(reports))
     for line in failed:
         typer.echo(f"failed: {line}", err=True)
     if failed or any(r.errors for r in reports):
@@ -101,9 +103,7 @@ def chaos(
     disk_full: bool = typer.Option(False, help="Also fill the disk for 10 s (root: tmpfs)."),
 ) -> None:
     """A session under faults: kill -9, terminal crashes, a network cut; then the DB check."""
-    from benchmarks.chaos import ChaosConfig, render, run
-
-    cfg = ChaosConfig(
+    cfg = chaos_bench.ChaosConfig(
         tables=tables,
         rounds=rounds,
         boards_per_round=boards_per_round,
@@ -112,8 +112,8 @@ def chaos(
         database=database,
         disk_full=disk_full,
     )
-    report = run(cfg)
-    typer.echo(render(report))
+    report = chaos_bench.run(cfg)
+    typer.echo(chaos_bench.render(report))
     if not report.ok:
         raise typer.Exit(1)
 
@@ -132,9 +132,7 @@ def attack(
 ) -> None:
     """Floods against `traveller serve` on 127.0.0.1 (from 127.0.0.2 and up): pairing guesses
     per hour reaching the check, RSS under oversized bodies, idle connections held."""
-    from benchmarks.attack import AttackConfig, render, run
-
-    cfg = AttackConfig(
+    cfg = attack_bench.AttackConfig(
         guess_sources=guess_sources,
         guess_seconds=guess_seconds,
         bodies=bodies,
@@ -143,7 +141,7 @@ def attack(
         per_source=per_source,
         header_timeout=header_timeout,
     )
-    typer.echo(render(run(cfg)))
+    typer.echo(attack_bench.render(attack_bench.run(cfg)))
 
 
 def _wrap(module: str, name: str) -> None:

@@ -24,6 +24,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import uvicorn
+from playwright.sync_api import sync_playwright
+
+from server.app import create_app
+from server.core.config import Settings
 
 PASSWORD = "bench-td-password"
 CHROMIUM = "/usr/bin/chromium"
@@ -72,11 +77,6 @@ def _free_port() -> int:
 
 
 def _serve(db: Path) -> tuple[str, Any, threading.Thread]:
-    import uvicorn
-
-    from server.app import create_app
-    from server.core.config import Settings
-
     app = create_app(Settings(td_password=PASSWORD, database_url=f"sqlite:///{db}"))
     port = _free_port()
     server = uvicorn.Server(
@@ -110,7 +110,6 @@ def _command(http: httpx.Client, token: str, body: dict[str, Any]) -> dict[str, 
 
 def run(confirmations: int = 200, tables: int = 30) -> list[float]:
     """The delays in milliseconds, one per confirmation."""
-    from playwright.sync_api import sync_playwright
 
     rounds = max(1, -(-confirmations // (tables * 3)))
     with tempfile.TemporaryDirectory() as tmp:

@@ -27,13 +27,28 @@ from typing import Any, Literal
 from sqlmodel import Session, select
 
 from benchmarks.stats import percentile
+from firmware_sim.faults import Faults
+from firmware_sim.keypad import Keypad
+from firmware_sim.player import Player
 from protocol.framing import Frame
 from protocol.keypad_codec import encode
-from protocol.link import CONTROL_FRAME_LEN
+from protocol.link import CONTROL_FRAME_LEN, Link
 from protocol.messages import EnterResult, ResultAck
 from server.core.db import make_engine
 from server.core.models import Result
+from server.gateway.ports import PortSpec
+from server.gateway.runner import Gateway
+from server.live.bus import Bus
 from server.services.views import result_view
+from tests.gateway.cables import CableEnd, PtyCable
+from tests.gateway.harness import (
+    BAUD,
+    Night,
+    RecordingDevice,
+    make_club,
+    release_all_rounds,
+    sent_by,
+)
 
 Layout = Literal["point_to_point", "bus"]
 
@@ -53,9 +68,6 @@ def run(
     think: float = 1.0,
 ) -> dict[str, Any]:
     """One club night; the send -> stored latencies against the wire time."""
-    from firmware_sim.faults import Faults
-    from tests.gateway.harness import BAUD, Night, sent_by
-
     with tempfile.TemporaryDirectory() as tmp:
         engine = make_engine(db_url or f"sqlite:///{tmp}/bench.db")
         started = time.perf_counter()
@@ -114,14 +126,6 @@ def run(
 
 def realtime() -> dict[str, Any]:
     """One keypad on a pty against the whole gateway, in real time, with no baud rate."""
-    from firmware_sim.keypad import Keypad
-    from firmware_sim.player import Player
-    from protocol.link import Link
-    from server.gateway.ports import PortSpec
-    from server.gateway.runner import Gateway
-    from server.live.bus import Bus
-    from tests.gateway.cables import CableEnd, PtyCable
-    from tests.gateway.harness import RecordingDevice, make_club, release_all_rounds
 
     with tempfile.TemporaryDirectory() as tmp:
         engine = make_engine(f"sqlite:///{tmp}/realtime.db")

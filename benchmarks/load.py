@@ -25,6 +25,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import httpx
+import psycopg
+
+try:
+    import uvloop
+except ImportError:  # pragma: no cover - uvicorn[standard] brings it
+    uvloop = None  # type: ignore[assignment]
 
 from benchmarks import tdapi
 from benchmarks.procs import ServerProcess, TreeSampler, free_port, repo_env
@@ -34,6 +40,7 @@ from benchmarks.stats import Latency, fmt, markdown
 from benchmarks.watchers import Watchers
 from benchmarks.wsclient import TableLink
 from protocol.messages import GetRound, NextRound, RoundInfo
+from server.core.db import make_engine, migrate
 
 PG_ADMIN_URL = os.environ.get("TRAVELLER_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -119,8 +126,6 @@ def database(kind: str, work: Path) -> Iterator[str]:
     if kind == "sqlite":
         yield f"sqlite:///{work / 'traveller-load.db'}"
         return
-    import psycopg
-
     name = f"traveller_bench_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
@@ -134,8 +139,6 @@ def database(kind: str, work: Path) -> Iterator[str]:
 
 def premigrate(url: str) -> None:
     """Create the schema before the workers start, so they do not race to migrate."""
-    from server.core.db import make_engine, migrate
-
     engine = make_engine(url)
     try:
         migrate(engine)
@@ -355,9 +358,7 @@ async def run_load(cfg: LoadConfig) -> LoadReport:
 
 def run(cfg: LoadConfig) -> LoadReport:
     """Run synchronously (uvloop when installed, like uvicorn)."""
-    try:
-        import uvloop
-    except ImportError:  # pragma: no cover - uvicorn[standard] brings it
+    if uvloop is None:  # pragma: no cover - uvicorn[standard] brings it
         return asyncio.run(run_load(cfg))
     return uvloop.run(run_load(cfg))
 

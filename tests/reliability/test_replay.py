@@ -16,7 +16,7 @@ from benchmarks.outbox import values_for
 from benchmarks.procs import ServerProcess
 from benchmarks.verify import verify
 from protocol.messages import parse_server_message
-from server.core.db import make_engine
+from server.core.db import make_engine, migrate
 from server.core.models import Audit
 from tests.support.faults import open_club
 
@@ -161,8 +161,6 @@ async def test_duplicates_out_of_order_and_replays(server: ServerProcess, sqlite
 
 def test_the_check_catches_a_lost_or_doubled_result(tmp_path: Path) -> None:
     """The verifier itself: an acknowledged entry that is not stored is reported."""
-    from server.core.db import migrate
-
     url = f"sqlite:///{tmp_path / 'empty.db'}"
     engine = make_engine(url)
     migrate(engine)

@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 from server.core.config import Settings
 from server.core.db import GroupWriter, make_engine, read, transact, write_lock
 from server.core.errors import UnauthorizedError
-from server.core.models import BridgeTable, TableToken, utcnow
+from server.core.models import BridgeTable, MovementAssignment, Pair, TableToken, utcnow
 from server.limits.ratelimit import PIN_GUESSES, TD_CODE_GUESSES, SlidingWindow
 from server.live.runtime import Runtime
 from server.services import table_extras, tokens
@@ -103,8 +103,6 @@ def test_round_info_reads_only_its_boards_and_the_next_positions(club: Club) -> 
     assert len(done["next"]) == 2
 
     def movement(s: Session) -> list[tuple[str, int | None]]:
-        from server.core.models import MovementAssignment, Pair
-
         rows = s.exec(
             select(MovementAssignment).where(
                 MovementAssignment.section_id == club.section_id, MovementAssignment.round == 2
