@@ -27,6 +27,11 @@ from pathlib import Path
 import httpx
 import psycopg
 
+try:
+    import uvloop
+except ImportError:  # pragma: no cover - uvicorn[standard] brings it
+    uvloop = None  # type: ignore[assignment]
+
 from benchmarks import tdapi
 from benchmarks.procs import ServerProcess, TreeSampler, free_port, repo_env
 from benchmarks.serverapp import POOL_ENV
@@ -353,9 +358,7 @@ async def run_load(cfg: LoadConfig) -> LoadReport:
 
 def run(cfg: LoadConfig) -> LoadReport:
     """Run synchronously (uvloop when installed, like uvicorn)."""
-    try:
-        import uvloop  # noqa: PLC0415 (optional: uvicorn[standard] brings it where it builds)
-    except ImportError:  # pragma: no cover - uvicorn[standard] brings it
+    if uvloop is None:  # pragma: no cover - uvicorn[standard] brings it
         return asyncio.run(run_load(cfg))
     return uvloop.run(run_load(cfg))
 

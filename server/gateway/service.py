@@ -59,14 +59,14 @@ def handle(
     entry_id: str | None = getattr(command, "entry_id", None)
     try:
         if isinstance(command, PairTerminal | Hello):  # no table lock: as HTTP's pairing
-            return transact(engine, lambda s: call.run(s, command))
+            return desk.transact(lambda s: call.run(s, command))
         order = read(engine, lambda s: _order(s, station))
         return desk.run_sync(lambda s: call.run(s, command), order)
     except UnavailableError:
         raise
     except UnauthorizedError as exc:
         if exc.code != "not_paired":
-            transact(engine, lambda s: forget(s, station))
+            desk.transact(lambda s: forget(s, station))
         code = exc.code if exc.code == "not_paired" else KEYPAD_CODES.get(exc.code, "unauthorized")
         return Handled(Error(code=code, message=exc.message, entry_id=entry_id), None)
     except TravellerError as exc:

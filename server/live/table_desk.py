@@ -32,7 +32,7 @@ from server.core.db import GroupWriter, read, transact
 from server.core.errors import ForbiddenError, TravellerError
 from server.limits.ratelimit import PIN_GUESSES, RateLimitedError
 from server.live.bus import Bus
-from server.services import tokens
+from server.services import commit_rows, tokens
 from server.services.outcomes import Outcome, Push
 from server.services.table_commands import outcome_for
 from server.services.views import round_info
@@ -82,6 +82,12 @@ class TableDesk:
         if self.writer is None:
             return await run_in_threadpool(lambda: transact(self.engine, work, lock=self.lock))
         return await asyncio.wrap_future(self.writer.submit(work, order))
+
+    def transact(self, work: Callable[[Session], T]) -> T:
+        """A transaction of the desk's own that takes no table lock (pairing, the hello, a
+        keypad's binding), queued on the server's write lock like the table commands, not on
+        SQLite's busy timeout."""
+        return transact(self.engine, work, lock=self.lock)
 
     def run_sync(self, work: Callable[[Session], T], order: int) -> T:
         """The same from a worker thread (the keypad gateway)."""
@@ -139,9 +145,10 @@ class TableDesk:
         def work(session: Session) -> Outcome:
             ident = identify(session)
             try:
-                if isinstance(command, ConfirmResult):
-                    check_pin_lockout(ident.token.token_hash)
-                return outcome_for(session, ident, command)
+                with commit_rows.job(session):  # its write-only rows: one executemany a batch
+                    if isinstance(command, ConfirmResult):
+                        check_pin_lockout(ident.token.token_hash)
+                    return outcome_for(session, ident, command)
             except TravellerError as exc:
                 exc.language = ident.event.language  # the club's language for the refusal
                 raise

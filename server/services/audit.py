@@ -9,9 +9,10 @@ from sqlalchemy import insert
 from sqlmodel import Session, SQLModel, col, select
 
 from server.core.models import Audit, Result, Section, utcnow
+from server.services import commit_rows
 from server.services.deadlines import change_deadline
 
-#: The audit row as one Core INSERT, built once (the table commands' hot path).
+#: The audit row as one Core INSERT, built once (every audit row is written with it).
 _INSERT = insert(SQLModel.metadata.tables["audit"])
 
 
@@ -42,58 +43,48 @@ def record(
     action: str,
     section_id: int | None,
     result: Result | None = None,
+    result_id: int | None = None,
+    section: Section | None = None,
     old: dict[str, Any] | None = None,
     new: dict[str, Any] | None = None,
     reason: str = "",
-) -> Audit:
-    """Add an audit row in the caller's transaction (it commits or rolls back with the change).
-
-    A change to a result after the results were published carries its own correction
-    deadline (§ X79)."""
-    row = Audit(
-        actor=actor,
-        action=action,
-        section_id=section_id,
-        result_id=result.id if result is not None else None,
-        old=json.dumps(old, sort_keys=True) if old is not None else None,
-        new=json.dumps(new, sort_keys=True) if new is not None else None,
-        reason=reason,
-    )
-    if result is not None and section_id is not None:
-        section = session.get(Section, section_id)
-        if section is not None:
-            row.corrections_until = change_deadline(section, row.at)
-    session.add(row)
-    return row
-
-
-def record_change(
-    session: Session,
-    *,
-    actor: str,
-    action: str,
-    section: Section,
-    result_id: int,
-    old: dict[str, Any] | None,
-    new: dict[str, Any],
-    reason: str = "",
+    at_commit: bool = False,
 ) -> None:
-    """:func:`record` for a change to a result by a table, as one INSERT with no ORM object to
-    build and flush: the same row, in the caller's transaction."""
+    """Write an audit row in the caller's transaction (it commits or rolls back with the change):
+    the one way an audit row is written, for the TD and the tables alike, as one Core INSERT
+    with no ORM object to build and flush (the row is in the database at once, in call order).
+
+    ``result`` (or its ``result_id``, the table commands' way) names the changed result, which
+    is in the database already. A change to a result after the results were published carries
+    its own correction deadline (§ X79); ``section``, when the caller holds it, saves its read.
+    ``at_commit``: a table command's row, which nothing reads back in its transaction, written
+    at the commit with the group commit's others (server.services.commit_rows).
+    """
     at = utcnow()
-    session.connection().execute(
+    about_result = result is not None or result_id is not None
+    if result is not None:
+        result_id = result.id
+    corrections_until = None
+    if about_result and section_id is not None:
+        if section is None or section.id != section_id:
+            section = session.get(Section, section_id)
+        if section is not None:
+            corrections_until = change_deadline(section, at)
+    commit_rows.write(
+        session,
         _INSERT,
         {
             "at": at,
             "actor": actor,
             "action": action,
-            "section_id": section.id,
+            "section_id": section_id,
             "result_id": result_id,
             "old": json.dumps(old, sort_keys=True) if old is not None else None,
-            "new": json.dumps(new, sort_keys=True),
+            "new": json.dumps(new, sort_keys=True) if new is not None else None,
             "reason": reason,
-            "corrections_until": change_deadline(section, at),
+            "corrections_until": corrections_until,
         },
+        at_once=not at_commit,
     )
 
 

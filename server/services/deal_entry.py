@@ -284,14 +284,7 @@ def _call_td(cmds: TableContext, board: int) -> None:
         )
     ).first()
     if already is None:
-        cmds.s.add(
-            TDCall(
-                section_id=cmds.section.id or 0,
-                table_number=cmds.table.number,
-                round=cmds.table.round,
-                reason=reason,
-            )
-        )
+        cmds.call_td(reason)
 
 
 def set_board_deal(session: Session, board: Board, deal: str, *, actor: str) -> None:

@@ -45,14 +45,7 @@ def call_td_if_differs(cmds: TableContext, board: int, values: CheckedValues) ->
         )
     ).first()
     if open_call is None:
-        cmds.s.add(
-            TDCall(
-                section_id=section_id,
-                table_number=cmds.table.number,
-                round=cmds.table.round,
-                reason=reason,
-            )
-        )
+        cmds.call_td(reason)
         audit.record(
             cmds.s,
             actor=cmds.label,
@@ -153,11 +146,4 @@ def flag_play(cmds: TableContext, board: int, entry_id: str) -> None:
         new={**_where(cmds, board), "entry_id": entry_id},
         reason=reason,
     )
-    cmds.s.add(
-        TDCall(
-            section_id=cmds.section.id or 0,
-            table_number=cmds.table.number,
-            round=cmds.table.round,
-            reason=reason,
-        )
-    )
+    cmds.call_td(reason)

@@ -44,7 +44,7 @@ from protocol.messages import (
     TableStatus,
 )
 from server.core.errors import ConflictError, ForbiddenError, TravellerError
-from server.core.models import MovementAssignment, Pair, ReceivedEntry, Result, TDCall, utcnow
+from server.core.models import MovementAssignment, Pair, ReceivedEntry, Result, utcnow
 from server.services import audit, deal_entry, play_entry, table_extras
 from server.services.entries import (
     CheckedValues,
@@ -181,8 +181,7 @@ class TableCommands(TableContext):
         if last is None or now - last >= LAST_SEEN_EVERY:
             # "Last seen" is for the TD's terminal status: a write every 30 s is plenty, and
             # skipping it keeps most commands to the writes they really need.
-            self.ident.token.last_seen = now
-            self.s.add(self.ident.token)
+            self.note_token(last_seen=now)
         if isinstance(command, GetRound):
             return Outcome(self.round_info())
         if isinstance(command, NextRound):
@@ -208,14 +207,12 @@ class TableCommands(TableContext):
             return self.set_players(command)
         if isinstance(command, MarkNotPlayed):
             return self.mark_not_played(command)
-        return self.call_td(command)
+        return self.td_called(command)
 
     def status(self, command: TableStatus) -> Ack:
         """Note the terminal's outbox size (the TD's "offline with N queued")."""
-        token = self.ident.token
-        token.queued = command.queued
-        token.queued_at = token.last_seen = utcnow()
-        self.s.add(token)
+        now = utcnow()
+        self.note_token(queued=command.queued, queued_at=now, last_seen=now)
         return Ack(detail=f"{command.queued} queued noted")
 
     # ------------------------------------------------------------------ the terminal's extras
@@ -279,15 +276,17 @@ class TableCommands(TableContext):
             self.insert_result(result)
             # The board's first entry here, and the only one that may get the "are you sure?".
             warning = table_extras.first_entry_warning(self, cmd.board, values)
-            audit.record_change(
+            audit.record(
                 self.s,
                 actor=actor,
                 action="entered",
+                section_id=self.section.id,
                 section=self.section,
                 result_id=result.id or 0,
                 old=None,
                 new=audit.snapshot(result),
                 reason="double-dummy warning given" if warning else "",
+                at_commit=True,
             )
             self.remember(cmd.entry_id, cmd, result)
             return self._acked(cmd.entry_id, result, warning)
@@ -320,14 +319,7 @@ class TableCommands(TableContext):
                 ConflictRaised(result=result_view(result), message=message),
             )
         )
-        self.s.add(
-            TDCall(
-                section_id=self.section.id or 0,
-                table_number=self.table.number,
-                round=self.table.round,
-                reason=conflict_call_reason(cmd.board),
-            )
-        )
+        self.call_td(conflict_call_reason(cmd.board))
         return outcome
 
     @staticmethod
@@ -360,15 +352,17 @@ class TableCommands(TableContext):
         changes["version"] = result.version + 1
         changes["updated_at"] = utcnow()
         self.update_result(result, changes)
-        audit.record_change(
+        audit.record(
             self.s,
             actor=actor,
             action=action,
+            section_id=self.section.id,
             section=self.section,
             result_id=result.id or 0,
             old=old,
             new=audit.snapshot(result),
             reason=reason,
+            at_commit=True,
         )
         self.remember(entry_id, cmd, result)
         return self._acked(entry_id, result)
@@ -432,15 +426,8 @@ class TableCommands(TableContext):
         play_entry.call_td_if_differs(self, cmd.board, values)
         return outcome
 
-    def call_td(self, cmd: CallTD) -> Outcome:
-        self.s.add(
-            TDCall(
-                section_id=self.section.id or 0,
-                table_number=self.table.number,
-                round=self.table.round,
-                reason=cmd.reason,
-            )
-        )
+    def td_called(self, cmd: CallTD) -> Outcome:
+        self.call_td(cmd.reason)
         self.remember(cmd.entry_id, cmd, None)
         return Outcome(Ack(entry_id=cmd.entry_id, detail="The TD has been called."))
 
@@ -465,9 +452,7 @@ class TableCommands(TableContext):
             raise ConflictError(
                 "next_round_not_released", f"The TD has not started round {current + 1} yet."
             )
-        self.table.round = current + 1
-        self.table.round_entered_at = utcnow()
-        self.s.add(self.table)
+        self.move_table(current + 1)
         info = self.round_info()
         table_extras.warm_round(self)  # the new round's double dummy, ready for its entries
         return Outcome(

@@ -14,7 +14,16 @@ from sqlmodel import Session, SQLModel, select
 
 from protocol.messages import Message, RoundInfo
 from server.core.errors import ConflictError, NotFoundError
-from server.core.models import BridgeTable, MovementAssignment, ReceivedEntry, Result, utcnow
+from server.core.models import (
+    BridgeTable,
+    MovementAssignment,
+    ReceivedEntry,
+    Result,
+    TableToken,
+    TDCall,
+    utcnow,
+)
+from server.services import commit_rows
 from server.services.tokens import TableIdentity
 from server.services.views import assignment, round_info
 
@@ -33,12 +42,44 @@ _RESULT = (
     .with_for_update()
 )
 _REMEMBER = insert(ReceivedEntry)
-# A table's writes to its results are Core INSERT/UPDATEs, not the ORM's unit of work: the ORM
-# object stays in step through set_committed_value (nothing left for a flush to write).
-_RESULT_TABLE = SQLModel.metadata.tables["result"]
-_RESULT_COLUMNS = tuple(c.key for c in _RESULT_TABLE.columns if c.key != "id")
-_INSERT_RESULT = insert(_RESULT_TABLE)
-_UPDATE_RESULT = update(_RESULT_TABLE).where(_RESULT_TABLE.c.id == bindparam("result_key"))
+
+
+class RowWriter:
+    """A table's writes to one table of rows as Core INSERT/UPDATEs, built once, instead of
+    the ORM's unit of work: a loaded object stays in step through ``set_committed_value``
+    (nothing left for a flush to write), a new one gets its id."""
+
+    def __init__(self, model: type[SQLModel]) -> None:
+        table = SQLModel.metadata.tables[str(model.__tablename__)]
+        self.columns = tuple(c.key for c in table.columns if c.key != "id")
+        self.insert = insert(table)
+        self.update = update(table).where(table.c.id == bindparam("row_key"))
+        self.name = table.name
+
+    def add(self, session: Session, row: SQLModel) -> None:
+        """Store a new row (built, with its defaults, as a model object) and set its id."""
+        values = {key: getattr(row, key) for key in self.columns}
+        key = session.connection().execute(self.insert, values).inserted_primary_key
+        if key is None:  # pragma: no cover - an INSERT of one row always has its key
+            raise StaleDataError(f"The new {self.name} row's INSERT returned no id.")
+        setattr(row, "id", key[0])  # noqa: B010 - every row of these tables has an id
+
+    def change(self, session: Session, row: SQLModel, changes: dict[str, Any]) -> None:
+        """Write ``changes`` to the row and to the loaded object (kept clean)."""
+        row_id = getattr(row, "id")  # noqa: B009 - every row of these tables has an id
+        stored = session.connection().execute(self.update, {"row_key": row_id, **changes})
+        if stored.rowcount != 1:
+            raise StaleDataError(
+                f"UPDATE of {self.name} {row_id} matched {stored.rowcount} row(s), not 1."
+            )
+        for key, value in changes.items():
+            set_committed_value(row, key, value)
+
+
+RESULTS = RowWriter(Result)
+TD_CALLS = RowWriter(TDCall)
+TABLES = RowWriter(BridgeTable)
+TOKENS = RowWriter(TableToken)
 
 
 @dataclass(frozen=True)
@@ -75,16 +116,21 @@ class TableContext:
 
     def seen(self, entry_id: str, command: Message) -> Seen | None:
         """The stored entry with this id, if any; the same id with other content is refused."""
-        params = {"table_id": self.table.id, "entry_id": entry_id}
-        row = self.s.execute(_SEEN, params).first()
-        if row is None:
-            return None
-        if row.request != self.request_of(command):
+        table_id = self.table.id or 0
+        kept = commit_rows.pending_entry(self.s, table_id, entry_id)  # earlier in this batch
+        if kept is not None:
+            found = Seen(kept["request"], kept["result_id"])
+        else:
+            row = self.s.execute(_SEEN, {"table_id": table_id, "entry_id": entry_id}).first()
+            if row is None:
+                return None
+            found = Seen(row.request, row.result_id)
+        if found.request != self.request_of(command):
             raise ConflictError(
                 "entry_id_reused",
                 f"Entry id {entry_id} was already used for a different command.",
             )
-        return Seen(row.request, row.result_id)
+        return found
 
     def request_of(self, command: Message) -> str:
         """The command as the idempotency log stores it (serialised once a command)."""
@@ -93,38 +139,46 @@ class TableContext:
         return self._request[1]
 
     def remember(self, entry_id: str, command: Message, result: Result | None) -> None:
-        """Log the entry id (the idempotency log): one INSERT, no ORM object to track."""
+        """Log the entry id (the idempotency log): one row, no ORM object to track, written at
+        the commit with the batch's others (server.services.commit_rows)."""
         if result is not None and result.id is None:
             self.s.flush()
-        self.s.execute(
-            _REMEMBER,
-            {
-                "table_id": self.table.id or 0,
-                "entry_id": entry_id,
-                "kind": str(getattr(command, "type", "command")),
-                "request": self.request_of(command),
-                "result_id": result.id if result is not None else None,
-                "received_at": utcnow(),
-            },
-        )
+        table_id = self.table.id or 0
+        params = {
+            "table_id": table_id,
+            "entry_id": entry_id,
+            "kind": str(getattr(command, "type", "command")),
+            "request": self.request_of(command),
+            "result_id": result.id if result is not None else None,
+            "received_at": utcnow(),
+        }
+        commit_rows.write(self.s, _REMEMBER, params, entry=(table_id, entry_id))
 
     def insert_result(self, result: Result) -> None:
         """Store a new result (built, with its defaults, as a model object) and set its id."""
-        values = {key: getattr(result, key) for key in _RESULT_COLUMNS}
-        key = self.s.connection().execute(_INSERT_RESULT, values).inserted_primary_key
-        if key is None:  # pragma: no cover - an INSERT of one row always has its key
-            raise StaleDataError("The new result's INSERT returned no id.")
-        result.id = key[0]
+        RESULTS.add(self.s, result)
 
     def update_result(self, result: Result, changes: dict[str, Any]) -> None:
         """Write ``changes`` to the result's row and to the loaded object (kept clean)."""
-        stored = self.s.connection().execute(_UPDATE_RESULT, {"result_key": result.id, **changes})
-        if stored.rowcount != 1:
-            raise StaleDataError(
-                f"UPDATE of result {result.id} matched {stored.rowcount} row(s), not 1."
-            )
-        for key, value in changes.items():
-            set_committed_value(result, key, value)
+        RESULTS.change(self.s, result, changes)
+
+    def call_td(self, reason: str) -> None:
+        """A call for the TD from this table in its round (one INSERT)."""
+        call = TDCall(
+            section_id=self.section.id or 0,
+            table_number=self.table.number,
+            round=self.table.round,
+            reason=reason,
+        )
+        TD_CALLS.add(self.s, call)
+
+    def note_token(self, **changes: Any) -> None:
+        """Write the table token's ``last_seen``/``queued`` columns (one UPDATE)."""
+        TOKENS.change(self.s, self.ident.token, changes)
+
+    def move_table(self, round_: int) -> None:
+        """Move the table to ``round_`` (one UPDATE of its locked row)."""
+        TABLES.change(self.s, self.table, {"round": round_, "round_entered_at": utcnow()})
 
     def assignment(self) -> MovementAssignment | None:
         """The movement's row for the table's round (read once a command and round)."""

@@ -29,7 +29,7 @@ from protocol.messages import (
     TravellerLineView,
 )
 from server.core.errors import ConflictError, ForbiddenError, NotFoundError
-from server.core.models import Board, Pair, Result, TDCall
+from server.core.models import Board, Pair, Result
 from server.limits.ratelimit import TD_CODE_GUESSES
 from server.movements.model import parse_seats
 from server.services import (
@@ -105,14 +105,9 @@ def flag_lead(cmds: TableContext, board: int, entry_id: str, values: CheckedValu
     assert values.declarer is not None
     fair_play.record_lead(cmds, fair_play.LEAD_FLAGGED, board, entry_id, _lead_of(values))
     leader = rule.SEAT_NAMES[rule.LEADER[values.declarer]]
-    cmds.s.add(
-        TDCall(
-            section_id=cmds.section.id or 0,
-            table_number=cmds.table.number,
-            round=cmds.table.round,
-            reason=f"board {board}: the lead {hands.card_text(values.lead)} is not in "
-            f"{leader}'s hand (taken after {rule.LEAD_REFUSALS} refusals): check the lead",
-        )
+    cmds.call_td(
+        f"board {board}: the lead {hands.card_text(values.lead)} is not in "
+        f"{leader}'s hand (taken after {rule.LEAD_REFUSALS} refusals): check the lead"
     )
 
 

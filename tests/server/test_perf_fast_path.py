@@ -12,12 +12,16 @@ import pytest
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
+from protocol.messages import Hello, Paired, PairTerminal, RoundInfo
 from server.core.config import Settings
 from server.core.db import GroupWriter, make_engine, read, transact, write_lock
 from server.core.errors import UnauthorizedError
 from server.core.models import BridgeTable, MovementAssignment, Pair, TableToken, utcnow
+from server.gateway.jobs import Station
+from server.gateway.service import handle
 from server.limits.ratelimit import PIN_GUESSES, TD_CODE_GUESSES, SlidingWindow
 from server.live.runtime import Runtime
+from server.live.table_desk import TableDesk
 from server.services import table_extras, tokens
 from server.services.views import round_info
 from tests.support.api import Club
@@ -203,3 +207,42 @@ def test_a_sqlite_file_keeps_its_readers_connections(tmp_path: Path) -> None:
         assert eng.pool.size() >= 20  # type: ignore[attr-defined]
     finally:
         eng.dispose()
+
+
+class CountingLock:
+    """A write lock that counts the transactions queued on it."""
+
+    def __init__(self) -> None:
+        self.inner = threading.RLock()
+        self.entered = 0
+
+    def __enter__(self) -> CountingLock:
+        self.inner.acquire()
+        self.entered += 1
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.inner.release()
+
+
+def test_the_keypad_gateways_pairing_and_hello_queue_on_the_write_lock(club: Club) -> None:
+    """The gateway's own transactions (pairing, the hello) take the desk's write lock, as the
+    table commands do, instead of waiting in SQLite's busy handler."""
+    club.start_round(1)
+
+    def code_of(s: Session) -> str:
+        return s.exec(
+            select(BridgeTable.pairing_code).where(
+                BridgeTable.section_id == club.section_id, BridgeTable.number == 2
+            )
+        ).one()
+
+    lock = CountingLock()
+    desk = TableDesk(club.engine, lock=lock)
+    station = Station("/dev/ttyUSB0", 7)
+    paired = handle(desk, station, PairTerminal(code=read(club.engine, code_of), device="kp"))
+    assert isinstance(paired.reply, Paired), paired.reply
+    assert lock.entered == 1
+    hello = handle(desk, station, Hello(token=paired.reply.token))
+    assert isinstance(hello.reply, RoundInfo), hello.reply
+    assert lock.entered == 2
