@@ -50,8 +50,10 @@ _UNKNOWN = frozenset({"", "?", "-", "#"})
 
 
 def team_event_from_games(games: Sequence[Game], refused: list[Refusal]) -> TeamEvent | None:
-    """The team lines of a PBN file, or None when no game names both teams. A line's broken
-    [Auction] or [Play] is put in ``refused`` with its line; the result is kept without it."""
+    """The team lines of a PBN file, or None when no game names both teams. A table whose
+    contract, result or room cannot be read is put in ``refused`` with its line and left out
+    (its board then has one table and leaves the match, § 202B2); a line's broken [Auction] or
+    [Play] is put there too, and the result is kept without it."""
     lines: list[TeamLine] = []
     for game in games:
         tags = game.tags
@@ -62,7 +64,13 @@ def team_event_from_games(games: Sequence[Game], refused: list[Refusal]) -> Team
         board_text = tags.get("Board", "").strip()
         if not board_text.isdigit():
             continue
-        line = _team_line(game, int(board_text), home, visit)
+        try:
+            line = _team_line(game, int(board_text), home, visit)
+        except EventFileError as exc:  # this table is not read; the rest of the file is
+            refusal = Refusal(exc.message, line=exc.line, board=exc.board)
+            if refusal not in refused:  # the pairs reading of the same game may have said it
+                refused.append(refusal)
+            continue
         if line is not None:
             _read_sections(game, line, refused)
             lines.append(line)

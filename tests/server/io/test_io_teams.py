@@ -119,9 +119,27 @@ def test_same_team_north_south_at_both_tables_without_room_is_refused() -> None:
         score_team_event(read_pbn(text))
 
 
-def test_an_unknown_room_is_refused() -> None:
-    with pytest.raises(EventFileError, match="neither Open nor Closed"):
-        read_pbn(ROOMS_PBN.replace('[Room "Closed"]', '[Room "Kitchen"]', 1))
+def test_an_unknown_room_refuses_its_table_and_the_rest_is_read() -> None:
+    event = read_pbn(ROOMS_PBN.replace('[Room "Closed"]', '[Room "Kitchen"]', 1))
+    (refused,) = event.refused
+    lines = ROOMS_PBN.splitlines()
+    closed_board_line = lines.index('[Board "1"]', lines.index('[Board "1"]') + 1) + 1
+    assert (refused.line, refused.board) == (closed_board_line, 1)  # the game's [Board] line
+    assert "[Room 'Kitchen'] is neither Open nor Closed" in refused.reason
+    assert event.teams is not None
+    assert len(event.teams.lines) == 3  # board 1's closed room left out
+    report = score_team_event(event)
+    (match,) = report.matches
+    assert match.result.boards == 1  # board 1 has one table and leaves the match (§ 202B2)
+
+
+def test_a_bad_contract_refuses_its_table_and_names_it() -> None:
+    event = read_pbn(ROOMS_PBN.replace('[Contract "3NT"]', '[Contract "8NT"]', 1))
+    (refused,) = event.refused
+    assert refused.board == 2
+    assert refused.line == ROOMS_PBN.splitlines().index('[Contract "3NT"]') + 1
+    assert event.teams is not None
+    assert len(event.teams.lines) == 3
 
 
 def test_a_pairs_file_has_no_team_event(data_dir: Path) -> None:
@@ -165,3 +183,19 @@ def test_a_pairs_method_still_scores_a_team_file_as_pairs(data_dir: Path) -> Non
     )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["method"] == "imps"
+
+
+def test_traveller_score_reads_the_rest_of_a_team_file_and_names_the_bad_table(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "teams.pbn"
+    path.write_text(ROOMS_PBN.replace('[Contract "3NT"]', '[Contract "8NT"]', 1))
+    result = runner.invoke(io_app, [str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert "3 lines read, 1 refused:" in result.stderr
+    assert "board 2: '8' in '8NT' is not a contract level" in result.stderr
+    data = json.loads(result.stdout)
+    assert data["matches"][0]["boards"] == 1  # board 2 has one table left and leaves the match
+    strict = runner.invoke(io_app, [str(path), "--strict"])
+    assert strict.exit_code == 1
+    assert "lines refused (--strict)" in strict.stderr

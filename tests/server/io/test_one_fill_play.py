@@ -21,7 +21,6 @@ import pytest
 from server.io.acbl_live import read_acbl_live
 from server.io.bws import from_tables
 from server.io.csv_io import read_travellers_csv
-from server.io.errors import EventFileError
 from server.io.model import EventFile
 from server.io.pbn import read_pbn
 from server.io.usebio import read_usebio
@@ -230,9 +229,12 @@ def _team_pbn(cells: Cells) -> str:
         f'[Result "{tricks}"]\n\n'
         f'{head}[Room "Closed"]\n[Contract "3NT"]\n[Declarer "N"]\n[Result "9"]\n'
     )
-    with pytest.raises(EventFileError) as refused:
-        read_pbn(text)
-    return refused.value.message
+    event = read_pbn(text)  # the table is refused, the rest of the file read (issue 16)
+    assert event.teams is not None
+    assert [line.room for line in event.teams.lines] == ["Closed"]
+    (refused,) = event.refused
+    assert (refused.line, refused.board) == (6, 1)  # its [Contract] line
+    return refused.reason
 
 
 def _team_usebio(cells: Cells) -> str:
