@@ -75,12 +75,15 @@ def parse_deal(text: str, *, complete: bool = True) -> dict[Seat, Hand]:
     return hands
 
 
-def check_deal(hands: Mapping[Seat, Hand]) -> None:
+def check_deal(hands: Mapping[Seat, Hand], *, known_only: bool = False) -> None:
     """InvalidDeal unless the four hands hold 13 cards each and every card exactly once (four
-    hands of 13 distinct cards of the deck are then the whole deck)."""
+    hands of 13 distinct cards of the deck are then the whole deck). ``known_only``: a partial
+    hand record, whose hands with no cards are not known; only the known ones are checked."""
     seen: dict[str, Seat] = {}
     for seat in _ORDER:
         hand = hands.get(seat, frozenset())
+        if known_only and not hand:
+            continue
         for card in sorted(hand):
             if card not in DECK:
                 raise InvalidDeal(f"{seat.name_en}: {card!r} is not a card", card)

@@ -11,7 +11,7 @@ import importlib.util
 from dataclasses import dataclass
 from typing import Any
 
-from protocol.bridge import Seat, dealer, vulnerability
+from protocol.bridge import dealer, vulnerability
 from protocol.bridge.deal import Hand, InvalidDeal, check_deal, format_hand, parse_deal
 
 from .errors import EventFileError
@@ -41,32 +41,8 @@ def hands(deal: str) -> dict[str, tuple[str, str, str, str]]:
             f"{deal[:20]!r} is not a PBN deal (expected e.g. N:AK.QJ.T9.8765 ...)", deal
         )
     held = parse_deal(text, complete=False)
-    if all(held.values()):
-        check_deal(held)  # all four hands known: the whole deck, each card once
-    else:
-        _check_known(held)
+    check_deal(held, known_only=True)  # all four known: the whole deck, each card once
     return {seat.value: _suits(hand) for seat, hand in held.items()}
-
-
-def _check_known(held: dict[Seat, Hand]) -> None:
-    """A partial deal: each known hand holds 13 cards and no card is in two hands, in the
-    words of ``check_deal``."""
-    seen: dict[str, Seat] = {}
-    for seat, hand in sorted(held.items(), key=lambda item: SEATS.index(item[0].value)):
-        if not hand:
-            continue
-        for card in sorted(hand):
-            if card in seen:
-                raise InvalidDeal(
-                    f"{card} is in two hands: {seen[card].name_en} and {seat.name_en}",
-                    card,
-                    code="card_twice",
-                )
-            seen[card] = seat
-        if len(hand) != 13:
-            raise InvalidDeal(
-                f"{seat.name_en} has {len(hand)} cards; a hand has 13", len(hand), code="hand_size"
-            )
 
 
 def _suits(hand: Hand) -> tuple[str, str, str, str]:

@@ -12,6 +12,7 @@ from protocol.bridge import Contract, Seat
 from protocol.bridge.auction import parse_pbn_auction
 from protocol.bridge.deal import (
     InvalidDeal,
+    check_deal,
     confirm_hand,
     format_deal,
     parse_deal,
@@ -95,6 +96,21 @@ def test_a_wrong_deal_is_refused_with_what_is_wrong(deal: str, code: str | None,
     if code:
         assert refused.value.code == code
     assert says in str(refused.value)
+
+
+def test_a_partial_hand_record_checks_only_its_known_hands() -> None:
+    # A hand record with East and West not known ("-"): North and South are checked alone.
+    partial = parse_deal("N:KT8.A96.A95.7542 - AJ92.874.JT6.AQ3 -", complete=False)
+    check_deal(partial, known_only=True)
+    with pytest.raises(InvalidDeal, match="East has 0 cards"):
+        check_deal(partial)
+    short = parse_deal("N:KT8.A96.A95.754 - AJ92.874.JT6.AQ3 -", complete=False)
+    with pytest.raises(InvalidDeal, match="North has 12 cards") as refused:
+        check_deal(short, known_only=True)
+    assert refused.value.code == "hand_size"
+    twice = parse_deal("N:KT8.A96.A95.7542 - KJ92.874.JT6.AQ3 -", complete=False)
+    with pytest.raises(InvalidDeal, match="SK is in two hands: North and South"):
+        check_deal(twice, known_only=True)
 
 
 def test_the_next_table_confirms_one_hand_or_sees_the_difference() -> None:
