@@ -16,18 +16,17 @@ from sqlmodel import Session, col, func, select
 
 from protocol.messages import (
     ConfirmResult,
-    EnterResult,
-    EntryValues,
     ResultAck,
     TableCommand,
 )
 from server.core.db import GroupWriter, Job, transact
 from server.core.errors import ConflictError
-from server.core.models import Audit, ReceivedEntry, Result
+from server.core.models import Audit, Result
 from server.live.table_desk import TableDesk
 from server.services import audit, commit_rows, tokens
 from server.services.outcomes import Outcome
 from tests.support.api import Club, new_id
+from tests.support.group_commit import enter, outcome, start_and_pair, stored
 
 Work = Callable[[Session], Outcome]
 
@@ -37,30 +36,10 @@ def through_desk(engine: Engine, token: str, cmd: TableCommand) -> Work:
     return TableDesk(engine).work(cmd, lambda s: tokens.table_identity(s, token, lock=True))
 
 
-def enter(board: int, contract: str = "4S", entry_id: str | None = None) -> EnterResult:
-    values = EntryValues(contract=contract, declarer="S", tricks=10)
-    return EnterResult(entry_id=entry_id or new_id(), board=board, values=values)
-
-
-def counts(engine: Engine) -> tuple[int, int, int]:
-    with Session(engine) as s:
-        return (
-            s.exec(select(func.count()).select_from(Result)).one(),
-            s.exec(select(func.count()).select_from(Audit)).one(),
-            s.exec(select(func.count()).select_from(ReceivedEntry)).one(),
-        )
-
-
-def outcome(job: Job[Any]) -> Any:
-    assert job.future.done()
-    return job.future.exception() or job.future.result()
-
-
 @pytest.fixture
 def playing(club: Club) -> tuple[Club, dict[int, str]]:
     """Round 1 started, tables 1-3 paired (their tokens by table number)."""
-    club.start_round(1)
-    return club, {n: club.pair(n).token for n in (1, 2, 3)}
+    return start_and_pair(club)
 
 
 @pytest.fixture
@@ -83,14 +62,14 @@ def test_a_batch_writes_its_log_and_audit_rows_with_one_statement_each(
     playing: tuple[Club, dict[int, str]], statements: list[tuple[str, bool]]
 ) -> None:
     club, token = playing
-    before = counts(club.engine)
+    before = stored(club.engine)
     boards = {1: 1, 2: 4, 3: 7}  # each table's first board in round 1
     jobs: list[Job[Any]] = [
         Job(through_desk(club.engine, token[n], enter(b)), order=n) for n, b in boards.items()
     ]
     GroupWriter(club.engine).run_batch(jobs)
     assert all(isinstance(outcome(j).reply, ResultAck) for j in jobs)
-    assert counts(club.engine) == (before[0] + 3, before[1] + 3, before[2] + 3)
+    assert stored(club.engine) == (before[0] + 3, before[1] + 3, before[2] + 3)
     # PostgreSQL's driver may send an executemany as one multi-row INSERT (insertmanyvalues).
     assert sorted(t for t, _ in statements) == ["audit", "received_entry"], statements
     # ... and each row is the command's: the audit names the table and the change.
@@ -102,21 +81,21 @@ def test_a_batch_writes_its_log_and_audit_rows_with_one_statement_each(
 
 def test_a_resend_in_the_same_batch_is_a_duplicate(playing: tuple[Club, dict[int, str]]) -> None:
     club, token = playing
-    before = counts(club.engine)
+    before = stored(club.engine)
     cmd = enter(1, entry_id="twice-in-one-batch")
     jobs: list[Job[Any]] = [Job(through_desk(club.engine, token[1], cmd), order=1) for _ in "ab"]
     GroupWriter(club.engine).run_batch(jobs)
     first, second = (outcome(j).reply for j in jobs)
     assert (first.duplicate, second.duplicate) == (False, True)
     assert second.result == first.result
-    assert counts(club.engine) == (before[0] + 1, before[1] + 1, before[2] + 1)
+    assert stored(club.engine) == (before[0] + 1, before[1] + 1, before[2] + 1)
 
 
 def test_an_entry_id_reused_in_the_same_batch_is_refused(
     playing: tuple[Club, dict[int, str]],
 ) -> None:
     club, token = playing
-    before = counts(club.engine)
+    before = stored(club.engine)
     jobs: list[Job[Any]] = [
         Job(through_desk(club.engine, token[1], enter(1, "4S", "one-entry-id")), order=1),
         Job(through_desk(club.engine, token[1], enter(2, "3NT", "one-entry-id")), order=1),
@@ -126,14 +105,14 @@ def test_an_entry_id_reused_in_the_same_batch_is_refused(
     refused = outcome(jobs[1])
     assert isinstance(refused, ConflictError)
     assert refused.code == "entry_id_reused"
-    assert counts(club.engine) == (before[0] + 1, before[1] + 1, before[2] + 1)
+    assert stored(club.engine) == (before[0] + 1, before[1] + 1, before[2] + 1)
 
 
 def test_a_refused_command_keeps_none_of_its_rows(playing: tuple[Club, dict[int, str]]) -> None:
     """A confirmation of a board never entered is refused: its savepoint and its kept rows go;
     the batch's other commands are stored with theirs."""
     club, token = playing
-    before = counts(club.engine)
+    before = stored(club.engine)
     jobs: list[Job[Any]] = [
         Job(through_desk(club.engine, token[1], enter(1)), order=1),
         Job(
@@ -148,7 +127,7 @@ def test_a_refused_command_keeps_none_of_its_rows(playing: tuple[Club, dict[int,
     refused = outcome(jobs[1])
     assert isinstance(refused, ConflictError)
     assert refused.code == "not_entered"
-    assert counts(club.engine) == (before[0] + 2, before[1] + 2, before[2] + 2)
+    assert stored(club.engine) == (before[0] + 2, before[1] + 2, before[2] + 2)
 
 
 def test_a_second_different_entry_in_the_batch_is_a_conflict_and_overwrites_nothing(
@@ -187,7 +166,7 @@ def test_rows_outside_a_job_are_written_at_once(club: Club) -> None:
         kept = s.exec(select(func.count()).select_from(Audit)).one()
         return at_once, kept
 
-    before = counts(club.engine)[1]
+    before = stored(club.engine)[1]
     at_once, kept = transact(club.engine, work)
     assert (at_once, kept) == (before + 1, before + 1)
-    assert counts(club.engine)[1] == before + 2
+    assert stored(club.engine)[1] == before + 2

@@ -9,17 +9,17 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, event
+from sqlalchemy import event
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, func, select
+from sqlmodel import Session
 
-from protocol.messages import ConfirmResult, EnterResult, EntryValues, ResultAck
+from protocol.messages import ConfirmResult, ResultAck
 from server.core.db import GroupWriter, Job, pool_for_workers
 from server.core.errors import ConflictError, TravellerError
-from server.core.models import Audit, ReceivedEntry, Result
 from server.services import tokens
 from server.services.table_commands import Outcome, outcome_for
 from tests.support.api import Club, new_id
+from tests.support.group_commit import enter, outcome, start_and_pair, stored
 
 Work = Callable[[Session], Outcome]
 
@@ -29,31 +29,10 @@ def command(token: str, cmd: Any) -> Work:
     return lambda s: outcome_for(s, tokens.table_identity(s, token, lock=True), cmd)
 
 
-def enter(board: int, contract: str = "4S", entry_id: str | None = None) -> EnterResult:
-    values = EntryValues(contract=contract, declarer="S", tricks=10)
-    return EnterResult(entry_id=entry_id or new_id(), board=board, values=values)
-
-
-def stored(engine: Engine) -> tuple[int, int, int]:
-    with Session(engine) as s:
-        return (
-            s.exec(select(func.count()).select_from(Result)).one(),
-            s.exec(select(func.count()).select_from(Audit)).one(),
-            s.exec(select(func.count()).select_from(ReceivedEntry)).one(),
-        )
-
-
-def outcome(job: Job[Any]) -> Any:
-    """The job's result, or the exception it failed with."""
-    assert job.future.done()
-    return job.future.exception() or job.future.result()
-
-
 @pytest.fixture
 def playing(club: Club) -> tuple[Club, dict[int, str]]:
     """Round 1 started, tables 1-3 paired (their tokens by table number)."""
-    club.start_round(1)
-    return club, {n: club.pair(n).token for n in (1, 2, 3)}
+    return start_and_pair(club)
 
 
 def test_a_batch_stores_every_command_with_one_commit(playing: tuple[Club, dict[int, str]]) -> None:
