@@ -131,6 +131,23 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
     return url
 
 
+#: Every this many tests a worker collects its garbage and freezes what is left (the module
+#: and session fixtures, the imported code, caches): the interpreter's full collections then
+#: scan only what the tests since made, not the whole heap again. Measured on tests/server
+#: (SQLite, one worker): 11.2 s of 136 s in the collector without, 6.5 s of 122 s with.
+FREEZE_EVERY = 100
+_tests_run = 0
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    global _tests_run
+    _tests_run += 1
+    if _tests_run % FREEZE_EVERY == 0:
+        gc.collect()
+        gc.freeze()
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config: pytest.Config) -> None:
     """The session is over: freeze what it left on the heap (thousands of apps, engines and

@@ -11,13 +11,15 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextlib import AbstractContextManager, closing, contextmanager, nullcontext
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from alembic import command
 from alembic.config import Config
+from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, event, text
-from sqlalchemy.exc import DataError, IntegrityError, OperationalError
+from sqlalchemy.exc import DataError, IntegrityError, OperationalError, ProgrammingError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, create_engine
 
@@ -97,11 +99,34 @@ MIGRATION_LOCK = 0x7472_6176  # "trav"
 SCHEMA_TEMPLATE = "TRAVELLER_SCHEMA_TEMPLATE"
 
 
+@cache
+def newest_revision() -> str:
+    """The head of the migrations in this code (read from their files once a process)."""
+    heads = ScriptDirectory(str(MIGRATIONS)).get_heads()
+    if len(heads) != 1:  # pragma: no cover - a branch in the migrations is a bug of ours
+        raise RuntimeError(f"The migrations have {len(heads)} heads: {', '.join(heads)}.")
+    return heads[0]
+
+
+def at_newest_revision(engine: Engine) -> bool:
+    """True when the database's Alembic revision is already this code's newest: migrating it
+    would load every migration's file only to find nothing to do."""
+    try:
+        with engine.connect() as conn:
+            stored = conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+    except (OperationalError, ProgrammingError):  # no alembic_version table: a new database
+        return False
+    return stored == [newest_revision()]
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest Alembic revision (creates it on an empty database)."""
     if engine.dialect.name != "postgresql":
         _copy_template(engine)
-        command.upgrade(alembic_config(engine), "head")
+        if not at_newest_revision(engine):
+            command.upgrade(alembic_config(engine), "head")
+        return
+    if at_newest_revision(engine):  # no lock needed to find there is nothing to do
         return
     with engine.connect() as lock:
         lock.execute(text("SELECT pg_advisory_lock(:k)"), {"k": MIGRATION_LOCK})

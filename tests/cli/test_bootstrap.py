@@ -122,3 +122,26 @@ def test_without_a_recent_pip_on_path_the_venv_gets_its_own(checkout: Path) -> N
     assert extras(calls) == {"server", "terminal", "keypad"}
     assert not any("--python" in c for c in calls), calls
     assert venv_python.exists()
+
+
+#: Stands in for the .venv's `traveller`: prints the bytecode settings it was started with.
+ENV_PROBE = (
+    '#!/bin/sh\necho "prefix=${PYTHONPYCACHEPREFIX:-} nowrite=${PYTHONDONTWRITEBYTECODE:-}"\n'
+)
+
+
+def test_the_cli_keeps_its_compiled_modules_in_the_venv(
+    checkout: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A machine that sets PYTHONDONTWRITEBYTECODE would compile every module in every process
+    (seconds a start, for each server and worker the tests start); the bootstrap points the
+    cache at .venv/pycache instead, and keeps a prefix the user chose."""
+    run(checkout, "demo")
+    (checkout / ".venv" / "bin" / "traveller").write_text(ENV_PROBE)
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.delenv("PYTHONPYCACHEPREFIX", raising=False)
+    out, _ = run(checkout, "demo")
+    assert out.strip() == f"prefix={checkout / '.venv' / 'pycache'} nowrite="
+    monkeypatch.setenv("PYTHONPYCACHEPREFIX", str(checkout / "mine"))
+    out, _ = run(checkout, "demo")
+    assert out.strip() == f"prefix={checkout / 'mine'} nowrite=1"
