@@ -4,13 +4,15 @@ conftest) imports a conftest, and the helpers that used to be copied are defined
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
 
 
-def _modules() -> list[tuple[Path, ast.Module]]:
-    return [(p, ast.parse(p.read_text(encoding="utf-8"), str(p))) for p in TESTS.rglob("*.py")]
+@cache  # read and parsed once for both tests
+def _modules() -> tuple[tuple[Path, ast.Module], ...]:
+    return tuple((p, ast.parse(p.read_text(encoding="utf-8"), str(p))) for p in TESTS.rglob("*.py"))
 
 
 def test_no_test_imports_a_conftest() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -41,14 +42,15 @@ def texts(value: Any) -> tuple[str, ...]:
     return tuple(str(v or "") for v in value) if isinstance(value, tuple | list) else (value or "",)
 
 
-def source_ids(domain: str) -> set[tuple[str | None, str]]:
+@cache  # the same for every language: extracted once a worker
+def source_ids(domain: str) -> frozenset[tuple[str | None, str]]:
     """Every (context, message id) the code and templates of a domain use, as its
     ``babel.cfg`` extracts them."""
     config, _po = DOMAINS[domain]
     with config.open() as handle:
         method_map, options_map = parse_mapping_cfg(handle)
     found = extract_from_dir(str(ROOT), method_map, options_map, keywords=KEYWORDS)
-    return {message_key(msgid, context) for _f, _l, msgid, _c, context in found}
+    return frozenset(message_key(msgid, context) for _f, _l, msgid, _c, context in found)
 
 
 @pytest.mark.parametrize("domain", list(DOMAINS))
