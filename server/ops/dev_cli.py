@@ -65,10 +65,23 @@ ALONE_TESTS = "pg_restart"
 #: pytest's exit status when the arguments select nothing (the `pg_restart` run after a
 #: `traveller test tests/server`): not a failure.
 NO_TESTS_COLLECTED = 5
-#: The pytest-xdist workers of a run: one a logical CPU ("auto" would count physical cores
-#: when psutil is installed: one worker on a 2-vCPU machine). Arguments that choose their own
-#: (`-n 0`, `-p no:xdist`) win.
-WORKERS = "logical"
+#: The pytest-xdist workers of a run: two a logical CPU. Many tests spend most of their time
+#: waiting (on the servers and the Chromium they start, on a gateway's line faults, on a
+#: timeout), and one worker a CPU left a third of the machine idle; a second worker a CPU runs
+#: while the first waits. Arguments that choose their own (`-n 0`, `-p no:xdist`) win.
+WORKERS_PER_CPU = 2
+
+
+def workers() -> str:
+    """The `-n` of a run: WORKERS_PER_CPU for each CPU this process may use (a container's
+    limit, not the host's count)."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        cpus = os.cpu_count() or 1
+    return str(WORKERS_PER_CPU * max(1, cpus))
+
+
 #: How the workers share the tests: an idle worker takes tests queued for a busy one, so a few
 #: long tests (browser, end-to-end) at the end do not leave a core idle.
 DISTRIBUTION = "worksteal"
@@ -103,7 +116,7 @@ def pytest_runs(args: list[str], *, fast: bool) -> list[list[str]]:
     pytest = [sys.executable, "-m", "pytest"]
     own_workers = "no:xdist" in args or any(a.startswith(("-n", "--numprocesses")) for a in args)
     serial = own_workers or importlib.util.find_spec("xdist") is None
-    parallel = [] if serial else ["-n", WORKERS]
+    parallel = [] if serial else ["-n", workers()]
     if parallel and not any(a.startswith("--dist") for a in args):
         parallel += ["--dist", DISTRIBUTION]
     if any(a.startswith("-m") for a in args):  # -m EXPR or -mEXPR: the caller's own selection

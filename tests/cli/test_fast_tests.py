@@ -68,7 +68,7 @@ def test_the_suite_runs_in_workers_and_the_restart_test_alone(
     calls = _calls(monkeypatch)
     assert CliRunner().invoke(cli.app, ["test", "--no-checks"]).exit_code == 0
     main, alone = calls
-    assert main[3:5] == ["-n", dev_cli.WORKERS]
+    assert main[3:5] == ["-n", dev_cli.workers()]
     assert "-n" not in alone
     calls.clear()
     assert CliRunner().invoke(cli.app, ["test", "--no-checks", "-p", "no:xdist"]).exit_code == 0
