@@ -45,7 +45,16 @@ _RESULT = (
     )
     .with_for_update()
 )
-_RESULT_FRESH = _RESULT.execution_options(populate_existing=True)
+_ROUND_RESULTS = (
+    select(Result)
+    .where(
+        Result.section_id == bindparam("section_id"),
+        Result.table_number == bindparam("table_number"),
+        Result.round == bindparam("round"),
+    )
+    .with_for_update()
+    .execution_options(populate_existing=True)
+)
 _REMEMBER = insert(ReceivedEntry)
 _DEALS = select(Board.number, Board.deal).where(
     Board.section_id == bindparam("section_id"),
@@ -310,9 +319,16 @@ class TableContext:
         if self.memory is None:
             return self.s.exec(_RESULT, params=params).first()
         key = (self.table.round, board)
+        round_ = {k: params[k] for k in ("section_id", "table_number", "round")}
         results = self.memory.results
-        if key not in results:
-            results[key] = table_memory.load(self.s, _RESULT_FRESH, params)
+        if key not in results:  # the round's results at once (under the table's lock)
+            with table_memory.loading():
+                found = self.s.exec(_ROUND_RESULTS, params=round_).all()
+            for row in found:
+                results[(row.round, row.board)] = row
+            row_ = self.assignment()
+            for b in [*(row_.board_numbers() if row_ is not None else []), board]:
+                results.setdefault((self.table.round, b), None)
         return results[key]
 
     def round_info(self) -> RoundInfo:

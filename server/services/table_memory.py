@@ -52,16 +52,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import and_, bindparam, event
-from sqlmodel import Session, col, select
+from sqlmodel import Session, SQLModel, select
 
 from server.core.models import (
     Event,
     MovementAssignment,
     Pair,
-    ReceivedEntry,
     Result,
     Section,
-    SectionGeneration,
     TableGeneration,
     TableToken,
 )
@@ -79,25 +77,20 @@ LOADING: ContextVar[bool] = ContextVar("traveller_table_memory_loading", default
 #: The session's states of this transaction (``session.info``), put back after its COMMIT.
 KEY = "traveller.table_memory"
 
-#: The command's one read: the table's lock, both counters, and its entry id if already used.
+#: The command's one read: the table's lock, both counters, and its entry id if already used
+#: (Core, run on the session's connection: no ORM rows to build).
+_TG = SQLModel.metadata.tables["table_generation"]
+_SG = SQLModel.metadata.tables["section_generation"]
+_RE = SQLModel.metadata.tables["received_entry"]
 _OPEN = (
-    select(
-        TableGeneration.gen,
-        SectionGeneration.gen,
-        ReceivedEntry.request,
-        ReceivedEntry.result_id,
+    select(_TG.c.gen, _SG.c.gen, _RE.c.request, _RE.c.result_id)
+    .select_from(
+        _TG.join(_SG, _SG.c.section_id == _TG.c.section_id).outerjoin(
+            _RE, and_(_RE.c.table_id == _TG.c.table_id, _RE.c.entry_id == bindparam("entry_id"))
+        )
     )
-    .select_from(TableGeneration)
-    .join(SectionGeneration, col(SectionGeneration.section_id) == TableGeneration.section_id)
-    .outerjoin(
-        ReceivedEntry,
-        and_(
-            col(ReceivedEntry.table_id) == TableGeneration.table_id,
-            col(ReceivedEntry.entry_id) == bindparam("entry_id"),
-        ),
-    )
-    .where(TableGeneration.table_id == bindparam("table_id"))
-    .with_for_update(of=TableGeneration)
+    .where(_TG.c.table_id == bindparam("table_id"))
+    .with_for_update(of=_TG)
 )
 #: The table's lock alone (a command that does not come through the memory).
 LOCK = select(TableGeneration.gen).where(TableGeneration.table_id == bindparam("table_id"))
@@ -172,7 +165,8 @@ class TableMemory:
 
     def open(self, session: Session, token: str, table_id: int, entry_id: str | None) -> Opened:
         """Lock the table and give its identity, from the state when the counters allow."""
-        row = session.execute(_OPEN, {"table_id": table_id, "entry_id": entry_id}).first()
+        params = {"table_id": table_id, "entry_id": entry_id}
+        row = session.connection().execute(_OPEN, params).first()
         if row is None:  # no counters (the token's table is not the one we were told)
             self.stats.unguarded += 1
             ident = tokens.table_identity(session, token, lock=True)
