@@ -150,6 +150,10 @@ def loading() -> Iterator[None]:
         LOADING.reset(mark)
 
 
+#: Tables remembered at most (a long-lived server sees many events): past it, all are forgotten.
+MAX_TABLES = 5_000
+
+
 class TableMemory:
     """The states of one process's tables (one a table desk). ``enabled=False`` keeps the
     same locks and reads everything afresh: the reference the tests compare it with."""
@@ -158,6 +162,8 @@ class TableMemory:
         self.enabled = enabled
         self.stats = MemoryStats()
         self._states: dict[int, TableState] = {}
+        #: Where a session keeps this memory's states until its COMMIT (``session.info``).
+        self._key = f"{KEY}.{id(self)}"
 
     def forget(self) -> None:
         """Drop every state (they are reloaded as their tables' commands come)."""
@@ -173,7 +179,7 @@ class TableMemory:
             return Opened(ident, None, None, looked_up=False)
         table_gen, section_gen, request, result_id = row
         seen = (request, result_id) if request is not None else None
-        pending: dict[int, TableState] = session.info.setdefault(KEY, {})
+        pending: dict[int, TableState] = session.info.setdefault(self._key, {})
         state = pending.pop(table_id, None) or self._states.pop(table_id, None)
         if not self.enabled:
             ident = tokens.table_identity(session, token, lock=True)
@@ -213,16 +219,18 @@ class TableMemory:
     def done(self, session: Session, state: TableState) -> None:
         """The command went well: keep its state for the session's COMMIT (or a later command
         of the same table in this transaction)."""
-        pending: dict[int, TableState] = session.info.setdefault(KEY, {})
+        pending: dict[int, TableState] = session.info.setdefault(self._key, {})
         pending[state.table_id] = state
-        if not session.info.get(KEY + ".listening"):
-            session.info[KEY + ".listening"] = True
+        if not session.info.get(self._key + ".listening"):
+            session.info[self._key + ".listening"] = True
             event.listen(session, "after_commit", self._committed)
 
     def _committed(self, session: Session) -> None:
         if session.in_nested_transaction():  # a savepoint's release: not stored yet
             return
-        pending: dict[int, TableState] = session.info.get(KEY, {})
+        pending: dict[int, TableState] = session.info.get(self._key, {})
+        if len(self._states) + len(pending) > MAX_TABLES:
+            self._states.clear()
         for table_id, state in pending.items():
             state.table_gen += state.bumps
             state.bumps = 0
