@@ -20,6 +20,7 @@ from server.core.config import Settings
 from server.core.db import Job, make_engine, transact
 from server.core.models import (
     Audit,
+    Board,
     BridgeTable,
     MovementAssignment,
     Pair,
@@ -28,7 +29,7 @@ from server.core.models import (
     TableToken,
 )
 from server.live.runtime import Runtime
-from server.services import round_control, setup, tokens
+from server.services import deal_entry, round_control, setup, tokens
 from tests.support.api import Club, open_club
 from tests.support.env import TD_PASSWORD
 
@@ -252,6 +253,11 @@ def scrub(value: Any) -> Any:
 
 
 CONTRACTS = ("4S", "3NT", "2H", "PASS")
+#: Hand records the TD may load (N holds the ace of spades in both).
+DEALS = (
+    "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432",
+    "N:AKQT.AKQ.AKQ.AKQ J987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432",
+)
 
 
 def identify(token: str) -> Callable[[Session], tokens.TableIdentity]:
@@ -403,6 +409,17 @@ class Player:
             return kind, f.td(
                 "PUT", "/api/v1/sections/{s}/pairs/" + f"{1 + a % TABLES}EW", json=body
             )
+        if kind == "set_deal":
+            deal = DEALS[b % len(DEALS)]
+            number = ref["board"]
+
+            def set_deal(s: Session, sec: Any) -> None:
+                board = s.exec(
+                    select(Board).where(Board.section_id == sec.id, Board.number == number)
+                ).one()
+                deal_entry.set_board_deal(s, board, deal, actor="td")
+
+            return kind, f.service(set_deal)
         if kind == "release_table":
             return kind, f.service(
                 lambda s, sec: round_control.release_table(s, sec, n, "td moved it")
