@@ -32,8 +32,9 @@ from tests.support.api import TD_PASSWORD, new_id, open_club
 
 
 def _job(desk: TableDesk, token: str, command: TableCommand, order: int) -> Job[Any]:
-    work = desk.work(command, lambda s: tokens.table_identity(s, token, lock=True))
-    return Job(work, order)
+    """The job the desk submits for a token's command (its table remembered: table_memory)."""
+    identify = lambda s: tokens.table_identity(s, token, lock=True)  # noqa: E731
+    return Job(desk.work(command, identify, token=token, table_id=order), order)
 
 
 def run(tables: int, batch: int, rounds: int) -> tuple[int, float]:
@@ -45,6 +46,7 @@ def run(tables: int, batch: int, rounds: int) -> tuple[int, float]:
             club = open_club(client, engine, tables=tables)
             seats = {n: club.pair(n) for n in range(1, tables + 1)}
             desk = TableDesk(engine)
+            order = {n: desk.order_of(seat.token) for n, seat in seats.items()}  # table ids
             writer = GroupWriter(engine, max_batch=max(batch, 1))
             commands = 0
             cpu = 0.0
@@ -66,7 +68,7 @@ def run(tables: int, batch: int, rounds: int) -> tuple[int, float]:
                                 cmd = EnterResult(entry_id=new_id(), board=board, values=values)
                             else:
                                 cmd = ConfirmResult(entry_id=new_id(), board=board, version=1)
-                            jobs.append(_job(desk, seat.token, cmd, n))
+                            jobs.append(_job(desk, seat.token, cmd, order[n]))
                         start = time.process_time()
                         for at in range(0, len(jobs), batch):
                             writer.run_batch(jobs[at : at + batch])
@@ -74,6 +76,8 @@ def run(tables: int, batch: int, rounds: int) -> tuple[int, float]:
                         failed = [j.future.exception() for j in jobs if j.future.exception()]
                         assert not failed, failed[:3]
                         commands += len(jobs)
+            stats = desk.memory.stats
+            print(f"  memory: {stats.hits} hits, {stats.loads} loads, {stats.unguarded} unguarded")
         engine.dispose()
     return commands, cpu
 

@@ -525,3 +525,23 @@ class KeypadBinding(SQLModel, table=True):
     token_id: int = Field(foreign_key="table_token.id", index=True)
     next_round_from: int | None = None
     bound_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class TableGeneration(SQLModel, table=True):
+    """A bridge table's change counter, kept by database triggers (migration 0015): up by one
+    with every INSERT, UPDATE or DELETE of the table's row, its tokens or its results. A table
+    command locks this row (FOR UPDATE) first: it is the table's lock."""
+
+    __tablename__ = "table_generation"
+    table_id: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    section_id: int
+    gen: int
+
+
+class SectionGeneration(SQLModel, table=True):
+    """A section's change counter, kept by database triggers (migration 0015): up by one with
+    every change to the section, its event, movement, pairs, boards or scoring-program session."""
+
+    __tablename__ = "section_generation"
+    section_id: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    gen: int

@@ -35,6 +35,7 @@ from server.live.bus import Bus
 from server.services import commit_rows, tokens
 from server.services.outcomes import Outcome, Push
 from server.services.table_commands import outcome_for
+from server.services.table_memory import TableMemory
 from server.services.views import round_info
 
 T = TypeVar("T")
@@ -56,8 +57,11 @@ class TableDesk:
         bus: Bus | None = None,
         writer: GroupWriter | None = None,
         lock: AbstractContextManager[object] | None = None,
+        memory: TableMemory | None = None,
     ) -> None:
         self.engine = engine
+        #: What it remembers of each table between commands (server.services.table_memory).
+        self.memory = memory if memory is not None else TableMemory()
         self.bus = bus
         self.writer = writer
         #: The write lock its transactions queue on (the writer's, else the one given).
@@ -138,20 +142,36 @@ class TableDesk:
         """The table's current round, as the hello answers it."""
         return round_info(session, ident.event, ident.section, ident.table)
 
-    def work(self, command: TableCommand, identify: Identify) -> Callable[[Session], Outcome]:
+    def work(
+        self,
+        command: TableCommand,
+        identify: Identify,
+        *,
+        token: str | None = None,
+        table_id: int = 0,
+    ) -> Callable[[Session], Outcome]:
         """One command's work inside its transaction: the table (locked), the PIN lockout,
-        the rules, and the event's language on a refusal."""
+        the rules, and the event's language on a refusal. With the ``token`` and its
+        ``table_id`` the table comes from the desk's memory (``identify`` is then not used);
+        its state is kept for the COMMIT only if the command went well."""
 
         def work(session: Session) -> Outcome:
-            ident = identify(session)
+            opened = None
+            if token is not None and table_id:
+                entry_id = getattr(command, "entry_id", None)
+                opened = self.memory.open(session, token, table_id, entry_id)
+            ident = opened.ident if opened is not None else identify(session)
             try:
                 with commit_rows.job(session):  # its write-only rows: one executemany a batch
                     if isinstance(command, ConfirmResult):
                         check_pin_lockout(ident.token.token_hash)
-                    return outcome_for(session, ident, command)
+                    outcome = outcome_for(session, ident, command, opened)
             except TravellerError as exc:
                 exc.language = ident.event.language  # the club's language for the refusal
                 raise
+            if opened is not None and opened.state is not None:
+                self.memory.done(session, opened.state)
+            return outcome
 
         return work
 
@@ -167,7 +187,8 @@ class TableDesk:
         order = self._orders.get(tokens.digest(token))
         if order is None:
             order = await run_in_threadpool(self.order_of, token)
-        work = self.work(command, lambda s: tokens.table_identity(s, token, lock=True))
+        identify = lambda s: tokens.table_identity(s, token, lock=True)  # noqa: E731
+        work = self.work(command, identify, token=token, table_id=order)
         with counting_wrong_pins(tokens.digest(token), command):
             outcome = await self.run(work, order)
         return self.finish(outcome)

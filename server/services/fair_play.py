@@ -92,6 +92,10 @@ def lead_checked(cmds: TableContext) -> bool:
     scoring program that set the section up asked for the lead without validation (Bridgemate
     lead card entry "no validation": BM3LeadCardEntry 1, or Bridgemate 2 LeadCard without
     BM2ValidateLeadCard, kept per section by server/dataconnector/bm_settings.py)."""
+    return cmds.lead_checked(lambda: _lead_checked(cmds))
+
+
+def _lead_checked(cmds: TableContext) -> bool:
     section = cmds.section
     dcs = cmds.s.exec(
         select(DcSession).where(

@@ -21,7 +21,7 @@ from protocol.bridge import TableResult
 from protocol.messages import Error
 from server.core.errors import InvalidError
 from server.core.models import Audit, TDCall
-from server.services import audit, hands
+from server.services import audit
 from server.services.entries import CheckedValues, check_play, play_call_reason
 from server.services.outcomes import Outcome
 
@@ -108,7 +108,7 @@ def check_against_deal(
     never reads the deal: entries.checked_entry with_deal=False)."""
     if values.play is None or values.declarer is None:
         return PlayCheck()
-    deal = hands.deal_of(cmds.s, cmds.section.id or 0, board)
+    deal = cmds.deal(board)
     if not deal:
         return PlayCheck()
     try:

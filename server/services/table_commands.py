@@ -44,8 +44,8 @@ from protocol.messages import (
     TableStatus,
 )
 from server.core.errors import ConflictError, ForbiddenError, TravellerError
-from server.core.models import MovementAssignment, Pair, ReceivedEntry, Result, utcnow
-from server.services import audit, deal_entry, play_entry, table_extras
+from server.core.models import MovementAssignment, ReceivedEntry, Result, utcnow
+from server.services import audit, deal_entry, play_entry, table_extras, table_memory
 from server.services.entries import (
     CheckedValues,
     apply_values,
@@ -387,7 +387,7 @@ class TableCommands(TableContext):
             return rules.Pin.NOT_ASKED
         if not pin:
             return rules.Pin.MISSING
-        ew = self.s.get(Pair, result.ew_pair_id) if result and result.ew_pair_id else None
+        ew = self.pair(result.ew_pair_id) if result and result.ew_pair_id else None
         if ew is None or not hmac.compare_digest(pin.encode(), ew.pin.encode()):
             return rules.Pin.WRONG
         return rules.Pin.RIGHT
@@ -460,9 +460,20 @@ class TableCommands(TableContext):
         )
 
 
-def outcome_for(session: Session, ident: TableIdentity, command: TableCommand) -> Outcome:
-    """Run one table command (the caller commits the transaction before replying)."""
-    return TableCommands(session, ident).handle(command)
+def outcome_for(
+    session: Session,
+    ident: TableIdentity,
+    command: TableCommand,
+    opened: table_memory.Opened | None = None,
+) -> Outcome:
+    """Run one table command (the caller commits the transaction before replying);
+    ``opened``: the table as server.services.table_memory opened it (its remembered state and
+    the idempotency look-up its lock read made)."""
+    if opened is None:
+        return TableCommands(session, ident).handle(command)
+    entry_id = getattr(command, "entry_id", None)
+    seen = (entry_id, opened.seen) if opened.looked_up and entry_id is not None else None
+    return TableCommands(session, ident, memory=opened.state, seen=seen).handle(command)
 
 
 def stored_request(row: ReceivedEntry) -> dict[str, object]:

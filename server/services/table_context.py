@@ -4,6 +4,7 @@ and the idempotency log of its entry ids. The table's commands (table_commands) 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,15 +16,18 @@ from sqlmodel import Session, SQLModel, select
 from protocol.messages import Message, RoundInfo
 from server.core.errors import ConflictError, NotFoundError
 from server.core.models import (
+    Board,
     BridgeTable,
     MovementAssignment,
+    Pair,
     ReceivedEntry,
     Result,
     TableToken,
     TDCall,
     utcnow,
 )
-from server.services import commit_rows
+from server.services import commit_rows, table_memory
+from server.services.table_memory import TableState
 from server.services.tokens import TableIdentity
 from server.services.views import assignment, round_info
 
@@ -41,7 +45,24 @@ _RESULT = (
     )
     .with_for_update()
 )
+_ROUND_RESULTS = (
+    select(Result)
+    .where(
+        Result.section_id == bindparam("section_id"),
+        Result.table_number == bindparam("table_number"),
+        Result.round == bindparam("round"),
+    )
+    .with_for_update()
+    .execution_options(populate_existing=True)
+)
 _REMEMBER = insert(ReceivedEntry)
+_DEALS = select(Board.number, Board.deal).where(
+    Board.section_id == bindparam("section_id"),
+    Board.number.in_(bindparam("boards", expanding=True)),  # type: ignore[attr-defined]
+)
+_PAIR = (
+    select(Pair).where(Pair.id == bindparam("pair_id")).execution_options(populate_existing=True)
+)
 
 
 class RowWriter:
@@ -93,11 +114,26 @@ class Seen:
 class TableContext:
     """The table a command is for, locked for the length of its transaction."""
 
-    def __init__(self, session: Session, ident: TableIdentity) -> None:
+    def __init__(
+        self,
+        session: Session,
+        ident: TableIdentity,
+        *,
+        memory: TableState | None = None,
+        seen: tuple[str, tuple[str, int | None] | None] | None = None,
+    ) -> None:
+        """``memory``: the table's remembered state (server.services.table_memory), whose rows
+        this command reads and keeps in step with its writes; ``seen``: (entry id, its row in
+        the idempotency log or None) when the table's lock read it already."""
         self.s = session
         self.ident = ident
-        # Serialise every command of this table (PostgreSQL row lock; SQLite locks at BEGIN).
-        # tokens.table_identity(lock=True) took it already, with the same statement.
+        self.memory = memory
+        self._seen = seen
+        # Serialise every command of this table (PostgreSQL row lock; SQLite locks at BEGIN):
+        # the table's generation row first, as table_memory's read takes it, then the table.
+        # tokens.table_identity(lock=True) and TableMemory.open took them already.
+        if not ident.locked:
+            session.execute(table_memory.LOCK, {"table_id": ident.table.id})
         locked = (
             ident.table
             if ident.locked
@@ -120,6 +156,10 @@ class TableContext:
         kept = commit_rows.pending_entry(self.s, table_id, entry_id)  # earlier in this batch
         if kept is not None:
             found = Seen(kept["request"], kept["result_id"])
+        elif self._seen is not None and self._seen[0] == entry_id:  # read with the table's lock
+            if self._seen[1] is None:
+                return None
+            found = Seen(*self._seen[1])
         else:
             row = self.s.execute(_SEEN, {"table_id": table_id, "entry_id": entry_id}).first()
             if row is None:
@@ -154,13 +194,23 @@ class TableContext:
         }
         commit_rows.write(self.s, _REMEMBER, params, entry=(table_id, entry_id))
 
+    def _bump(self) -> None:
+        """One write to a guarded row that the remembered state follows (its trigger moves
+        the table's generation by one: table_memory)."""
+        if self.memory is not None:
+            self.memory.bumps += 1
+
     def insert_result(self, result: Result) -> None:
         """Store a new result (built, with its defaults, as a model object) and set its id."""
         RESULTS.add(self.s, result)
+        self._bump()
+        if self.memory is not None:
+            self.memory.results[(result.round, result.board)] = result
 
     def update_result(self, result: Result, changes: dict[str, Any]) -> None:
         """Write ``changes`` to the result's row and to the loaded object (kept clean)."""
         RESULTS.change(self.s, result, changes)
+        self._bump()
 
     def call_td(self, reason: str) -> None:
         """A call for the TD from this table in its round (one INSERT)."""
@@ -175,17 +225,56 @@ class TableContext:
     def note_token(self, **changes: Any) -> None:
         """Write the table token's ``last_seen``/``queued`` columns (one UPDATE)."""
         TOKENS.change(self.s, self.ident.token, changes)
+        self._bump()
 
     def move_table(self, round_: int) -> None:
         """Move the table to ``round_`` (one UPDATE of its locked row)."""
         TABLES.change(self.s, self.table, {"round": round_, "round_entered_at": utcnow()})
+        self._bump()
 
     def assignment(self) -> MovementAssignment | None:
-        """The movement's row for the table's round (read once a command and round)."""
+        """The movement's row for the table's round (read once a command and round, or once
+        while the table is remembered)."""
         round_ = self.table.round
-        if round_ not in self._rows:
-            self._rows[round_] = assignment(self.s, self.section, self.table.number, round_)
-        return self._rows[round_]
+        rows = self.memory.rows if self.memory is not None else self._rows
+        if round_ not in rows:
+            with table_memory.loading():
+                rows[round_] = assignment(self.s, self.section, self.table.number, round_)
+        return rows[round_]
+
+    def deals(self, boards: list[int]) -> dict[int, str | None]:
+        """The deals (PBN, None without a hand record) of these boards of the section."""
+        known = self.memory.deals if self.memory is not None else {}
+        missing = [b for b in boards if b not in known]
+        if missing:
+            params = {"section_id": self.section.id, "boards": missing}
+            with table_memory.loading():
+                found: dict[int, str | None] = dict(self.s.execute(_DEALS, params).all())
+            for board in missing:
+                known[board] = found.get(board)
+        return {b: known[b] for b in boards}
+
+    def deal(self, board: int) -> str | None:
+        """The board's deal (PBN), or None without a hand record."""
+        return self.deals([board])[board]
+
+    def lead_checked(self, read: Callable[[], bool]) -> bool:
+        """Whether the table's leads are checked (``read``: fair_play's look-up)."""
+        if self.memory is None:
+            return read()
+        if self.memory.lead_checked is None:
+            with table_memory.loading():
+                self.memory.lead_checked = read()
+        return self.memory.lead_checked
+
+    def pair(self, pair_id: int) -> Pair | None:
+        """A pair of the section (for its PIN)."""
+        if self.memory is None:
+            return self.s.get(Pair, pair_id)
+        pairs = self.memory.pairs
+        if pair_id not in pairs:
+            pairs[pair_id] = table_memory.load(self.s, _PAIR, {"pair_id": pair_id})
+        return pairs[pair_id]
 
     def round_row(self) -> MovementAssignment:
         row = self.assignment()
@@ -227,7 +316,20 @@ class TableContext:
             "round": self.table.round,
             "board": board,
         }
-        return self.s.exec(_RESULT, params=params).first()
+        if self.memory is None:
+            return self.s.exec(_RESULT, params=params).first()
+        key = (self.table.round, board)
+        round_ = {k: params[k] for k in ("section_id", "table_number", "round")}
+        results = self.memory.results
+        if key not in results:  # the round's results at once (under the table's lock)
+            with table_memory.loading():
+                found = self.s.exec(_ROUND_RESULTS, params=round_).all()
+            for row in found:
+                results[(row.round, row.board)] = row
+            row_ = self.assignment()
+            for b in [*(row_.board_numbers() if row_ is not None else []), board]:
+                results.setdefault((self.table.round, b), None)
+        return results[key]
 
     def round_info(self) -> RoundInfo:
         return round_info(self.s, self.event, self.section, self.table)

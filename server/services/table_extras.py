@@ -29,7 +29,7 @@ from protocol.messages import (
     TravellerLineView,
 )
 from server.core.errors import ConflictError, ForbiddenError, NotFoundError
-from server.core.models import Board, Pair, Result
+from server.core.models import Pair, Result
 from server.limits.ratelimit import TD_CODE_GUESSES
 from server.movements.model import parse_seats
 from server.services import (
@@ -81,7 +81,7 @@ def check_lead(cmds: TableContext, entry_id: str, board: int, values: CheckedVal
     § 11). Only an actual entry is checked: a query would tell a table the cards."""
     if values.lead is None or values.declarer is None or not fair_play.lead_checked(cmds):
         return LeadCheck()  # nothing to check against the hand (and no need to read the deal)
-    deal = hands.deal_of(cmds.s, cmds.section.id or 0, board)
+    deal = cmds.deal(board)
     if hands.lead_in_hand(board, deal, values.declarer, values.lead) is not False:
         return LeadCheck()
     refused = fair_play.lead_refusals(cmds, board)
@@ -128,13 +128,7 @@ def warm_round(cmds: TableContext) -> dict[int, str | None]:
     boards = row.board_numbers() if row is not None else []
     if not boards:
         return {}
-    rows = cmds.s.exec(
-        select(Board.number, Board.deal).where(
-            Board.section_id == cmds.section.id,
-            Board.number.in_(boards),  # type: ignore[attr-defined]
-        )
-    ).all()
-    deals: dict[int, str | None] = dict(rows)
+    deals = cmds.deals(boards)
     hands.warm(deals.values())
     return deals
 

@@ -99,7 +99,7 @@ def table_identity(session: Session, token: str, *, lock: bool = False) -> Table
             "token_invalid", "This terminal is not paired: enter the pairing code."
         )
     row, table, section, event = found
-    _check_live(row)
+    check_live(row)
     return TableIdentity(row, table, section, event, locked=lock)
 
 
@@ -132,7 +132,8 @@ def check_token(session: Session, token: str) -> None:
     _check_times(found[0], found[1])
 
 
-def _check_live(row: TableToken) -> None:
+def check_live(row: TableToken) -> None:
+    """UnauthorizedError if the token row was revoked or has expired."""
     _check_times(row.revoked_at, row.expires_at)
 
 
@@ -146,7 +147,7 @@ def _check_times(revoked_at: datetime | None, expires_at: datetime) -> None:
 def token_identity(session: Session, row: TableToken) -> TableIdentity:
     """The table of a stored token row (the keypad gateway keeps the row, not the token), or
     UnauthorizedError if it was revoked or has expired."""
-    _check_live(row)
+    check_live(row)
     table = session.get(BridgeTable, row.table_id)
     assert table is not None
     section = session.get(Section, table.section_id)

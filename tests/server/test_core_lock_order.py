@@ -46,10 +46,12 @@ class Spy:
 
         real = table_desk.outcome_for
 
-        def spied_outcome(session: Session, ident: tokens.TableIdentity, command: Any) -> Any:
+        def spied_outcome(
+            session: Session, ident: tokens.TableIdentity, command: Any, *opened: Any
+        ) -> Any:
             with self.lock:
                 self.locked.append(ident.table.id or 0)  # the table's lock is held by now
-            return real(session, ident, command)
+            return real(session, ident, command, *opened)
 
         monkeypatch.setattr(writer, "submit", spied_submit)
         monkeypatch.setattr(table_desk, "outcome_for", spied_outcome)

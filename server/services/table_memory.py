@@ -1,0 +1,256 @@
+"""What a table desk remembers of each table between its commands, and why it cannot be stale.
+
+A table command needs its table's token, table, section and event rows, the movement's row for
+its round, the round's results, the boards' deals and the E/W pair's PIN. Read afresh, that is
+most of the writer's work; remembered, a command reads one small row: its table's generation
+counters (and, in the same statement, its entry id in the idempotency log).
+
+**The invariant.** A :class:`TableState` is used only inside a transaction that holds its
+table's ``table_generation`` row FOR UPDATE (the table's lock; SQLite: the write lock taken at
+BEGIN) and only while
+
+* ``table_generation.gen`` equals the state's ``table_gen`` plus the writes the state itself
+  made and counted (``bumps``), and
+* ``section_generation.gen`` of the table's section equals the state's ``section_gen``.
+
+Both counters are kept by **database triggers** (migration 0015), not by the writers: every
+INSERT, UPDATE and DELETE, from any process, service or tool, of
+
+* the table's rows: ``bridge_table``, ``table_token``, ``result`` (:data:`TABLE_GUARDED`),
+  moves its ``table_generation``;
+* its section's rows: ``section``, ``event``, ``movement_assignment``, ``pair``, ``board``,
+  ``dc_session`` (:data:`SECTION_GUARDED`), moves its ``section_generation``.
+
+So a TD's change, another worker's command, a command's own write that the state did not
+count (an ORM write in a rarer path), or a migration's, makes the counters differ, and the next
+command reads the table again. Every row the state holds comes from one of the guarded tables
+(tests/server/test_table_memory.py reads the statements the state loads with and checks that
+each table they read has its three triggers, on SQLite and on PostgreSQL).
+
+A data load never makes the state older than its counters: it is read under the table's lock
+after the counters, so it is at least as new as them (a newer section row under an older
+``section_gen`` only costs a reload).
+
+**Its life.** A command takes its table's state out of the memory (:meth:`TableMemory.open`);
+the state goes back only through the session's ``after_commit`` once the outermost COMMIT has
+returned (:meth:`TableMemory.done` keeps it for that). A refused command (its savepoint rolled
+back), a failed batch, a failed COMMIT: the state is simply never put back, and the next command
+reads the table again. Within one batch a table's later command takes the state its earlier
+one left (uncommitted but in the same transaction, under the same lock).
+
+With several workers (PostgreSQL) each has its own memory; the counters make another worker's
+commands visible as a mismatch. The lock order is unchanged: a command locks only its own
+table's generation row, batches in order of table id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import and_, bindparam, event
+from sqlmodel import Session, SQLModel, select
+
+from server.core.models import (
+    Event,
+    MovementAssignment,
+    Pair,
+    Result,
+    Section,
+    TableGeneration,
+    TableToken,
+)
+from server.services import tokens
+
+#: The tables whose every change moves a table's own generation.
+TABLE_GUARDED = ("bridge_table", "table_token", "result")
+#: The tables whose every change moves a section's generation (an event's: all its sections').
+SECTION_GUARDED = ("section", "event", "movement_assignment", "pair", "board", "dc_session")
+GUARDED = TABLE_GUARDED + SECTION_GUARDED
+
+#: True while the memory loads rows into a state (the tests collect the tables read then).
+LOADING: ContextVar[bool] = ContextVar("traveller_table_memory_loading", default=False)
+
+#: The session's states of this transaction (``session.info``), put back after its COMMIT.
+KEY = "traveller.table_memory"
+
+#: The command's one read: the table's lock, both counters, and its entry id if already used
+#: (Core, run on the session's connection: no ORM rows to build).
+_TG = SQLModel.metadata.tables["table_generation"]
+_SG = SQLModel.metadata.tables["section_generation"]
+_RE = SQLModel.metadata.tables["received_entry"]
+_OPEN = (
+    select(_TG.c.gen, _SG.c.gen, _RE.c.request, _RE.c.result_id)
+    .select_from(
+        _TG.join(_SG, _SG.c.section_id == _TG.c.section_id).outerjoin(
+            _RE, and_(_RE.c.table_id == _TG.c.table_id, _RE.c.entry_id == bindparam("entry_id"))
+        )
+    )
+    .where(_TG.c.table_id == bindparam("table_id"))
+    .with_for_update(of=_TG)
+)
+#: The table's lock alone (a command that does not come through the memory).
+LOCK = select(TableGeneration.gen).where(TableGeneration.table_id == bindparam("table_id"))
+LOCK = LOCK.with_for_update()
+
+
+@dataclass
+class TableState:
+    """One table as its last command left it, valid at ``table_gen`` + ``bumps`` and
+    ``section_gen`` (see the module's invariant)."""
+
+    table_gen: int
+    section_gen: int
+    by_token: dict[str, TableToken]
+    identity: tokens.TableIdentity
+    #: Writes to guarded rows this state made and kept itself in step with (one trigger each).
+    bumps: int = 0
+    rows: dict[int, MovementAssignment | None] = field(default_factory=dict)
+    results: dict[tuple[int, int], Result | None] = field(default_factory=dict)
+    deals: dict[int, str | None] = field(default_factory=dict)
+    pairs: dict[int, Pair | None] = field(default_factory=dict)
+    lead_checked: bool | None = None
+
+    @property
+    def table_id(self) -> int:
+        return self.identity.table.id or 0
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A command's table: its identity, its state (None: not remembered, read as before), and
+    its entry id's row in the idempotency log (request, result id) if the read found one."""
+
+    ident: tokens.TableIdentity
+    state: TableState | None
+    seen: tuple[str, int | None] | None
+    #: Whether ``seen`` answers the idempotency look-up (the entry id was in the read).
+    looked_up: bool
+
+
+@dataclass
+class MemoryStats:
+    """How often a command found its table remembered (for the tests and the benchmark)."""
+
+    hits: int = 0
+    loads: int = 0
+    unguarded: int = 0
+
+
+@contextmanager
+def loading() -> Iterator[None]:
+    """Mark the statements run inside as the memory's loads (see :data:`LOADING`)."""
+    mark = LOADING.set(True)
+    try:
+        yield
+    finally:
+        LOADING.reset(mark)
+
+
+#: Tables remembered at most (a long-lived server sees many events): past it, all are forgotten.
+MAX_TABLES = 5_000
+
+
+class TableMemory:
+    """The states of one process's tables (one a table desk). ``enabled=False`` keeps the
+    same locks and reads everything afresh: the reference the tests compare it with."""
+
+    def __init__(self, *, enabled: bool = True) -> None:
+        self.enabled = enabled
+        self.stats = MemoryStats()
+        self._states: dict[int, TableState] = {}
+        #: Where a session keeps this memory's states until its COMMIT (``session.info``).
+        self._key = f"{KEY}.{id(self)}"
+
+    def forget(self) -> None:
+        """Drop every state (they are reloaded as their tables' commands come)."""
+        self._states.clear()
+
+    def open(self, session: Session, token: str, table_id: int, entry_id: str | None) -> Opened:
+        """Lock the table and give its identity, from the state when the counters allow."""
+        params = {"table_id": table_id, "entry_id": entry_id}
+        row = session.connection().execute(_OPEN, params).first()
+        if row is None:  # no counters (the token's table is not the one we were told)
+            self.stats.unguarded += 1
+            ident = tokens.table_identity(session, token, lock=True)
+            return Opened(ident, None, None, looked_up=False)
+        table_gen, section_gen, request, result_id = row
+        seen = (request, result_id) if request is not None else None
+        pending: dict[int, TableState] = session.info.setdefault(self._key, {})
+        state = pending.pop(table_id, None) or self._states.pop(table_id, None)
+        if not self.enabled:
+            ident = tokens.table_identity(session, token, lock=True)
+            return Opened(ident, None, seen, looked_up=entry_id is not None)
+        key = tokens.digest(token)
+        fresh = (
+            state is not None
+            and state.table_gen + state.bumps == table_gen
+            and state.section_gen == section_gen
+        )
+        if state is not None and fresh and key in state.by_token:
+            self.stats.hits += 1
+            ident = state.identity
+            token_row = state.by_token[key]
+            tokens.check_live(token_row)
+            if token_row is not ident.token:
+                ident = tokens.TableIdentity(
+                    token_row, ident.table, ident.section, ident.event, locked=True
+                )
+                state.identity = ident
+            return Opened(ident, state, seen, looked_up=entry_id is not None)
+        self.stats.loads += 1
+        with loading():
+            ident = tokens.table_identity(session, token)
+        if ident.table.id != table_id:  # the caller's table id was wrong: lock the right one
+            self.stats.unguarded += 1
+            ident = tokens.table_identity(session, token, lock=True)
+            return Opened(ident, None, None, looked_up=False)
+        ident = tokens.TableIdentity(ident.token, ident.table, ident.section, ident.event, True)
+        if state is not None and fresh:  # another token of a remembered table
+            state.by_token[key] = ident.token
+            state.identity = ident
+        else:
+            state = TableState(table_gen, section_gen, {key: ident.token}, ident)
+        return Opened(ident, state, seen, looked_up=entry_id is not None)
+
+    def done(self, session: Session, state: TableState) -> None:
+        """The command went well: keep its state for the session's COMMIT (or a later command
+        of the same table in this transaction)."""
+        pending: dict[int, TableState] = session.info.setdefault(self._key, {})
+        pending[state.table_id] = state
+        if not session.info.get(self._key + ".listening"):
+            session.info[self._key + ".listening"] = True
+            event.listen(session, "after_commit", self._committed)
+
+    def _committed(self, session: Session) -> None:
+        if session.in_nested_transaction():  # a savepoint's release: not stored yet
+            return
+        pending: dict[int, TableState] = session.info.get(self._key, {})
+        if len(self._states) + len(pending) > MAX_TABLES:
+            self._states.clear()
+        for table_id, state in pending.items():
+            state.table_gen += state.bumps
+            state.bumps = 0
+            self._states[table_id] = state
+        pending.clear()
+
+
+def load(session: Session, stmt: Any, params: dict[str, Any]) -> Any:
+    """One row (or None) read for a state, marked as the memory's load."""
+    with loading():
+        return session.exec(stmt, params=params).first()
+
+
+__all__ = [
+    "GUARDED",
+    "SECTION_GUARDED",
+    "TABLE_GUARDED",
+    "Event",
+    "Opened",
+    "Section",
+    "TableMemory",
+    "TableState",
+]
