@@ -35,17 +35,8 @@ from server.services.views import assignment, round_info
 _SEEN = select(ReceivedEntry.request, ReceivedEntry.result_id).where(
     ReceivedEntry.table_id == bindparam("table_id"), ReceivedEntry.entry_id == bindparam("entry_id")
 )
-_RESULT = (
-    select(Result)
-    .where(
-        Result.section_id == bindparam("section_id"),
-        Result.table_number == bindparam("table_number"),
-        Result.round == bindparam("round"),
-        Result.board == bindparam("board"),
-    )
-    .with_for_update()
-)
-_ROUND_RESULTS = (
+#: The table's results of one round, locked (the memory reads them all at once) ...
+_ROUND = (
     select(Result)
     .where(
         Result.section_id == bindparam("section_id"),
@@ -53,8 +44,10 @@ _ROUND_RESULTS = (
         Result.round == bindparam("round"),
     )
     .with_for_update()
-    .execution_options(populate_existing=True)
 )
+_ROUND_RESULTS = _ROUND.execution_options(populate_existing=True)
+#: ... and one board's (a command without the memory).
+_RESULT = _ROUND.where(Result.board == bindparam("board"))
 _REMEMBER = insert(ReceivedEntry)
 _DEALS = select(Board.number, Board.deal).where(
     Board.section_id == bindparam("section_id"),
