@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import random
+import sys
 import time
 import uuid
 from dataclasses import dataclass
@@ -269,7 +270,16 @@ class Terminal:
                 return message
 
 
-def main() -> None:
+def command(ws_url: str, token: str, table: int, state_dir: Path, pace: float = 0.0) -> list[str]:
+    """The argv that runs one outbox terminal in a child process."""
+    # "--token=T", not "--token T": one token in 64 begins with "-", which argparse would
+    # take for an option and the child would exit at once.
+    argv = [sys.executable, "-m", "benchmarks.outbox", "--ws", ws_url, f"--token={token}"]
+    return [*argv, "--table", str(table), "--dir", str(state_dir), "--pace", str(pace)]
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line (``command`` builds it)."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--ws", required=True)
     parser.add_argument("--token", required=True)
@@ -277,7 +287,11 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, required=True)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--pace", type=float, default=0.0)
-    args = parser.parse_args()
+    return parser.parse_args(argv)
+
+
+def main() -> None:
+    args = parse_args()
     terminal = Terminal(args.ws, args.token, args.table, args.dir, args.rounds, args.pace)
     asyncio.run(terminal.run())
 

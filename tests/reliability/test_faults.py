@@ -6,12 +6,12 @@ from __future__ import annotations
 import asyncio
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from benchmarks.outbox import AckLog, Outbox
+from benchmarks.outbox import AckLog, Outbox, parse_args
+from benchmarks.outbox import command as outbox_command
 from benchmarks.procs import ServerProcess, repo_env
 from benchmarks.proxy import CutProxy
 from tests.support.faults import acks_of, assert_exactly_once, open_club, terminals, wait_until
@@ -44,17 +44,28 @@ async def test_terminal_crash_with_pending_outbox_then_restart(
     club = await open_club(server.base_url, tables=2, boards_per_round=BOARDS)
 
     def launch(table: int) -> subprocess.Popen[bytes]:
-        cmd = [sys.executable, "-m", "benchmarks.outbox", "--ws", server.ws_url]
-        cmd += ["--token", club.tokens[table], "--table", str(table)]
-        cmd += ["--dir", str(tmp_path / f"table-{table}"), "--pace", "0.1"]
+        state = tmp_path / f"table-{table}"
+        cmd = outbox_command(server.ws_url, club.tokens[table], table, state, pace=0.3)
         return subprocess.Popen(cmd, env=repo_env(), stderr=subprocess.PIPE)
 
     procs = {table: launch(table) for table in club.tokens}
     logs = {table: AckLog(tmp_path / f"table-{table}" / "acks.jsonl") for table in club.tokens}
-    await wait_until(lambda: all(len(log.read()) >= 3 for log in logs.values()), 30, "3 acks")
-    for proc in procs.values():
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+    killed: set[int] = set()
+
+    def each_killed_after_three_acks() -> bool:
+        """Each terminal is killed once it has 3 acks, so none can finish before the other
+        has started; a terminal that ends by itself fails the test with its reason."""
+        for table, proc in procs.items():
+            if table in killed:
+                continue
+            assert proc.poll() is None, f"table {table}: {proc.communicate()[1].decode()}"
+            if len(logs[table].read()) >= 3:
+                proc.send_signal(signal.SIGKILL)
+                proc.wait()
+                killed.add(table)
+        return len(killed) == len(procs)
+
+    await wait_until(each_killed_after_three_acks, 30, "3 acks from each terminal")
     pending = [Outbox(tmp_path / f"table-{t}" / "outbox.json").items for t in club.tokens]
     assert all(pending), "each terminal died with commands still in its outbox"
     procs = {table: launch(table) for table in club.tokens}
@@ -90,3 +101,10 @@ async def test_network_cut_then_recovery(
     server.stop()
     assert_exactly_once(sqlite_url, club, acks_of(terms), COMMANDS)
     assert sum(t.reconnects for t in terms) >= TABLES
+
+
+def test_a_token_beginning_with_a_dash_reaches_the_outbox_terminal(tmp_path: Path) -> None:
+    """One token in 64 begins with "-"; the child's command line must still carry it."""
+    argv = outbox_command("ws://127.0.0.1:1/ws", "-Xy_9", 3, tmp_path, pace=0.1)
+    args = parse_args(argv[3:])  # after: python -m benchmarks.outbox
+    assert (args.token, args.table, args.dir, args.pace) == ("-Xy_9", 3, tmp_path, 0.1)
