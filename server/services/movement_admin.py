@@ -19,7 +19,7 @@ from server.movements import edit as edits
 from server.movements.individual_pairs import partnership_players, players_of
 from server.movements.model import format_seats, parse_seats
 from server.services import audit
-from server.services.tokens import new_pairing_code, new_pin
+from server.services.tokens import new_pairing_codes, new_pin
 
 #: A change: (the movement, the first round not yet started) -> the changed movement.
 Edit = Callable[[Movement, int], Movement]
@@ -216,27 +216,24 @@ def store(session: Session, section: Section, m: Movement, *, from_round: int) -
         t.number
         for t in session.exec(select(BridgeTable).where(BridgeTable.section_id == section.id))
     }
-    for number in range(1, m.tables + 1):
-        if number not in have:
-            code = new_pairing_code(session)
-            # A table added mid-session starts where the others are, with nobody seated in
-            # the rounds already started, so its terminal moves on like every other table.
-            started = min(section.current_round, from_round - 1)
+    new_tables = [number for number in range(1, m.tables + 1) if number not in have]
+    for number, code in zip(new_tables, new_pairing_codes(session, len(new_tables)), strict=True):
+        # A table added mid-session starts where the others are, with nobody seated in
+        # the rounds already started, so its terminal moves on like every other table.
+        started = min(section.current_round, from_round - 1)
+        session.add(
+            BridgeTable(section_id=section.id or 0, number=number, pairing_code=code, round=started)
+        )
+        for r in range(1, started + 1):
             session.add(
-                BridgeTable(
-                    section_id=section.id or 0, number=number, pairing_code=code, round=started
+                MovementAssignment(
+                    section_id=section.id or 0, table_number=number, round=r, boards=""
                 )
             )
-            for r in range(1, started + 1):
-                session.add(
-                    MovementAssignment(
-                        section_id=section.id or 0, table_number=number, round=r, boards=""
-                    )
-                )
-            session.flush()  # the next code must see this one
     ids = {ref: pid for pid, ref in _pair_refs(session, section).items()}
     names = _store_players(session, section, m)
     partners = partnership_players(m)
+    added: dict[PairRef, Pair] = {}
     for ref in m.pairs():
         if ref not in ids:
             first, second = (names[p] for p in partners[ref]) if ref in partners else ("", "")
@@ -249,8 +246,9 @@ def store(session: Session, section: Section, m: Movement, *, from_round: int) -
                 player2=second,
             )
             session.add(pair)
-            session.flush()
-            ids[ref] = pair.id or 0
+            added[ref] = pair
+    session.flush()  # one batch of INSERTs for the new tables and pairs, which gives the ids
+    ids.update({ref: pair.id or 0 for ref, pair in added.items()})
     known = {
         b.number for b in session.exec(select(Board).where(Board.section_id == section.id)).all()
     }

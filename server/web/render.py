@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from datetime import datetime
 from decimal import Decimal
@@ -200,8 +201,13 @@ def _localised(fn: Any) -> Any:
     return filtered
 
 
+@functools.cache
 def make_templates() -> Jinja2Templates:
-    """The page templates, with gettext (``{% trans %}``, ``_()``) and the shared filters."""
+    """The page templates, with gettext (``{% trans %}``, ``_()``) and the shared filters.
+
+    One environment a process: nothing in it belongs to one app, and every app (a test makes
+    thousands) would otherwise compile each template again. Jinja still reloads a template
+    whose file changed."""
     templates = Jinja2Templates(directory=str(TEMPLATES))
     env = templates.env
     env.add_extension("jinja2.ext.i18n")

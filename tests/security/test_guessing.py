@@ -75,6 +75,19 @@ def test_a_pairing_code_has_ten_digits(club: Club) -> None:
         assert len(tokens.new_pairing_code(s)) == 10
 
 
+def test_new_pairing_codes_are_drawn_again_when_taken_or_drawn_twice(
+    club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A section's tables get their codes in one batch: a code another table holds, or one
+    drawn twice in the batch, is drawn again."""
+    taken = club.section["pairing_codes"]["1"]
+    draws = iter([taken, "0000000001", "0000000001", "0000000002", "0000000003"])
+    monkeypatch.setattr(tokens, "_random_code", lambda: next(draws))
+    with Session(club.engine) as s:
+        codes = tokens.new_pairing_codes(s, 3)
+    assert sorted(codes) == ["0000000001", "0000000002", "0000000003"]
+
+
 def test_pairing_guesses_from_many_addresses_meet_an_overall_back_off(club: Club) -> None:
     """400 addresses x 20 guesses paired a table; now 100 wrong codes from everyone hold every
     address that has guessed wrong twice, even when it then keys a right code."""
