@@ -65,21 +65,26 @@ ALONE_TESTS = "pg_restart"
 #: pytest's exit status when the arguments select nothing (the `pg_restart` run after a
 #: `traveller test tests/server`): not a failure.
 NO_TESTS_COLLECTED = 5
-#: The pytest-xdist workers of a run: two a logical CPU. Many tests spend most of their time
-#: waiting (on the servers and the Chromium they start, on a gateway's line faults, on a
-#: timeout), and one worker a CPU left a third of the machine idle; a second worker a CPU runs
-#: while the first waits. Arguments that choose their own (`-n 0`, `-p no:xdist`) win.
-WORKERS_PER_CPU = 2
+#: The pytest-xdist workers of a run, for each logical CPU. Many tests of the whole suite
+#: spend most of their time waiting (on the servers and the Chromium they start, on a
+#: gateway's line faults, on a timeout), and the other workers run meanwhile. The whole suite
+#: on 2 CPUs (2026-12-02): 4 workers 12:41 in a clean clone (1.26 CPUs busy); then in one
+#: checkout, one run after the other, 6 workers 10:42 (1.5 busy) and 8 workers 12:08 (1.55
+#: busy: more contention than it fills). `--fast` leaves out the waiting tests and keeps both
+#: CPUs busy, so extra workers only contend: 4 workers 4:00, 6 workers 4:52.
+#: Arguments that choose their own (`-n 0`, `-p no:xdist`) win.
+WORKERS_PER_CPU = 3
+FAST_WORKERS_PER_CPU = 2
 
 
-def workers() -> str:
-    """The `-n` of a run: WORKERS_PER_CPU for each CPU this process may use (a container's
-    limit, not the host's count)."""
+def workers(*, fast: bool = False) -> str:
+    """The `-n` of a run: WORKERS_PER_CPU (FAST_WORKERS_PER_CPU for --fast) for each CPU this
+    process may use (a container's limit, not the host's count)."""
     try:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
         cpus = os.cpu_count() or 1
-    return str(WORKERS_PER_CPU * max(1, cpus))
+    return str((FAST_WORKERS_PER_CPU if fast else WORKERS_PER_CPU) * max(1, cpus))
 
 
 #: How the workers share the tests: an idle worker takes tests queued for a busy one, so a few
@@ -116,7 +121,7 @@ def pytest_runs(args: list[str], *, fast: bool) -> list[list[str]]:
     pytest = [sys.executable, "-m", "pytest"]
     own_workers = "no:xdist" in args or any(a.startswith(("-n", "--numprocesses")) for a in args)
     serial = own_workers or importlib.util.find_spec("xdist") is None
-    parallel = [] if serial else ["-n", workers()]
+    parallel = [] if serial else ["-n", workers(fast=fast)]
     if parallel and not any(a.startswith("--dist") for a in args):
         parallel += ["--dist", DISTRIBUTION]
     if any(a.startswith("-m") for a in args):  # -m EXPR or -mEXPR: the caller's own selection

@@ -71,8 +71,18 @@ def test_the_suite_runs_in_workers_and_the_restart_test_alone(
     assert main[3:5] == ["-n", dev_cli.workers()]
     assert "-n" not in alone
     calls.clear()
+    assert CliRunner().invoke(cli.app, ["test", "--no-checks", "--fast"]).exit_code == 0
+    assert calls[0][3:5] == ["-n", dev_cli.workers(fast=True)]  # busy tests: fewer workers
+    calls.clear()
     assert CliRunner().invoke(cli.app, ["test", "--no-checks", "-p", "no:xdist"]).exit_code == 0
     assert all("-n" not in c for c in calls)
+
+
+def test_workers_follow_the_cpus_this_process_may_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dev_cli.os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    assert dev_cli.workers() == str(2 * dev_cli.WORKERS_PER_CPU)
+    assert dev_cli.workers(fast=True) == str(2 * dev_cli.FAST_WORKERS_PER_CPU)
+    assert dev_cli.FAST_WORKERS_PER_CPU < dev_cli.WORKERS_PER_CPU  # --fast keeps the CPUs busy
 
 
 def test_the_house_rules_run_first_and_stop_the_command(monkeypatch: pytest.MonkeyPatch) -> None:
