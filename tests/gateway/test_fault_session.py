@@ -17,6 +17,9 @@ from server.core.db import make_engine
 
 from .harness import Night, describe, verify
 
+#: 15-26 s each in a loaded full run, out of `traveller test --fast` (the full suite runs them).
+pytestmark = pytest.mark.slow
+
 FAULTS = {
     "corruption_1pct": Faults(corrupt=0.01),
     "dropped_frames": Faults(drop=0.03),

@@ -61,6 +61,7 @@ def well_formed_error(response: Any) -> None:
     assert ok, f"{response.status_code} error is not {{code, message}}: {body}"
 
 
+@pytest.mark.slow  # 26-49 s: out of `traveller test --fast` (the full suite runs it)
 @schema.parametrize()
 @settings(
     max_examples=EXAMPLES,

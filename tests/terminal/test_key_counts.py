@@ -9,6 +9,8 @@ import asyncio
 import statistics
 from dataclasses import dataclass
 
+import pytest
+
 from protocol.bridge.auction import parse_pbn_auction
 from protocol.bridge.contract import Contract
 from protocol.bridge.deal import format_hand, parse_deal
@@ -119,6 +121,7 @@ def typical() -> dict[str, str]:
     return next(r for r in FULL if six_calls(r))
 
 
+@pytest.mark.slow  # 22-25 s: out of `traveller test --fast` (the full suite runs it)
 async def test_a_six_call_auction_and_a_13_trick_play_through_the_terminal() -> None:
     record = typical()
     known = await key_board(record, with_deal=True)
