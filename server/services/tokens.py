@@ -32,15 +32,17 @@ def new_pairing_code(session: Session) -> str:
 def new_pairing_codes(session: Session, count: int) -> list[str]:
     """``count`` fresh codes, distinct from each other and from every code in the db: a
     section's tables get theirs in one query, not one query and one flush a table."""
+    if count == 0:
+        return []
     codes: set[str] = set()
     for _ in range(100):
-        if len(codes) == count:
-            return list(codes)
         drawn = {_random_code() for _ in range(count - len(codes))} - codes
         taken = session.exec(
             select(BridgeTable.pairing_code).where(col(BridgeTable.pairing_code).in_(drawn))
         ).all()
         codes |= drawn - set(taken)
+        if len(codes) == count:
+            return list(codes)
     raise RuntimeError("could not find free pairing codes")  # pragma: no cover - 10^10 codes
 
 

@@ -86,6 +86,8 @@ def test_new_pairing_codes_are_drawn_again_when_taken_or_drawn_twice(
     with Session(club.engine) as s:
         codes = tokens.new_pairing_codes(s, 3)
     assert sorted(codes) == ["0000000001", "0000000002", "0000000003"]
+    with Session(club.engine) as s:
+        assert tokens.new_pairing_codes(s, 0) == []
 
 
 def test_pairing_guesses_from_many_addresses_meet_an_overall_back_off(club: Club) -> None:
