@@ -217,10 +217,10 @@ def store(session: Session, section: Section, m: Movement, *, from_round: int) -
         for t in session.exec(select(BridgeTable).where(BridgeTable.section_id == section.id))
     }
     new_tables = [number for number in range(1, m.tables + 1) if number not in have]
+    # A table added mid-session starts where the others are, with nobody seated in the rounds
+    # already started, so its terminal moves on like every other table.
+    started = min(section.current_round, from_round - 1)
     for number, code in zip(new_tables, new_pairing_codes(session, len(new_tables)), strict=True):
-        # A table added mid-session starts where the others are, with nobody seated in
-        # the rounds already started, so its terminal moves on like every other table.
-        started = min(section.current_round, from_round - 1)
         session.add(
             BridgeTable(section_id=section.id or 0, number=number, pairing_code=code, round=started)
         )
