@@ -18,6 +18,7 @@ from starlette.requests import HTTPConnection
 from protocol.messages import PROTOCOL_VERSION, Error
 from server import dataconnector
 from server.api import movements, results, table, td
+from server.api.routing import add_routes
 from server.core.config import Settings, check
 from server.core.db import make_engine, migrate
 from server.core.errors import TravellerError
@@ -116,12 +117,15 @@ def create_app(settings: Settings, *, engine: Engine | None = None) -> FastAPI:
             "fanout": _fanout_state(getattr(app.state, "fanout", None)),
         }
 
-    app.include_router(td.router)
-    app.include_router(td.guarded)
-    app.include_router(results.public)  # ranking, travellers, score cards as JSON
-    app.include_router(results.guarded)
-    app.include_router(table.router)
-    app.include_router(movements.router)
+    add_routes(
+        app,
+        td.router,
+        td.guarded,
+        results.public,  # ranking, travellers, score cards as JSON
+        results.guarded,
+        table.router,
+        movements.router,
+    )
     app.include_router(dataconnector.router)  # Bridgemate Data Connector: /dc and :5079
     # Inside the security headers: a refused body or path still gets them.
     app.add_middleware(

@@ -3,6 +3,6 @@
 ``install(app)`` adds the pages, their static files and the security headers to the server.
 """
 
-from server.web.site import install, router
+from server.web.site import ROUTERS, install
 
-__all__ = ["install", "router"]
+__all__ = ["ROUTERS", "install"]

@@ -8,6 +8,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import RedirectResponse, Response
 
+from server.api.routing import add_routes
 from server.core.errors import TravellerError
 from server.i18n import error_words
 from server.limits.ratelimit import login_limiter
@@ -39,28 +40,30 @@ from server.web.state import WebState
 
 Handler = Callable[[Request, Exception], Awaitable[Response]]
 
-router = APIRouter()
-for module in (
-    static,
-    login,
-    dashboard,
-    boards,
-    pairing,
-    players,
-    penalties,
-    keyed_deals,
-    audit,
-    publish,
-    movement_pages,
-    table_cards,
-    setup_wizard,
-    changes,
-    end_of_session,
-    glance,
-    team_table,
-):
-    router.include_router(module.router)
-router.include_router(public.router)
+#: The web's routers, in the order their routes are matched (the public pages last).
+ROUTERS: tuple[APIRouter, ...] = tuple(
+    module.router
+    for module in (
+        static,
+        login,
+        dashboard,
+        boards,
+        pairing,
+        players,
+        penalties,
+        keyed_deals,
+        audit,
+        publish,
+        movement_pages,
+        table_cards,
+        setup_wizard,
+        changes,
+        end_of_session,
+        glance,
+        team_table,
+        public,
+    )
+)
 
 
 def _login_redirect(_request: Request, exc: Exception) -> Response:
@@ -113,7 +116,7 @@ def _referer(request: Request) -> str:
 def install(app: FastAPI) -> None:
     """Add the TD dashboard and public pages to ``app`` (call once, before it starts)."""
     app.state.web = WebState(templates=make_templates(), limiter=login_limiter(app))
-    app.include_router(router)
+    add_routes(app, *ROUTERS)
     app.add_exception_handler(LoginRequiredError, _login_redirect)
     _wrap_errors(app)
     app.add_middleware(SecurityHeaders)
