@@ -141,6 +141,11 @@ def start_workers(
             str(workers),
             "--log-level",
             "warning",
+            # A client is pinned to a worker by its keep-alive connection; on a loaded machine
+            # uvicorn's 5 s default closed an idle one, and the client's next request went to
+            # another worker (one CI run: "the clients stayed on their workers" failed).
+            "--timeout-keep-alive",
+            "120",
         ],
         tmp,
         {"TRAVELLER_DATABASE_URL": url, "TRAVELLER_TD_PASSWORD": TD_PASSWORD},
@@ -158,7 +163,9 @@ def clients_per_worker(
     """Keep-alive HTTP clients, each pinned to a known worker (its pid), one per worker."""
     found: dict[int, httpx.Client] = {}
     for _ in range(tries):
-        client = httpx.Client(base_url=server.base, timeout=10)
+        # httpx, too, drops a connection idle for 5 s by default: keep it as long as uvicorn.
+        keep = httpx.Limits(keepalive_expiry=120)
+        client = httpx.Client(base_url=server.base, timeout=10, limits=keep)
         pid = int(server.health(client)["pid"])
         if pid in found:
             client.close()
