@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import UTC, datetime
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -29,6 +29,16 @@ from server.live.notify import PgFanout, fanout
 from server.live.runtime import Runtime, tune_interpreter
 from server.site.backup import scheduled_backups
 from server.web import install as install_web
+
+#: The JSON and websocket API's routers, in the order their routes are matched.
+API_ROUTERS: tuple[APIRouter, ...] = (
+    td.router,
+    td.guarded,
+    results.public,  # ranking, travellers, score cards as JSON
+    results.guarded,
+    table.router,
+    movements.router,
+)
 
 DESCRIPTION = """Table-side score entry for duplicate bridge.
 
@@ -117,15 +127,7 @@ def create_app(settings: Settings, *, engine: Engine | None = None) -> FastAPI:
             "fanout": _fanout_state(getattr(app.state, "fanout", None)),
         }
 
-    add_routes(
-        app,
-        td.router,
-        td.guarded,
-        results.public,  # ranking, travellers, score cards as JSON
-        results.guarded,
-        table.router,
-        movements.router,
-    )
+    add_routes(app, *API_ROUTERS)
     app.include_router(dataconnector.router)  # Bridgemate Data Connector: /dc and :5079
     # Inside the security headers: a refused body or path still gets them.
     app.add_middleware(

@@ -24,6 +24,10 @@ def add_routes(app: FastAPI, *routers: APIRouter) -> None:
         app.router.routes.extend(router.routes)
 
 
+#: The lifespan a router has when it was given none of its own.
+_NO_LIFESPAN = type(APIRouter().lifespan_context)
+
+
 def _check_plain(router: APIRouter) -> None:
     where = router.prefix or "/"
     for route in router.routes:
@@ -32,6 +36,6 @@ def _check_plain(router: APIRouter) -> None:
                 f"{where}: {type(route).__name__} is not a route of its own; "
                 "add the routers it includes instead"
             )
-    own_lifespan = type(router.lifespan_context) is not type(APIRouter().lifespan_context)
+    own_lifespan = type(router.lifespan_context) is not _NO_LIFESPAN
     if own_lifespan or router.on_startup or router.on_shutdown:
         raise ValueError(f"{where}: a router with a lifespan goes through include_router")

@@ -10,9 +10,8 @@ import pytest
 from fastapi import APIRouter, Depends, FastAPI, HTTPException
 from fastapi.testclient import TestClient
 
-from server.api import movements, results, table, td
 from server.api.routing import add_routes
-from server.app import create_app
+from server.app import API_ROUTERS, create_app
 from server.core.config import Settings
 from server.web import ROUTERS
 from tests.support.env import TD_PASSWORD
@@ -68,9 +67,7 @@ def test_a_router_that_includes_others_or_has_a_lifespan_is_refused() -> None:
 def test_two_servers_of_one_process_share_the_routes_and_one_api_description() -> None:
     settings = Settings(td_password=TD_PASSWORD, database_url="sqlite://")
     one, two = create_app(settings), create_app(settings)
-    shared = [*td.router.routes, *td.guarded.routes, *results.public.routes]
-    shared += [*results.guarded.routes, *table.router.routes, *movements.router.routes]
-    shared += [route for router in ROUTERS for route in router.routes]
+    shared = [route for router in (*API_ROUTERS, *ROUTERS) for route in router.routes]
     for app in (one, two):
         ids = {id(route) for route in app.router.routes}
         assert all(id(route) in ids for route in shared)

@@ -71,17 +71,6 @@ class Served:
     def stop(self) -> None:
         self._server.stop()
 
-    async def start_off_the_loop(self) -> None:
-        """Start the server again from a worker thread: the terminal's event loop keeps running
-        (and its link reconnecting) while uvicorn starts."""
-        await asyncio.to_thread(self.start)
-
-    async def stop_off_the_loop(self) -> None:
-        """Stop the server from a worker thread: uvicorn's shutdown waits for the terminal to
-        answer the websocket's close, which a blocked event loop could not (the stop's join
-        then ran out, and the old server was still shutting down when the new one started)."""
-        await asyncio.to_thread(self.stop)
-
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[Served]:
@@ -193,13 +182,16 @@ async def test_results_keyed_while_the_server_is_down_arrive_once(
         await client.wait_for(lambda: client.online and client.round is not None, timeout=10)
         await pilot.pause()
         await pilot.press("enter")
-        await served.stop_off_the_loop()
+        # Off the terminal's event loop: uvicorn's shutdown waits for the terminal to answer the
+        # websocket's close, which a blocked loop could not (the stop's join then ran out, and
+        # the old server was still shutting down when the new one started).
+        await asyncio.to_thread(served.stop)
         await client.wait_for(lambda: not client.online, timeout=10)
         await pilot.press("4", "4", "3", "1", "0", "enter", "enter")
         assert client.waiting == 2
         # One board: its entry and East's confirmation are two commands, one board to players.
         assert "OFFLINE, 1 board not sent" in str(app.screen.query_one(StatusLine).render())
-        await served.start_off_the_loop()
+        await asyncio.to_thread(served.start)
         await delivered(client)
     await client.close()
     with Session(served.engine) as session:
