@@ -13,7 +13,12 @@ import pytest
 from hypothesis import settings
 
 from server.core.db import SCHEMA_TEMPLATE, make_engine, migrate
-from tests.support.databases import pg_address, pg_database, pg_unavailable
+from tests.support.databases import (
+    RecycledDatabases,
+    pg_address,
+    pg_database,
+    pg_unavailable,
+)
 from tests.support.env import IN_CI as IN_CI
 from tests.support.env import PG_ADMIN_URL as PG_ADMIN_URL
 from tests.support.env import WORKER
@@ -61,7 +66,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.subprocess)
         if "deploy" in path.parts:
             item.add_marker(pytest.mark.deploy)
-        if names & {"pg_url", "pg_migrated_url", "pg_template"}:
+        if names & {"pg_url", "pg_migrated_url", "pg_template", "pg_recycled"}:
             item.add_marker(pytest.mark.postgres)
 
 
@@ -114,11 +119,23 @@ def pg_url() -> Iterator[str]:
         yield pg_address(name)
 
 
+@pytest.fixture(scope="session")
+def pg_recycled(pg_template: str) -> Iterator[RecycledDatabases]:
+    """This worker's copies of the template, put back as new after each test."""
+    pool = RecycledDatabases(pg_template)
+    yield pool
+    pool.close()
+
+
 @pytest.fixture
-def pg_migrated_url(pg_template: str) -> Iterator[str]:
-    """A fresh PostgreSQL database at the newest schema (a copy of the session's template)."""
-    with pg_database(pg_template) as name:
+def pg_migrated_url(pg_recycled: RecycledDatabases) -> Iterator[str]:
+    """A PostgreSQL database at the newest schema and with no rows: a copy of the session's
+    template, new or put back as new after an earlier test (tests/support/databases.py)."""
+    name = pg_recycled.take()
+    try:
         yield pg_address(name)
+    finally:
+        pg_recycled.give_back(name)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
