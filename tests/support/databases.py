@@ -15,8 +15,9 @@ import psycopg
 
 from tests.support.env import PG_ADMIN_URL, WORKER
 
-#: The admin address without its database, for SQLAlchemy (psycopg 3 driver).
-PG_BASE = PG_ADMIN_URL.rsplit("/", 1)[0].replace("postgresql://", "postgresql+psycopg://", 1)
+#: The admin address without its database: for psycopg, and for SQLAlchemy (psycopg 3 driver).
+_PG_SERVER = PG_ADMIN_URL.rsplit("/", 1)[0]
+PG_BASE = _PG_SERVER.replace("postgresql://", "postgresql+psycopg://", 1)
 
 
 def pg_unavailable() -> str | None:
@@ -29,7 +30,8 @@ def pg_unavailable() -> str | None:
 
 
 def pg_address(name: str) -> str:
-    """The SQLAlchemy address of database ``name`` on the tests' PostgreSQL server."""
+    """The SQLAlchemy address of database ``name`` on the tests' PostgreSQL server (for psycopg
+    itself, :func:`pg_admin_url`)."""
     return f"{PG_BASE}/{name}"
 
 
@@ -125,8 +127,8 @@ def _quoted(name: str) -> str:
 
 @dataclass(frozen=True)
 class DatabaseState:
-    """What a freshly copied template holds: its schema's digest, the rows of every table (only
-    ``alembic_version`` has any today, as COPY text) and where each sequence stands."""
+    """What a database holds: its schema's digest, the rows of every table as COPY text (a fresh
+    copy of the template has them only in ``alembic_version``) and where each sequence stands."""
 
     fingerprint: str
     tables: tuple[str, ...]
@@ -173,6 +175,10 @@ class DatabaseState:
                 conn.execute("SELECT setval(%s::regclass, %s, %s)", (sequence, value, called))
 
 
+class _NotAsNewError(Exception):
+    pass
+
+
 class RecycledDatabases:
     """Copies of a migrated template for one worker's tests, emptied after each test instead of
     dropped: making a database from a template and dropping it costs PostgreSQL about half a
@@ -202,9 +208,8 @@ class RecycledDatabases:
     def give_back(self, name: str) -> None:
         """Ready ``name`` for the next test, or drop it when it cannot be made as new."""
         try:
-            with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
-                _end_connections(admin, name)
             with psycopg.connect(pg_admin_url(name), autocommit=True) as conn:
+                _end_other_connections(conn)
                 if schema_fingerprint(conn) != self.snapshot.fingerprint:
                     raise _NotAsNewError(f"{name}: the test changed the schema")
                 self.snapshot.restore(conn)
@@ -222,20 +227,15 @@ class RecycledDatabases:
         self._free.clear()
 
 
-class _NotAsNewError(Exception):
-    pass
-
-
 def pg_admin_url(name: str) -> str:
     """The psycopg address of database ``name``, as the tests' superuser."""
-    return PG_ADMIN_URL.rsplit("/", 1)[0] + "/" + name
+    return f"{_PG_SERVER}/{name}"
 
 
-def _end_connections(admin: psycopg.Connection[Any], name: str) -> None:
-    """End every connection to database ``name`` (what a test's engines left open), waiting up
-    to 5 s for each to be gone."""
-    admin.execute(
+def _end_other_connections(conn: psycopg.Connection[Any]) -> None:
+    """End every other connection to the database ``conn`` is connected to (what a test's
+    engines left open), waiting up to 5 s for each to be gone."""
+    conn.execute(
         "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity"
-        " WHERE datname = %s AND pid <> pg_backend_pid()",
-        (name,),
+        " WHERE datname = current_database() AND pid <> pg_backend_pid()"
     )
