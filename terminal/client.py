@@ -317,7 +317,7 @@ class SyncingClient(TableClient):
         """What the server said of the board's last entry (a refusal or a warning), once."""
         return self._notes.pop(board, None)
 
-    # A deadline argument, as asyncio.wait_for's: every caller waits with one.
+    # A deadline argument: every caller waits with one.
     async def wait_for(self, condition: Callable[[], bool], timeout: float = 5.0) -> None:  # noqa: ASYNC109
         """Wait until ``condition()`` holds, checking it after every change (TimeoutError)."""
         async with asyncio.timeout(timeout):
@@ -479,7 +479,8 @@ class SyncingClient(TableClient):
         """Wait for the backoff delay, or less if a new command wants out."""
         self._wake.clear()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), seconds)
+            async with asyncio.timeout(seconds):
+                await self._wake.wait()
 
     async def _serve(self) -> None:
         closed = asyncio.ensure_future(self._link.wait_closed())

@@ -130,7 +130,9 @@ class WebsocketLink(Link):
             raise LinkDownError from None
         try:
             await ws.send(Hello(token=token).model_dump_json())
-            first = parse_server_message(await asyncio.wait_for(ws.recv(), self.timeout))
+            async with asyncio.timeout(self.timeout):
+                raw = await ws.recv()
+            first = parse_server_message(raw)
         except (OSError, TimeoutError, WebSocketException, ValidationError) as error:
             log.info("no answer to hello: %s", error)
             await ws.close()
@@ -187,7 +189,8 @@ class WebsocketLink(Link):
             except (ConnectionClosed, OSError):
                 raise LinkDownError from None
         try:
-            return await asyncio.wait_for(waiter, self.timeout)
+            async with asyncio.timeout(self.timeout):
+                return await waiter
         except TimeoutError:
             log.info("no answer to %s in %.0f s", command.type, self.timeout)
             await self.close()

@@ -157,7 +157,8 @@ async def _pushes(link: _Link, runtime: Runtime, token: str, section_id: int, ta
         while True:
             batch: list[Message] = []
             with contextlib.suppress(TimeoutError):
-                batch.append(await asyncio.wait_for(sub.queue.get(), every))
+                async with asyncio.timeout(every):
+                    batch.append(await sub.queue.get())
                 while not sub.queue.empty():
                     batch.append(sub.queue.get_nowait())
             try:
@@ -230,9 +231,8 @@ async def _serve(websocket: WebSocket, runtime: Runtime) -> None:
     await websocket.accept()
     accept = websocket.headers.get("accept-language")  # the refusals' language, if sent
     try:
-        raw_hello = await asyncio.wait_for(
-            _receive(websocket, runtime), runtime.settings.hello_timeout
-        )
+        async with asyncio.timeout(runtime.settings.hello_timeout):
+            raw_hello = await _receive(websocket, runtime)
     except TimeoutError:
         with contextlib.suppress(Exception):
             await websocket.send_text(

@@ -65,4 +65,5 @@ class Listener:
         """Stop listening and wait for the open requests to finish."""
         self.server.should_exit = True
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.task, timeout=10)
+            async with asyncio.timeout(10):
+                await self.task

@@ -304,7 +304,8 @@ class RequestLimits:
             if complete:  # the body is read: the app waits for a disconnect, unbounded
                 return await receive()
             try:
-                message = await asyncio.wait_for(receive(), self.body_timeout)
+                async with asyncio.timeout(self.body_timeout):
+                    message = await receive()
             except TimeoutError:
                 seconds = f"{self.body_timeout:g}"
                 refused = BodyRefusedError(

@@ -111,7 +111,8 @@ class PgFanout:
         ]
         self._detach = self.bus.observe(self._observe)
         try:
-            await asyncio.wait_for(self.listening.wait(), ready_timeout)
+            async with asyncio.timeout(ready_timeout):
+                await self.listening.wait()
         except TimeoutError:
             log.warning("fan-out: no LISTEN after %.0f s; retrying in background", ready_timeout)
 

@@ -239,7 +239,8 @@ class BackupSchedule:
         while True:
             label = "timed"
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), period)
+                async with asyncio.timeout(period):
+                    await self._wake.wait()
                 label = "round"
                 await asyncio.sleep(self.settle)  # one backup for a burst of round pushes
             self._wake.clear()

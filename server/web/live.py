@@ -150,7 +150,8 @@ class Channel:
             while True:
                 messages: list[Message] = []
                 with contextlib.suppress(TimeoutError):
-                    messages.append(await asyncio.wait_for(sub.queue.get(), timeout=self.poll))
+                    async with asyncio.timeout(self.poll):
+                        messages.append(await sub.queue.get())
                 if messages and self.delta_interval:
                     await asyncio.sleep(self.delta_interval)  # gather the burst's results
                 while not sub.queue.empty():

@@ -175,9 +175,10 @@ async def test_two_tables_play_two_rounds(served: Served, tmp_path: Path) -> Non
 async def test_results_keyed_while_the_server_is_down_arrive_once(
     served: Served, tmp_path: Path
 ) -> None:
-    # Twice in full runs (1a1105f, 793647e) this test hung until the suite's 900 s timeout, in
-    # an await that has no timeout of its own: this bound fails it in 2 minutes instead, with
-    # the traceback of the await that was waiting.
+    # Twice in full runs (1a1105f, 793647e) this test hung until the suite's 900 s timeout:
+    # client.close() cancelled the link loop just as an answer arrived, asyncio.wait_for (3.11)
+    # swallowed the cancellation, and the loop waited on for a push (test_link_cancel.py). The
+    # bound stays, so a hang of another kind fails here in 2 minutes, with its traceback.
     async with asyncio.timeout(120):
         client = WebsocketClient(served.url, tmp_path / "terminal")
         app = TravellerTerminal(client, confirm_guard=0)
