@@ -3,7 +3,8 @@
 do not offer mean English.
 
 The server's catalogue (``server/locales``) is compiled by Babel on first use, through this
-package (``server.i18n``, which imports Babel when it loads: the terminal extra has it too).
+package (``server.i18n``, which imports Babel when it loads: a base dependency, so every
+install has it, a keypad-only one too).
 """
 
 from __future__ import annotations
