@@ -246,6 +246,45 @@ def test_the_public_traveller_and_score_card_keep_every_column_on_a_phone(
     tab.close()
 
 
+def test_a_long_movement_scrolls_its_grid_to_the_current_round_on_a_phone(
+    live_server: LiveServer, contexts: dict[str, Any]
+) -> None:
+    """Twelve rounds do not fit 390 px: the grid scrolls in its card (the page does not), the
+    current round shows, and the table numbers stay at the left edge."""
+    room = open_room(live_server, name="Twelve-table Mitchell", tables=12, bpr=2)
+    try:
+        for number in range(1, 10):
+            room.start_round(number)
+    finally:
+        room.http.close()
+    tab = contexts["phone"].new_page()
+    tab.goto(f"/td/s/{room.section_id}")
+    tab.wait_for_load_state("load")
+    shoot(tab, "dashboard-12-rounds-390.png")
+    assert overflow(tab) == 0
+    where = tab.evaluate(
+        """() => {
+          const wrap = document.querySelector('.grid-scroll').getBoundingClientRect();
+          const cur = document.querySelector('.grid thead th.r.cur');
+          const table = document.querySelector('.grid thead th.t').getBoundingClientRect();
+          const first = document.querySelector('.grid tbody th.t').getBoundingClientRect();
+          const c = cur.getBoundingClientRect();
+          return {round: cur.textContent.trim(), wrapLeft: wrap.left, wrapRight: wrap.right,
+                  tableLeft: table.left, tableRight: table.right, rowLeft: first.left,
+                  curLeft: c.left, curRight: c.right,
+                  scrolled: document.querySelector('.grid-scroll').scrollLeft};
+        }"""
+    )
+    assert where["round"].endswith("9")
+    assert where["scrolled"] > 0, "the grid scrolled to round 9"
+    assert where["tableRight"] <= where["curLeft"], "round 9 is not under the table numbers"
+    assert where["curRight"] <= where["wrapRight"] + 0.5, "round 9 is inside the card"
+    # The table numbers stay at the card's left edge while the rounds scroll.
+    assert abs(where["tableLeft"] - where["wrapLeft"]) < 1
+    assert abs(where["rowLeft"] - where["wrapLeft"]) < 1
+    tab.close()
+
+
 def test_the_results_sheet_prints_one_part_a_page(night: Night, contexts: dict[str, Any]) -> None:
     """Chromium's own PDF of the sheet: the ranking, the travellers, then one page a pair."""
     tab = contexts["laptop"].new_page()

@@ -219,6 +219,28 @@
     window.setInterval(refreshRoom, 15000);
   }
 
+  // ----------------------------------------------------------------- the grid's rounds
+  // A grid wider than its card (a phone, many rounds) scrolls so the current round shows, on
+  // opening and whenever the round moves on; between those the TD's own scrolling stays.
+  var shownRound = null;
+  function showCurrentRound() {
+    var wrap = document.querySelector(".grid-scroll");
+    var current = wrap && wrap.querySelector("thead th.r.cur");
+    if (!current) return;
+    var round = current.textContent;
+    if (round === shownRound) return;
+    shownRound = round;
+    if (wrap.scrollWidth <= wrap.clientWidth) return;
+    var sticky = wrap.querySelector("thead th.t");
+    var left = current.offsetLeft - (sticky ? sticky.offsetWidth : 0);
+    var right = current.offsetLeft + current.offsetWidth;
+    if (left < wrap.scrollLeft || right > wrap.scrollLeft + wrap.clientWidth) {
+      wrap.scrollLeft = Math.max(0, right - wrap.clientWidth + current.offsetWidth);
+    }
+  }
+  showCurrentRound();
+  document.addEventListener("traveller:updated", showCurrentRound);
+
   // ----------------------------------------------------------------- live fragments
   var path = document.body.getAttribute("data-live");
   if (!path) return;
