@@ -246,6 +246,27 @@ def test_the_public_traveller_and_score_card_keep_every_column_on_a_phone(
     tab.close()
 
 
+@pytest.mark.parametrize("tables", [5, 7])
+def test_a_club_nights_rounds_all_fit_a_phones_grid(
+    live_server: LiveServer, contexts: dict[str, Any], tables: int
+) -> None:
+    """A Mitchell of five or seven tables (as many rounds): every round column shows at 390 px,
+    and the grid needs no scrolling of its own."""
+    room = open_room(live_server, name=f"{tables}-table Mitchell", tables=tables, bpr=3)
+    try:
+        room.start_round(1)
+    finally:
+        room.http.close()
+    tab = contexts["phone"].new_page()
+    tab.goto(f"/td/s/{room.section_id}")
+    tab.wait_for_load_state("load")
+    shoot(tab, f"dashboard-{tables}-rounds-390.png")
+    assert tab.locator(".grid thead th.r").count() == tables
+    assert fits(tab, "table.grid")
+    assert overflow(tab) == 0
+    tab.close()
+
+
 def test_a_long_movement_scrolls_its_grid_to_the_current_round_on_a_phone(
     live_server: LiveServer, contexts: dict[str, Any]
 ) -> None:
