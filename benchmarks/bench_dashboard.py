@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import socket
 import statistics
 import tempfile
 import threading
@@ -27,6 +26,7 @@ import httpx
 import uvicorn
 from playwright.sync_api import sync_playwright
 
+from benchmarks.procs import free_port
 from server.app import create_app
 from server.core.config import Settings
 
@@ -69,16 +69,9 @@ async ({token, board, version, table, round, expected, entry}) => {
 """
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def _serve(db: Path) -> tuple[str, Any, threading.Thread]:
     app = create_app(Settings(td_password=PASSWORD, database_url=f"sqlite:///{db}"))
-    port = _free_port()
+    port = free_port()
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
     )
