@@ -23,6 +23,7 @@ from server.ops.cli import COMMANDS, app, first_paragraph, load
 from server.ops.demo import create_demo
 from tests.gateway.test_core import SECTION, Rig, round_info
 from tests.server.io.test_io_teams import ROOMS_PBN
+from tests.support.installs import run_cli_without
 
 runner = CliRunner()
 DATA = Path(__file__).resolve().parents[1] / "data" / "io"
@@ -78,29 +79,10 @@ def test_cli_module_imports_no_server_framework() -> None:
 
 
 #: A Raspberry Pi terminal's install (`traveller[terminal]`): none of the server extra.
-WITHOUT_SERVER_EXTRA = """
-import sys
-from importlib.abc import MetaPathFinder
-
 SERVER_EXTRA = {
     "fastapi", "starlette", "uvicorn", "sqlmodel", "sqlalchemy", "alembic", "psycopg",
     "pydantic_settings", "jinja2", "multipart", "yaml", "segno",
-}
-
-
-class NotInstalled(MetaPathFinder):
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in SERVER_EXTRA:
-            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-        return None
-
-
-sys.meta_path.insert(0, NotInstalled())
-from server.ops.cli import main
-
-sys.argv = ["traveller", *sys.argv[1:]]
-main()
-"""
+}  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -116,15 +98,13 @@ main()
     ],
 )
 def test_a_terminal_without_the_server_extra_runs_its_commands(args: list[str]) -> None:
-    run = [sys.executable, "-c", WITHOUT_SERVER_EXTRA, *args]
-    out = subprocess.run(run, capture_output=True, text=True, timeout=120)
+    out = run_cli_without(SERVER_EXTRA, *args)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "Traceback" not in out.stderr
 
 
 def test_a_server_command_without_the_server_extra_says_what_to_install() -> None:
-    run = [sys.executable, "-c", WITHOUT_SERVER_EXTRA, "serve", "--help"]
-    out = subprocess.run(run, capture_output=True, text=True, timeout=120)
+    out = run_cli_without(SERVER_EXTRA, "serve", "--help")
     assert out.returncode == 2, out.stdout + out.stderr
     assert "Traceback" not in out.stderr
     assert "`traveller serve` needs uvicorn" in out.stderr
