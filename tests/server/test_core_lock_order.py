@@ -109,9 +109,17 @@ def test_http_and_websocket_commands_take_table_locks_in_table_order(
     # is held by a job of its own until all three wait, then they run in table order.
     spy.orders.clear()
     spy.locked.clear()
-    release = threading.Event()
-    held = runtime.writer.submit(lambda s: release.wait(WAIT), 0)
+    running, release = threading.Event(), threading.Event()
+
+    def hold(session: Session) -> bool:
+        running.set()
+        return release.wait(WAIT)
+
+    held = runtime.writer.submit(hold, 0)
     spy.wait_for(1)
+    # The writer must have taken the holding job as a batch of its own before the first command
+    # is sent: else it can take both in one batch, and table 3 runs before the 1 and 2 behind it.
+    assert running.wait(WAIT), "the writer never started the holding job"
     replies.clear()
     sends = [
         (by_http, 3, board[3] + 2),
