@@ -62,15 +62,23 @@ class CutProxy:
             writer.transport.abort()
         self._writers.clear()
 
-    async def cut(self, seconds: float) -> None:
-        """The outage: stop listening (connections are refused), drop all, wait, listen again."""
+    def go_down(self) -> None:
+        """The outage begins: stop listening (connections are refused) and drop all."""
         self.cuts += 1
         if self._server is not None:
             self._server.close()
             self._server = None
         self.drop_all()
-        await asyncio.sleep(seconds)
+
+    async def come_up(self) -> None:
+        """The outage ends: listen again."""
         await self.start()
+
+    async def cut(self, seconds: float) -> None:
+        """An outage of ``seconds``."""
+        self.go_down()
+        await asyncio.sleep(seconds)
+        await self.come_up()
 
     async def close(self) -> None:
         if self._server is not None:
