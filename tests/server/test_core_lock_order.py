@@ -40,9 +40,10 @@ class Spy:
         submit = writer.submit
 
         def spied_submit(work: Callable[[Session], Any], order: int = 0) -> Future[Any]:
+            future = submit(work, order)  # queued before it counts as submitted (see wait_for)
             with self.lock:
                 self.orders.append(order)
-            return submit(work, order)
+            return future
 
         real = table_desk.outcome_for
 
