@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from textual.pilot import Pilot
 from textual.widgets import Static
 
 from terminal.app import TravellerTerminal
+from terminal.screens.confirm import ConfirmScreen
 from terminal.testing.server import FakeClient, FakeServer
 
 
@@ -36,6 +38,22 @@ async def seated(pilot: Pilot[None], client: FakeClient) -> None:
     """From the start: wait for the round, then confirm the seats (Enter)."""
     await client.wait_for(lambda: client.round is not None)
     await pilot.pause()
+    await pilot.press("enter")
+
+
+async def checked(pilot: Pilot[Any]) -> None:
+    """Wait for the app's workers, then redraw. With hand records the terminal sends North's
+    entry and waits for the server's check in a worker before East's confirmation comes up; a
+    key pressed meanwhile is refused ("Checking the entry with the server…")."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def north_then_east(pilot: Pilot[Any], *north: str) -> None:
+    """North's keys, ending with Enter; then, once East's confirmation is up, East's Enter."""
+    await pilot.press(*north)
+    await checked(pilot)
+    assert isinstance(pilot.app.screen, ConfirmScreen), pilot.app.screen
     await pilot.press("enter")
 
 

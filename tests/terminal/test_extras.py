@@ -19,10 +19,11 @@ from terminal.screens.report import BoardReportScreen
 from terminal.screens.seat_check import SeatCheckScreen
 from terminal.screens.summary import SummaryScreen
 from terminal.testing.server import FakeServer
-from tests.support.terminal import make_app, screen_text, seated, settle
+from tests.support.terminal import make_app, north_then_east, screen_text, seated, settle
 
 SIZE = (80, 24)
 FOUR_SPADES_BY_SOUTH_MADE = ["4", "4", "3", "1", "0", "enter", "enter"]
+NORTH_SENDS_FOUR_SPADES = FOUR_SPADES_BY_SOUTH_MADE[:-1]  # without East's Enter
 # West holds ♥AKQJ and ♠432; double dummy, N/S take 7 tricks in spades.
 DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 NS_TRICKS = {"C": 5, "D": 7, "H": 5, "S": 7, "NT": 5}
@@ -113,7 +114,7 @@ async def test_the_deal_on_demand_after_confirmation() -> None:
     app, client = make_app(server)
     async with app.run_test(size=SIZE) as pilot:
         await seated(pilot, client)
-        await pilot.press(*FOUR_SPADES_BY_SOUTH_MADE)
+        await north_then_east(pilot, *NORTH_SENDS_FOUR_SPADES)  # a deal: checked first
         await wait_for_screen(pilot, app, BoardReportScreen)
         assert "* = the deal" in screen_text(app)
         await pilot.press("*")
@@ -130,7 +131,7 @@ async def test_nothing_after_a_board_shows_no_deal_either() -> None:
     app, client = make_app(server)
     async with app.run_test(size=SIZE) as pilot:
         await seated(pilot, client)
-        await pilot.press(*FOUR_SPADES_BY_SOUTH_MADE)
+        await north_then_east(pilot, *NORTH_SENDS_FOUR_SPADES)  # a deal: checked first
         await settle(pilot, client)
         assert isinstance(app.screen, BoardEntryScreen)
         assert app.screen.board == 2  # nothing after confirmation: straight on

@@ -12,7 +12,7 @@ from protocol.messages import BoardResultView, EnterResult, EntryValues
 from terminal import i18n
 from terminal.errors import ClientError
 from terminal.testing.server import FakeLink, FakeServer
-from tests.support.terminal import make_app, settle
+from tests.support.terminal import checked, make_app, north_then_east, settle
 
 pytest.importorskip("pytest_textual_snapshot", reason="pip install pytest-textual-snapshot")
 
@@ -171,7 +171,7 @@ DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 NS_TRICKS = {"C": 5, "D": 7, "H": 5, "S": 7, "NT": 5}
 EW_TRICKS = {"C": 7, "D": 5, "H": 7, "S": 5, "NT": 5}
 DD = {"N": NS_TRICKS, "S": NS_TRICKS, "E": EW_TRICKS, "W": EW_TRICKS}
-FOUR_SPADES = ("4", "4", "3", "1", "0", "enter", "enter")
+FOUR_SPADES = ("4", "4", "3", "1", "0", "enter")  # North sends; East confirms after
 
 
 def played_elsewhere(server: FakeServer) -> FakeServer:
@@ -192,17 +192,12 @@ def played_elsewhere(server: FakeServer) -> FakeServer:
     return server
 
 
-async def done(pilot: Pilot[Any]) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
 def test_report_score(snap_compare: SnapCompare) -> None:
     async def steps(pilot: Pilot[Any], client: Any) -> None:
         await seated(pilot, client)
-        await pilot.press(*FOUR_SPADES)
+        await north_then_east(pilot, *FOUR_SPADES)
         await settle(pilot, client)
-        await done(pilot)
+        await checked(pilot)
 
     assert snap(snap_compare, steps, played_elsewhere(FakeServer(after_confirm="score")))
 
@@ -210,9 +205,9 @@ def test_report_score(snap_compare: SnapCompare) -> None:
 def test_report_traveller(snap_compare: SnapCompare) -> None:
     async def steps(pilot: Pilot[Any], client: Any) -> None:
         await seated(pilot, client)
-        await pilot.press(*FOUR_SPADES)
+        await north_then_east(pilot, *FOUR_SPADES)
         await settle(pilot, client)
-        await done(pilot)
+        await checked(pilot)
 
     server = played_elsewhere(FakeServer(after_confirm="traveller", deals={1: DEAL}))
     assert snap(snap_compare, steps, server)
@@ -221,11 +216,11 @@ def test_report_traveller(snap_compare: SnapCompare) -> None:
 def test_report_deal(snap_compare: SnapCompare) -> None:
     async def steps(pilot: Pilot[Any], client: Any) -> None:
         await seated(pilot, client)
-        await pilot.press(*FOUR_SPADES)
+        await north_then_east(pilot, *FOUR_SPADES)
         await settle(pilot, client)
-        await done(pilot)
+        await checked(pilot)
         await pilot.press("*")
-        await done(pilot)
+        await checked(pilot)
 
     # The deal after a board the event shows (rules.md § 11: "nothing" shows no deal either).
     server = FakeServer(after_confirm="score", deals={1: DEAL}, dd={1: DD})
@@ -237,7 +232,7 @@ def test_are_you_sure(snap_compare: SnapCompare) -> None:
         await seated(pilot, client)
         await settle(pilot, client)
         await pilot.press("4", "4", "3", "1", "3", "enter")
-        await done(pilot)
+        await checked(pilot)
 
     assert snap(snap_compare, steps, FakeServer(deals={1: DEAL}, dd={1: DD}))
 
@@ -247,7 +242,7 @@ def test_td_code(snap_compare: SnapCompare) -> None:
         await seated(pilot, client)
         await settle(pilot, client)
         await pilot.press(".", "5", "1", "1", "1", "1", "enter")
-        await done(pilot)
+        await checked(pilot)
 
     assert snap(snap_compare, steps)
 
@@ -263,9 +258,9 @@ def test_players_confirm(snap_compare: SnapCompare) -> None:
     async def steps(pilot: Pilot[Any], client: Any) -> None:
         await settle(pilot, client)
         await pilot.press("*", "1", "0", "0", "1", "enter")
-        await done(pilot)
+        await checked(pilot)
         await pilot.press("enter", "v", "e", "r", "a", "enter", "1", "0", "0", "2", "enter")
-        await done(pilot)
+        await checked(pilot)
 
     members = {"1001": "Anna Lind", "1002": "Bo Ek"}
     assert snap(snap_compare, steps, FakeServer(player_numbers="first_round", members=members))
@@ -275,7 +270,7 @@ def test_players_keying(snap_compare: SnapCompare) -> None:
     async def steps(pilot: Pilot[Any], client: Any) -> None:
         await settle(pilot, client)
         await pilot.press("*", "1", "0", "0", "1", "enter")
-        await done(pilot)
+        await checked(pilot)
         await pilot.press("1", "0")
 
     members = {"1001": "Anna Lind", "1002": "Bo Ek"}
@@ -285,10 +280,10 @@ def test_players_keying(snap_compare: SnapCompare) -> None:
 def test_ranking(snap_compare: SnapCompare) -> None:
     async def steps(pilot: Pilot[Any], client: Any) -> None:
         await seated(pilot, client)
-        await pilot.press(*FOUR_SPADES, "3", "5", "1", "9", "enter", "enter")
+        await pilot.press(*FOUR_SPADES, "enter", "3", "5", "1", "9", "enter", "enter")  # no deals
         await settle(pilot, client)
         await pilot.press("enter")
-        await done(pilot)
+        await checked(pilot)
 
     assert snap(snap_compare, steps, FakeServer(rounds=1, show_ranking=True))
 

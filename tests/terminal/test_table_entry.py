@@ -17,7 +17,7 @@ from terminal.screens.deal_entry import DealEntryScreen
 from terminal.screens.play import PlayScreen
 from terminal.testing.event import KeyedDeal
 from terminal.testing.server import FakeServer
-from tests.support.terminal import make_app, screen_text, seated, settle
+from tests.support.terminal import checked, make_app, screen_text, seated, settle
 
 SIZE = (80, 24)
 #: Board 1's deal in the tests (protocol tests' DEAL): North deals.
@@ -186,7 +186,7 @@ async def test_without_the_deal_the_server_refuses_a_card_not_in_the_hand() -> N
         await pilot.press("4", "1", "4")  # ♠A led by West: the terminal cannot know
         await pilot.press("*", "7", "enter")
         await settle(pilot, client)
-        await pilot.pause()
+        await checked(pilot)  # the server's check of the entry, in a worker
         assert isinstance(app.screen, BoardEntryScreen)
         assert "SA is not in West's hand" in screen_text(app)
         await pilot.press("enter")  # the play again, its cards kept: take back and change
@@ -194,6 +194,7 @@ async def test_without_the_deal_the_server_refuses_a_card_not_in_the_hand() -> N
         await pilot.press("backspace", "backspace")  # the claim, then the lead
         await pilot.press("1", "6", "*", "7", "enter")  # ♣6 (West's), then a claim of 7
         await settle(pilot, client)
+        await checked(pilot)
         assert isinstance(app.screen, ConfirmScreen)
     assert server.results[(1, 1, 1)].play == "C6 =7"
 
