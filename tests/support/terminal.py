@@ -49,11 +49,16 @@ async def checked(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
+async def wait_for_screen(pilot: Pilot[Any], kind: type) -> None:
+    """Let the workers finish, then check that the screen is a ``kind``."""
+    await checked(pilot)
+    assert isinstance(pilot.app.screen, kind), pilot.app.screen
+
+
 async def north_then_east(pilot: Pilot[Any], *north: str) -> None:
     """North's keys, ending with Enter; then, once East's confirmation is up, East's Enter."""
     await pilot.press(*north)
-    await checked(pilot)
-    assert isinstance(pilot.app.screen, ConfirmScreen), pilot.app.screen
+    await wait_for_screen(pilot, ConfirmScreen)
     await pilot.press("enter")
 
 

@@ -19,7 +19,14 @@ from terminal.screens.report import BoardReportScreen
 from terminal.screens.seat_check import SeatCheckScreen
 from terminal.screens.summary import SummaryScreen
 from terminal.testing.server import FakeServer
-from tests.support.terminal import make_app, north_then_east, screen_text, seated, settle
+from tests.support.terminal import (
+    make_app,
+    north_then_east,
+    screen_text,
+    seated,
+    settle,
+    wait_for_screen,
+)
 
 SIZE = (80, 24)
 FOUR_SPADES_BY_SOUTH_MADE = ["4", "4", "3", "1", "0", "enter", "enter"]
@@ -52,13 +59,6 @@ def other_table_result(server: FakeServer, ns_score: int) -> None:
     )
 
 
-async def wait_for_screen(pilot: object, app: object, kind: type) -> None:
-    """Let the workers finish, then check the screen."""
-    await app.workers.wait_for_complete()  # type: ignore[attr-defined]
-    await pilot.pause()  # type: ignore[attr-defined]
-    assert isinstance(app.screen, kind), app.screen  # type: ignore[attr-defined]
-
-
 async def test_the_summary_shows_where_the_pairs_go_once_the_round_is_done() -> None:
     server = FakeServer()
     app, client = make_app(server)
@@ -83,7 +83,7 @@ async def test_after_confirmation_the_score_then_the_next_board() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await seated(pilot, client)
         await pilot.press(*FOUR_SPADES_BY_SOUTH_MADE)
-        await wait_for_screen(pilot, app, BoardReportScreen)
+        await wait_for_screen(pilot, BoardReportScreen)
         text = screen_text(app)
         assert "N/S 100 %      E/W 0 %" in text
         assert "2 results so far (tables still to play it are not in it)." in text
@@ -99,7 +99,7 @@ async def test_after_confirmation_the_traveller_of_played_boards_only() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await seated(pilot, client)
         await pilot.press(*FOUR_SPADES_BY_SOUTH_MADE)
-        await wait_for_screen(pilot, app, BoardReportScreen)
+        await wait_for_screen(pilot, BoardReportScreen)
         report = app.screen.report  # type: ignore[attr-defined]
         assert [(row.table, row.ours) for row in report.rows] == [(2, False), (1, True)]
         assert "N/S 100 %" in screen_text(app)
@@ -115,7 +115,7 @@ async def test_the_deal_on_demand_after_confirmation() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await seated(pilot, client)
         await north_then_east(pilot, *NORTH_SENDS_FOUR_SPADES)  # a deal: checked first
-        await wait_for_screen(pilot, app, BoardReportScreen)
+        await wait_for_screen(pilot, BoardReportScreen)
         assert "* = the deal" in screen_text(app)
         await pilot.press("*")
         text = screen_text(app)
@@ -165,7 +165,7 @@ async def test_a_lead_not_in_the_leaders_hand_is_refused() -> None:
         for _ in range(5):
             await pilot.press("backspace")
         await pilot.press("3", "1", "4", "1", "0", "enter")
-        await wait_for_screen(pilot, app, ConfirmScreen)
+        await wait_for_screen(pilot, ConfirmScreen)
         await pilot.press("enter")
         await settle(pilot, client)
         assert server.results[(1, 1, 1)].lead == "HA"
@@ -178,7 +178,7 @@ async def test_tricks_far_from_double_dummy_ask_are_you_sure() -> None:
         await seated(pilot, client)
         await settle(pilot, client)
         await pilot.press("4", "4", "3", "1", "3", "enter")  # thirteen tricks
-        await wait_for_screen(pilot, app, QuestionScreen)
+        await wait_for_screen(pilot, QuestionScreen)
         assert "far from what the cards allow" in screen_text(app)
         await pilot.press("enter")  # yes, it is right
         assert isinstance(app.screen, ConfirmScreen)
@@ -186,15 +186,15 @@ async def test_tricks_far_from_double_dummy_ask_are_you_sure() -> None:
         await settle(pilot, client)
         assert server.results[(1, 1, 1)].tricks == 13
         # Board 2: no, North changes it; the correction gets no second question.
-        await wait_for_screen(pilot, app, BoardEntryScreen)
+        await wait_for_screen(pilot, BoardEntryScreen)
         assert app.screen.board == 2
         await pilot.press("4", "4", "3", "1", "3", "enter")
-        await wait_for_screen(pilot, app, QuestionScreen)
+        await wait_for_screen(pilot, QuestionScreen)
         await pilot.press("backspace")  # no: North changes it
         assert isinstance(app.screen, BoardEntryScreen)
         assert app.screen.editing
         await pilot.press("backspace", "backspace", "1", "2", "enter")
-        await wait_for_screen(pilot, app, ConfirmScreen)
+        await wait_for_screen(pilot, ConfirmScreen)
         await pilot.press("enter")
         await settle(pilot, client)
         assert server.results[(1, 1, 2)].tricks == 12
@@ -216,7 +216,7 @@ async def test_not_played_needs_the_td_code() -> None:
         assert "not the TD's code" in screen_text(app)
         assert (1, 1, 1) not in server.results
         await pilot.press("4", "3", "2", "1", "enter")
-        await wait_for_screen(pilot, app, BoardEntryScreen)
+        await wait_for_screen(pilot, BoardEntryScreen)
         assert server.results[(1, 1, 1)].state == "not_played"
         assert app.screen.board == 2  # type: ignore[attr-defined]
         assert client.board(1).state == "not_played"  # type: ignore[union-attr]
@@ -246,7 +246,7 @@ async def test_players_key_membership_numbers_and_a_visitor_name() -> None:
         assert "Anna Lind" in screen_text(app)
         assert "Are these your names?" in screen_text(app)
         await pilot.press("enter")
-        await wait_for_screen(pilot, app, SeatCheckScreen)
+        await wait_for_screen(pilot, SeatCheckScreen)
         text = screen_text(app)
         assert "Anna Lind & Carl Dahl" in text
         assert "vera v & Bo Ek" in text
@@ -278,7 +278,7 @@ async def test_the_ranking_at_the_end_of_the_session() -> None:
         assert isinstance(app.screen, SummaryScreen)
         assert "Enter = the ranking" in screen_text(app)
         await pilot.press("enter")
-        await wait_for_screen(pilot, app, RankingScreen)
+        await wait_for_screen(pilot, RankingScreen)
         report = app.screen.report  # type: ignore[attr-defined]
         ours = [row.pair for group in report.groups for row in group.rows if row.ours]
         assert ours == ["1", "3"]
@@ -311,7 +311,7 @@ async def test_keypresses_with_the_score_after_confirmation() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await seated(pilot, client)
         await pilot.press(*keys[:-1])
-        await wait_for_screen(pilot, app, BoardReportScreen)
+        await wait_for_screen(pilot, BoardReportScreen)
         await pilot.press(keys[-1])
         assert isinstance(app.screen, BoardEntryScreen)
         assert app.screen.board == 2

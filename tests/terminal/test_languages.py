@@ -18,7 +18,7 @@ from terminal.app import TravellerTerminal
 from terminal.config import ConfigStore
 from terminal.link import language_headers
 from terminal.testing.server import FakeServer
-from tests.support.terminal import make_app, settle
+from tests.support.terminal import checked, make_app, settle
 
 from .test_snapshots import DD, DEAL, played_elsewhere
 
@@ -78,8 +78,7 @@ def cut_off(app: TravellerTerminal) -> list[str]:
 
 
 async def check(pilot: Any, app: TravellerTerminal, where: str, seen: dict[str, list[str]]) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await checked(pilot)
     seen[where] = cut_off(app)
 
 
