@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
-from protocol import board_rules
+from protocol import board_rules, fair_play
 from protocol.bridge import BridgeError, TableResult, dealer, ns_score, vulnerability
 from protocol.bridge.auction import Auction
 from protocol.bridge.deal import Hand, confirm_hand, parse_deal, parse_hand
@@ -182,7 +182,10 @@ class FakeTables:
         state = "conflict" if differences else "confirmed"
         if self.deal_states[command.board] != "conflict":
             self.deal_states[command.board] = state
-        shown = differences if isinstance(command, CheckDeal) else []
+        mine = self.results.get((table, command.board))
+        played = mine is not None and mine.state == ResultState.CONFIRMED
+        own = differences if isinstance(command, CheckDeal) else []
+        shown = fair_play.deal_differences_shown(played, own)
         return DealAck.model_validate(
             {"board": command.board, "state": self.deal_states[command.board], "differences": shown}
         )

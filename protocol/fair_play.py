@@ -28,6 +28,11 @@ PLAYED_STATES = AGREED_STATES
 #: table from rebuilding the deal card by card (52 leads x 4 declarers).
 LEAD_REFUSALS = 2
 
+#: Checks of a hand-dealt board's keyed deal a table has on one board in one round (a hand
+#: keyed, or the four hands keyed again). Each answers "agrees" or "differs": one bit about
+#: the cards, so a cap keeps a table from pinning a hand by guesses before it plays the board.
+DEAL_CHECKS = 2
+
 #: Tricks this far from the double-dummy result get the "are you sure?" warning.
 DD_WARNING_GAP = 4
 
@@ -87,6 +92,31 @@ def lead_checked(refusals_so_far: int) -> bool:
     """Whether a wrong lead in an actual entry is refused (True) or, the table having had its
     :data:`LEAD_REFUSALS` refusals on the board, taken as keyed and flagged for the TD."""
     return refusals_so_far < LEAD_REFUSALS
+
+
+def deal_checked(checks_so_far: int) -> bool:
+    """Whether a table's check of a keyed deal is compared with it (True) or, the table having
+    had its :data:`DEAL_CHECKS` checks of the board in this round, refused unanswered."""
+    return checks_so_far < DEAL_CHECKS
+
+
+def deal_probe(differing_so_far: int, differs: bool) -> bool:
+    """Whether a differing check is flagged to the TD as a possible probe of the cards: the
+    second differing check of a board from one table (a keying slip happens once)."""
+    return differs and differing_so_far >= 1
+
+
+def deal_differences_shown(played: bool, differences: Iterable[str]) -> list[str]:
+    """What a table that checked a hand is told of its differences from the keyed deal.
+
+    Before everyone seated has played the board and confirmed its result: nothing (the answer
+    is only "agrees" or "differs"), since "SK extra" tells a table that the stored deal puts
+    the king elsewhere, and a few guessed hands pin another hand's cards. Once played: the
+    cards of the hand it keyed that the stored deal puts elsewhere ("HK extra"), never a card
+    the stored deal puts in that hand instead (another hand's card, keyed at another table)."""
+    if not played:
+        return []
+    return [d for d in differences if d.endswith(" extra")]
 
 
 def tricks_far(expected: int, tricks: int) -> bool:

@@ -502,9 +502,12 @@ class EntryChecked(Message):
 
 
 class DealAck(Message):
-    """Answer to EnterDeal and CheckDeal: where the board's keyed deal stands. ``differences``
-    names the cards of the checked hand that differ ("SA missing", "HK extra"): cards the table
-    holds itself, so it learns nothing of another hand."""
+    """Answer to EnterDeal and CheckDeal: where the board's keyed deal stands ("confirmed": the
+    check agrees; "conflict": it differs, or another check did, and the TD is called).
+    ``differences`` is empty until everyone seated has played the board and confirmed its
+    result; then it names the cards of the checked hand that the keyed deal puts elsewhere
+    ("HK extra"), cards the table keyed itself (protocol/fair_play.deal_differences_shown). A
+    table has protocol/fair_play.DEAL_CHECKS checks of a board in a round."""
 
     type: Literal["deal_ack"] = "deal_ack"
     board: int

@@ -1,4 +1,4 @@
-"""Hand-record entry at the table (issue 20): a hand-dealt board's deal keyed and checked.
+"""Hand-record entry at the table: a hand-dealt board's deal keyed and checked.
 
 The first table to play a board without a hand record keys its four hands (EnterDeal: 13 cards
 each, 52 in all, protocol.bridge.deal.check_deal). A later table checks one hand (CheckDeal,
@@ -6,8 +6,11 @@ protocol.bridge.deal.confirm_hand), or keys the whole deal again. Agreeing, the 
 confirmed and becomes the board's hand record (its double dummy solved as for an uploaded one);
 differing, it is a conflict for the TD, and nothing stored is overwritten.
 
-Fair play: the keyed deal is never sent to a table. A table is told only the state and, for a
-hand it checked, which cards of that hand differ (cards the table itself holds).
+Fair play (protocol/fair_play.py): the keyed deal is never sent to a table. Before everyone
+seated has played the board and confirmed its result, a check is answered "agrees" or "differs"
+and nothing more; the cards that differ go to the TD's Deals page. Once played, a table is told
+which cards of the hand it checked the keyed deal puts elsewhere. A table has DEAL_CHECKS checks
+of a board in a round, each audited; its second differing check calls the TD as a possible probe.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from sqlmodel import Session, col, select
 
+from protocol import fair_play as rule
 from protocol.bridge.deal import (
     Hand,
     InvalidDeal,
@@ -30,10 +34,10 @@ from protocol.bridge.deal import (
 )
 from protocol.bridge.enums import Seat
 from protocol.bridge.errors import BridgeError
-from protocol.messages import CheckDeal, DealAck, EnterDeal
+from protocol.messages import CheckDeal, DealAck, EnterDeal, Error
 from server.core.errors import ConflictError, InvalidError, NotFoundError
 from server.core.models import Board, KeyedDeal, TDCall, utcnow
-from server.services import audit, hands
+from server.services import audit, fair_play, hands
 from server.services.keyed_deals import checks_of, keyed_deal, keyed_here
 from server.services.outcomes import Outcome
 
@@ -52,11 +56,26 @@ def conflict_call_reason(board: int) -> str:
     return f"board {board}: the deal keyed at two tables differs: check the hand record"
 
 
+def probe_call_reason(board: int, table: int) -> str:
+    """The reason of the TD call a table's second differing check of a board raises."""
+    return (
+        f"board {board}: table {table} checked the deal twice and both differ: "
+        "a possible probe of the cards before play"
+    )
+
+
+#: The audit action of a check refused after the table's checks of the board ran out.
+DEAL_CHECK_REFUSED = "deal_check_refused"
+#: The audit action of a table's second differing check of a board (a possible probe).
+DEAL_PROBE = "deal_probe_flagged"
+
+
 # ---------------------------------------------------------------- the table's commands
 
 
 def handle(cmds: TableContext, command: EnterDeal | CheckDeal) -> Outcome:
-    """EnterDeal or CheckDeal from a table, idempotent by its entry id; answered by DealAck."""
+    """EnterDeal or CheckDeal from a table, idempotent by its entry id; answered by DealAck, or
+    refused (committed and audited) once the table has had its checks of the board."""
     seen = cmds.seen(command.entry_id, command)
     if seen is not None:
         return Outcome(_replayed(cmds, command))
@@ -69,11 +88,12 @@ def handle(cmds: TableContext, command: EnterDeal | CheckDeal) -> Outcome:
             "deal_known", f"Board {command.board} has a hand record already: nothing to key."
         )
     if isinstance(command, EnterDeal):
-        ack = _enter(cmds, board, command)
+        outcome = _enter(cmds, board, command)
     else:
-        ack = _check(cmds, board, command)
-    cmds.remember(command.entry_id, command, None)
-    return Outcome(ack)
+        outcome = _check(cmds, board, command)
+    if outcome.refusal is None:
+        cmds.remember(command.entry_id, command, None)
+    return outcome
 
 
 def _board(cmds: TableContext, board: int) -> Board:
@@ -165,7 +185,7 @@ def _unreadable(board: int) -> InvalidError:
     )
 
 
-def _enter(cmds: TableContext, board: Board, cmd: EnterDeal) -> DealAck:
+def _enter(cmds: TableContext, board: Board, cmd: EnterDeal) -> Outcome:
     text = format_deal(read_deal(cmd.board, cmd.deal))
     section_id = cmds.section.id or 0
     row = keyed_deal(cmds.s, section_id, cmd.board)
@@ -181,19 +201,15 @@ def _enter(cmds: TableContext, board: Board, cmd: EnterDeal) -> DealAck:
         cmds.s.add(row)
         cmds.s.flush()
         _audit(cmds, "deal_keyed", row, {"deal": text})
-        return DealAck(board=cmd.board, state="keyed")
-    if keyed_here(row, cmds.table.number, cmds.table.round):
-        raise ConflictError(
-            "deal_keyed_here",
-            f"Board {cmd.board}: this table has keyed its deal already; "
-            "a table that plays it later checks it.",
-        )
-    agrees = text == row.deal
-    check = {"kind": "deal", "deal": text, "agrees": agrees, "differences": []}
-    return _checked(cmds, board, row, cmd.entry_id, check)
+        return Outcome(DealAck(board=cmd.board, state="keyed"))
+    refused = _checks_used(cmds, row, cmd.entry_id)
+    if refused is not None:
+        return refused
+    check = {"kind": "deal", "deal": text, "agrees": text == row.deal, "differences": []}
+    return Outcome(_checked(cmds, board, row, cmd.entry_id, check))
 
 
-def _check(cmds: TableContext, board: Board, cmd: CheckDeal) -> DealAck:
+def _check(cmds: TableContext, board: Board, cmd: CheckDeal) -> Outcome:
     seat = Seat.parse(cmd.seat)
     hand = read_hand(cmd.board, cmd.hand, seat)
     if len(hand) != 13:
@@ -203,12 +219,9 @@ def _check(cmds: TableContext, board: Board, cmd: CheckDeal) -> DealAck:
         raise ConflictError(
             "deal_not_keyed", f"Board {cmd.board} has no deal keyed yet: key its four hands."
         )
-    if keyed_here(row, cmds.table.number, cmds.table.round):
-        raise ConflictError(
-            "deal_keyed_here",
-            f"Board {cmd.board}: this table has keyed its deal already; "
-            "a table that plays it later checks it.",
-        )
+    refused = _checks_used(cmds, row, cmd.entry_id)
+    if refused is not None:
+        return refused
     differences = confirm_hand(parse_deal(row.deal), seat, hand)
     check = {
         "kind": "hand",
@@ -216,23 +229,49 @@ def _check(cmds: TableContext, board: Board, cmd: CheckDeal) -> DealAck:
         "hand": format_hand(hand),
         "agrees": not differences,
         "differences": differences,  # all of them, for the TD
-        "shown": shown_differences(differences),
     }
-    return _checked(cmds, board, row, cmd.entry_id, check)
+    return Outcome(_checked(cmds, board, row, cmd.entry_id, check))
 
 
-def shown_differences(differences: list[str]) -> list[str]:
-    """What the checking table is told of the differences: only the cards of the hand it keyed
-    that the stored deal puts elsewhere ("HK extra"), never a card the stored deal puts in that
-    hand instead (which would name another hand's card as keyed at another table)."""
-    return [d for d in differences if d.endswith(" extra")]
+def _checks_here(cmds: TableContext, row: KeyedDeal) -> list[dict[str, Any]]:
+    """The checks of this keyed deal made by the table in its round, oldest first."""
+    here = (cmds.table.number, cmds.table.round)
+    return [c for c in checks_of(row) if (c.get("table"), c.get("round")) == here]
+
+
+def _checks_used(cmds: TableContext, row: KeyedDeal, entry_id: str) -> Outcome | None:
+    """Refused before anything is compared: the table keyed this deal itself, or it has had its
+    checks of the board in this round (protocol.fair_play.DEAL_CHECKS). The second refusal is
+    audited and committed, as a refused lead is, and tells nothing of the cards."""
+    if keyed_here(row, cmds.table.number, cmds.table.round):
+        raise ConflictError(
+            "deal_keyed_here",
+            f"Board {row.board}: this table has keyed its deal already; "
+            "a table that plays it later checks it.",
+        )
+    if rule.deal_checked(len(_checks_here(cmds, row))):
+        return None
+    _audit(cmds, DEAL_CHECK_REFUSED, row, {"entry_id": entry_id})
+    board, checks = row.board, rule.DEAL_CHECKS
+    error = ConflictError(
+        "deal_checks_used",
+        f"Board {board}: this table has checked the deal {checks} times; the TD settles it.",
+    )
+    error.language = cmds.event.language
+    reply = Error(code=error.code, message=error.message, entry_id=entry_id)
+    return Outcome(reply, refusal=error)
 
 
 def _checked(
     cmds: TableContext, board: Board, row: KeyedDeal, entry_id: str, check: dict[str, Any]
 ) -> DealAck:
     """A later table's check recorded: agreeing, the deal is confirmed (unless the TD already
-    has a conflict to settle); differing, a conflict and a TD call. Audited."""
+    has a conflict to settle); differing, a conflict and a TD call, and the table's second
+    differing check of the board a call of its own (a possible probe). Audited. The table is
+    told the cards that differ only once everyone seated has played the board."""
+    differing_before = sum(1 for c in _checks_here(cmds, row) if not c.get("agrees"))
+    played = fair_play.disclosure(cmds, row.board).played
+    check["shown"] = rule.deal_differences_shown(played, check["differences"])
     old_state = row.state
     if row.state == "keyed":
         row.state = "confirmed" if check["agrees"] else "conflict"
@@ -253,8 +292,11 @@ def _checked(
     if row.state == "confirmed" and old_state != "confirmed":
         set_board_deal(cmds.s, board, row.deal, actor=cmds.label)
     if not check["agrees"]:
-        _call_td(cmds, row.board)
-    return DealAck(board=row.board, state=answer, differences=list(check.get("shown", [])))
+        _call_td(cmds, conflict_call_reason(row.board))
+    if rule.deal_probe(differing_before, not check["agrees"]):
+        _audit(cmds, DEAL_PROBE, row, {"entry_id": entry_id, "differing": differing_before + 1})
+        _call_td(cmds, probe_call_reason(row.board, cmds.table.number))
+    return DealAck(board=row.board, state=answer, differences=list(check["shown"]))
 
 
 def _audit(
@@ -274,8 +316,8 @@ def _audit(
     )
 
 
-def _call_td(cmds: TableContext, board: int) -> None:
-    reason = conflict_call_reason(board)
+def _call_td(cmds: TableContext, reason: str) -> None:
+    """A TD call from the table, unless the same call is still open."""
     already = cmds.s.exec(
         select(TDCall.id).where(
             TDCall.section_id == cmds.section.id,

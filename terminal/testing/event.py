@@ -53,7 +53,7 @@ class KeyedDeal:
     round: int
     hands: dict[Seat, Hand]
     state: Literal["keyed", "confirmed", "conflict"] = "keyed"
-    checks: dict[tuple[int, int], DealAck] = field(default_factory=dict)
+    checks: dict[tuple[int, int], list[DealAck]] = field(default_factory=dict)
 
 
 @dataclass

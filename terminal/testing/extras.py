@@ -179,14 +179,27 @@ def _pairs(server: FakeEvent, table: int, round_no: int) -> set[int]:
     return {seat.ns, seat.ew}
 
 
-def board_report(server: FakeEvent, table: int, board: int) -> BoardReport:
-    """The score or traveller, and the deal, as the fair-play rule allows: only once both pairs
-    at the table now have played the board, and only what the event shows."""
+def disclosure(server: FakeEvent, table: int, board: int) -> fair_play.Disclosure:
+    """What the table may learn about ``board`` now (the fair-play rule on the fake's facts)."""
+    return _disclosed(server, table, board)[0]
+
+
+def _disclosed(
+    server: FakeEvent, table: int, board: int
+) -> tuple[fair_play.Disclosure, set[int], list[BoardResultView]]:
+    """The disclosure, who sits at the table now, and the board's agreed results."""
     current = server.table_round.get(table, 0)
     seated = _pairs(server, table, current) if current else set()
     agreed = _agreed(server, board)
     played_by = {p for r in agreed for p in _pairs(server, r.table, r.round)}
-    shown = fair_play.disclosure(board, seated, played_by, server.after_confirm)
+    return fair_play.disclosure(board, seated, played_by, server.after_confirm), seated, agreed
+
+
+def board_report(server: FakeEvent, table: int, board: int) -> BoardReport:
+    """The score or traveller, and the deal, as the fair-play rule allows: only once both pairs
+    at the table now have played the board, and only what the event shows."""
+    shown, seated, agreed = _disclosed(server, table, board)
+    current = server.table_round.get(table, 0)
     if not shown.played:
         raise RuleError(
             "board_not_played_here",

@@ -8,6 +8,7 @@ board asks of a table (key its deal, check it) is the event's (event.py, ``deal_
 
 from __future__ import annotations
 
+from protocol import fair_play
 from protocol.bridge import BridgeError, TableResult
 from protocol.bridge.auction import Auction, Call
 from protocol.bridge.deal import Hand, InvalidDeal, confirm_hand, parse_deal, parse_hand
@@ -17,6 +18,7 @@ from protocol.messages import BoardStatus, CheckDeal, DealAck, EnterDeal, EntryV
 from terminal.rules import RuleError
 
 from .event import FakeEvent, KeyedDeal
+from .extras import disclosure
 
 
 def check_values(server: FakeEvent, status: BoardStatus, values: EntryValues) -> int | None:
@@ -138,6 +140,13 @@ def deal_command(server: FakeEvent, table: int, command: EnterDeal | CheckDeal) 
         return DealAck(board=command.board, state="keyed")
     if (keyed.table, keyed.round) == (table, round_no):
         raise RuleError("deal_keyed_here", f"Board {command.board}: this table keyed the deal.")
+    here = keyed.checks.setdefault((table, round_no), [])
+    if not fair_play.deal_checked(len(here)):
+        raise RuleError(
+            "deal_checks_used",
+            f"Board {command.board}: this table has checked the deal {fair_play.DEAL_CHECKS} "
+            "times; the TD settles it.",
+        )
     differences = [
         text for seat, hand in hands.items() for text in confirm_hand(keyed.hands, seat, hand)
     ]
@@ -147,7 +156,12 @@ def deal_command(server: FakeEvent, table: int, command: EnterDeal | CheckDeal) 
         keyed.state = "conflict"
     elif keyed.state == "keyed":
         keyed.state = "confirmed"
-    own = differences if isinstance(command, CheckDeal) else []  # only the table's own cards
-    ack = DealAck(board=command.board, state=keyed.state, differences=own)
-    keyed.checks[(table, round_no)] = ack
+    played = disclosure(server, table, command.board).played
+    own = differences if isinstance(command, CheckDeal) else []  # a hand checked, not a deal
+    ack = DealAck(
+        board=command.board,
+        state=keyed.state,
+        differences=fair_play.deal_differences_shown(played, own),
+    )
+    here.append(ack)
     return ack

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from fastapi.testclient import TestClient
@@ -25,6 +26,7 @@ from protocol.bridge.deal import format_hand, parse_deal
 from protocol.bridge.enums import Seat
 from protocol.messages import (
     BoardReport,
+    CallTD,
     CheckDeal,
     CheckEntry,
     ConfirmResult,
@@ -38,12 +40,19 @@ from protocol.messages import (
     GetBoardReport,
     GetRanking,
     GetRound,
+    GetTableSettings,
+    LookupMember,
+    MarkNotPlayed,
     Message,
     NextRound,
+    PlayerEntry,
     RankingReport,
+    RejectResult,
     ResultAck,
     RoundInfo,
+    SetPlayers,
     TableCommand,
+    TableStatus,
 )
 from server.core.db import make_engine, migrate, transact
 from server.core.errors import TravellerError
@@ -52,12 +61,13 @@ from server.io.handrecords import solver_available
 from server.movements.howell import howell
 from server.movements.mitchell import max_rounds, mitchell
 from server.movements.model import Movement
-from server.services import hands, setup, td, tokens
+from server.services import deal_entry, hands, setup, td, tokens
 from server.services.table_commands import TD_VIEWS, outcome_for
 from terminal.testing.server import FakeServer
 from tests.server.test_movements_played import _advance as advance
 from tests.server.test_movements_played import _club
 from tests.support.api import Club, Table, client, engine, new_id, open_club  # noqa: F401 (fixtures)
+from tests.support.databases import pg_address, pg_database
 
 # North holds the top spades, West the top hearts: 4♠ by South is led by West, who holds
 # ♠432 ♥AKQJ ♦T98 ♣765.
@@ -264,7 +274,74 @@ def test_h2_nothing_after_a_board_means_no_deal_either(
     )
 
 
+# ---------------------------------------------------------------- H3: a deal's check is one bit
+
+#: The deal above with East's and West's hands swapped: North's hand is the same.
+SWAPPED = "N:AKQJ.T98.765.432 432.AKQJ.T98.765 765.432.AKQJ.T98 T98.765.432.AKQJ"
+
+
+def probe_for_west(
+    client: TestClient,  # noqa: F811
+    engine: Engine,  # noqa: F811
+    deal: str,
+) -> tuple[Club, int, list[dict[str, Any]]]:
+    """The probe: in a 3-table Mitchell taking keyed deals, the board table 1 plays in round 2
+    is keyed in round 1 (``deal``); in round 2, before playing it, table 1 checks West's hand
+    three times, with 13 of the 39 cards North does not hold each time. The club, the board
+    and the answers (less the entry ids they echo)."""
+    club = open_club(client, engine, tables=3, bpr=1, event={"deal_entry": True})
+    club.start_round(1)
+    tables = [club.pair(n) for n in (1, 2, 3)]
+    for t in tables:
+        board = boards_of(t)[0]
+        r = t.send({"type": "enter_deal", "entry_id": new_id(), "board": board, "deal": deal})
+        assert r.json()["state"] == "keyed", r.text
+        play(t, board)
+    next_round(club, tables, 2)
+    board = boards_of(tables[0])[0]
+    north = held_cards(hand_of(deal, "N"))
+    others = [card for card in CARDS if card not in north]
+    answers = []
+    for guess in (others[:13], others[13:26], others[26:]):
+        hand = ".".join("".join(c[1] for c in guess if c[0] == suit) for suit in "SHDC")
+        command = {"type": "check_deal", "entry_id": new_id(), "board": board}
+        r = tables[0].send({**command, "seat": "W", "hand": hand})
+        answers.append({"status": r.status_code, **r.json(), "entry_id": None})
+    return club, board, answers
+
+
+def test_h3_checking_guessed_hands_before_play_pins_no_card(
+    client: TestClient,  # noqa: F811
+    engine: Engine,  # noqa: F811
+) -> None:
+    club, board, answers = probe_for_west(client, engine, DEAL)
+    # "differs" twice, then refused: no card named, and the same answers had West held
+    # other cards (the deal with East's and West's hands swapped).
+    assert [(a["status"], a.get("state"), a.get("code")) for a in answers] == [
+        (200, "conflict", None),
+        (200, "conflict", None),
+        (409, None, "deal_checks_used"),
+    ]
+    assert [a.get("differences") for a in answers[:2]] == [[], []]
+    # The TD is told: the conflict, the possible probe, every check in the audit trail.
+    calls = club.td("GET", f"/api/v1/sections/{club.section_id}/calls").json()
+    assert {c["reason"] for c in calls if c["table"] == 1} == {
+        deal_entry.conflict_call_reason(board),
+        deal_entry.probe_call_reason(board, 1),
+    }
+    assert len(calls) == 2
+    assert len(audited(engine, "deal_checked")) == 2
+    assert len(audited(engine, deal_entry.DEAL_CHECK_REFUSED)) == 1
+    assert len(audited(engine, deal_entry.DEAL_PROBE)) == 1
+    _, _, twin = probe_for_west(client, engine, SWAPPED)
+    assert twin == answers
+
+
 # ---------------------------------------------------------------- the property
+
+
+#: Every command a table can send (the union of protocol/messages.py).
+TABLE_COMMANDS: tuple[type[Message], ...] = get_args(get_args(TableCommand)[0])
 
 
 @st.composite
@@ -280,10 +357,11 @@ def movements(draw: st.DrawFn) -> Movement:
     return howell(pairs, rounds=rounds, boards_per_round=bpr)
 
 
-KINDS = ("enter", "confirm", "check_entry", "report", "ranking", "next_round", "finish", "deal")
+#: Besides one command of each type: the table plays its whole round out ("finish").
+FINISH = "finish"
 requests = st.tuples(
     st.integers(0, 99),  # the table (modulo the tables)
-    st.sampled_from(KINDS),
+    st.sampled_from([*sorted(c.__name__ for c in TABLE_COMMANDS), FINISH]),
     st.booleans(),  # a board of the table's round, or any board of the session
     st.integers(0, 99),  # which board
     st.sampled_from(["4S", "3NT", "2H", "1C", "PASS"]),
@@ -348,8 +426,12 @@ class Night:
     refusals: dict[tuple[int, int, int], int] = field(default_factory=dict)
     play_refusals: dict[tuple[int, int, int], int] = field(default_factory=dict)
     dealers: dict[int, str] = field(default_factory=dict)
-    #: Hand-dealt boards (issue 20): no hand record until the tables key and check the deal.
+    #: Hand-dealt boards: no hand record until the tables key and check the deal.
     hand_dealt: set[int] = field(default_factory=set)
+    #: The section's TD code (a TD at the table marks a board not played with it).
+    td_code: str = ""
+    #: Deal checks answered per table, round and board (compared with the keyed deal).
+    deal_checks: dict[tuple[int, int, int], int] = field(default_factory=dict)
 
     def seated(self, table: int) -> set[int]:
         ns, ew, _ = self.seats.get((table, self.round_of[table]), (None, None, []))
@@ -415,6 +497,7 @@ def open_night(db: Engine, movement: Movement, after_confirm: str, seed: int) ->
         night = Night(db, section.id or 0, after_confirm, section.rounds, paired, deals, seats)
         night.dealers = dealers
         night.hand_dealt = hand_dealt
+        night.td_code = section.td_code
         return night
 
     night = transact(db, work)
@@ -442,9 +525,15 @@ def check_reply(night: Night, table: int, command: TableCommand, reply: Message)
         # An auction or a play (issue 20) reaches a table only as its own result of its round.
         assert (found.get("table"), found.get("round")) == (table, now), (command, reply)
     if isinstance(reply, DealAck):
-        # A deal's check names only cards of the hand checked (the table holds it itself).
+        # A deal's check answers "agrees" or "differs" and names no card before the table has
+        # played the board; after, only cards of the hand it checked (the table holds them).
         assert isinstance(command, EnterDeal | CheckDeal)
         assert reply.differences == [] or isinstance(command, CheckDeal)
+        assert reply.differences == [] or night.may_know(table, command.board), (command, reply)
+        if reply.state != "keyed":  # compared with the deal keyed first: one bit, capped
+            key = (table, now, command.board)
+            night.deal_checks[key] = night.deal_checks.get(key, 0) + 1
+            assert night.deal_checks[key] <= fair_play.DEAL_CHECKS, (command, reply)
         if isinstance(command, CheckDeal):
             keyed = held_cards(command.hand)
             for difference in reply.differences:
@@ -572,7 +661,8 @@ def play_out(night: Night, table: int) -> None:
             keyed = key_deal(night, table, board, rng, slip=rng.random() < 0.2)
             # a board of the table's round: taken, or already known or keyed here
             assert isinstance(keyed, DealAck) or (
-                isinstance(keyed, Error) and keyed.code in ("deal_known", "deal_keyed_here")
+                isinstance(keyed, Error)
+                and keyed.code in ("deal_known", "deal_keyed_here", "deal_checks_used")
             ), keyed
         lead = sorted(held_cards(hand_of(night.deals[board], "E")))[0]
         entry = EnterResult(
@@ -596,12 +686,16 @@ def play_out(night: Night, table: int) -> None:
     run(night, table, NextRound())
 
 
-def act(night: Night, request: Request) -> None:
-    index, kind, current, pick, contract, declarer, tricks, lead = request
-    table = sorted(night.tokens)[index % len(night.tokens)]
-    here = night.boards_now(table)
-    board = here[pick % len(here)] if current and here else 1 + pick % len(night.deals)
-    entry = EntryValues(
+def guessed_hand(rng: random.Random) -> str:
+    """Any 13 cards: a table's guess at a hand it has not seen."""
+    cards = set(rng.sample(CARDS, 13))
+    return ".".join("".join(c[1] for c in CARDS if c in cards and c[0] == s) for s in "SHDC")
+
+
+def entry_values(request: Request) -> EntryValues:
+    """The result a request keys: any contract, declarer, tricks and lead, sometimes a play."""
+    _, _, _, pick, contract, declarer, tricks, lead = request
+    return EntryValues(
         contract=contract,
         declarer=None if contract == "PASS" else declarer,  # type: ignore[arg-type]
         tricks=0 if contract == "PASS" else tricks,
@@ -609,31 +703,102 @@ def act(night: Night, request: Request) -> None:
         # sometimes a play: the lead and a claim, often a card the leader does not hold
         play=f"{lead} ={tricks}" if lead and contract != "PASS" and pick % 2 else None,
     )
-    if kind == "finish":
+
+
+def deal_command(night: Night, table: int, board: int, request: Request) -> TableCommand:
+    """A deal keyed or a hand checked, as the round asks or not: the deal (or a hand of it)
+    right or with a slip, or any seat with any 13 cards (a guess)."""
+    _, _, _, pick, _, seat, tricks, _ = request
+    rng = random.Random(pick * 100 + tricks)
+    deal = night.deals.get(board) or random_deal(rng)  # a board not in the session: refused
+    if tricks % 3 == 0:
+        text = swapped(deal, rng)
+    elif tricks % 3 == 1:
+        text = random_deal(rng)  # another deal altogether
+    else:
+        text = deal
+    if request[1] == "EnterDeal":
+        return EnterDeal(entry_id=new_id(), board=board, deal=text)
+    hand = guessed_hand(rng) if pick % 2 else hand_of(text, seat)
+    return CheckDeal(entry_id=new_id(), board=board, seat=seat, hand=hand)  # type: ignore[arg-type]
+
+
+Build = Callable[[Night, int, int, Request], TableCommand]
+
+#: One builder per command a table can send; the property draws from all of them
+#: (test_the_property_draws_every_table_command).
+BUILDERS: dict[str, Build] = {
+    "GetRound": lambda night, table, board, r: GetRound(),
+    "EnterResult": lambda night, table, board, r: EnterResult(
+        entry_id=new_id(), board=board, values=entry_values(r)
+    ),
+    "CorrectResult": lambda night, table, board, r: CorrectResult(
+        entry_id=new_id(), board=board, version=night.version(table, board), values=entry_values(r)
+    ),
+    "ConfirmResult": lambda night, table, board, r: ConfirmResult(
+        entry_id=new_id(), board=board, version=night.version(table, board)
+    ),
+    "RejectResult": lambda night, table, board, r: RejectResult(
+        entry_id=new_id(), board=board, version=night.version(table, board), reason="wrong"
+    ),
+    "NextRound": lambda night, table, board, r: NextRound(),
+    "CallTD": lambda night, table, board, r: CallTD(entry_id=new_id(), reason=f"board {board}"),
+    "GetTableSettings": lambda night, table, board, r: GetTableSettings(),
+    "LookupMember": lambda night, table, board, r: LookupMember(number=str(r[3])),
+    "SetPlayers": lambda night, table, board, r: SetPlayers(
+        entry_id=new_id(),
+        seat="NS" if r[2] else "EW",
+        players=[PlayerEntry(name="Ann Able"), PlayerEntry(member=str(r[3]))],
+    ),
+    "CheckEntry": lambda night, table, board, r: CheckEntry(board=board, values=entry_values(r)),
+    "GetBoardReport": lambda night, table, board, r: GetBoardReport(board=board),
+    "GetRanking": lambda night, table, board, r: GetRanking(),
+    "MarkNotPlayed": lambda night, table, board, r: MarkNotPlayed(
+        entry_id=new_id(),
+        board=board,
+        td_code=night.td_code if r[3] % 4 == 0 else "0000",  # the TD, or a guess
+        reason="fouled board",
+    ),
+    "EnterDeal": deal_command,
+    "CheckDeal": deal_command,
+    "TableStatus": lambda night, table, board, r: TableStatus(queued=r[3]),
+}
+
+
+def act(night: Night, request: Request) -> None:
+    index, kind, current, pick = request[:4]
+    table = sorted(night.tokens)[index % len(night.tokens)]
+    here = night.boards_now(table)
+    board = here[pick % len(here)] if current and here else 1 + pick % len(night.deals)
+    if kind == FINISH:
         play_out(night, table)
         return
-    if kind == "deal":
-        key_deal(night, table, board, random.Random(pick), slip=tricks % 3 == 0)
+    run(night, table, BUILDERS[kind](night, table, board, request))
+
+
+def test_the_property_draws_every_table_command() -> None:
+    """The property sends every command a table can send: a command added to the union of
+    protocol/messages.py fails here until it has a builder (and so is covered)."""
+    assert sorted(BUILDERS) == sorted(c.__name__ for c in TABLE_COMMANDS)
+    for name, build in BUILDERS.items():
+        assert callable(build), name
+
+
+@pytest.fixture(
+    scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+def fair_engine(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Engine]:
+    """One database for the property's examples (each opens its own event): a SQLite file, or
+    a PostgreSQL copy of the session's migrated template."""
+    if request.param == "postgres":
+        template: str = request.getfixturevalue("pg_template")
+        with pg_database(template) as name:
+            eng = make_engine(pg_address(name))
+            yield eng
+            eng.dispose()
         return
-    command: TableCommand
-    if kind == "enter":
-        command = EnterResult(entry_id=new_id(), board=board, values=entry)
-    elif kind == "confirm":
-        command = ConfirmResult(entry_id=new_id(), board=board, version=night.version(table, board))
-    elif kind == "check_entry":
-        command = CheckEntry(board=board, values=entry)
-    elif kind == "report":
-        command = GetBoardReport(board=board)
-    elif kind == "ranking":
-        command = GetRanking()
-    else:
-        command = NextRound()
-    run(night, table, command)
-
-
-@pytest.fixture(scope="module")
-def fair_engine(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """One SQLite database for the property's examples (each opens its own event)."""
     eng = make_engine(f"sqlite:///{tmp_path_factory.mktemp('fair') / 'fair.db'}")
 
     @event.listens_for(eng, "connect")

@@ -210,7 +210,7 @@ def test_a_hand_that_differs_is_a_conflict_for_the_td(deal_club: Club) -> None:
     r = check_deal(second, 1, "N", "AKQT.AKQ.AKQ.AKQ")
     assert r.status_code == 200, r.text
     assert r.json()["state"] == "conflict"
-    assert r.json()["differences"] == ["ST extra"]  # only a card of the hand it keyed
+    assert r.json()["differences"] == []  # not played here yet: "differs", and no card
     row = keyed(deal_club.engine, 1)
     assert row is not None
     assert json.loads(row.checks)[0]["differences"] == ["SJ missing", "ST extra"]  # the TD's
@@ -224,7 +224,72 @@ def test_a_hand_that_differs_is_a_conflict_for_the_td(deal_club: Club) -> None:
     # another full deal while the conflict stands: recorded, still the TD's
     r = enter_deal(second, 1, OTHER)
     assert r.json()["state"] == "conflict"
-    assert len(calls(deal_club.engine)) == 1  # one call for the board
+    reasons = [c.reason for c in calls(deal_club.engine)]
+    assert reasons.count(deal_entry.conflict_call_reason(1)) == 1  # one call for the conflict
+
+
+def play_here(table: Table, board: int) -> None:
+    """The table plays the board: North enters 4♠ by South making 10, East confirms."""
+    r = table.enter(board, "4S", "S", 10)
+    assert r.status_code == 200, r.text
+    r = table.confirm(board, r.json()["result"]["version"])
+    assert r.status_code == 200, r.text
+
+
+def test_once_played_here_the_table_is_told_the_cards_of_its_hand_that_differ(
+    deal_club: Club,
+) -> None:
+    assert enter_deal(deal_club.pair(1), 1, DEAL).json()["state"] == "keyed"
+    number, round_ = later(deal_club.engine, 1)
+    seat_at(deal_club.engine, number, round_)
+    second = deal_club.pair(number)
+    play_here(second, 1)
+    r = check_deal(second, 1, "N", "AKQT.AKQ.AKQ.AKQ")
+    assert r.status_code == 200, r.text
+    # the ten the table keyed is elsewhere in the deal keyed first; the jack it did not key
+    # (another hand's card there) is not named
+    assert (r.json()["state"], r.json()["differences"]) == ("conflict", ["ST extra"])
+
+
+def test_checks_are_capped_audited_and_a_second_difference_is_flagged_as_a_probe(
+    deal_club: Club,
+) -> None:
+    assert enter_deal(deal_club.pair(1), 1, DEAL).json()["state"] == "keyed"
+    number, round_ = later(deal_club.engine, 1)
+    seat_at(deal_club.engine, number, round_)
+    second = deal_club.pair(number)
+    first = check_deal(second, 1, "N", "AKQT.AKQ.AKQ.AKQ")
+    assert (first.json()["state"], first.json()["differences"]) == ("conflict", [])
+    assert [c.reason for c in calls(deal_club.engine)] == [deal_entry.conflict_call_reason(1)]
+    again = check_deal(second, 1, "E", "J987.JT9.JT9.JT9")
+    assert (again.json()["state"], again.json()["differences"]) == ("conflict", [])
+    assert [c.reason for c in calls(deal_club.engine)] == [
+        deal_entry.conflict_call_reason(1),
+        deal_entry.probe_call_reason(1, number),
+    ]
+    third_id = new_id()
+    third = check_deal(second, 1, "W", "2.5432.5432.5432", third_id)
+    assert (third.status_code, third.json()["code"]) == (409, "deal_checks_used")
+    assert "2.5432" not in third.text
+    # a resend of the refused check is refused again; a whole deal counts as a check too
+    assert check_deal(second, 1, "W", "2.5432.5432.5432", third_id).json()["code"] == (
+        "deal_checks_used"
+    )
+    assert enter_deal(second, 1, DEAL).json()["code"] == "deal_checks_used"
+    trail = actions(deal_club.engine)
+    assert [a for a in trail if a.startswith("deal_")] == [
+        "deal_keyed",
+        "deal_checked",
+        "deal_checked",
+        deal_entry.DEAL_PROBE,
+        deal_entry.DEAL_CHECK_REFUSED,
+        deal_entry.DEAL_CHECK_REFUSED,
+        deal_entry.DEAL_CHECK_REFUSED,
+    ]
+    row = keyed(deal_club.engine, 1)
+    assert row is not None
+    assert [c["seat"] for c in json.loads(row.checks)] == ["N", "E"]  # the TD sees both
+    assert (row.deal, row.state) == (DEAL, "conflict")
 
 
 def test_the_td_settles_a_conflict_audited(deal_club: Club, engine: Engine) -> None:
