@@ -56,7 +56,7 @@ from protocol.messages import (
 )
 from server.core.db import make_engine, migrate, transact
 from server.core.errors import TravellerError
-from server.core.models import Audit, Board, MovementAssignment, Result
+from server.core.models import Audit, Board, BridgeTable, MovementAssignment, Result, Section
 from server.io.handrecords import solver_available
 from server.movements.howell import howell
 from server.movements.mitchell import max_rounds, mitchell
@@ -832,6 +832,130 @@ def test_no_reply_tells_a_table_about_a_board_someone_seated_has_not_played(
             for board in sorted({*night.boards_now(table), *before}):
                 run(night, table, GetBoardReport(board=board))
             play_out(night, table)
+
+
+# ---------------------------------------------------------------- the deal checks, in twin events
+
+DealRequest = tuple[int, str, str, str, bool, int]
+deal_requests = st.tuples(
+    st.integers(0, 99),  # the table (modulo the tables)
+    st.sampled_from(["EnterDeal", "CheckDeal"]),
+    st.sampled_from("NESW"),  # the hand checked
+    st.sampled_from(["guess", "right", "slip"]),  # any cards, the deal as keyed, a slip of it
+    st.booleans(),  # a board of the table's round, or any board of the session
+    st.integers(0, 99),  # which board
+)
+
+
+@dataclass
+class DealWorld:
+    """An event whose hand-dealt boards were keyed in round 1 and whose tables sit in round 2,
+    none having played a board: every board a table has now is one it has still to play."""
+
+    section_id: int
+    tokens: dict[int, str]
+    keyed: dict[int, str]
+    boards: dict[int, list[int]]  # each table's boards in round 2
+
+
+def deal_world(db: Engine, movement: Movement, keyed: dict[int, str]) -> DealWorld:
+    def work(session: Session) -> tuple[DealWorld, dict[int, int]]:
+        event = setup.create_event(session, name="Twin", deal_entry=True, after_confirm="score")
+        section = setup.create_section(session, event=event, letter="A", movement=movement)
+        td.start_round(session, section, 1)
+        paired = {
+            number: tokens.pair_terminal(session, code=code, device=f"t{number}")[0]
+            for number, code in td.pairing_codes(session, section).items()
+        }
+        rows = session.exec(
+            select(MovementAssignment).where(MovementAssignment.section_id == section.id)
+        ).all()
+        boards = {r.table_number: r.boards_listed() for r in rows if r.round == 2}
+        first = {b: r.table_number for r in rows if r.round == 1 for b in r.boards_listed()}
+        return DealWorld(section.id or 0, paired, keyed, boards), first
+
+    world, first = transact(db, work)
+    for board, table in first.items():  # the first table keys each board's deal
+        command = EnterDeal(entry_id=new_id(), board=board, deal=keyed[board])
+        ack = send(db, world.tokens[table], command)
+        assert isinstance(ack, DealAck), ack
+        assert ack.state == "keyed", ack
+
+    def to_round_two(session: Session) -> None:
+        section = session.get(Section, world.section_id)
+        assert section is not None
+        td.start_round(session, section, 2)
+        for table in session.exec(
+            select(BridgeTable).where(BridgeTable.section_id == world.section_id)
+        ).all():
+            table.round = 2  # as the end-of-round gate would move it once its boards are in
+            session.add(table)
+
+    transact(db, to_round_two)
+    return world
+
+
+def agrees(command: EnterDeal | CheckDeal, deal: str) -> bool:
+    """Whether a deal command agrees with the deal keyed first."""
+    if isinstance(command, EnterDeal):
+        return parse_deal(command.deal) == parse_deal(deal)
+    return held_cards(command.hand) == held_cards(hand_of(deal, command.seat))
+
+
+@settings(max_examples=8, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(
+    tables=st.integers(3, 5),
+    seed=st.integers(0, 2**32),
+    sequence=st.lists(deal_requests, min_size=1, max_size=16),
+)
+def test_a_deal_check_before_play_depends_on_the_deal_by_one_capped_bit(
+    fair_engine: Engine, tables: int, seed: int, sequence: list[DealRequest]
+) -> None:
+    """Two events alike but for the deals keyed in round 1: every deal command from a table
+    that has not played the board (any seat, any cards) gets the same answer in both, but for
+    the agree/differ bit where the command agrees with one deal and not the other; no answer
+    names a card, and a table has at most DEAL_CHECKS answered checks of a board."""
+    rng = random.Random(seed)
+    movement = mitchell(tables, rounds=3, boards_per_round=1)
+    numbers = movement.boards()
+    deals = [{b: random_deal(rng) for b in numbers} for _ in range(2)]
+    worlds = [deal_world(fair_engine, movement, keyed) for keyed in deals]
+    spent: set[int] = set()  # boards whose bit has told the two events apart
+    checks: dict[tuple[int, int, int], int] = {}
+    for index, kind, seat, how, current, pick in sequence:
+        table = sorted(worlds[0].tokens)[index % len(worlds[0].tokens)]
+        here = worlds[0].boards.get(table, [])
+        board = here[pick % len(here)] if current and here else numbers[pick % len(numbers)]
+        base = deals[0][board]
+        text = {"guess": random_deal(rng), "right": base, "slip": swapped(base, rng)}[how]
+        command: EnterDeal | CheckDeal
+        if kind == "EnterDeal":
+            command = EnterDeal(entry_id=new_id(), board=board, deal=text)
+        else:
+            hand = guessed_hand(rng) if how == "guess" else hand_of(text, seat)
+            command = CheckDeal(entry_id=new_id(), board=board, seat=seat, hand=hand)  # type: ignore[arg-type]
+        replies = [send(fair_engine, w.tokens[table], command) for w in worlds]
+        for world, reply in enumerate(replies):
+            text_of = reply.model_dump_json()
+            for deal in deals[0].values():
+                for hand in deal[2:].split(" "):
+                    assert hand not in text_of, (command, reply)
+            if isinstance(reply, DealAck):
+                assert reply.differences == [], (command, reply)  # no card before play
+                if reply.state != "keyed":
+                    key = (world, table, board)
+                    checks[key] = checks.get(key, 0) + 1
+                    assert checks[key] <= fair_play.DEAL_CHECKS, (command, reply)
+        if board in spent:
+            continue
+        a, b = (r.model_dump(mode="json") for r in replies)
+        if agrees(command, deals[0][board]) == agrees(command, deals[1][board]):
+            assert a == b, (command, replies)
+        elif a != b:  # the one bit: "confirmed" in one event, "conflict" in the other
+            assert isinstance(replies[0], DealAck), replies
+            assert isinstance(replies[1], DealAck), replies
+            assert {**a, "state": None} == {**b, "state": None}, (command, replies)
+            spent.add(board)
 
 
 # ---------------------------------------------------------------- the fake server (--demo)
