@@ -32,6 +32,13 @@ def find_server(server: str, folder: Path, timeout: float) -> str:
     return found or ""
 
 
+#: Browser terminals at once with --serve, in all and from one device: a terminal process
+#: holds about 60 MB, so a Raspberry Pi 4 with 2 GB serves the default with room to spare; a
+#: club with more tables raises it.
+MAX_SESSIONS = 16
+MAX_PER_ADDRESS = 2
+
+
 @app.callback(invoke_without_command=True)
 def run(
     server: str = typer.Option(
@@ -57,8 +64,25 @@ def run(
         "--serve",
         help="Serve the terminal to phone and tablet browsers on the LAN (textual-serve).",
     ),
-    host: str = typer.Option("0.0.0.0", "--host", help="With --serve: the address to listen on."),
+    host: str = typer.Option(
+        "0.0.0.0",
+        "--host",
+        help="With --serve: the address to listen on (default: every address of this host, so "
+        "that phones on the club's network reach it; 127.0.0.1 keeps it to this machine).",
+    ),
     port: int = typer.Option(8080, "--port", help="With --serve: the port to listen on."),
+    max_sessions: int = typer.Option(
+        MAX_SESSIONS,
+        "--max-sessions",
+        min=1,
+        help="With --serve: browser terminals at once, in all.",
+    ),
+    max_per_address: int = typer.Option(
+        MAX_PER_ADDRESS,
+        "--max-per-address",
+        min=1,
+        help="With --serve: browser terminals from one device.",
+    ),
 ) -> None:
     """Start the table terminal: pair once with the TD's code, then enter and confirm results."""
     if log_file is not None:
@@ -67,7 +91,8 @@ def run(
     if not demo:
         server = find_server(server, folder, discover_timeout)
     if serve:
-        serve_browsers(server, folder, demo=demo, host=host, port=port)
+        caps = (max_sessions, max_per_address)
+        serve_browsers(server, folder, demo=demo, host=host, port=port, caps=caps)
         return
     # The app (textual) and the clients (pydantic models) load only when the terminal starts.
     from .app import TravellerTerminal  # noqa: PLC0415
@@ -113,18 +138,34 @@ def hold_state_dir(folder: Path) -> StateLock:
         raise typer.Exit(2) from None
 
 
-def serve_browsers(server: str, folder: Path, *, demo: bool, host: str, port: int) -> None:
-    """Run textual-serve: every browser session gets its own terminal and state folder."""
+def serve_browsers(
+    server: str,
+    folder: Path,
+    *,
+    demo: bool,
+    host: str,
+    port: int,
+    caps: tuple[int, int],
+) -> None:
+    """Run textual-serve: every browser session gets its own terminal and state folder, at
+    most ``caps`` (in all, from one address) at once."""
     if not demo:
         server = server or ConfigStore(folder).load().server
         if not server:
             typer.echo("No server address: start with --server URL.", err=True)
             raise typer.Exit(2)
     try:
-        from .serve import serve as serve_app  # noqa: PLC0415 (optional: textual-serve)
+        from .serve import SessionCaps  # noqa: PLC0415 (optional: textual-serve)
+        from .serve import serve as serve_app  # noqa: PLC0415
     except ImportError:
         typer.echo("Serving to browsers needs textual-serve: pip install textual-serve", err=True)
         raise typer.Exit(2) from None
     arguments = ["--demo"] if demo else ["--server", server, "--discover-timeout", "0"]
-    typer.echo(f"Serving the table terminal on http://{host}:{port}/  (Ctrl-C stops)", err=True)
-    serve_app(arguments, folder, host=host, port=port)
+    where = "every address of this host" if host in ("0.0.0.0", "::") else host
+    typer.echo(
+        f"Serving the table terminal on http://{host}:{port}/ ({where}; at most {caps[0]} "
+        f"browsers, {caps[1]} from one device)  (Ctrl-C stops)",
+        err=True,
+    )
+    limits = SessionCaps(max_sessions=caps[0], max_per_address=caps[1])
+    serve_app(arguments, folder, host=host, port=port, caps=limits)
