@@ -241,8 +241,8 @@ def _checks_here(cmds: TableContext, row: KeyedDeal) -> list[dict[str, Any]]:
 
 def _checks_used(cmds: TableContext, row: KeyedDeal, entry_id: str) -> Outcome | None:
     """Refused before anything is compared: the table keyed this deal itself, or it has had its
-    checks of the board in this round (protocol.fair_play.DEAL_CHECKS). The second refusal is
-    audited and committed, as a refused lead is, and tells nothing of the cards."""
+    checks of the board in this round (protocol.fair_play.DEAL_CHECKS). A refusal for the cap
+    is audited and committed, as a refused lead is, and tells nothing of the cards."""
     if keyed_here(row, cmds.table.number, cmds.table.round):
         raise ConflictError(
             "deal_keyed_here",
