@@ -17,7 +17,8 @@ from starlette.requests import HTTPConnection
 
 from protocol.messages import PROTOCOL_VERSION, Error
 from server import dataconnector
-from server.api import movements, results, table, td
+from server.api import deals, movements, penalties, players, publishing, results, room, table, td
+from server.api.openapi import ERRORS, operation_id
 from server.api.routing import add_routes
 from server.core.config import Settings, check
 from server.core.db import make_engine, migrate
@@ -34,6 +35,11 @@ from server.web import install as install_web
 API_ROUTERS: tuple[APIRouter, ...] = (
     td.router,
     td.guarded,
+    publishing.router,
+    room.router,
+    penalties.router,
+    deals.router,
+    players.router,
     results.public,  # ranking, travellers, score cards as JSON
     results.guarded,
     table.router,
@@ -88,6 +94,7 @@ def create_app(settings: Settings, *, engine: Engine | None = None) -> FastAPI:
         version=f"0.1.0 (protocol {PROTOCOL_VERSION})",
         description=DESCRIPTION,
         lifespan=lifespan,
+        generate_unique_id_function=operation_id,
     )
 
     @app.exception_handler(TravellerError)
@@ -116,7 +123,7 @@ def create_app(settings: Settings, *, engine: Engine | None = None) -> FastAPI:
         body["detail"] = [{"loc": list(e.get("loc", ())), "msg": e.get("msg")} for e in errors]
         return JSONResponse(body, status_code=422)
 
-    @app.get("/api/v1/health", tags=["meta"])
+    @app.get("/api/v1/health", tags=["meta"], responses=ERRORS)
     async def health() -> dict[str, object]:
         # pid: which worker answered; time: for `traveller doctor`'s clock-skew check.
         return {
