@@ -86,8 +86,7 @@ def test_public_ranking_ranks_the_players_as_the_td_does(
         for p in body["players"]
     ]
     assert got == [
-        (t["place"], t["number"], t["name"], t["total"], t["percentage"], t["boards"])
-        for t in td
+        (t["place"], t["number"], t["name"], t["total"], t["percentage"], t["boards"]) for t in td
     ]
 
     expected = [(str(t["number"]), t["place"], t["name"], _pct(t["percentage"])) for t in td]
