@@ -52,7 +52,9 @@ DESCRIPTION = """Table-side score entry for duplicate bridge.
   confirms results (§ 262). Payloads are the versioned models of `protocol/messages.py`; the same
   messages flow over the websocket `/api/v1/table/ws`.
 * **TD side** (`/api/v1/...`): log in with the TD password, create events and sections, start and
-  close rounds, watch the tables, settle results. Every change to a result is audited.
+  close rounds, watch the tables, settle results, and every other action of the TD console
+  (publishing, exports, backup, hand records, members, penalties, terminals). Every change to a
+  result is audited.
 
 Errors are JSON `{"type": "error", "code": "...", "message": "..."}` with a 4xx status.
 """
