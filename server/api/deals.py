@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, File, Form, UploadFile
+from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session
 
@@ -44,7 +45,7 @@ async def load_hand_records(
     the set-up wizard); each deal set is audited. A board holding another deal is refused
     (``deals_already_set``) unless ``replace``; nothing is half-stored."""
     data = uploads.within(await file.read(uploads.MAX_FILE + 1))
-    hands = event_wizard.read_hand_records(data, file.filename)
+    hands = await run_in_threadpool(event_wizard.read_hand_records, data, file.filename)
 
     def work(s: Session) -> HandRecordsPublic:
         section = setup.get_section(s, section_id)

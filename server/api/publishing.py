@@ -12,7 +12,7 @@ from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session
 
-from server.api.backups import take_backup
+from server.api import backups
 from server.api.deps import RuntimeDep, require_td
 from server.api.openapi import ERRORS, operation_id
 from server.core.errors import ConflictError, InvalidError
@@ -122,5 +122,5 @@ async def export(runtime: RuntimeDep, section_id: int, kind: ExportKind) -> Resp
 async def backup(runtime: RuntimeDep, section_id: int) -> FileResponse:
     """Back up the whole database now and download the copy (SQLite: an online copy;
     PostgreSQL: a ``pg_dump`` archive); audited. ``backup_failed`` when it cannot be made."""
-    made = await take_backup(runtime, section_id)
+    made = await backups.take_backup(runtime, section_id)
     return FileResponse(made, media_type="application/octet-stream", filename=made.name)
