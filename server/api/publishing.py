@@ -79,12 +79,18 @@ async def publish(runtime: RuntimeDep, section_id: int, body: PublishIn) -> Publ
         if not body.confirmed and publication.asks_first(
             section.publication, body.status, unsettled
         ):
-            what = (
-                "Taking published results back to live hides the boards not every table has played"
-                if body.status == "live"
-                else f"{len(unsettled)} boards are missing, unconfirmed or in conflict"
+            if body.status == "live":
+                raise ConflictError(
+                    "confirmation_needed",
+                    "Taking published results back to live hides the boards not every table "
+                    "has played: send confirmed true to go ahead.",
+                )
+            count = len(unsettled)
+            raise ConflictError(
+                "confirmation_needed",
+                f"{count} boards are missing, unconfirmed or in conflict: send confirmed true "
+                "to publish anyway.",
             )
-            raise ConflictError("confirmation_needed", f"{what}: send confirmed true to go ahead.")
         publication.publish(s, section, status=body.status, minutes=body.minutes, hours=body.hours)
         return PublicationPublic(
             section_id=section_id,

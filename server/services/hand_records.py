@@ -29,21 +29,17 @@ class Loaded:
     not_in_section: tuple[int, ...]
 
 
-def summary(hands: HandRecords) -> str:
-    """ "12 read, 2 refused: <the first five places and reasons>"."""
-    read, refused = len(hands.deals), len(hands.refused)
-    places = "; ".join(hands.refused[:5]) + ("; ..." if refused > 5 else "")
-    return f"{read} read, {refused} refused: {places}"
-
-
 def load(
     session: Session, section: Section, hands: HandRecords, *, strict: bool, replace: bool
 ) -> Loaded:
     """Put ``hands`` on the section's boards (one transaction: a refusal stores nothing)."""
     if strict and hands.refused:
+        read, refused = len(hands.deals), len(hands.refused)
+        places = "; ".join(hands.refused[:5]) + ("; ..." if refused > 5 else "")
         raise InvalidError(
             "hand_records_refused",
-            f"The hand-record file: {summary(hands)}. Strict mode: nothing was stored.",
+            f"The hand-record file: {read} read, {refused} refused: {places}. "
+            "Strict mode: nothing was created.",
         )
     boards = {
         b.number: b for b in session.exec(select(Board).where(Board.section_id == section.id))

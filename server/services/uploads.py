@@ -11,10 +11,10 @@ MAX_FILE = 1_000_000
 MAX_MEMBER_LIST = 2_000_000
 
 
-def within(data: bytes, limit: int = MAX_FILE) -> bytes:
-    """``data``, or the refusal ``file_too_big`` when it is larger than ``limit`` bytes."""
-    if len(data) > limit:
-        raise InvalidError("file_too_big", f"The file is larger than {limit} bytes.")
+def within(data: bytes) -> bytes:
+    """``data``, or the refusal ``file_too_big`` when it is larger than ``MAX_FILE`` bytes."""
+    if len(data) > MAX_FILE:
+        raise InvalidError("file_too_big", f"The file is larger than {MAX_FILE} bytes.")
     return data
 
 

@@ -417,3 +417,14 @@ def test_a_sanction_of_another_section_is_not_found(client: TestClient, club: Cl
     _refused(r, 404, "unknown_sanction")
     with Session(club.engine) as s:
         assert s.exec(select(Sanction)).one().withdrawn_at is None
+
+
+def test_a_refusal_is_in_the_tds_language(club: Club) -> None:
+    club.start_round(1)
+    r = club.client.post(
+        f"/api/v1/sections/{club.section_id}/publish",
+        json={"status": "final"},
+        headers={**club.td_headers, "accept-language": "de"},
+    )
+    message = _refused(r, 409, "confirmation_needed")
+    assert message.startswith("8 Boards fehlen")
