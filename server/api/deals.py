@@ -3,7 +3,7 @@ that exists, and the TD settling a deal the tables keyed differently."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, File, Form, UploadFile
 from fastapi.concurrency import run_in_threadpool
@@ -58,6 +58,33 @@ async def load_hand_records(
         )
 
     return await runtime.run(work)
+
+
+class KeyedDealPublic(BaseModel):
+    """A deal keyed at a table (hand-dealt boards), with the later tables' checks."""
+
+    board: int
+    state: str = Field(examples=["keyed", "confirmed", "conflict"])
+    deal: str
+    table: int
+    round: int
+    checks: list[dict[str, Any]] = Field(
+        description="each later table's check; one with kind deal may be taken (its entry_id)"
+    )
+
+
+@router.get("/deals", response_model=list[KeyedDealPublic])
+async def keyed_deals(runtime: RuntimeDep, section_id: int) -> list[KeyedDealPublic]:
+    """Every deal keyed at the tables, the conflicts first (the console's Deals page)."""
+
+    def work(s: Session) -> list[KeyedDealPublic]:
+        setup.get_section(s, section_id)
+        return [
+            KeyedDealPublic.model_validate(d, from_attributes=True)
+            for d in deal_entry.keyed_deals(s, section_id)
+        ]
+
+    return await runtime.read(work)
 
 
 class ResolveDealIn(BaseModel):

@@ -268,6 +268,7 @@ CONSOLE_ROUTES: list[tuple[str, str, tuple[str, Any]]] = [
     ("GET", S + "/exports/pbn", ("json", None)),
     ("POST", S + "/backup", ("json", None)),
     ("POST", S + "/hand-records", ("file", "bigdeal_8.pbn")),
+    ("GET", S + "/deals", ("json", None)),
     ("POST", S + "/deals/1/resolve", ("json", {"choice": "keyed", "reason": "x"})),
     ("POST", S + "/rounds/1/reopen", ("json", None)),
     ("PUT", S + "/round-time", ("json", {"minutes": 20})),

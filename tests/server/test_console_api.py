@@ -428,3 +428,47 @@ def test_a_refusal_is_in_the_tds_language(club: Club) -> None:
     )
     message = _refused(r, 409, "confirmation_needed")
     assert message.startswith("8 Boards fehlen")
+
+
+def test_a_keyed_deal_in_conflict_is_settled_through_the_api(
+    client: TestClient, engine: Engine
+) -> None:
+    deal = "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"
+    other = "N:AKQT.AKQ.AKQ.AKQ J987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"
+    club = open_club(client, engine, tables=3, bpr=2, event={"deal_entry": True})
+    club.start_round(1)
+    club.start_round(2)
+    base = f"/api/v1/sections/{club.section_id}"
+
+    tables = {t: club.pair(t) for t in (1, 2, 3)}
+
+    def key(table: int, board: int, pbn: str) -> str:
+        command = {"type": "enter_deal", "entry_id": f"deal-t{table}-b{board}", "board": board}
+        reply = tables[table].send({**command, "deal": pbn}).json()
+        assert "state" in reply, reply
+        state: str = reply["state"]
+        return state
+
+    board = tables[1].round()["boards"][0]["board"]
+    assert key(1, board, deal) == "keyed"
+    for t in tables:  # every table on to round 2, as the TD may
+        assert (
+            club.td("POST", f"{base}/tables/{t}/release", json={"reason": "on"}).status_code == 200
+        )
+    later = next(t for t in tables if board in [b["board"] for b in tables[t].round()["boards"]])
+    assert key(later, board, other) == "conflict"
+    [found] = club.td("GET", f"{base}/deals").json()
+    assert (found["board"], found["state"]) == (board, "conflict")
+    taken = next(c["entry_id"] for c in found["checks"] if c.get("kind") == "deal")
+    r = club.td(
+        "POST",
+        f"{base}/deals/{board}/resolve",
+        json={"choice": "check", "entry_id": taken, "reason": "checked the board"},
+    )
+    assert r.status_code == 200, r.text
+    assert r.json() == {"board": board, "deal": other}
+    assert _deals(engine, club.section_id)[board] == other
+    [resolved] = _audits(engine, "deal_resolved")
+    assert resolved.reason == "checked the board"
+    r = club.td("POST", f"{base}/deals/{board}/resolve", json={"choice": "keyed", "reason": "x"})
+    _refused(r, 409, "no_deal_conflict")

@@ -62,7 +62,10 @@ TWINS: dict[Route, tuple[Route, ...]] = {
         ("GET", S + "/penalties"),
         ("POST", S + "/penalties/{sanction_id}/withdraw"),
     ),
-    ("POST", "/td/s/{section_id}/deals/{board}/resolve"): (("POST", S + "/deals/{board}/resolve"),),
+    ("POST", "/td/s/{section_id}/deals/{board}/resolve"): (
+        ("GET", S + "/deals"),
+        ("POST", S + "/deals/{board}/resolve"),
+    ),
     ("POST", "/td/s/{section_id}/publish"): (("POST", S + "/publish"),),
     ("POST", "/td/s/{section_id}/end/backup"): (("POST", S + "/backup"),),
     ("POST", "/td/s/{section_id}/teams/pair"): (("POST", S + "/teams/pair-next-round"),),
