@@ -4,7 +4,7 @@ A generated client names its methods after the ``operationId``: the route functi
 (``publish``, ``load_hand_records``), unique across the API (``tests/server/test_openapi.py``).
 Every route declares the one error body the app answers with (``server.app``'s handlers):
 ``{"type": "error", "code": ..., "message": ...}`` for any 4xx, plus ``detail`` (each field
-refused) when the request itself does not parse (422)."""
+refused) when the request itself does not parse (422, ``invalid_request``)."""
 
 from __future__ import annotations
 
@@ -29,15 +29,20 @@ class FieldRefused(BaseModel):
 
 
 class InvalidRequestError(Error):
-    """A request that does not parse (code ``invalid_request``), with each field refused."""
+    """A value refused (422): a request that does not parse (code ``invalid_request``, with
+    each field refused in ``detail``), or a value the rules refuse (``reason_required``,
+    ``bad_hand_records``, ...; no ``detail``)."""
 
-    detail: list[FieldRefused]
+    detail: list[FieldRefused] | None = None
 
 
 #: The error responses every JSON route declares (a router's own add to or refine them).
 ERRORS: dict[int | str, dict[str, Any]] = {
     "4XX": {"model": Error, "description": "Refused: `code` for programs, `message` for people."},
-    422: {"model": InvalidRequestError, "description": "The request does not parse."},
+    422: {
+        "model": InvalidRequestError,
+        "description": "A value refused, or a request that does not parse.",
+    },
 }
 
 
