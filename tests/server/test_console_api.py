@@ -29,8 +29,9 @@ DEALS = ROOT / "tests" / "data" / "dealing-machines"
 
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Iterator[Engine]:
-    eng = make_engine(f"sqlite:///{tmp_path / 'console.db'}")
+def engine(db_url: str) -> Iterator[Engine]:
+    """The same tests on SQLite and on PostgreSQL."""
+    eng = make_engine(db_url)
     yield eng
     eng.dispose()
 
@@ -128,10 +129,14 @@ def test_the_exports_are_the_consoles_files(client: TestClient, club: Club) -> N
     _refused(r, 404, "unknown_export")
 
 
-def test_the_backup_is_a_copy_of_the_database_and_audited(club: Club) -> None:
+def test_the_backup_is_a_copy_of_the_database_and_audited(
+    club: Club, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TRAVELLER_BACKUP_DIR", str(tmp_path / "backups"))
     r = club.td("POST", f"/api/v1/sections/{club.section_id}/backup")
     assert r.status_code == 200, r.text
-    assert r.content.startswith(b"SQLite format 3")
+    sqlite = club.engine.dialect.name == "sqlite"
+    assert r.content.startswith(b"SQLite format 3" if sqlite else b"PGDMP")  # pg_dump's archive
     [made] = _audits(club.engine, "backup")
     assert json.loads(made.new or "{}")["bytes"] == len(r.content)
     r = club.td("POST", "/api/v1/sections/999/backup")
