@@ -17,7 +17,8 @@ from starlette.requests import HTTPConnection
 
 from protocol.messages import PROTOCOL_VERSION, Error
 from server import dataconnector
-from server.api import movements, results, table, td
+from server.api import deals, movements, penalties, players, publishing, results, room, table, td
+from server.api.openapi import ERRORS, operation_id
 from server.api.routing import add_routes
 from server.core.config import Settings, check
 from server.core.db import make_engine, migrate
@@ -34,6 +35,11 @@ from server.web import install as install_web
 API_ROUTERS: tuple[APIRouter, ...] = (
     td.router,
     td.guarded,
+    publishing.router,
+    room.router,
+    penalties.router,
+    deals.router,
+    players.router,
     results.public,  # ranking, travellers, score cards as JSON
     results.guarded,
     table.router,
@@ -46,7 +52,9 @@ DESCRIPTION = """Table-side score entry for duplicate bridge.
   confirms results (§ 262). Payloads are the versioned models of `protocol/messages.py`; the same
   messages flow over the websocket `/api/v1/table/ws`.
 * **TD side** (`/api/v1/...`): log in with the TD password, create events and sections, start and
-  close rounds, watch the tables, settle results. Every change to a result is audited.
+  close rounds, watch the tables, settle results, and every other action of the TD console
+  (publishing, exports, backup, hand records, members, penalties, terminals). Every change to a
+  result is audited.
 
 Errors are JSON `{"type": "error", "code": "...", "message": "..."}` with a 4xx status.
 """
@@ -88,6 +96,7 @@ def create_app(settings: Settings, *, engine: Engine | None = None) -> FastAPI:
         version=f"0.1.0 (protocol {PROTOCOL_VERSION})",
         description=DESCRIPTION,
         lifespan=lifespan,
+        generate_unique_id_function=operation_id,
     )
 
     @app.exception_handler(TravellerError)
@@ -116,7 +125,7 @@ def create_app(settings: Settings, *, engine: Engine | None = None) -> FastAPI:
         body["detail"] = [{"loc": list(e.get("loc", ())), "msg": e.get("msg")} for e in errors]
         return JSONResponse(body, status_code=422)
 
-    @app.get("/api/v1/health", tags=["meta"])
+    @app.get("/api/v1/health", tags=["meta"], responses=ERRORS)
     async def health() -> dict[str, object]:
         # pid: which worker answered; time: for `traveller doctor`'s clock-skew check.
         return {

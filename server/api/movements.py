@@ -4,7 +4,6 @@ two pairs swapped) through the service the TD console uses."""
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query
@@ -14,6 +13,8 @@ from sqlmodel import Session
 
 from protocol.text import MAX_NAME, SingleLine
 from server.api.deps import RuntimeDep, require_td
+from server.api.openapi import ERRORS, TEXT_ROUTE_ERRORS, operation_id
+from server.api.results import PlayerLinePublic
 from server.api.schemas import MovementSpec
 from server.core.errors import InvalidError, TravellerError
 from server.i18n import error_words
@@ -35,7 +36,13 @@ from server.movements.individual_pairs import as_partnerships
 from server.movements.model import IndividualMovement
 from server.services import individual_standings, movement_admin, setup
 
-router = APIRouter(prefix="/api/v1", tags=["movements"], dependencies=[Depends(require_td)])
+router = APIRouter(
+    prefix="/api/v1",
+    tags=["movements"],
+    dependencies=[Depends(require_td)],
+    responses=ERRORS,
+    generate_unique_id_function=operation_id,
+)
 
 #: Kinds a section can play (an individual is played as partnerships with seated players).
 SECTION_KINDS = KINDS
@@ -146,7 +153,11 @@ async def section_movement(runtime: RuntimeDep, section_id: int) -> MovementPrev
     return preview(m)
 
 
-@router.get("/sections/{section_id}/movement/export", response_class=PlainTextResponse)
+@router.get(
+    "/sections/{section_id}/movement/export",
+    response_class=PlainTextResponse,
+    responses=TEXT_ROUTE_ERRORS,
+)
 async def export_movement(
     runtime: RuntimeDep,
     section_id: int,
@@ -347,15 +358,6 @@ async def swap_pairs(runtime: RuntimeDep, section_id: int, body: SwapPairs) -> M
     return await _change(runtime, section_id, edit, body.reason, pairs_only=True)
 
 
-class PlayerLinePublic(BaseModel):
-    place: str
-    number: int
-    name: str
-    total: Decimal
-    percent: Decimal | None
-    boards: int
-
-
 class PlayerRankingPublic(BaseModel):
     section_id: int
     method: str
@@ -380,7 +382,7 @@ async def player_ranking(runtime: RuntimeDep, section_id: int) -> PlayerRankingP
         section_id=ranking.section_id,
         method=ranking.method,
         unit=ranking.unit,
-        lines=[PlayerLinePublic(**vars(line)) for line in ranking.lines],
+        lines=[PlayerLinePublic.of(line) for line in ranking.lines],
     )
 
 

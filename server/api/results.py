@@ -19,17 +19,27 @@ from sqlmodel import Session
 
 from protocol.messages import Error
 from server.api.deps import RuntimeDep, require_td
+from server.api.openapi import ERRORS, operation_id
 from server.services import individual_results, setup, standings
-from server.services.individual_standings import PlayerRanking
+from server.services.individual_standings import PlayerLine, PlayerRanking
 
 T = TypeVar("T")
 _NOT_FOUND: dict[int | str, dict[str, Any]] = {
     404: {"model": Error, "description": "No such section, board or pair."}
 }
 
-public = APIRouter(prefix="/api/v1/results", tags=["results"], responses=_NOT_FOUND)
+public = APIRouter(
+    prefix="/api/v1/results",
+    tags=["results"],
+    responses={**ERRORS, **_NOT_FOUND},
+    generate_unique_id_function=operation_id,
+)
 guarded = APIRouter(
-    prefix="/api/v1", tags=["results"], dependencies=[Depends(require_td)], responses=_NOT_FOUND
+    prefix="/api/v1",
+    tags=["results"],
+    dependencies=[Depends(require_td)],
+    responses={**ERRORS, **_NOT_FOUND},
+    generate_unique_id_function=operation_id,
 )
 
 
@@ -83,6 +93,17 @@ class PlayerLinePublic(BaseModel):
     percentage: float | None = Field(description="two decimals (matchpoint methods)")
     boards: int
 
+    @classmethod
+    def of(cls, line: PlayerLine) -> PlayerLinePublic:
+        return cls(
+            place=line.place,
+            number=line.number,
+            name=line.name,
+            total=float(line.total),
+            percentage=_number(line.percent),
+            boards=line.boards,
+        )
+
 
 class RankingPublic(BaseModel):
     """A section's ranking: one group per direction in a Mitchell, one in a Howell; an
@@ -133,17 +154,7 @@ class RankingPublic(BaseModel):
             kind="pairs" if players is None else "individual",
             players=[]
             if players is None
-            else [
-                PlayerLinePublic(
-                    place=line.place,
-                    number=line.number,
-                    name=line.name,
-                    total=float(line.total),
-                    percentage=_number(line.percent),
-                    boards=line.boards,
-                )
-                for line in players.lines
-            ],
+            else [PlayerLinePublic.of(line) for line in players.lines],
             boards_shown=ranking.boards_shown,
             boards_total=ranking.boards_total,
             publication=ranking.publication,
@@ -339,16 +350,7 @@ class PlayerCardPublic(BaseModel):
         line = card.line
         return cls(
             player=ref(card.player),
-            line=None
-            if line is None
-            else PlayerLinePublic(
-                place=line.place,
-                number=line.number,
-                name=line.name,
-                total=float(line.total),
-                percentage=_number(line.percent),
-                boards=line.boards,
-            ),
+            line=None if line is None else PlayerLinePublic.of(line),
             unit=card.unit,
             boards_total=card.boards_total,
             lines=[

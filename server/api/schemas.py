@@ -217,6 +217,23 @@ class TDNotPlayed(ResultRef):
     ruling_in_time: bool = RULING_IN_TIME
 
 
+class TDChooseEntry(ResultRef):
+    entry_id: str = Field("", max_length=64, description="one of the board's `results/entries`")
+    reason: SingleLine = Field("", max_length=MAX_TEXT, examples=["the table agreed on 4S="])
+
+
+class EntryPublic(BaseModel):
+    """An entry a table sent for a board (enter or correct)."""
+
+    entry_id: str
+    contract: str = Field(examples=["4S"])
+    declarer: str | None
+    tricks: int | str
+    lead: str | None
+    received_at: datetime
+    in_force: bool = Field(description="the entry the result holds")
+
+
 class AuditPublic(BaseModel):
     at: datetime
     actor: str

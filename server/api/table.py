@@ -24,13 +24,20 @@ from protocol.messages import (
     parse_command,
 )
 from server.api.deps import RuntimeDep, TableTokenDep
+from server.api.openapi import ERRORS as OPENAPI_ERRORS
+from server.api.openapi import operation_id
 from server.core.errors import TravellerError, UnauthorizedError
 from server.i18n import error_words
 from server.limits import ratelimit
 from server.live.runtime import Runtime
 from server.services import tokens
 
-router = APIRouter(prefix="/api/v1/table", tags=["table"])
+router = APIRouter(
+    prefix="/api/v1/table",
+    tags=["table"],
+    responses=OPENAPI_ERRORS,
+    generate_unique_id_function=operation_id,
+)
 log = logging.getLogger(__name__)
 
 ERRORS: dict[int | str, dict[str, Any]] = {

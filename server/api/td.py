@@ -4,25 +4,45 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Header, Request
 from sqlmodel import Session
 
 from protocol.messages import BoardResultView, Error, ResultChanged
 from server.api import schemas
-from server.api.deps import RuntimeDep, require_td
+from server.api.deps import RuntimeDep, bearer, require_td
 from server.api.movements import build_movement
+from server.api.openapi import ERRORS, operation_id
 from server.core.errors import InvalidError
 from server.core.models import Event, Result, Section, SectionBase
 from server.limits import ratelimit
 from server.live.runtime import Runtime
 from server.movements import PairRef
-from server.services import adjusted, audit, event_settings, handicaps, setup, td, tokens
+from server.services import (
+    adjusted,
+    audit,
+    dashboard,
+    event_settings,
+    handicaps,
+    round_control,
+    setup,
+    td,
+    tokens,
+)
 from server.services.table_commands import Push
 from server.services.views import result_view
 
-router = APIRouter(prefix="/api/v1", tags=["td"])
-guarded = APIRouter(prefix="/api/v1", tags=["td"], dependencies=[Depends(require_td)])
+router = APIRouter(
+    prefix="/api/v1", tags=["td"], responses=ERRORS, generate_unique_id_function=operation_id
+)
+guarded = APIRouter(
+    prefix="/api/v1",
+    tags=["td"],
+    dependencies=[Depends(require_td)],
+    responses=ERRORS,
+    generate_unique_id_function=operation_id,
+)
 
 
 @router.post(
@@ -49,6 +69,16 @@ async def login(runtime: RuntimeDep, body: schemas.TDLogin, request: Request) ->
 
 def _event_public(event: Event) -> schemas.EventPublic:
     return schemas.EventPublic.model_validate(event, from_attributes=True)
+
+
+@guarded.post("/td/logout", status_code=204)
+async def logout(
+    runtime: RuntimeDep, authorization: Annotated[str | None, Header()] = None
+) -> None:
+    """End the TD session of the bearer token, as the console's log-out does: the token
+    works no more."""
+    token = bearer(authorization)
+    await runtime.run(lambda s: tokens.td_logout(s, token))
 
 
 @guarded.post("/events", response_model=schemas.EventPublic, status_code=201)
@@ -151,9 +181,11 @@ async def _with_pushes(runtime: Runtime, work: Callable[[Session], list[Push]]) 
 
 @guarded.post("/sections/{section_id}/rounds/{round_}/start", response_model=schemas.SectionPublic)
 async def start_round(runtime: RuntimeDep, section_id: int, round_: int) -> schemas.SectionPublic:
-    """Start (release) the next round."""
+    """Start (release) the next round; the same request again is refused
+    (``round_already_started``) and never starts the round after."""
     await _with_pushes(
-        runtime, lambda s: td.start_round(s, setup.get_section(s, section_id), round_)
+        runtime,
+        lambda s: round_control.start_round_once(s, setup.get_section(s, section_id), round_),
     )
     return await get_section(runtime, section_id)
 
@@ -288,6 +320,34 @@ async def td_not_played(
         lambda s, r: td.mark_not_played(
             s, result=r, reason=body.reason, ruling_in_time=body.ruling_in_time
         ),
+    )
+
+
+@guarded.get("/sections/{section_id}/results/entries", response_model=list[schemas.EntryPublic])
+async def entries(
+    runtime: RuntimeDep, section_id: int, table: int, round: int, board: int
+) -> list[schemas.EntryPublic]:
+    """The entries a table sent for a board (to choose one when they conflict), oldest first;
+    ``in_force`` marks the one the result holds."""
+
+    def work(s: Session) -> list[schemas.EntryPublic]:
+        desk = dashboard.board_desk(s, setup.get_section(s, section_id), table, round, board)
+        return [schemas.EntryPublic.model_validate(e, from_attributes=True) for e in desk.entries]
+
+    return await runtime.read(work)
+
+
+@guarded.post("/sections/{section_id}/results/choose", response_model=list[BoardResultView])
+async def td_choose_entry(
+    runtime: RuntimeDep, section_id: int, body: schemas.TDChooseEntry
+) -> list[BoardResultView]:
+    """Resolve a conflict by choosing one of the entries the table sent (``entry_id`` from
+    ``results/entries``). Audited with the reason."""
+    return await _settle(
+        runtime,
+        section_id,
+        body,
+        lambda s, r: td.choose_entry(s, result=r, entry_id=body.entry_id, reason=body.reason),
     )
 
 

@@ -28,6 +28,7 @@ from server.io.handrecords import normalise_deal
 from server.io.pbn import read_pbn
 from server.movements import Movement
 from server.services import audit, members, setup
+from server.services.uploads import text_of
 
 #: Characters a name may not hold: markup (apostrophes stay: O'Brien).
 MARKUP = frozenset("<>")
@@ -99,7 +100,7 @@ def read_hand_records(data: bytes | str, filename: str | None = None) -> HandRec
     try:
         kind = dealing_machines.sniff(raw, filename)
         if kind == "pbn":
-            event = read_pbn(_text(raw))
+            event = read_pbn(text_of(raw))
             deals = {n: normalise_deal(b.deal) for n, b in event.boards.items() if b.deal}
             refused = tuple(str(r) for r in event.refused)
         else:
@@ -114,13 +115,6 @@ def read_hand_records(data: bytes | str, filename: str | None = None) -> HandRec
 def read_deals(data: bytes | str, filename: str | None = None) -> dict[int, str]:
     """The deals of a hand-record file by board number (what was refused left out)."""
     return read_hand_records(data, filename).deals
-
-
-def _text(data: bytes) -> str:
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
 
 
 def create(
@@ -203,12 +197,14 @@ def _put_teams(
 
 def put_deals(session: Session, section_id: int, deals: Mapping[int, str]) -> int:
     """The TD's hand records (board -> PBN deal) onto the section's boards, each audited as
-    "deal_set" (the Data Connector's hand-record queue reads those); how many were stored."""
+    "deal_set" with the deal it replaces (the Data Connector's hand-record queue reads those);
+    how many were stored (a board already holding the same deal is left as it is)."""
     stored = 0
     for board in session.exec(select(Board).where(Board.section_id == section_id)):
         deal = deals.get(board.number)
-        if deal is None:
+        if deal is None or deal == board.deal:
             continue
+        old = None if board.deal is None else {"board": board.number, "deal": board.deal}
         board.deal = deal
         session.add(board)
         stored += 1
@@ -217,6 +213,7 @@ def put_deals(session: Session, section_id: int, deals: Mapping[int, str]) -> in
             actor="td",
             action="deal_set",
             section_id=section_id,
+            old=old,
             new={"board": board.number, "deal": deal},
         )
     return stored

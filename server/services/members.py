@@ -13,6 +13,7 @@ from server.core.errors import InvalidError
 from server.core.models import DcPlayer, DcSession, Member, Pair, Section
 from server.i18n.error_words import notice
 from server.services import setup
+from server.services.uploads import MAX_MEMBER_LIST
 
 MAX_MEMBERS = 20000
 
@@ -24,6 +25,18 @@ class ImportReport:
     added: int = 0
     updated: int = 0
     problems: list[str] = field(default_factory=list)
+
+
+def member_list(file: bytes | None, pasted: str = "") -> str:
+    """The member list to import: the file's text when one was sent, else the text pasted;
+    refused when the file is too large or nothing was sent."""
+    if file is not None:
+        if len(file) > MAX_MEMBER_LIST:
+            raise InvalidError("file_too_big", "The file is too large for a member list.")
+        pasted = file.decode("utf-8-sig", errors="replace")
+    if not pasted.strip():
+        raise InvalidError("no_member_list", "Paste the member list or choose a CSV file.")
+    return pasted
 
 
 def import_members(session: Session, text: str) -> ImportReport:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from sqlmodel import Session
@@ -11,7 +12,13 @@ from server.core.models import Section, utcnow
 from server.services import audit
 from server.services.deadlines import DEFAULT_CORRECTION_HOURS, MIN_PROVISIONAL_MINUTES, same_day
 
-__all__ = ["DEFAULT_CORRECTION_HOURS", "MIN_PROVISIONAL_MINUTES", "corrections_open", "publish"]
+__all__ = [
+    "DEFAULT_CORRECTION_HOURS",
+    "MIN_PROVISIONAL_MINUTES",
+    "asks_first",
+    "corrections_open",
+    "publish",
+]
 
 STATES = ("live", "provisional", "final")
 
@@ -94,6 +101,16 @@ def _same_day_deadline(session: Session, section: Section) -> None:
                 new={"corrections_until": _iso(until), "because": f"section {section.letter}"},
                 reason="§ X79: the period runs from the publication of the day's last section",
             )
+
+
+def asks_first(publication: str, status: str, unsettled: Sequence[object]) -> bool:
+    """Whether the TD confirms before publishing ``status`` over ``publication`` (the
+    section's now): publishing with boards unsettled (missing, unconfirmed, in conflict), or
+    taking published results back to live (the public then sees only the boards every table
+    has finished)."""
+    if status == "live":
+        return publication != "live"
+    return bool(unsettled)
 
 
 def corrections_open(section: Section, now: datetime | None = None) -> bool:

@@ -22,6 +22,7 @@ from server.core.models import (
 )
 from server.services import audit, deadlines
 from server.services.adjusted import Adjustment, artificial
+from server.services.dashboard import entry_values
 from server.services.entries import apply_values, checked_entry, conflict_call_reason
 from server.services.outcomes import Push, changed
 from server.services.setup import get_section, tables_of
@@ -375,6 +376,13 @@ def all_results(session: Session, section: Section) -> list[Result]:
         .order_by(col(Result.round), col(Result.table_number), col(Result.board))
     )
     return list(session.exec(stmt))
+
+
+def choose_entry(session: Session, *, result: Result, entry_id: str, reason: str) -> list[Push]:
+    """Resolve a conflict by choosing one of the entries the table sent (``unknown_entry``
+    for an id the board never had); set and audited as any TD change."""
+    values = EntryValues.model_validate(entry_values(session, result, entry_id))
+    return set_result(session, result=result, values=values, reason=reason)
 
 
 def settle(

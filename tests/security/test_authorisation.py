@@ -1,4 +1,7 @@
-"""The authorisation matrix: a table token reaches only its own table and never the TD side;
+"""The authorisation matrix: a table token reaches only its own table and never the TD side
+(the TD console's JSON routes refuse it, a missing or expired TD token, a section that is not
+there, another event's terminal or penalty, an oversized or malformed upload, and change
+nothing);
 expired and revoked tokens are refused, and a revoked token's open socket is closed; TD
 passwords and pairing codes cannot be guessed (per-address back-off; the overall limits are in
 test_guessing.py); a pairing code works once; N/S cannot confirm as E/W without the PIN, nor
@@ -22,8 +25,18 @@ from starlette.websockets import WebSocketDisconnect
 from server.app import create_app
 from server.core.config import Settings
 from server.core.db import make_engine
-from server.core.models import BridgeTable, Result, TableToken, utcnow
-from server.services import round_control, setup, tokens
+from server.core.models import (
+    Audit,
+    Board,
+    BridgeTable,
+    Member,
+    Result,
+    Sanction,
+    TableToken,
+    TDSession,
+    utcnow,
+)
+from server.services import round_control, setup, tokens, uploads
 from tests.support.api import Club, Table, new_id, open_club
 from tests.support.env import TD_PASSWORD
 
@@ -242,3 +255,172 @@ def test_a_quiet_old_socket_is_closed_after_the_move(engine: Engine) -> None:
             assert closed.value.code == 4401
             still.send_text('{"type": "get_round"}')  # table 2's terminal carries on
             assert json.loads(still.receive_text())["type"] == "round_info"
+
+
+# ----------------------------------------------- the TD console's actions as JSON routes
+
+DEALS = Path(__file__).resolve().parents[1] / "data" / "dealing-machines"
+#: Every JSON route twinning a TD console action (tests/server/test_console_twins.py), with
+#: a body it would take: ("json", {...}), ("form", {...}) or ("file", name).
+S = "/api/v1/sections/{section}"
+CONSOLE_ROUTES: list[tuple[str, str, tuple[str, Any]]] = [
+    ("POST", S + "/publish", ("json", {"status": "final", "confirmed": True})),
+    ("GET", S + "/exports/pbn", ("json", None)),
+    ("POST", S + "/backup", ("json", None)),
+    ("POST", S + "/hand-records", ("file", "bigdeal_8.pbn")),
+    ("GET", S + "/deals", ("json", None)),
+    ("POST", S + "/deals/1/resolve", ("json", {"choice": "keyed", "reason": "x"})),
+    ("POST", S + "/rounds/1/reopen", ("json", None)),
+    ("PUT", S + "/round-time", ("json", {"minutes": 20})),
+    ("POST", S + "/tables/1/release", ("json", {"reason": "x"})),
+    ("POST", S + "/tables/1/new-device", ("json", None)),
+    ("GET", S + "/terminals", ("json", None)),
+    ("POST", S + "/terminals/1/revoke", ("json", None)),
+    ("POST", S + "/teams/pair-next-round", ("json", None)),
+    ("GET", S + "/penalties", ("json", None)),
+    ("POST", S + "/penalties/offence", ("json", {"pair": "1NS"})),
+    ("POST", S + "/penalties/deduct", ("json", {"pair": "1NS", "reason": "x"})),
+    ("POST", S + "/penalties/1/withdraw", ("json", {"reason": "x"})),
+    ("GET", S + "/results/entries?table=1&round=1&board=1", ("json", None)),
+    (
+        "POST",
+        S + "/results/choose",
+        ("json", {"table": 1, "round": 1, "board": 1, "entry_id": "x", "reason": "x"}),
+    ),
+    ("POST", "/api/v1/members/import", ("form", {"text": "1,Anna Berg"})),
+    ("GET", "/api/v1/members", ("json", None)),
+    ("POST", "/api/v1/td/logout", ("json", None)),
+]
+
+
+def _call(
+    client: TestClient, route: tuple[str, str, tuple[str, Any]], section: int, **headers: str
+) -> Any:
+    method, path, (kind, body) = route
+    url = path.replace("{section}", str(section))
+    if kind == "file":
+        files = {"file": (body, (DEALS / body).read_bytes())}
+        return client.request(method, url, files=files, headers=headers)
+    if kind == "form":
+        return client.request(method, url, data=body, headers=headers)
+    return client.request(method, url, json=body, headers=headers)
+
+
+def _what_changes(engine: Engine) -> tuple[int, ...]:
+    """Counts of every row a console action writes: nothing refused may change them."""
+    with Session(engine) as s:
+        rows = [len(s.exec(select(m)).all()) for m in (Audit, Member, Result, Sanction, TDSession)]
+        rows.append(len([b for b in s.exec(select(Board)) if b.deal]))
+        rows.append(len([t for t in s.exec(select(TableToken)) if t.revoked_at is not None]))
+        return tuple(rows)
+
+
+def _expired_td_token(club: Club) -> str:
+    r = club.client.post("/api/v1/td/login", json={"password": TD_PASSWORD})
+    token: str = r.json()["token"]
+    with Session(club.engine) as s:
+        row = s.exec(select(TDSession).where(TDSession.token_hash == tokens.digest(token))).one()
+        row.expires_at = utcnow() - timedelta(seconds=1)
+        s.add(row)
+        s.commit()
+    return token
+
+
+@pytest.mark.parametrize("route", CONSOLE_ROUTES, ids=lambda r: f"{r[0]} {r[1]}")
+def test_the_console_routes_refuse_anything_but_a_live_td_token(
+    club: Club, route: tuple[str, str, tuple[str, Any]]
+) -> None:
+    table = club.pair(1)
+    expired = _expired_td_token(club)
+    before = _what_changes(club.engine)
+    for headers, code in (
+        ({"Authorization": f"Bearer {table.token}"}, "td_login_required"),
+        ({}, "token_missing"),
+        ({"Authorization": f"Bearer {expired}"}, "td_login_required"),
+        ({"Authorization": "Basic dGQ6dGQ="}, "token_missing"),
+    ):
+        r = _call(club.client, route, club.section_id, **headers)
+        assert (r.status_code, r.json()["code"]) == (401, code), (headers, r.text)
+    assert _what_changes(club.engine) == before
+
+
+@pytest.mark.parametrize(
+    "route", [r for r in CONSOLE_ROUTES if "{section}" in r[1]], ids=lambda r: f"{r[0]} {r[1]}"
+)
+def test_the_console_routes_refuse_a_section_that_is_not_there(
+    club: Club, route: tuple[str, str, tuple[str, Any]]
+) -> None:
+    before = _what_changes(club.engine)
+    r = _call(club.client, route, 999, **club.td_headers)
+    assert (r.status_code, r.json()["code"]) == (404, "unknown_section"), r.text
+    assert _what_changes(club.engine) == before
+
+
+def test_another_events_terminal_penalty_or_entry_is_out_of_reach(club: Club) -> None:
+    """The TD of one section cannot touch, through it, what belongs to another event's."""
+    other = open_club(club.client, club.engine, tables=3, bpr=2)
+    other.start_round(1)
+    theirs = other.pair(1)
+    base = f"/api/v1/sections/{other.section_id}"
+    terminal = other.td("GET", f"{base}/terminals").json()[0]["id"]
+    penalty = other.td(
+        "POST", f"{base}/penalties/deduct", json={"pair": "1NS", "reason": "noise"}
+    ).json()["id"]
+    board = theirs.round()["boards"][0]["board"]
+    theirs.enter(board, "2H", "E", 8)
+    theirs.enter(board, "2S", "E", 8)
+    at = {"table": 1, "round": 1, "board": board}
+    entry = other.td("GET", f"{base}/results/entries", params=at).json()[1]["entry_id"]
+    before = _what_changes(club.engine)
+    mine = f"/api/v1/sections/{club.section_id}"
+    for method, path, body, status, code in (
+        ("POST", f"{mine}/terminals/{terminal}/revoke", None, 404, "unknown_terminal"),
+        ("POST", f"{mine}/penalties/{penalty}/withdraw", {"reason": "x"}, 404, "unknown_sanction"),
+        (
+            "POST",
+            f"{mine}/results/choose",
+            {**at, "entry_id": entry, "reason": "x"},
+            404,
+            "unknown_entry",
+        ),
+    ):
+        r = club.td(method, path, json=body)
+        assert (r.status_code, r.json()["code"]) == (status, code), r.text
+    assert _what_changes(club.engine) == before
+    assert theirs.round()["table"] == 1  # its terminal still works
+
+
+def test_oversized_and_malformed_uploads_are_refused_whole(
+    client: TestClient, engine: Engine
+) -> None:
+    club = open_club(client, engine, tables=4, bpr=2)
+    hand_records = f"/api/v1/sections/{club.section_id}/hand-records"
+    good = (DEALS / "bigdeal_8.pbn").read_bytes()
+    before = _what_changes(engine)
+    for files, status, code in (
+        ({"file": ("big.pbn", good + b" " * uploads.MAX_FILE)}, 422, "file_too_big"),
+        ({"file": ("x.pbn", b'[Board "1"]\n[Deal "N:AKQ"]\n')}, 422, "bad_hand_records"),
+        ({"file": ("x.dup", b"\x00\x01 not a dealing machine's file")}, 422, "bad_hand_records"),
+        ({"file": ("x.pbn", b"\xff\xfe\x00garbage")}, 422, "bad_hand_records"),
+    ):
+        r = club.td("POST", hand_records, files=files)
+        assert (r.status_code, r.json()["code"]) == (status, code), r.text
+    for files, data, code in (
+        ({"file": ("big.csv", b"1,a\n" * (uploads.MAX_MEMBER_LIST // 4 + 1))}, {}, "file_too_big"),
+        ({"file": ("bad.csv", b'1,"Anna\n' + b"x" * 200_000)}, {}, "invalid_member_list"),
+        (None, {"text": "\n \n"}, "no_member_list"),
+    ):
+        r = club.td("POST", "/api/v1/members/import", files=files, data=data)
+        assert (r.status_code, r.json()["code"]) == (422, code), r.text
+    assert _what_changes(engine) == before
+
+
+def test_a_body_over_the_servers_limit_is_refused_before_it_is_read(engine: Engine) -> None:
+    settings = Settings(td_password=TD_PASSWORD, max_body_bytes=200_000)
+    with TestClient(create_app(settings, engine=engine)) as client:
+        club = open_club(client, engine, tables=4, bpr=2)
+        before = _what_changes(engine)
+        for url in (f"/api/v1/sections/{club.section_id}/hand-records", "/api/v1/members/import"):
+            r = club.td("POST", url, files={"file": ("big", b"1,a\n" * 60_000)})
+            assert (r.status_code, r.json()["code"]) == (413, "body_too_large"), r.text
+        assert _what_changes(engine) == before

@@ -165,9 +165,9 @@ def test_individual_is_played_and_ranked_per_player(
     assert {line["boards"] for line in lines} == {2 * rounds}
     for line in lines:
         expected = 100 * got[line["number"]] / top[line["number"]]
-        assert abs(Fraction(line["percent"]) - expected) < Fraction(1, 200)
+        assert abs(Fraction(line["percentage"]) - expected) < Fraction(1, 200)
     assert {line["name"] for line in lines if line["number"] == 3} == {"Ann Berg"}
-    percents = [Fraction(line["percent"]) for line in lines]
+    percents = [Fraction(line["percentage"]) for line in lines]
     assert percents == sorted(percents, reverse=True)
     assert lines[0]["place"] in ("1", "1=")
     # At the table, the session-end ranking is the players' too, this table's four marked.

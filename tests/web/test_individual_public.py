@@ -86,11 +86,10 @@ def test_public_ranking_ranks_the_players_as_the_td_does(
         for p in body["players"]
     ]
     assert got == [
-        (t["place"], t["number"], t["name"], float(t["total"]), float(t["percent"]), t["boards"])
-        for t in td
+        (t["place"], t["number"], t["name"], t["total"], t["percentage"], t["boards"]) for t in td
     ]
 
-    expected = [(str(t["number"]), t["place"], t["name"], _pct(t["percent"])) for t in td]
+    expected = [(str(t["number"]), t["place"], t["name"], _pct(t["percentage"])) for t in td]
     page = client.get(f"/results/{sid}")
     assert page.status_code == 200
     assert _page_rows(page.text) == expected
@@ -123,7 +122,7 @@ def test_player_card_and_traveller_name_partner_and_opponents(
     assert body["line"]["place"] == td["place"]
     assert body["line"]["boards"] == td["boards"]
     assert len(body["lines"]) == td["boards"]
-    assert sum(Decimal(str(x["value"])) for x in body["lines"]) == Decimal(td["total"])
+    assert sum(Decimal(str(x["value"])) for x in body["lines"]) == Decimal(str(td["total"]))
     for line in body["lines"]:
         n, e, s, w = seats[(line["table"], line["round"])]
         at = {"N": 0, "E": 1, "S": 2, "W": 3}[line["seat"]]

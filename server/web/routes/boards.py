@@ -364,14 +364,15 @@ async def choose(
     reason: Reason = "",
 ) -> Response:
     """Resolve a conflict by choosing one of the entries the table sent."""
-
-    def action(s: Session, result: Result) -> list[Push]:
-        values = EntryValues.model_validate(dashboard.entry_values(s, result, entry_id))
-        return td.set_result(s, result=result, values=values, reason=reason)
-
     return await act(
         runtime,
-        td.settle(section_id, table, round_, board, action),
+        td.settle(
+            section_id,
+            table,
+            round_,
+            board,
+            lambda s, r: td.choose_entry(s, result=r, entry_id=entry_id, reason=reason),
+        ),
         _board_url(section_id, table, round_, board),
         f"Conflict on board {board} at table {table} resolved.",
     )

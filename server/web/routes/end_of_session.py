@@ -3,9 +3,7 @@ one-click backup, all reached from one page of the TD console."""
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -13,9 +11,8 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from sqlmodel import Session
 
-from server.core.errors import ConflictError
-from server.services import audit, dashboard, setup, standings
-from server.site import backup
+from server.api import backups
+from server.services import dashboard, setup, standings
 from server.web.auth import TDForm, TDPage
 from server.web.respond import page
 from server.web.routes.publish import where_results_stand
@@ -73,39 +70,7 @@ async def sheet_page(
 
 @router.post("/backup")
 async def take_backup(runtime: RuntimeDep, _td: TDForm, section_id: int) -> Response:
-    """Back up the whole database now and hand the file to the browser; audited. SQLite: an
-    online copy (``server.site.backup``); PostgreSQL: a ``pg_dump`` custom-format archive."""
-    await runtime.read(lambda s: setup.get_section(s, section_id))  # 404 for a wrong section
-    url = runtime.engine.url.render_as_string(hide_password=False)
-    directory = backup_directory(url)
-    try:
-        if runtime.engine.dialect.name == "sqlite":
-            made = await asyncio.to_thread(backup.backup, url, directory, label="td")
-        else:
-            made = await asyncio.to_thread(backup.dump_postgres, url, directory, label="td")
-    except (backup.BackupError, OSError) as exc:
-        raise ConflictError("backup_failed", f"The backup could not be made: {exc}") from exc
-
-    def record(s: Session) -> None:
-        audit.record(
-            s,
-            actor="td",
-            action="backup",
-            section_id=section_id,
-            new={"file": made.name, "bytes": made.stat().st_size},
-        )
-
-    await runtime.run(record)
+    """Back up the whole database now and hand the file to the browser; audited
+    (``server.api.backups``, shared with the API)."""
+    made = await backups.take_backup(runtime, section_id)
     return FileResponse(made, media_type="application/octet-stream", filename=made.name)
-
-
-def backup_directory(database_url: str) -> Path:
-    """Where a TD's backup goes: TRAVELLER_BACKUP_DIR, else ``backups/`` beside a SQLite file,
-    else ``backups/`` in the working folder."""
-    configured = backup.BackupSettings().dir
-    if configured is not None:
-        return configured
-    try:
-        return backup.sqlite_path(database_url).parent / "backups"
-    except backup.BackupError:
-        return Path("backups")

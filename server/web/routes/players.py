@@ -12,14 +12,14 @@ from sqlmodel import Session
 from server.core.errors import InvalidError
 from server.core.models import Pair
 from server.i18n.error_words import notice
-from server.services import dashboard, handicaps, members, setup, standings
+from server.services import dashboard, handicaps, members, setup, standings, uploads
 from server.web.auth import TDForm, TDPage
 from server.web.respond import act, page, redirect
 from server.web.state import RuntimeDep
 
 router = APIRouter(prefix="/td/s/{section_id}", include_in_schema=False)
 
-MAX_UPLOAD = 2_000_000
+MAX_UPLOAD = uploads.MAX_MEMBER_LIST
 Name = Annotated[str, Form(max_length=100)]
 Number = Annotated[str, Form(max_length=32)]
 
@@ -53,13 +53,11 @@ async def import_members(
 ) -> Response:
     """Import "number,name" lines, pasted or as a CSV file."""
     back = f"/td/s/{section_id}/players"
-    if file is not None and file.filename:
-        raw = await file.read(MAX_UPLOAD + 1)
-        if len(raw) > MAX_UPLOAD:
-            return redirect(back, "The file is too large for a member list.", "error")
-        text = raw.decode("utf-8-sig", errors="replace")
-    if not text.strip():
-        return redirect(back, "Paste the member list or choose a CSV file.", "error")
+    raw = await file.read(MAX_UPLOAD + 1) if file is not None and file.filename else None
+    try:
+        text = members.member_list(raw, text)
+    except InvalidError as exc:
+        return redirect(back, exc.message, "error")
 
     def done(report: members.ImportReport) -> str:
         added, updated, skipped = report.added, report.updated, len(report.problems)

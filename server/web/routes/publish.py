@@ -63,14 +63,6 @@ async def publish_page(
     return page(request, "td/publish.html", td_, active="publish", **ctx)
 
 
-def _asks(section_head: dashboard.SectionHead, status: str, unsettled: list[Any]) -> bool:
-    """Publishing with boards unsettled asks first; so does taking published results back
-    to live (the public then sees only the boards every table has finished)."""
-    if status == "live":
-        return section_head.publication != "live"
-    return bool(unsettled)
-
-
 @router.post("", response_model=None)
 async def publish(
     request: Request,
@@ -94,7 +86,7 @@ async def publish(
             }
 
         ctx = await runtime.read(check)
-        if _asks(ctx["head"], status, ctx["unsettled"]):
+        if publication.asks_first(ctx["head"].publication, status, ctx["unsettled"]):
             return page(
                 request,
                 "td/confirm.html",

@@ -35,7 +35,7 @@ from server.movements.advice import (
 )
 from server.movements.upload import MovementFileError, read_movement
 from server.scoring.profiles import PROFILES
-from server.services import dashboard, event_wizard, members, setup
+from server.services import dashboard, event_wizard, members, setup, uploads
 from server.web.auth import TDForm, TDPage
 from server.web.fields import whole_number
 from server.web.respond import page, redirect
@@ -45,7 +45,7 @@ router = APIRouter(prefix="/td/setup", include_in_schema=False)
 
 MAX_SECTIONS = 8
 MAX_PAIRS = 80
-MAX_FILE = 1_000_000
+MAX_FILE = uploads.MAX_FILE
 #: The choice that takes the movement from an uploaded file.
 IMPORT = "import"
 
@@ -327,10 +327,7 @@ async def _bytes(upload: Any) -> tuple[bytes, str] | None:
     """An uploaded file's bytes and name, None when no file was chosen."""
     if not isinstance(upload, UploadFile) or not upload.filename:
         return None
-    data = await upload.read(MAX_FILE + 1)
-    if len(data) > MAX_FILE:
-        raise InvalidError("file_too_big", f"The file is larger than {MAX_FILE} bytes.")
-    return data, upload.filename
+    return uploads.within(await upload.read(MAX_FILE + 1)), upload.filename
 
 
 async def _text(upload: Any) -> str | None:
@@ -338,11 +335,7 @@ async def _text(upload: Any) -> str | None:
     got = await _bytes(upload)
     if got is None:
         return None
-    data = got[0]
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
+    return uploads.text_of(got[0])
 
 
 def _choice(form: FormData, key: str, allowed: tuple[str, ...]) -> str:
