@@ -1,8 +1,9 @@
 // Runs the keypad firmware's core in MicroPython's WebAssembly port, under Node.
 //
-//   node deploy/keypad/host.mjs [FIRMWARE_DIR]
+//   node deploy/keypad/host.mjs [FIRMWARE_DIR ...]
 //
-// The firmware's .py files are copied into the interpreter's file system at /fw (on sys.path);
+// The .py files of the firmware (deploy/keypad/firmware) and of testhost/ (kp_host: the calls the
+// tests make) are copied into the interpreter's file system at /fw (on sys.path);
 // /flash stands for the Pico's flash (the store). Each line on stdin is a JSON string holding
 // Python source; it runs, and one line comes back on stdout: {"ok": true, "out": [lines printed]}
 // or {"ok": false, "out": [...], "error": "the traceback"}. The tests drive the core this way
@@ -14,7 +15,8 @@ import { fileURLToPath } from "node:url";
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const firmware = process.argv[2] || join(here, "firmware");
+const folders = process.argv.length > 2 ? process.argv.slice(2) : [join(here, "firmware")];
+folders.push(join(here, "testhost"));
 let printed = [];
 const mp = await loadMicroPython({
   heapsize: 2 * 1024 * 1024,
@@ -23,9 +25,11 @@ const mp = await loadMicroPython({
 });
 mp.FS.mkdir("/fw");
 mp.FS.mkdir("/flash");
-for (const name of readdirSync(firmware)) {
-  if (name.endsWith(".py")) {
-    mp.FS.writeFile(`/fw/${name}`, readFileSync(join(firmware, name)));
+for (const folder of folders) {
+  for (const name of readdirSync(folder)) {
+    if (name.endsWith(".py")) {
+      mp.FS.writeFile(`/fw/${name}`, readFileSync(join(folder, name)));
+    }
   }
 }
 mp.runPython("import sys\nsys.path.insert(0, '/fw')");

@@ -44,6 +44,10 @@ class Demo:
         assert match, self.banner
         return match[1]
 
+    @property
+    def ports(self) -> tuple[int, int]:
+        return int(self.base.rsplit(":", 1)[1]), self.serial_port
+
     def code(self, table: int) -> str:
         return self._found(rf"table {table}: (\d+)")
 
@@ -83,9 +87,10 @@ class Demo:
         return self.banner + (rest or "")
 
 
-def start_demo(folder: Path) -> Demo:
-    """Start a demo in ``folder`` (call ``wait_ready`` before using it)."""
-    http, serial_port = free_port(), free_port()
+def start_demo(folder: Path, ports: tuple[int, int] | None = None) -> Demo:
+    """Start a demo in ``folder`` (call ``wait_ready`` before using it); ``ports`` (HTTP, the
+    keypads') to start it again where it was."""
+    http, serial_port = ports or (free_port(), free_port())
     env = {k: v for k, v in os.environ.items() if not k.startswith("TRAVELLER_")}
     env["PYTHONPATH"] = str(ROOT)
     env["PYTHONUNBUFFERED"] = "1"

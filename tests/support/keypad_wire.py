@@ -121,9 +121,12 @@ class Wire:
         self.shown: list[tuple[str, str]] = []
         self.pressed: list[tuple[str, tuple[str, str]]] = []
         self.sent = 0
+        self.pulled = False
+        self._retry_at = 0.0
 
     def plug(self, timeout: float = 30.0) -> None:
         """Put the cable in: connect to the gateway (retried while it is starting)."""
+        self.pulled = False
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -137,26 +140,50 @@ class Wire:
         self.sock = sock
 
     def unplug(self) -> None:
+        """Pull the cable out (it stays out until ``plug``)."""
+        self.pulled = True
+        self._drop()
+
+    def _drop(self) -> None:
         if self.sock is not None:
             self.sock.close()
             self.sock = None
+
+    def _reconnect(self) -> None:
+        """The gateway closed the line (it restarted): a USB keypad's port comes back with it."""
+        if time.monotonic() < self._retry_at:
+            return
+        self._retry_at = time.monotonic() + 0.2
+        try:
+            sock = socket.create_connection(("127.0.0.1", self.port), timeout=0.2)
+        except OSError:
+            return
+        sock.setblocking(False)
+        self.sock = sock
 
     def now_ms(self) -> int:
         return int((time.monotonic() - self.start) * 1000)
 
     def turn(self, key: str | None = None) -> None:
         data = b""
+        if self.sock is None and not self.pulled:
+            self._reconnect()
         if self.sock is not None:
             try:
                 data = self.sock.recv(4096)
                 if not data:
-                    self.unplug()  # the gateway closed it
+                    self._drop()  # the gateway closed it
             except BlockingIOError:
                 data = b""
+            except OSError:
+                self._drop()
         out = self.driver.step(data, self.now_ms(), key)
         if out and self.sock is not None:
-            self.sock.sendall(out)
-            self.sent += len(out)
+            try:
+                self.sock.sendall(out)
+                self.sent += len(out)
+            except OSError:
+                self._drop()  # lost on the way, as on a line that went down
         if not self.shown or self.shown[-1] != self.driver.lines:
             self.shown.append(self.driver.lines)
 
