@@ -74,7 +74,8 @@ def test_the_firmware_plays_a_round_as_the_simulator_does(tmp_path: Path, mp: Mi
     sim, sim_wire, sim_log = run(
         tmp_path / "sim", lambda: SimulatorDriver(1, tmp_path / "sim" / "keypad.json")
     )
-    fw, fw_wire, fw_log = run(tmp_path / "fw", lambda: FirmwareDriver(mp, 1))
+    firmware = FirmwareDriver(mp, 1)
+    fw, fw_wire, fw_log = run(tmp_path / "fw", lambda: firmware)
     assert "Traceback" not in sim_log + fw_log
     results = fw.results()
     assert results == sim.results()
@@ -89,6 +90,12 @@ def test_the_firmware_plays_a_round_as_the_simulator_does(tmp_path: Path, mp: Mi
     assert fw.rows("SELECT count(*) FROM received_entry") == sim.rows(
         "SELECT count(*) FROM received_entry"
     )
+    # The core's RAM under MicroPython after the round (code, tables, the round and the store's
+    # copy in RAM), against the RP2040's 264 KB of SRAM, of which MicroPython's heap gets about
+    # 190 KB: the core must leave room for the board layer and for compiling at import.
+    used = firmware.heap() - firmware.baseline
+    print(f"firmware RAM: {firmware.imported} bytes imported, {used} bytes after the round")
+    assert used < 128 * 1024
     # The same screens before every key, but the pairing code (each demo has its own).
     code_fw, code_sim = fw.code(1), sim.code(1)
     assert [

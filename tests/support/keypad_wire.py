@@ -53,7 +53,16 @@ class FirmwareDriver(Driver):
         self.table = table
         self.serial = serial
         self.session = 0x1000
+        #: The heap in use before the firmware is imported (the interpreter's own).
+        self.baseline = self.heap()
         mp.run("import kp_host")
+        #: The firmware's code and tables, once imported.
+        self.imported = self.heap() - self.baseline
+
+    def heap(self) -> int:
+        """Bytes of MicroPython's heap in use after a collection (gc.mem_alloc())."""
+        used: int = self.mp.value("(gc.collect(), gc.mem_alloc())[1]", "import gc")
+        return used
 
     def _answer(self, lines: list[str]) -> bytes:
         state: dict[str, Any] = json.loads(lines[-1])
