@@ -91,12 +91,18 @@ class Clock:
 
 
 def run():
+    """The keypad, until power-off; BACK (the C key) held at power-on leaves MicroPython's REPL
+    on the USB port instead, so that mpremote can copy a new firmware (the keypad takes Ctrl-C
+    as data)."""
     settings = kp_config.load()
+    matrix = Matrix(settings["rows"], settings["cols"])
+    if "C" in matrix.down():
+        print("Traveller keypad: BACK held at power-on, REPL left on USB for mpremote")
+        return
     i2c = machine.I2C(
         settings["i2c"], sda=machine.Pin(settings["i2c_sda"]), scl=machine.Pin(settings["i2c_scl"])
     )
     lcd = Lcd(i2c, settings["lcd_address"])
-    matrix = Matrix(settings["rows"], settings["cols"])
     transport = settings["transport"]
     if transport == "usb":
         port = UsbSerial()
