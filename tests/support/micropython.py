@@ -8,6 +8,7 @@ from a test: Python source goes in, what it printed comes back (deploy/keypad/ho
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -35,12 +36,16 @@ def ensure_installed() -> str:
         npm = shutil.which("npm")
         if npm is None:
             pytest.fail("npm is missing: install it to fetch MicroPython's WebAssembly port")
-        subprocess.run(
-            [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-            cwd=KEYPAD,
-            check=True,
-            timeout=300,
-        )
+        # One install at a time: the suite's workers may all find it missing at once.
+        with (KEYPAD / ".npm-install.lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (PACKAGE / "micropython.mjs").exists():
+                subprocess.run(
+                    [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+                    cwd=KEYPAD,
+                    check=True,
+                    timeout=300,
+                )
     return node
 
 
