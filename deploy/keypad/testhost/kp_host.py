@@ -5,6 +5,7 @@ import gc
 import json
 
 from kp_keypad import Keypad
+from kp_link import BusDevice, PointToPointLink
 from kp_store import PosixFiles
 
 keypad = None
@@ -38,3 +39,25 @@ def report(out):
             }
         )
     )
+
+
+link = None
+
+
+def link_start(address, session, bus=False):
+    """A bare link endpoint (no device), for the tests of the link against protocol/link.py."""
+    global link
+    link = BusDevice(address, session) if bus else PointToPointLink(address, session)
+
+
+def link_step(hex_in, now, sends=()):
+    """Bytes in, messages to send ([type, hex]), the bytes out and the events, as JSON."""
+    if hex_in:
+        link.receive_bytes(bytes.fromhex(hex_in), now)
+    for kind, payload in sends:
+        link.send(kind, bytes.fromhex(payload))
+    out = link.poll(now)
+    events = [
+        [e[0]] + [x.hex() if isinstance(x, bytes) else x for x in e[1:]] for e in link.events()
+    ]
+    print(json.dumps({"out": out.hex(), "events": events, "pending": link.pending}))
