@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import sqlite3
 import subprocess
 import sys
@@ -30,14 +31,17 @@ class Demo:
     db: Path
     banner: str = ""
 
-    def wait_ready(self, timeout: float = 60.0) -> None:
-        """Until the banner with the pairing codes is out."""
+    def wait_ready(self, timeout: float = 180.0) -> None:
+        """Until the banner with the pairing codes is out (a busy shared machine can take a
+        minute to start a server)."""
         assert self.proc.stdout is not None
         deadline = time.monotonic() + timeout
         while "Stop with Ctrl-C" not in self.banner:
             if time.monotonic() > deadline or self.proc.poll() is not None:
                 raise AssertionError(f"the demo did not start:\n{self.banner}")
-            self.banner += self.proc.stdout.readline()
+            ready, _, _ = select.select([self.proc.stdout], [], [], 1.0)
+            if ready:
+                self.banner += self.proc.stdout.readline()
 
     def _found(self, pattern: str) -> str:
         match = re.search(pattern, self.banner)

@@ -133,7 +133,7 @@ class Wire:
         self.pulled = False
         self._retry_at = 0.0
 
-    def plug(self, timeout: float = 30.0) -> None:
+    def plug(self, timeout: float = 120.0) -> None:
         """Put the cable in: connect to the gateway (retried while it is starting)."""
         self.pulled = False
         deadline = time.monotonic() + timeout
@@ -200,7 +200,7 @@ class Wire:
         self.driver.boot()
         self.shown.append(self.driver.lines)
 
-    def play(self, keys: Iterable[str] | str, timeout: float = 60.0, idle: bool = True) -> None:
+    def play(self, keys: Iterable[str] | str, timeout: float = 120.0, idle: bool = True) -> None:
         """Press each key once the keypad is not waiting for the server, then (``idle``) run
         until nothing is waiting, unsent or unanswered. ``pressed`` keeps what the LCD showed
         before each key."""
@@ -219,7 +219,7 @@ class Wire:
             if key is None:
                 time.sleep(_TICK)
 
-    def until(self, condition: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+    def until(self, condition: Callable[[], bool], what: str, timeout: float = 120.0) -> None:
         """Run turns until ``condition`` holds."""
         deadline = time.monotonic() + timeout
         while not condition():
