@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import os
 import re
-import select
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
@@ -29,19 +29,30 @@ class Demo:
     base: str
     serial_port: int
     db: Path
-    banner: str = ""
+    lines: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.append(line)
+
+    @property
+    def banner(self) -> str:
+        """What the demo printed so far."""
+        return "".join(self.lines)
 
     def wait_ready(self, timeout: float = 180.0) -> None:
         """Until the banner with the pairing codes is out (a busy shared machine can take a
         minute to start a server)."""
-        assert self.proc.stdout is not None
         deadline = time.monotonic() + timeout
         while "Stop with Ctrl-C" not in self.banner:
             if time.monotonic() > deadline or self.proc.poll() is not None:
                 raise AssertionError(f"the demo did not start:\n{self.banner}")
-            ready, _, _ = select.select([self.proc.stdout], [], [], 1.0)
-            if ready:
-                self.banner += self.proc.stdout.readline()
+            time.sleep(0.1)
 
     def _found(self, pattern: str) -> str:
         match = re.search(pattern, self.banner)
@@ -87,8 +98,8 @@ class Demo:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(5)
-        rest = self.proc.stdout.read() if self.proc.stdout else ""
-        return self.banner + (rest or "")
+        self._reader.join(10)
+        return self.banner
 
 
 def start_demo(folder: Path, ports: tuple[int, int] | None = None) -> Demo:
