@@ -35,6 +35,22 @@ SERIAL_PATTERNS = (
 )
 
 
+#: Keypads and USB-serial adapters by their USB vendor id (sysfs ``idVendor``): a Raspberry Pi
+#: Pico running the keypad firmware (deploy/keypad) shows up as a CDC-ACM port of vendor 2e8a.
+USB_VENDORS = {
+    "2e8a": "Raspberry Pi Pico",
+    "0403": "FTDI adapter",
+    "10c4": "CP210x adapter",
+    "1a86": "CH340 adapter",
+    "067b": "PL2303 adapter",
+    "2341": "Arduino",
+}
+PICO_VENDOR = "2e8a"
+#: A Pico (RP2040, RP2350) held in BOOTSEL: a USB drive waiting for MicroPython, no serial port.
+PICO_BOOTSEL_PRODUCTS = ("0003", "000f")
+SYS = Path("/sys")
+
+
 #: What `traveller demo` leaves in its data folder (the default one, from where it was
 #: started): its port and database, read by `traveller doctor` started in the same place.
 DEMO_SITE = Path(".traveller") / "demo.env"
@@ -332,12 +348,54 @@ def serial_ports(patterns: Sequence[str] = SERIAL_PATTERNS) -> list[str]:
     return found
 
 
-def check_serial(expect: int | None, patterns: Sequence[str] = SERIAL_PATTERNS) -> Check:
-    """Keypad ports present and usable by this user (the dialout group)."""
+def _read_id(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="ascii").strip().lower()
+    except OSError:
+        return None
+
+
+def usb_vendor(port: str, sys_root: Path = SYS) -> str | None:
+    """The USB vendor id of a serial port's device ("2e8a"), from sysfs; None when not USB."""
+    folder = (sys_root / "class" / "tty" / Path(port).name / "device").resolve()
+    for candidate in (folder, *list(folder.parents)[:3]):
+        vendor = _read_id(candidate / "idVendor")
+        if vendor is not None:
+            return vendor
+    return None
+
+
+def picos_in_bootsel(sys_root: Path = SYS) -> int:
+    """Picos plugged in while held in BOOTSEL (waiting for MicroPython's UF2)."""
+    count = 0
+    for device in sorted((sys_root / "bus" / "usb" / "devices").glob("*")):
+        vendor, product = _read_id(device / "idVendor"), _read_id(device / "idProduct")
+        count += vendor == PICO_VENDOR and product in PICO_BOOTSEL_PRODUCTS
+    return count
+
+
+def _port_label(port: str, sys_root: Path) -> str:
+    vendor = usb_vendor(port, sys_root)
+    return f"{port} ({USB_VENDORS[vendor]})" if vendor in USB_VENDORS else port
+
+
+def check_serial(
+    expect: int | None, patterns: Sequence[str] = SERIAL_PATTERNS, sys_root: Path = SYS
+) -> Check:
+    """Keypad ports present and usable by this user (the dialout group); a Raspberry Pi Pico
+    keypad is named as one, and a Pico still waiting to be flashed is pointed out."""
     name = "serial ports"
     ports = serial_ports(patterns)
     blocked = [p for p in ports if not os.access(p, os.R_OK | os.W_OK)]
-    detail = ", ".join(ports) if ports else "none"
+    detail = ", ".join(_port_label(p, sys_root) for p in ports) if ports else "none"
+    bootsel = picos_in_bootsel(sys_root)
+    if bootsel:
+        return Check(
+            name,
+            "warn",
+            f"{detail}; {bootsel} Pico(s) in BOOTSEL, not flashed yet: copy MicroPython's UF2 "
+            "onto the RPI-RP2 drive (deploy/keypad/README.md)",
+        )
     if blocked:
         return Check(name, "fail", f"{detail}; no access to {blocked} (add the user to dialout)")
     if expect is not None and len(ports) < expect:
@@ -354,6 +412,7 @@ def run_checks(
     *,
     expect_ports: int | None = None,
     serial_patterns: Sequence[str] = SERIAL_PATTERNS,
+    sys_root: Path = SYS,
     timeout: float = 5.0,
     cafile: str | None = None,
 ) -> list[Check]:
@@ -370,7 +429,7 @@ def run_checks(
         lambda: check_database(database_url),
         lambda: check_terminals(database_url),
         lambda: check_disk(data_dir),
-        lambda: check_serial(expect_ports, serial_patterns),
+        lambda: check_serial(expect_ports, serial_patterns, sys_root),
     ]
     checks += [step() for step in steps]
     return checks

@@ -195,3 +195,51 @@ def test_sudo_doctor_reads_the_service_settings(demo: ServerProcess, tmp_path: P
     assert out.exit_code == 0, out.output
     assert f"http://127.0.0.1:{port}" in out.output
     assert "OK    database writable" in out.output
+
+
+def _usb_port(sys_root: Path, name: str, vendor: str, product: str) -> None:
+    """A tty in a fake sysfs: /sys/class/tty/NAME/device -> the USB interface, whose parent
+    device has idVendor and idProduct (as Linux lays them out)."""
+    device = sys_root / "devices" / "usb1" / f"1-{len(name)}"
+    interface = device / f"{device.name}:1.0"
+    interface.mkdir(parents=True)
+    (device / "idVendor").write_text(vendor + "\n")
+    (device / "idProduct").write_text(product + "\n")
+    tty = sys_root / "class" / "tty" / name
+    tty.mkdir(parents=True)
+    (tty / "device").symlink_to(interface)
+
+
+def test_doctor_names_a_connected_pico_keypad(tmp_path: Path) -> None:
+    sys_root = tmp_path / "sys"
+    pico, ftdi = tmp_path / "dev" / "ttyACM0", tmp_path / "dev" / "ttyUSB10"
+    pico.parent.mkdir()
+    pico.write_bytes(b"")
+    ftdi.write_bytes(b"")
+    _usb_port(sys_root, "ttyACM0", "2E8A", "0005")  # MicroPython's USB CDC on a Pico
+    _usb_port(sys_root, "ttyUSB10", "0403", "6001")
+    checks = run_checks(
+        None,
+        None,
+        tmp_path,
+        expect_ports=2,
+        serial_patterns=[str(tmp_path / "dev" / "tty*")],
+        sys_root=sys_root,
+    )
+    serial = {c.name: c for c in checks}["serial ports"]
+    assert serial == Check(
+        "serial ports", "ok", f"2: {pico} (Raspberry Pi Pico), {ftdi} (FTDI adapter)"
+    )
+
+
+def test_doctor_points_out_a_pico_waiting_to_be_flashed(tmp_path: Path) -> None:
+    sys_root = tmp_path / "sys"
+    bootsel = sys_root / "bus" / "usb" / "devices" / "1-1"
+    bootsel.mkdir(parents=True)
+    (bootsel / "idVendor").write_text("2e8a\n")
+    (bootsel / "idProduct").write_text("0003\n")
+    check = check_serial(None, [str(tmp_path / "none*")], sys_root)
+    assert check.status == "warn"
+    assert "1 Pico(s) in BOOTSEL" in check.detail
+    (bootsel / "idProduct").write_text("0005\n")  # flashed: MicroPython runs, no warning
+    assert check_serial(None, [str(tmp_path / "none*")], sys_root).status == "skip"

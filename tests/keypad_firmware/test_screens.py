@@ -1,0 +1,118 @@
+"""The same screens in every language: the firmware's Device (under MicroPython) and the
+simulator's, each wired to its own fake server through the keypad codec, take the same keys and
+show the same two LCD lines after every key, in English, Danish, Norwegian, German and Russian,
+with tricks keyed absolute or relative and with East's PIN."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from firmware_sim import i18n
+from firmware_sim.device import Device
+from firmware_sim.fake_gateway import FakeTables
+from firmware_sim.store import MemoryStore
+from protocol.keypad_codec import KeypadCommand, KeypadReply, decode, encode
+from tests.support.micropython import MicroPython
+
+pytestmark = pytest.mark.subprocess
+
+KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "*", "#", "ENT", "BACK", "UP", "DOWN")
+WEIGHTS = (3, 4, 3, 3, 3, 2, 2, 2, 1, 1, 2, 1, 6, 2, 1, 1)
+
+_MP_SETUP = """
+import kp_codec, kp_device, kp_store, kp_faults
+dev = kp_device.Device(3, kp_store.Store(kp_faults.FlashInRam(), 3, '00000000'), language=LANG)
+def out():
+    print(json.dumps([[t, p.hex()] for t, p in (kp_codec.encode(c) for c in dev.outgoing())]))
+def take(t, h):
+    dev.receive(kp_codec.decode(t, bytes.fromhex(h)))
+def show():
+    print(json.dumps(dev.display))
+"""
+
+
+@pytest.fixture(scope="module")
+def mp() -> Iterator[MicroPython]:
+    with MicroPython() as interpreter:
+        interpreter.run("import json")
+        yield interpreter
+
+
+def _wire(message: KeypadReply | KeypadCommand) -> tuple[int, bytes]:
+    return encode(message)
+
+
+class Pair:
+    """The two keypads and their two fake servers."""
+
+    def __init__(self, mp: MicroPython, lang: str, style: str, pin: str | None) -> None:
+        self.mp = mp
+        settings = {"tricks_style": style, "confirm_pin": pin, "language": None}
+        self.sim_tables = FakeTables(tables=3, rounds=3, boards_per_round=3, **settings)  # type: ignore[arg-type]
+        self.fw_tables = FakeTables(tables=3, rounds=3, boards_per_round=3, **settings)  # type: ignore[arg-type]
+        self.sim = Device(3, MemoryStore(3), language=lang)
+        self.sim_bound: int | None = None
+        self.fw_bound: int | None = None
+        mp.run(_MP_SETUP.replace("LANG", repr(lang)))
+
+    def flush(self) -> None:
+        for _ in range(50):
+            commands = self.sim.outgoing()
+            if not commands:
+                break
+            for command in commands:
+                self.sim_bound, reply = self.sim_tables.handle(self.sim_bound, command)
+                self.sim.receive(decode(*_wire(reply)))  # type: ignore[arg-type]
+        for _ in range(50):
+            sent = json.loads(self.mp.run("out()")[-1])
+            if not sent:
+                return
+            for kind, payload in sent:
+                command = decode(kind, bytes.fromhex(payload))
+                self.fw_bound, reply = self.fw_tables.handle(self.fw_bound, command)  # type: ignore[arg-type]
+                kind_back, body = _wire(reply)
+                self.mp.run(f"take({kind_back}, {body.hex()!r})")
+
+    def boot(self) -> None:
+        self.sim.boot()
+        self.mp.run("dev.boot()")
+        self.flush()
+
+    def press(self, key: str) -> None:
+        self.sim.press(key)
+        self.mp.run(f"dev.press({key!r})")
+        self.flush()
+
+    def lines(self) -> tuple[tuple[str, str], tuple[str, str]]:
+        fw = json.loads(self.mp.run("show()")[-1])
+        return self.sim.display, (fw[0], fw[1])
+
+
+@pytest.mark.parametrize(
+    ("lang", "style", "pin"),
+    [(lang, "absolute", None) for lang in i18n.LANGUAGES]
+    + [("da", "relative", None), ("en", "relative", "1234"), ("ru", "absolute", "1234")],
+)
+def test_the_firmware_shows_what_the_simulator_shows(
+    mp: MicroPython, lang: str, style: str, pin: str | None
+) -> None:
+    pair = Pair(mp, lang, style, pin)
+    pair.boot()
+    rng = random.Random(f"{lang}-{style}-{pin}")
+    script = ["0", "0", "0", "3", "ENT", "ENT"]
+    script += rng.choices(KEYS, WEIGHTS, k=250)
+    if pin:
+        script += ["4", "4", "3", "1", "0", "ENT", "1", "2", "3", "4", "ENT"]
+    seen = set()
+    for step, key in enumerate(script):
+        pair.press(key)
+        sim, fw = pair.lines()
+        assert fw == sim, (step, key, script[: step + 1])
+        seen.add(pair.sim.screen)
+    assert len(seen) >= 5, seen  # the keys went through several screens, not one
+    assert pair.fw_tables.results == pair.sim_tables.results  # and stored the same
+    assert pair.sim_tables.results  # some results were keyed, sent and stored
