@@ -451,6 +451,7 @@ class Device:
             try:
                 self._draft = grammar.press(draft, ENTRY_KEYS.get(key.value, key.value))
             except grammar.KeyRefusedError as refusal:
+                self._draft = refusal.kept(draft)
                 text = REFUSAL_TEXTS.get(refusal.code)
                 if text is not None:
                     self._note = self._t(text, tricks=refusal.tricks)

@@ -98,14 +98,18 @@ def test_passed_out_board(table: Table, tables: FakeTables) -> None:
     assert tables.results[(3, 5)].contract == "PASS"
 
 
-def test_fourteen_tricks_are_not_possible_and_the_one_stays(table: Table) -> None:
+def test_fourteen_tricks_are_not_possible_and_the_one_goes_too(
+    table: Table, tables: FakeTables
+) -> None:
     seated(table)
     table.press("7", "5", "1", "1")
-    assert table.press("4")[1] == "14 not possible"
+    assert table.press("4") == ("B5 7NT N", "14 not possible")
     draft = table.device.draft
     assert draft is not None
-    assert draft.tricks == "1"
-    assert table.press("3") == ("7NT N = +2220?", "ENT=send BK=edit")
+    assert draft.tricks == ""  # not "7NT N -12", one ENT from being sent
+    table.press("ENT")
+    assert tables.results == {}
+    assert table.press("1", "3") == ("7NT N = +2220?", "ENT=send BK=edit")
 
 
 def test_fourteen_in_german(table: Table) -> None:
