@@ -49,6 +49,7 @@ from protocol.messages import (
     GetRound,
     GetTableSettings,
     Hello,
+    NextPosition,
     NextRound,
     Paired,
     PairTerminal,
@@ -960,15 +961,25 @@ class Device:
         return fit(f"{board} {self._t(status.state.replace('_', ' '))}"), line2
 
     def _show_next_wait(self) -> tuple[str, str]:
+        """Where each pair of the table goes next, a line a pair and named by its number (as
+        the terminal says "Pair 3: table 3 North-South"): "Pair 5>T4 EW" is pair 5 to table 4
+        as E/W, whichever seat it has now. Without the movement's word: wait for the TD."""
         info = self.round
         assert info is not None
-        moves = " ".join(
-            f"{p.seat or p.pair}>{self._t('T{table}', table=p.table)}"
-            for p in info.next
-            if p.table is not None
+        done = fit(self._t("R{round} done, wait", round=info.round))
+        moves = [self._move(p) for p in info.next[:2]]
+        if not moves:
+            return done, self._t("for the TD")
+        return (moves[0], moves[1]) if len(moves) == 2 else (done, moves[0])
+
+    def _move(self, position: NextPosition) -> str:
+        pair = position.pair.replace(" ", "")  # "3 NS" -> "3NS", as the seat screen shows pairs
+        if position.table is None or position.seat is None:
+            return fit(self._t("Pair {pair} out", pair=pair))
+        side = "".join(i18n.seat(self.language, letter) for letter in position.seat)
+        return fit(
+            self._t("Pair {pair}>T{table} {side}", pair=pair, table=position.table, side=side)
         )
-        waiting = self._t("for the TD")
-        return fit(self._t("R{round} done, wait", round=info.round)), fit(moves or waiting, waiting)
 
     def _show_call_td(self) -> tuple[str, str]:
         return self._t("Call the TD?"), self._t("ENT=yes BACK=no")
