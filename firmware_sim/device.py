@@ -439,10 +439,9 @@ class Device:
             else:
                 self._go(Screen.BOARD)
         elif key is Key.ENTER:
-            wants_auction = self.settings.auction_entry != "off" and self._entry_auction is None
-            if not draft.keys and wants_auction:
+            if not draft.keys and self._wants_auction():
                 self._start_auction(draft.board, first=True)
-            elif draft.complete and wants_auction:
+            elif draft.complete and self._wants_auction_after():
                 self._start_auction(draft.board, first=False)
             elif draft.complete:
                 self._send_entry(draft)
@@ -456,6 +455,15 @@ class Device:
                 text = REFUSAL_TEXTS.get(refusal.code)
                 if text is not None:
                     self._note = self._t(text, tricks=refusal.tricks)
+
+    def _wants_auction(self) -> bool:
+        """The event takes the auction and none has been keyed (or skipped) for this entry."""
+        return self.settings.auction_entry != "off" and self._entry_auction is None
+
+    def _wants_auction_after(self) -> bool:
+        """After a complete result only a required auction is asked for: an optional one is
+        keyed first (ENT on an empty entry) or not at all, so a result costs no key more."""
+        return self.settings.auction_entry == "required" and self._entry_auction is None
 
     def _relative(self) -> bool:
         return self.round is not None and self.round.tricks_style == "relative"
@@ -888,10 +896,15 @@ class Device:
         assert draft is not None
         step = draft.step
         if step == "done":
-            return self._preview_line("?"), self._t("ENT=send BK=edit")
+            enter = "ENT=auction" if self._wants_auction_after() else "ENT=send BK=edit"
+            return self._preview_line("?"), self._t(enter)
         text = self._draft_text()
         if step == "level":
-            return self._t("B{board} contract", board=draft.board), self._t("Level 1-7 0=pass")
+            contract = self._t("B{board} contract", board=draft.board)
+            if not draft.keys and self._wants_auction():  # ENT keys the auction first
+                auction = self._t("B{board} ENT=auction", board=draft.board)
+                return fit(auction, contract), self._t("Level 1-7 0=pass")
+            return contract, self._t("Level 1-7 0=pass")
         if step == "strain":
             return text, "1C 2D 3H 4S 5NT"
         if step == "declarer":

@@ -141,6 +141,13 @@ TEXTS: Final[dict[str, tuple[str, str, str, str]]] = {
         "Р{round} конец, ждите",
     ),
     "for the TD": ("på TL", "på TL", "auf den TL", "судью"),
+    "ENT=auction": ("ENT=meldinger", "ENT=meldinger", "ENT=Reizung", "ENT=торговля"),
+    "B{board} ENT=auction": (
+        "S{board} ENT=meld.",
+        "S{board} ENT=meld.",
+        "B{board} ENT=Reiz.",
+        "С{board} ENT=торг.",
+    ),
     "Pair {pair}>T{table} {side}": (
         "Par {pair}>B{table} {side}",
         "Par {pair}>B{table} {side}",
