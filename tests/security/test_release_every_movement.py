@@ -234,11 +234,28 @@ NINE_PAIR_MITCHELL = Plan(
 )
 
 
+#: Every kind the property draws, once for sure (hypothesis adds its random ones).
+LATE_PAIR = Plan(howell(7, boards_per_round=2), "late", before_round=3, pair=PairRef(8))
+PAIR_LEFT = Plan(
+    mitchell(4, boards_per_round=2, even="relay", arrow_switch_rounds=1),
+    "left",
+    before_round=2,
+    pair=PairRef(2, "EW"),
+)
+ROVER = Plan(add_rover(mitchell(5, boards_per_round=1)))
+INDIVIDUAL = Plan(as_partnerships(individual(8, boards_per_round=1)))
+
+
+@pytest.mark.slow  # whole sessions through the table commands: out of `traveller test --fast`
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(plan=plans())
 @example(plan=SEVEN_PAIR_HOWELL)
 @example(plan=FIVE_PAIR_HOWELL)
 @example(plan=NINE_PAIR_MITCHELL)
+@example(plan=LATE_PAIR)
+@example(plan=PAIR_LEFT)
+@example(plan=ROVER)
+@example(plan=INDIVIDUAL)
 def test_every_board_is_released_once_every_table_has_played_it(
     release_engine: Engine, plan: Plan
 ) -> None:
