@@ -49,6 +49,7 @@ from protocol.messages import (
     GetRound,
     GetTableSettings,
     Hello,
+    NextPosition,
     NextRound,
     Paired,
     PairTerminal,
@@ -438,10 +439,9 @@ class Device:
             else:
                 self._go(Screen.BOARD)
         elif key is Key.ENTER:
-            wants_auction = self.settings.auction_entry != "off" and self._entry_auction is None
-            if not draft.keys and wants_auction:
+            if not draft.keys and self._wants_auction():
                 self._start_auction(draft.board, first=True)
-            elif draft.complete and wants_auction:
+            elif draft.complete and self._wants_auction_after():
                 self._start_auction(draft.board, first=False)
             elif draft.complete:
                 self._send_entry(draft)
@@ -451,9 +451,19 @@ class Device:
             try:
                 self._draft = grammar.press(draft, ENTRY_KEYS.get(key.value, key.value))
             except grammar.KeyRefusedError as refusal:
+                self._draft = refusal.kept(draft)
                 text = REFUSAL_TEXTS.get(refusal.code)
                 if text is not None:
                     self._note = self._t(text, tricks=refusal.tricks)
+
+    def _wants_auction(self) -> bool:
+        """The event takes the auction and none has been keyed (or skipped) for this entry."""
+        return self.settings.auction_entry != "off" and self._entry_auction is None
+
+    def _wants_auction_after(self) -> bool:
+        """After a complete result only a required auction is asked for: an optional one is
+        keyed first (ENT on an empty entry) or not at all, so a result costs no key more."""
+        return self.settings.auction_entry == "required" and self._entry_auction is None
 
     def _relative(self) -> bool:
         return self.round is not None and self.round.tricks_style == "relative"
@@ -886,10 +896,15 @@ class Device:
         assert draft is not None
         step = draft.step
         if step == "done":
-            return self._preview_line("?"), self._t("ENT=send BK=edit")
+            enter = "ENT=auction" if self._wants_auction_after() else "ENT=send BK=edit"
+            return self._preview_line("?"), self._t(enter)
         text = self._draft_text()
         if step == "level":
-            return self._t("B{board} contract", board=draft.board), self._t("Level 1-7 0=pass")
+            contract = self._t("B{board} contract", board=draft.board)
+            if not draft.keys and self._wants_auction():  # ENT keys the auction first
+                auction = self._t("B{board} ENT=auction", board=draft.board)
+                return fit(auction, contract), self._t("Level 1-7 0=pass")
+            return contract, self._t("Level 1-7 0=pass")
         if step == "strain":
             return text, "1C 2D 3H 4S 5NT"
         if step == "declarer":
@@ -959,15 +974,25 @@ class Device:
         return fit(f"{board} {self._t(status.state.replace('_', ' '))}"), line2
 
     def _show_next_wait(self) -> tuple[str, str]:
+        """Where each pair of the table goes next, a line a pair and named by its number (as
+        the terminal says "Pair 3: table 3 North-South"): "Pair 5>T4 EW" is pair 5 to table 4
+        as E/W, whichever seat it has now. Without the movement's word: wait for the TD."""
         info = self.round
         assert info is not None
-        moves = " ".join(
-            f"{p.seat or p.pair}>{self._t('T{table}', table=p.table)}"
-            for p in info.next
-            if p.table is not None
+        done = fit(self._t("R{round} done, wait", round=info.round))
+        moves = [self._move(p) for p in info.next[:2]]
+        if not moves:
+            return done, self._t("for the TD")
+        return (moves[0], moves[1]) if len(moves) == 2 else (done, moves[0])
+
+    def _move(self, position: NextPosition) -> str:
+        pair = position.pair.replace(" ", "")  # "3 NS" -> "3NS", as the seat screen shows pairs
+        if position.table is None or position.seat is None:
+            return fit(self._t("Pair {pair} out", pair=pair))
+        side = "".join(i18n.seat(self.language, letter) for letter in position.seat)
+        return fit(
+            self._t("Pair {pair}>T{table} {side}", pair=pair, table=position.table, side=side)
         )
-        waiting = self._t("for the TD")
-        return fit(self._t("R{round} done, wait", round=info.round)), fit(moves or waiting, waiting)
 
     def _show_call_td(self) -> tuple[str, str]:
         return self._t("Call the TD?"), self._t("ENT=yes BACK=no")

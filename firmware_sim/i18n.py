@@ -141,6 +141,25 @@ TEXTS: Final[dict[str, tuple[str, str, str, str]]] = {
         "Р{round} конец, ждите",
     ),
     "for the TD": ("på TL", "på TL", "auf den TL", "судью"),
+    "ENT=auction": ("ENT=meldinger", "ENT=meldinger", "ENT=Reizung", "ENT=торговля"),
+    "B{board} ENT=auction": (
+        "S{board} ENT=meld.",
+        "S{board} ENT=meld.",
+        "B{board} ENT=Reiz.",
+        "С{board} ENT=торг.",
+    ),
+    "Pair {pair}>T{table} {side}": (
+        "Par {pair}>B{table} {side}",
+        "Par {pair}>B{table} {side}",
+        "Paar {pair}>T{table} {side}",
+        "Пара {pair}>С{table} {side}",
+    ),
+    "Pair {pair} out": (
+        "Par {pair} over",
+        "Par {pair} over",
+        "Paar {pair} Pause",
+        "Пара {pair} отдых",
+    ),
     "Call the TD?": ("Tilkald TL?", "Tilkall TL?", "TL rufen?", "Вызвать судью?"),
     "ENT=yes BACK=no": (
         "ENT=ja BACK=nej",
@@ -250,6 +269,8 @@ REVIEW: Final = (
     "ru 'Итог' for the relative result entry",
     "de 'ENT=nächste Rd.' (Runde) and 'ENT=ja BACK=nein' without OW, to fit 16 characters",
     "da 'Udsp', nb 'Utsp', de 'Aus' (Ausspiel), ru 'Ход' for the opening lead",
+    "the move screen 'Pair 5>T4 EW' (pair 5 to table 4, E/W) and a sit-out as da/nb 'over' "
+    "(oversidder), de 'Pause', ru 'отдых' (пропуск does not fit beside a pair 10NS)",
 )
 
 

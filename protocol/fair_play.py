@@ -8,13 +8,14 @@ played it. The table number and round say nothing about that: the next pair at a
 may still have the board to play. The event's "after a board" setting narrows it further.
 
 One pure rule, no I/O: the server (server/services/fair_play.py) and the terminal's fake
-server load the facts their own way and ask :func:`disclosure`. Also the lead check and the
+server load the facts their own way and ask :func:`disclosure`; the public pages ask
+:func:`released` which boards every table playing them has finished. Also the lead check and the
 double-dummy warning, which must not become an oracle for a board not yet played.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -66,6 +67,31 @@ def everyone_played(seated: Iterable[Who | None], played_by: Iterable[Who | None
     result on the board, at any table, in any round. An empty table has played nothing."""
     now = {who for who in seated if who is not None}
     return bool(now) and now <= {who for who in played_by if who is not None}
+
+
+def plays_here(ns: Who | None, ew: Who | None) -> bool:
+    """Whether a table plays its boards this round: only with a pair (in an individual, a
+    partnership) on each side. A table with no pair on one side plays nothing (a sit-out, the
+    phantom's opponents, a bye stand, a pair that left), so nobody ever finishes a board there."""
+    return ns is not None and ew is not None
+
+
+Where = tuple[int, int]  # (table, round)
+
+
+def released(
+    plays: Mapping[int, Iterable[Where]], finished: Collection[tuple[int, int, int]]
+) -> set[int]:
+    """The boards the public may see before the results are published: those finished
+    (``(board, table, round)`` in ``finished``) at every table and round that plays them.
+
+    ``plays`` holds, per board, only the tables that play it (:func:`plays_here`): a sit-out
+    row is never finished, so counting it would hold the board back all session."""
+    return {
+        board
+        for board, where in plays.items()
+        if all((board, table, round_) in finished for table, round_ in where)
+    }
 
 
 def disclosure(

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Final, Literal
+from typing import Final, Literal, TypeVar, cast
 
 from protocol.bridge import BridgeError, TableResult
 from protocol.bridge.card import parse_card
@@ -53,6 +53,7 @@ RANK_LETTERS: Final = {"t": "T", "j": "J", "q": "Q", "k": "K", "a": "A"}
 HIGH_RANKS: Final = {"0": "T", "1": "J", "2": "Q", "3": "K", "4": "A"}
 _DOUBLE_KEYS: Final = (DOUBLE, "x")
 _DOUBLING_CYCLE: Final = {"": "X", "X": "XX", "XX": ""}
+D = TypeVar("D", bound="Draft")
 
 
 class KeyRefusedError(Exception):
@@ -62,7 +63,11 @@ class KeyRefusedError(Exception):
     ``level``, ``strain``, ``declarer``, ``lead_suit``, ``lead_high``, ``lead_rank``,
     ``tricks``, ``tricks_over``, ``tricks_down``, ``too_many_tricks`` (``tricks`` holds what was
     keyed, e.g. "14"), ``impossible`` (``error`` holds the bridge domain's reason) and
-    ``all_keyed``."""
+    ``all_keyed``.
+
+    ``draft`` is what the draft becomes all the same, or None when it stays as it was: a
+    refused second tricks digit takes its "1" back too ("14" refused leaves no tricks keyed,
+    since the "1" alone would be another result, one trick, one OK from being sent)."""
 
     def __init__(
         self,
@@ -71,12 +76,18 @@ class KeyRefusedError(Exception):
         style: TricksStyle = "absolute",
         tricks: str = "",
         error: BridgeError | None = None,
+        draft: Draft | None = None,
     ) -> None:
         super().__init__(code)
         self.code = code
         self.style = style
         self.tricks = tricks
         self.error = error
+        self.draft = draft
+
+    def kept(self, draft: D) -> D:
+        """The draft a device keeps after this refusal of a key pressed on ``draft``."""
+        return draft if self.draft is None else cast(D, self.draft)
 
 
 @dataclass(frozen=True)
@@ -251,7 +262,7 @@ class Draft:
         if not key.isdigit():
             raise KeyRefusedError("all_keyed")
         if int(key) > 3:
-            raise KeyRefusedError("too_many_tricks", tricks="1" + key)
+            raise KeyRefusedError("too_many_tricks", tricks="1" + key, draft=backspace(self))
         return replace(self._checked("1" + key), keys=(*self.keys, key))
 
 
@@ -291,13 +302,14 @@ def press(draft: Draft, key: str) -> Draft:
 
 
 def replay(draft: Draft, keys: tuple[str, ...]) -> Draft:
-    """A fresh draft for the same board with ``keys`` pressed (refused keys are skipped)."""
+    """A fresh draft for the same board with ``keys`` pressed (refused keys are skipped, as a
+    device skips them)."""
     fresh = type(draft)(draft.board, draft.tricks_style, draft.lead_required)
     for key in keys:
         try:
             fresh = press(fresh, key)
-        except KeyRefusedError:
-            continue
+        except KeyRefusedError as refusal:
+            fresh = refusal.kept(fresh)
     return fresh
 
 

@@ -98,6 +98,11 @@ class LinkConfig:
     # timer of common USB-serial adapters, which can pause a frame that long.
     frame_gap: float = 0.05
     fast_resends: int = 3  # point to point: resends a NAK may prompt before the next timeout
+    # Point to point, the gateway's end: after this long with nothing from the keypad it sends
+    # a SYNC of its own session (the keypad answers SYNC_ACK; nothing else changes), so an
+    # idle keypad is known to be there and a pulled cable is reported down within this plus
+    # the retries (about 7 s). None: no keepalive.
+    keepalive: float | None = 20.0
 
     def wire_time(self, nbytes: int) -> float:
         """Seconds that ``nbytes`` take on the wire (10 bits per byte: start, 8 data, stop)."""
@@ -348,6 +353,8 @@ class PointToPointLink(_Endpoint):
         self._nak = False
         self._last_rx = 0.0
         self._garbage = 0
+        self._keepalive = self.config.keepalive if role == "gateway" else None
+        self._heard: float | None = None  # the last valid frame from the peer
 
     def receive_bytes(self, data: bytes) -> None:
         """Feed bytes read from the wire (any chunking)."""
@@ -377,6 +384,7 @@ class PointToPointLink(_Endpoint):
 
     def _on_frame(self, frame: Frame) -> None:
         self._set_up(True)
+        self._heard = self._now()
         kind = frame.type
         if kind == FrameType.ACK:
             self._on_ack(frame)
@@ -413,6 +421,9 @@ class PointToPointLink(_Endpoint):
             cur.timeouts += 1
             if cur.timeouts >= self.config.retry_limit:
                 self._set_up(False)
+        keepalive = self._keepalive_at()
+        if keepalive is not None and now >= keepalive:
+            self._sender.synced = False  # a SYNC of the same session: "are you there?"
         cur = self._sender.take(now)
         if cur is not None and now >= cur.due:
             out += self._reply(cur.seq, cur.type, cur.payload)
@@ -435,9 +446,18 @@ class PointToPointLink(_Endpoint):
             return gap
         cur = self._sender.current
         due = cur.due if cur is not None else self._now() if self._sender.busy else None
+        if due is None:
+            due = self._keepalive_at()
         if gap is None or due is None:
             return due if gap is None else gap
         return min(gap, due)
+
+    def _keepalive_at(self) -> float | None:
+        """When an idle line gets its keepalive SYNC (the gateway's end, once the keypad has
+        been heard); None while something is queued or in flight, which answers as well."""
+        if self._keepalive is None or self._heard is None or self._sender.busy:
+            return None
+        return self._heard + self._keepalive
 
 
 class BusDevice(_Endpoint):

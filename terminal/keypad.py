@@ -52,7 +52,12 @@ def seat_keys() -> str:
 
 
 class KeyRefusedError(Exception):
-    """A key that does not fit the field being keyed; the message says what would."""
+    """A key that does not fit the field being keyed; the message says what would, and
+    ``draft`` is what the draft becomes all the same (None: it stays as it was)."""
+
+    def __init__(self, message: str, draft: Draft | None = None) -> None:
+        super().__init__(message)
+        self.draft = draft
 
 
 @dataclass(frozen=True)
@@ -115,7 +120,8 @@ def press(draft: Draft, key: str) -> Draft:
     try:
         nxt = grammar.press(draft, key)
     except grammar.KeyRefusedError as refusal:
-        raise KeyRefusedError(refusal_text(refusal)) from None
+        kept = refusal.kept(draft)
+        raise KeyRefusedError(refusal_text(refusal), None if kept is draft else kept) from None
     assert isinstance(nxt, Draft)
     return nxt
 

@@ -192,13 +192,13 @@ async def test_the_same_auction_keys_store_the_same_auction_from_terminal_and_ke
 ) -> None:
     with Session(served.engine) as session:
         for event in session.exec(select(Event)).all():
-            event.auction_entry = "optional"
+            event.auction_entry = "required"  # keyed after the contract on both devices
             session.add(event)
         session.commit()
     keypad = KeypadTable(served, 3)  # table 3's first board is dealt by North, as table 1's
     keypad.press(*served.demo.pairing_codes[3], keys.OK)
     keypad.press(keys.OK)
-    assert keypad.device.settings.auction_entry == "optional"
+    assert keypad.device.settings.auction_entry == "required"
     before = keypad.device.presses
     keypad.press(*THREE_NT_WITH_AUCTION)
     keypad_keys = keypad.device.presses - before
@@ -216,7 +216,7 @@ async def test_the_same_auction_keys_store_the_same_auction_from_terminal_and_ke
 
         await press(*served.demo.pairing_codes[1], keys.OK)
         await client.wait_for(lambda: client.online and client.round is not None, timeout=10)
-        await client.wait_for(lambda: client.settings.auction_entry == "optional", timeout=10)
+        await client.wait_for(lambda: client.settings.auction_entry == "required", timeout=10)
         await pilot.pause()
         await press(keys.OK)
         await press(*THREE_NT_WITH_AUCTION)

@@ -15,6 +15,7 @@ from sqlalchemy import Column, DateTime, Dialect, String, UniqueConstraint
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import AutoString, Field, SQLModel
 
+from protocol import fair_play
 from protocol.messages import (
     AUCTION_TEXT,
     PLAY_TEXT,
@@ -297,7 +298,7 @@ class MovementAssignment(SQLModel, table=True):
 
     def board_numbers(self) -> list[int]:
         """The boards played here this round: none when a seat is empty (a sit-out, § 216A)."""
-        if self.ns_pair_id is None or self.ew_pair_id is None:
+        if not fair_play.plays_here(self.ns_pair_id, self.ew_pair_id):
             return []
         return self.boards_listed()
 

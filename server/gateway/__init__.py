@@ -33,4 +33,11 @@ idempotency log (``duplicate=True``); a command from a keypad with no binding ge
 TD has started the next round is answered with the round as it stands (the keypad waits "for
 the TD"); the wait is stored in the binding, and the gateway asks again on the keypad's behalf
 when the round is released (on the push, and every few seconds in case one was missed).
+
+Presence. A keypad between boards sends nothing for minutes, so its "last seen" on the TD's
+pages is the link's: the gateway's end of a point-to-point link sends a keepalive SYNC after
+20 s of quiet (protocol.link ``LinkConfig.keepalive``; a bus is polled anyway), and while a
+bound keypad's link is up the core tells the server every 30 s that it is there
+(``core.PRESENCE_EVERY``: a GetRound as news). An idle keypad stays online; a pulled cable
+shows offline within 2 minutes (link down within about 27 s, then the dashboard's 90 s).
 """

@@ -40,6 +40,12 @@ OUT_OF_STEP = frozenset(
 #: Seconds between the gateway's own looks whether the TD released the round a keypad waits for
 #: (the push usually says so at once; this covers a push missed while the keypad was away).
 WAIT_RECHECK = 10.0
+#: Seconds between the gateway's word to the server that a bound keypad is there, while its link
+#: is up and it sends nothing (a GetRound as news: the server notes the table token's last
+#: seen, the keypad gets the round only if it changed). "Last seen" on the TD's pages is then
+#: the link's, not the last key's: an idle keypad stays online (within the dashboard's 90 s)
+#: and a pulled cable shows offline once its link is down (protocol.link keepalive).
+PRESENCE_EVERY = 30.0
 
 
 @dataclass(slots=True)
@@ -53,6 +59,7 @@ class _Keypad:
     busy: bool = False  # a job of this keypad is running: its commands run one at a time
     retry_at: float = 0.0  # the database was away: not before this
     recheck_at: float = 0.0  # waiting for the next round: ask again then
+    presence_at: float = 0.0  # when the server is next told it is there (if nothing else)
     round_no: int | None = None  # the round it was last told of
     round_sent: tuple[object, ...] | None = None  # what it shows of that round
     views_sent: dict[tuple[int, int], tuple[int, str]] = field(default_factory=dict)
@@ -122,6 +129,9 @@ class GatewayCore:
             if here and self._waiting(keypad) and now >= keypad.recheck_at:
                 keypad.recheck_at = now + WAIT_RECHECK
                 self._enqueue(keypad, NextRound(), news=True, retry=True)
+            if here and self._present(keypad) and now >= keypad.presence_at:
+                keypad.presence_at = now + PRESENCE_EVERY
+                self._enqueue(keypad, GetRound(), news=True)
             if keypad.queue and not keypad.busy and now >= keypad.retry_at:
                 keypad.busy = True
                 jobs.append(keypad.queue.popleft())
@@ -142,6 +152,7 @@ class GatewayCore:
             self.stats.commands += 1
             log.debug("%s: keypad sent %s", keypad.station, _brief(command))
             self._enqueue(keypad, command)
+            keypad.presence_at = self.now() + PRESENCE_EVERY  # its command says it is there
         elif isinstance(event, LinkUp):
             if keypad.up is False and keypad.binding is not None:
                 # Back after a silence: whatever it missed, the round as it is now.
@@ -156,6 +167,15 @@ class GatewayCore:
             log.info("%s: keypad restarted", keypad.station)
 
     # ------------------------------------------------------------------ outcomes -> frames
+
+    def _present(self, keypad: _Keypad) -> bool:
+        """Bound, its link up, and nothing of it queued or running (which tells as much)."""
+        return (
+            keypad.binding is not None
+            and keypad.up is True
+            and not keypad.queue
+            and not keypad.busy
+        )
 
     def _waiting(self, keypad: _Keypad) -> bool:
         """Waiting for the TD to release its next round, with no retry queued or running."""
@@ -322,6 +342,11 @@ class GatewayCore:
             k.recheck_at
             for k in self.keypads.values()
             if k.station.port in self.lines and self._waiting(k)
+        ]
+        times += [
+            k.presence_at
+            for k in self.keypads.values()
+            if k.station.port in self.lines and self._present(k)
         ]
         return min(times) if times else None
 

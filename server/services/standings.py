@@ -17,6 +17,7 @@ from typing import Any, cast
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
+from protocol import fair_play
 from protocol.bridge import BridgeError, Contract
 from protocol.messages import COMPLETE_STATES, BoardResultView
 from server import scoring
@@ -113,7 +114,8 @@ class SectionData:
     event: Event
     pairs: dict[int, Pair]
     results: list[Played]
-    plays: dict[int, set[tuple[int, int]]]  # board -> every (table, round) that plays it
+    plays: dict[int, set[tuple[int, int]]]
+    """Board -> every (table, round) that plays it: a pair on each side (a sit-out plays none)."""
     penalties: dict[Hashable, Fraction]  # pair id -> total deduction
     changes: list[PublishedChange] = field(default_factory=list)  # § X79, newest first
     boards: dict[int, Board] = field(default_factory=dict)
@@ -143,11 +145,7 @@ class SectionData:
         done = {
             (r.board, r.table_number, r.round) for r in self.results if r.state in COMPLETE_STATES
         }
-        return {
-            board
-            for board, where in self.plays.items()
-            if all((board, t, r) in done for t, r in where)
-        }
+        return fair_play.released(self.plays, done)
 
 
 def load(session: Session, section: Section) -> SectionData:
@@ -159,8 +157,12 @@ def load(session: Session, section: Section) -> SectionData:
     results = [Played(*cast(Any, row)) for row in rows]
     plays: dict[int, set[tuple[int, int]]] = defaultdict(set)
     m = MovementAssignment
-    movement = select(m.table_number, m.round, m.boards).where(m.section_id == sid)
-    for table, round_, boards in session.exec(movement):
+    movement = sa.select(
+        col(m.table_number), col(m.round), col(m.boards), col(m.ns_pair_id), col(m.ew_pair_id)
+    ).where(col(m.section_id) == sid)
+    for table, round_, boards, ns, ew in session.connection().execute(movement):
+        if not fair_play.plays_here(ns, ew):
+            continue
         for board in boards.split(","):
             if board:
                 plays[int(board)].add((table, round_))
@@ -392,11 +394,11 @@ class LiveRanking:
         if not self.public or data.published:
             return True
         done = {
-            (data.results[i].table_number, data.results[i].round)
+            (board, data.results[i].table_number, data.results[i].round)
             for i in self._on.get(board, [])
             if data.results[i].state in COMPLETE_STATES
         }
-        return all(where in done for where in data.plays.get(board, ()))
+        return board in fair_play.released({board: data.plays.get(board, set())}, done)
 
     def put(self, view: BoardResultView) -> bool:
         """Take one result as pushed; False when only a full recompute can follow it."""

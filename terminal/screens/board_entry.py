@@ -37,6 +37,16 @@ CHECK_WAIT = 3.0
 PLAYED = AGREED_STATES
 
 EDIT_HINTS = N_("Enter = send   Backspace = undo   ←→ board   / summary   . menu")
+#: While a field is still to key, Enter sends nothing: the hints do not offer it.
+KEYING_HINTS = N_("Backspace = undo   ←→ board   / summary   . menu")
+STEP_HINTS = N_("Enter = {step}   Backspace = undo   ←→ board   / summary   . menu")
+#: What Enter opens next (BoardFlow.enter_step), for STEP_HINTS.
+STEP_WORDS = {
+    "deal": N_("key the deal"),
+    "first": N_("key the auction"),
+    "auction": N_("key the auction"),
+    "play": N_("key the play"),
+}
 VIEW_HINTS = N_("Enter = {enter}   Backspace = correct   ←→ board   / summary   . menu")
 #: The same with * for the board's score, traveller or deal: tighter, to fit 80 columns.
 MORE_HINTS = N_("Enter = {enter}  Backspace = correct  ←→  / summary  . menu  * {more}")
@@ -161,13 +171,22 @@ class BoardEntryScreen(TableScreen):
         self.query_one("#board-state", Static).update(self._state_text(status))
         self._show_preview()
         if self.editing:
-            self.set_hints(_(EDIT_HINTS))
+            self.set_hints(self._edit_hints())
         else:
             enter = _("East confirms") if status.state == "entered" else _("next board")
             if self._has_more(status):
                 self.set_hints(_(MORE_HINTS).format(enter=enter, more=self._more_word()))
             else:
                 self.set_hints(_(VIEW_HINTS).format(enter=enter))
+
+    def _edit_hints(self) -> str:
+        """The keys while North keys the result, Enter as it acts now (BoardFlow.enter_step)."""
+        step = self.flow.enter_step()
+        if step == "send":
+            return _(EDIT_HINTS)
+        if step is None:
+            return _(KEYING_HINTS)
+        return _(STEP_HINTS).format(step=_(STEP_WORDS[step]))
 
     def _has_more(self, status: BoardStatus) -> bool:
         """A confirmed board may show its score or traveller, and the deal (as the event
@@ -225,9 +244,11 @@ class BoardEntryScreen(TableScreen):
     # ------------------------------------------------------------------ keys
 
     def on_contract_input_changed(self, message: ContractInput.Changed) -> None:
-        """A key was taken: clear the message and update the live score."""
+        """A key was taken: clear the message, update the live score and what Enter does."""
         self.say("")
         self._show_preview()
+        if self.editing:
+            self.set_hints(self._edit_hints())
 
     def on_contract_input_refused(self, message: ContractInput.Refused) -> None:
         """A key did not fit: say what would."""

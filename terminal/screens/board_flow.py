@@ -8,7 +8,7 @@ here and the flow goes on, until the entry is ready to send."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from textual.app import App
 
@@ -26,6 +26,9 @@ from terminal.widgets.contract_input import ContractInput
 from .auction import AuctionScreen
 from .deal_entry import DealEntryScreen
 from .play import PlayScreen
+
+#: What Enter does next on the board screen (:meth:`BoardFlow.enter_step`).
+EnterStep = Literal["deal", "first", "auction", "play", "send"]
 
 
 class BoardSteps(Protocol):
@@ -108,27 +111,46 @@ class BoardFlow:
             and contract != "PASS"
         )
 
-    def next_step(self) -> bool:
-        """Open the next step's screen; False when the entry is ready to send."""
+    def wants_auction_after(self) -> bool:
+        """The auction is asked for after a complete result only when the event requires it:
+        an optional one is keyed first (Enter on an empty result) or not at all, so that a
+        result takes no key more than without the auction."""
+        return self.settings.auction_entry == "required" and self.auction is None
+
+    def enter_step(self) -> EnterStep | None:
+        """What Enter does next on the board: key the deal, the auction (``first``: before the
+        contract) or the play, send the entry, or nothing (None: a field is still to key)."""
         draft = self.screen.input.draft
         if not draft.keys and self.wants_deal():
-            self.open_deal()
-            return True
+            return "deal"
         if not draft.keys and self.wants_auction():
-            self.open_auction(first=True)
-            return True
+            return "first"
         if draft.values() is None:
             at_lead = draft.step in ("lead", "tricks") and not draft.lead_suit
             if at_lead and self.wants_play(draft.contract):  # the play gives lead and tricks
-                self.open_play(draft.contract or "", draft.declarer or "")
-                return True
-            return False  # the board screen says what is still to key
-        if self.wants_auction():
-            self.open_auction(first=False)
-            return True
+                return "play"
+            return None  # the board screen says what is still to key
+        if self.wants_auction_after():
+            return "auction"
         if self.wants_play(draft.contract):
+            return "play"
+        return "send"
+
+    def next_step(self) -> bool:
+        """Open the next step's screen; False when the entry is ready to send."""
+        draft = self.screen.input.draft
+        step = self.enter_step()
+        if step == "deal":
+            self.open_deal()
+            return True
+        if step in ("first", "auction"):
+            self.open_auction(first=step == "first")
+            return True
+        if step == "play":
             self.open_play(draft.contract or "", draft.declarer or "")
             return True
+        if step is None:
+            return False
         if self.play and not self.play_checked:
             self.play_checked = True
             warning = self.tricks_warning(draft.values())

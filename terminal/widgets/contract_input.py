@@ -84,6 +84,9 @@ class ContractInput(Horizontal):
         try:
             self.draft = press(self.draft, key)
         except KeyRefusedError as refusal:
+            if refusal.draft is not None:  # the refusal took more back ("14": its "1" too)
+                self.draft = refusal.draft
+                self._changed()
             self.post_message(self.Refused(self, str(refusal)))
             return False
         self._changed()

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from firmware_sim import i18n
 from firmware_sim.device import WAITING, WIDTH, Device, Key, Screen, fit, lcd, result_line
 from firmware_sim.fake_gateway import FakeTables
 from firmware_sim.store import MemoryStore
@@ -18,6 +19,7 @@ from protocol.messages import (
     ConfirmResult,
     EnterResult,
     Error,
+    NextPosition,
     NextRound,
     PairInfo,
     RejectResult,
@@ -98,14 +100,18 @@ def test_passed_out_board(table: Table, tables: FakeTables) -> None:
     assert tables.results[(3, 5)].contract == "PASS"
 
 
-def test_fourteen_tricks_are_not_possible_and_the_one_stays(table: Table) -> None:
+def test_fourteen_tricks_are_not_possible_and_the_one_goes_too(
+    table: Table, tables: FakeTables
+) -> None:
     seated(table)
     table.press("7", "5", "1", "1")
-    assert table.press("4")[1] == "14 not possible"
+    assert table.press("4") == ("B5 7NT N", "14 not possible")
     draft = table.device.draft
     assert draft is not None
-    assert draft.tricks == "1"
-    assert table.press("3") == ("7NT N = +2220?", "ENT=send BK=edit")
+    assert draft.tricks == ""  # not "7NT N -12", one ENT from being sent
+    table.press("ENT")
+    assert tables.results == {}
+    assert table.press("1", "3") == ("7NT N = +2220?", "ENT=send BK=edit")
 
 
 def test_fourteen_in_german(table: Table) -> None:
@@ -184,6 +190,60 @@ def test_round_summary_gates_the_next_round(table: Table, tables: FakeTables) ->
     assert table.press("#") == ("T3 R2 NS3 EW4", "ENT=OK *=TD")  # no language switch
     assert table.device.language == "en"
     assert table.press("ENT") == ("T3 R2 B1 N/S 3-4", "0-7=enter *=TD")
+
+
+def round_ended(tables: FakeTables, moves: list[NextPosition], language: str = "en") -> Table:
+    """A keypad that has played its round and sent NextRound, the TD not yet answering, on a
+    round whose pairs go on as ``moves`` say."""
+    plain = tables.round_info
+    tables.round_info = lambda t: plain(t).model_copy(update={"next": moves})  # type: ignore[method-assign]
+    table = Table(tables)
+    table.device = Device(3, MemoryStore(3), language=language)
+    table.boot()
+    seated(table)
+    table.press("1", "4", "1", "10", "ENT", "ENT")
+    table.press("2", "1", "2", "8", "ENT", "ENT")
+    table.hold = True  # the TD has not started the next round
+    table.press("ENT")
+    assert table.device.screen is Screen.NEXT_WAIT
+    return table
+
+
+HOWELL_MOVES = [
+    NextPosition(pair="5", table=4, seat="EW", boards=[10, 11, 12]),
+    NextPosition(pair="4", table=2, seat="NS", boards=[4, 5, 6]),
+]
+
+
+def test_the_move_screen_names_each_pair_and_its_next_table_and_seat(tables: FakeTables) -> None:
+    """A Howell: pair 5 (N/S now) goes to table 4 as E/W, pair 4 to table 2 as N/S. The screen
+    once said "EW>T4 NS>T2", which players read as "E/W stays, N/S goes to table 2"."""
+    assert round_ended(tables, HOWELL_MOVES).lines == ("Pair 5>T4 EW", "Pair 4>T2 NS")
+
+
+def test_the_move_screen_in_every_language_and_a_sit_out() -> None:
+    moves = [
+        NextPosition(pair="10 NS", table=10, seat="NS", boards=[1]),
+        NextPosition(pair="9 EW", table=None),
+    ]
+    shown = {lang: round_ended(FakeTables(), moves, lang).lines for lang in i18n.LANGUAGES}
+    assert shown == {
+        "en": ("Pair 10NS>T10 NS", "Pair 9EW out"),
+        "da": ("Par 10NS>B10 NS", "Par 9EW over"),
+        "nb": ("Par 10NS>B10 NS", "Par 9EW over"),
+        "de": ("Paar 10NS>T10 NS", "Paar 9EW Pause"),
+        "ru": ("Пара 10NS>С10 СЮ", "Пара 9EW отдых"),
+    }
+    danish = round_ended(FakeTables(), HOWELL_MOVES, "da").lines
+    assert danish == ("Par 5>B4 ØV", "Par 4>B2 NS")
+
+
+def test_the_move_screen_without_the_movement_s_word_waits_for_the_td(
+    tables: FakeTables,
+) -> None:
+    assert round_ended(tables, []).lines == ("R1 done, wait", "for the TD")
+    one = [NextPosition(pair="5", table=4, seat="EW", boards=[1])]
+    assert round_ended(FakeTables(), one).lines == ("R1 done, wait", "Pair 5>T4 EW")
 
 
 def test_hash_is_the_summary_from_an_entry_and_from_easts_screen(table: Table) -> None:

@@ -20,6 +20,7 @@ from tests.support.keypad import Table
 #: The widest values the fields take on the screens that use them.
 WIDEST = {"table": 99, "board": 99, "round": 99, "done": 99, "total": 99, "code": "", "tricks": 19}
 WIDEST |= {"seat": "Ø", "count": 13}  # the auction's caller, the deal's cards in a hand
+WIDEST |= {"pair": "10NS", "side": "ØV"}  # the move screen: a Mitchell pair, its next seat
 SHOWABLE = set(string.printable) - set("\t\n\r\x0b\x0c") | i18n.CHARSET
 
 
@@ -37,6 +38,7 @@ def test_every_text_is_translated_and_fits(lang: str) -> None:
 def test_fields_survive_translation() -> None:
     for message, translations in i18n.TEXTS.items():
         names = ("{table}", "{board}", "{round}", "{entry}", "{tricks}", "{seat}", "{count}")
+        names += ("{pair}", "{side}")
         fields = sorted(f for f in names if f in message)
         for text in translations:
             assert sorted(f for f in fields if f in text) == fields, (message, text)

@@ -38,11 +38,36 @@ def seated(tables: FakeTables) -> Table:
     return table
 
 
-def test_the_auction_after_the_contract_with_an_alert_and_an_illegal_call() -> None:
+def test_an_optional_auction_costs_no_key_on_a_result() -> None:
+    """4♠ by South made and East's OK: 7 keys, as without the auction; the screens say what
+    ENT does (the auction first on an empty entry, then sending)."""
     tables = FakeTables(auction_entry="optional")
     table = seated(tables)
-    table.press("3", "5", "1", "9")
-    assert table.press("ENT") == ("B5 auction", "N? ENT=none")
+    # ENT on an empty entry keys the auction first, and the screen says so
+    assert table.press("ENT") == ("B5 ENT=auction", "Level 1-7 0=pass")
+    table.press("BACK")
+    assert table.device.screen is Screen.BOARD
+    presses = ["4", "4", "3", "1", "0", "ENT", "ENT"]
+    screens = [table.press(key) for key in presses]
+    assert screens[4] == ("4S S = +620?", "ENT=send BK=edit")
+    assert screens[5] == ("4S S = +620", "EW:ENT=OK BK=no")
+    stored = tables.results[(3, 5)]
+    assert (stored.contract, stored.declarer, stored.tricks, stored.state) == (
+        "4S", "S", 10, "confirmed",
+    )  # fmt: skip
+    assert stored.auction is None
+    assert len(presses) == 7
+    # a passed-out board: 0, send, East's OK
+    assert table.press("0", "ENT") == ("PASS 0", "EW:ENT=OK BK=no")
+    table.press("ENT")
+    assert tables.results[(3, 6)].state == "confirmed"
+
+
+def test_the_auction_after_the_contract_with_an_alert_and_an_illegal_call() -> None:
+    tables = FakeTables(auction_entry="required")
+    table = seated(tables)
+    assert table.press("3", "5", "1", "9") == ("3NT N = +600?", "ENT=auction")
+    assert table.press("ENT") == ("B5 auction", "N? 0=P *=X ^!")
     assert table.press("1", "5", "UP") == ("B5 1NT!", "E? 0=P *=X ^!")
     assert table.press("1") == ("B5 1NT!", "E: 1_")
     assert table.press("1") == ("B5 1NT!", "Insufficient bid")
@@ -56,7 +81,7 @@ def test_the_auction_after_the_contract_with_an_alert_and_an_illegal_call() -> N
 
 
 def test_an_auction_that_disagrees_with_the_contract_goes_back_to_it() -> None:
-    tables = FakeTables(auction_entry="optional")
+    tables = FakeTables(auction_entry="required")
     table = seated(tables)
     table.press("4", "4", "3", "1", "0", "ENT")
     assert table.press("1", "5", "0", "3", "5", "0", "0", "0")[1] == "Auction differs"

@@ -145,8 +145,9 @@ def test_keypad_sim_plays_against_the_demo(tmp_path: Path, env: dict[str, str], 
         )
         db = data / "demo.db"
         _wait(lambda: len(_results(db)) == 3 and keypad.poll() is None, 30, "round 1")
-        # The keypad asks for round 2 and is told to wait for the TD.
-        waiting = "R1 done, wait"
+        # The keypad asks for round 2 and is told to wait for the TD: meanwhile it shows where
+        # each pair goes (N/S pair 1 stays at table 1).
+        waiting = "Pair 1NS>T1 NS"
         _wait(lambda: waiting in keypad_log.read_text(errors="replace"), 30, "the keypad waiting")
         login = httpx.post(f"{base}/api/v1/td/login", json={"password": password[1]})
         token = login.json()["token"]
@@ -158,7 +159,7 @@ def test_keypad_sim_plays_against_the_demo(tmp_path: Path, env: dict[str, str], 
         rc = keypad.wait(40)
         output = _stop(keypad) + keypad_log.read_text(errors="replace")
         assert rc == 0, output
-        assert "wait" in output  # "R1 done, wait" was on the display
+        assert waiting in output  # the move screen was on the display
         results = _results(db)
         assert [r[1] for r in results] == [1, 1, 1, 2]
         assert all(r[0] == 1 and r[3:] == ("4S", "S", 10, "confirmed") for r in results)

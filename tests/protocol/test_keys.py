@@ -74,6 +74,28 @@ def test_refusals_carry_a_code_for_each_device_to_word() -> None:
     assert refused.value.code == "level"
 
 
+def test_a_refused_second_tricks_digit_leaves_no_other_result_behind() -> None:
+    """ "1 4": the "1" alone is one trick (nine down in 4♠): refused, the 1 goes too."""
+    draft = keys.Draft(1)
+    for key in "4431":
+        draft = keys.press(draft, key)
+    assert draft.complete  # one trick: a result of its own
+    with pytest.raises(keys.KeyRefusedError) as refused:
+        keys.press(draft, "4")
+    kept = refused.value.kept(draft)
+    assert (kept.keys, kept.tricks, kept.step, kept.complete) == (
+        ("4", "4", "3"),
+        "",
+        "tricks",
+        False,
+    )
+    assert keys.replay(keys.Draft(1), ("4", "4", "3", "1", "4")) == kept
+    # a refusal of another field keeps the draft as it was
+    with pytest.raises(keys.KeyRefusedError) as refused:
+        keys.press(kept, "z")
+    assert (refused.value.code, refused.value.kept(kept)) == ("tricks", kept)
+
+
 def test_a_rejected_results_keys_replay_to_the_same_result() -> None:
     view = BoardResultView(
         board=1, round=1, table=1, state="rejected", version=2, contract="3NTX", declarer="W",

@@ -307,6 +307,24 @@ async def test_refused_keys_say_why_and_passed_out_board() -> None:
         assert server.results[(1, 1, 1)].ns_score == 0
 
 
+async def test_fourteen_tricks_refused_leave_no_result_one_enter_from_being_sent() -> None:
+    server = FakeServer()
+    app, client = make_app(server)
+    async with app.run_test(size=SIZE) as pilot:
+        await seated(pilot, client)
+        await pilot.press("4", "4", "3", "1", "4")
+        text = screen_text(app)
+        assert "14 is not possible: 0 to 13 tricks." in text
+        assert "nine down" not in text
+        await pilot.press("enter")
+        await settle(pilot, client)
+        assert entered_kinds(server) == []
+        assert "Still to key: the tricks" in screen_text(app)
+        await pilot.press("1", "0", "enter", "enter")
+        await settle(pilot, client)
+        assert server.results[(1, 1, 1)].tricks == 10
+
+
 async def test_an_offline_entry_that_meets_another_device_s_entry_is_a_conflict() -> None:
     server = FakeServer()
     app, client = make_app(server)

@@ -116,6 +116,27 @@ async def key_board(record: dict[str, str], *, with_deal: bool) -> Counted:
     return counted
 
 
+@pytest.mark.parametrize("auction_entry", ["off", "optional"])
+async def test_a_result_alone_takes_7_keys_with_the_auction_off_or_optional(
+    auction_entry: str,
+) -> None:
+    """ "4♠ by South, ten tricks" and East's OK is `4 4 3 1 0 Enter Enter` whether the event
+    takes no auction or an optional one (keyed first, or not at all)."""
+    server = FakeServer(auction_entry=auction_entry)
+    app, client = make_app(server)
+    keys = ["4", "4", "3", "1", "0", "enter", "enter"]
+    async with app.run_test(size=SIZE) as pilot:
+        await seated(pilot, client)
+        for key in keys:
+            await pilot.press(key)
+        await settle(pilot, client)
+    stored = server.results[(1, 1, 1)]
+    assert (stored.state, stored.contract, stored.declarer, stored.tricks) == (
+        "confirmed", "4S", "S", 10,
+    )  # fmt: skip
+    assert len(keys) == 7
+
+
 def typical() -> dict[str, str]:
     """The first real board with a six-call auction and a complete play."""
     return next(r for r in FULL if six_calls(r))

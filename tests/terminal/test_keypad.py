@@ -131,10 +131,13 @@ def test_keys_for_a_stored_result_round_trip(
 
 
 @pytest.mark.parametrize("second", ["4", "5", "9"])
-def test_fourteen_tricks_are_not_possible_and_the_one_stays(second: str) -> None:
+def test_fourteen_tricks_are_not_possible_and_the_one_goes_too(second: str) -> None:
     draft = keyed("4431")
-    with pytest.raises(KeyRefusedError, match=f"^1{second} is not possible"):
+    with pytest.raises(KeyRefusedError, match=f"^1{second} is not possible") as refused:
         press(draft, second)
+    kept = refused.value.draft
+    assert kept is not None
+    assert (kept.tricks, kept.scored()) == ("", None)  # not "nine down", one Enter from sent
     assert keyed("44310").tricks == "10"
 
 

@@ -60,8 +60,38 @@ def entries(server: FakeServer) -> list[EnterResult]:
     return [c for c in server.received if isinstance(c, EnterResult)]
 
 
-async def test_the_auction_after_the_contract_refuses_an_illegal_call_and_marks_an_alert() -> None:
+async def test_an_optional_auction_costs_no_key_and_every_screen_says_what_enter_does() -> None:
+    """4♠ by South made with East's OK is 7 keys, as without the auction; the auction is
+    keyed first (Enter on an empty result) or not at all."""
     server = FakeServer(auction_entry="optional")
+    app, client = make_app(server)
+    async with app.run_test(size=SIZE) as pilot:
+        await seated(pilot, client)
+        text = screen_text(app)
+        assert "Enter = key the auction   Backspace = undo" in text
+        assert "Enter = send" not in text
+        await pilot.press("4", "4", "3")
+        assert "Enter = send" not in screen_text(app)  # the tricks are still to key
+        assert "Backspace = undo" in screen_text(app)
+        await pilot.press("1", "0")
+        assert "Enter = send   Backspace = undo" in screen_text(app)
+        await pilot.press("enter")
+        assert isinstance(app.screen, ConfirmScreen)  # sent: no auction dialog in between
+        await pilot.press("enter")
+        await settle(pilot, client)
+        stored = server.results[(1, 1, 1)]
+        assert (stored.state, stored.contract, stored.declarer, stored.tricks) == (
+            "confirmed", "4S", "S", 10,
+        )  # fmt: skip
+        assert stored.auction is None
+        await pilot.press("0", "enter", "enter")  # board 2 passed out: 3 keys
+        await settle(pilot, client)
+    assert server.results[(1, 1, 2)].contract == "PASS"
+    assert [e.board for e in entries(server)] == [1, 2]
+
+
+async def test_the_auction_after_the_contract_refuses_an_illegal_call_and_marks_an_alert() -> None:
+    server = FakeServer(auction_entry="required")
     app, client = make_app(server)
     async with app.run_test(size=SIZE) as pilot:
         await seated(pilot, client)
@@ -83,7 +113,7 @@ async def test_the_auction_after_the_contract_refuses_an_illegal_call_and_marks_
 
 
 async def test_an_auction_that_disagrees_with_the_contract_is_not_sent() -> None:
-    server = FakeServer(auction_entry="optional")
+    server = FakeServer(auction_entry="required")
     app, client = make_app(server)
     async with app.run_test(size=SIZE) as pilot:
         await seated(pilot, client)
