@@ -563,7 +563,8 @@ def check_reply(night: Night, table: int, command: TableCommand, reply: Message)
     if isinstance(reply, RankingReport):
         assert now == night.rounds
     if isinstance(reply, Error) and reply.code == "lead_not_in_hand":
-        assert isinstance(command, EnterResult)
+        # an entry or a correction, counted together: the same cap for both
+        assert isinstance(command, EnterResult | CorrectResult)
         key = (table, now, command.board)
         night.refusals[key] = night.refusals.get(key, 0) + 1
         assert night.refusals[key] <= fair_play.LEAD_REFUSALS
