@@ -14,14 +14,15 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
 from protocol.bridge import dealer
+from protocol.text import neutral
 from server.scoring import Method
 
 from . import spelling
-from .assemble import Assembler, RawPair, RawRef, finish
+from .assemble import UNSEATED, Assembler, RawPair, RawRef, finish, unseated
 from .errors import EventFileError
 from .handrecords import law2_vulnerable, normalise_deal
 from .lines import Cells, fill_play
-from .model import BoardRecord, EventFile, Line, PairKey, Refusal
+from .model import BoardRecord, EventFile, Line, PairKey, PlayerEntry, Refusal
 from .pbn_play import SectionError, auction_section, play_section, read_auction, read_play
 from .pbn_syntax import UNKNOWN, Game, Split, cell, quote, split_games, table_rows
 from .report import ScoreReport, decimal
@@ -185,6 +186,9 @@ def _read_totals(game: Game, assembler: Assembler) -> None:
 
 def _read_total(number: int, row: dict[str, str], assembler: Assembler) -> None:
     pair_text = cell(row, "PairId", "Pair", "PairNr")
+    if not pair_text and cell(row, "PlayerId"):
+        _read_player_total(number, row, assembler.event)
+        return
     if not pair_text:
         raise EventFileError("the row has no PairId", line=number)
     try:
@@ -210,6 +214,25 @@ def _read_total(number: int, row: dict[str, str], assembler: Assembler) -> None:
             _decimal(cell(row, "TotalPercentage", "Percentage"), number),
             place,
             explicit=side is not None,
+        )
+    )
+
+
+def _read_player_total(number: int, row: dict[str, str], event: EventFile) -> None:
+    """A player's row in an individual's [TotalScoreTable] (keyed by PlayerId)."""
+    try:
+        player = spelling.player_number(cell(row, "PlayerId"))
+    except spelling.SpellingError as exc:
+        raise EventFileError(str(exc), line=number) from None
+    rank, tie = cell(row, "Rank"), cell(row, "RankTie")
+    event.players.append(
+        PlayerEntry(
+            cell(row, "Section") or None,
+            player,
+            neutral(cell(row, "Name", "Names", "PlayerName")),
+            _decimal(cell(row, "TotalScoreMP", "TotalScoreIMP", "TotalScore"), number),
+            _decimal(cell(row, "TotalPercentage", "Percentage"), number),
+            f"{rank}-{tie}" if rank and tie else (rank or None),
         )
     )
 
@@ -248,6 +271,9 @@ def _read_score_table(game: Game, board: int, assembler: Assembler) -> None:
         if spelling.adjusted_columns(*(row.get(c, "") for c in ("Contract", "Declarer", "Result"))):
             pending.append((number, line, row, ns, ew))
             continue
+        if unseated(line, ns, ew):
+            event.refused.append(Refusal(UNSEATED, line=number, board=board))
+            continue
         if line.contract is not None and line.published_values is not None:
             tops.add(sum(line.published_values, Decimal(0)))
         assembler.add_line(line, ns, ew)
@@ -271,7 +297,9 @@ def _score_row(
     section = cell(row, "Section") or None
     ns = _ref(cell(row, "PairId_NS", "PairNS"), "NS", section, number, board)
     ew = _ref(cell(row, "PairId_EW", "PairEW"), "EW", section, number, board)
-    line = Line(board, None, None, section=section)
+    line = Line(board, None, None, section=section, players=_players(row, number, board))
+    if line.players is not None:
+        ns = ew = None
     line.table = _int(cell(row, "Table"), number, board)
     line.round = _int(cell(row, "Round"), number, board)
     line.lead = cell(row, "Lead") or None
@@ -291,6 +319,28 @@ def _score_row(
     except spelling.SpellingError as exc:
         raise EventFileError(str(exc), line=number, board=board) from None
     return line, ns, ew
+
+
+_PLAYER_COLUMNS = ("PlayerId_North", "PlayerId_East", "PlayerId_South", "PlayerId_West")
+"""The four players of a [ScoreTable] row of an individual event (Ruter, Magic Contest)."""
+
+
+def _players(row: dict[str, str], number: int, board: int) -> tuple[int, int, int, int] | None:
+    """The row's North, East, South and West players, None on a pairs row; a row naming some
+    and not all four is refused."""
+    texts = [cell(row, column) for column in _PLAYER_COLUMNS]
+    if not any(texts):
+        return None
+    missing = [c for c, text in zip(_PLAYER_COLUMNS, texts, strict=True) if not text]
+    try:
+        if missing:
+            raise spelling.SpellingError(f"an individual's row without {', '.join(missing)}")
+        north, east, south, west = (spelling.player_number(text) for text in texts)
+        if len({north, east, south, west}) < 4:
+            raise spelling.SpellingError(f"a player sits twice at the table ({' '.join(texts)})")
+    except spelling.SpellingError as exc:
+        raise EventFileError(str(exc), line=number, board=board) from None
+    return north, east, south, west
 
 
 def _adjusted_share(row: dict[str, str], tops: set[Decimal]) -> tuple[Fraction, Fraction]:

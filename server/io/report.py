@@ -74,6 +74,15 @@ class ScoreReport:
     boards: tuple[Traveller, ...]
     profile: Profile = DBF
     """The conventions it was scored under (server/scoring/profiles.py)."""
+    partnerships: dict[PairKey, tuple[int, int]] | None = None
+    """An individual event's partnerships (the travellers' keys) -> their two players; its
+    ranking (``pairs``) is then one line a player, keyed by the player's number."""
+
+    def side(self, key: PairKey | None) -> str:
+        """A traveller's side as printed: the pair, or an individual's two players "3-7"."""
+        if key is not None and self.partnerships is not None and key in self.partnerships:
+            return "-".join(str(n) for n in self.partnerships[key])
+        return str(key)
 
 
 def decimal(value: Fraction | None, places: int = 2) -> float | None:

@@ -8,63 +8,19 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from protocol.bridge import BridgeError
 from server.scoring import (
-    BoardResult,
     Method,
-    PairsScorer,
     Profile,
-    ScoringOptions,
     Standing,
     get_profile,
     suggest_profile,
     to_decimal,
-    traveller,
 )
 
-from .errors import EventFileError
-from .model import EventFile, Line, PairKey, Refusal
-from .report import RankingLine, ScoreReport, Traveller, TravellerLine, decimal
-
-
-def board_results(event: EventFile, across_sections: bool) -> list[BoardResult]:
-    """The scorer's results from the travellers: contract, declarer and tricks, or artificial."""
-    results: list[BoardResult] = []
-    for line in event.lines:
-        section = None if across_sections else line.section
-        where: dict[str, Any] = {"table": line.table, "round": line.round, "section": section}
-        try:
-            results.append(_board_result(line, where))
-        except (BridgeError, ValueError, TypeError) as exc:
-            raise EventFileError(f"{line.ns} v {line.ew}: {exc}", board=line.board) from None
-    return results
-
-
-def _board_result(line: Line, where: dict[str, Any]) -> BoardResult:
-    if line.ns is None or line.ew is None:
-        return BoardResult(line.board, line.ns, line.ew, None, None, **where)
-    if line.artificial is not None:
-        ns, ew = line.artificial
-        return BoardResult.artificial(line.board, line.ns, line.ew, ns, ew, **where)
-    if line.adjusted is not None:
-        return BoardResult.unbalanced(line.board, line.ns, line.ew, *line.adjusted, **where)
-    if line.contract is None and line.score is not None:
-        return BoardResult.played(line.board, line.ns, line.ew, line.score, **where)
-    if line.contract is None:
-        return BoardResult(line.board, line.ns, line.ew, None, None, **where)
-    if line.tricks is None:
-        raise ValueError(f"{line.contract} has no tricks")
-    declarer = None if line.contract == "PASS" else line.declarer
-    return BoardResult.from_play(
-        line.board,
-        line.ns,
-        line.ew,
-        line.contract,
-        declarer,
-        line.tricks,
-        lead=line.lead,
-        **where,
-    )
+from .board_scores import board_report, build_scorer
+from .individual import score_individual
+from .model import EventFile, PairKey, Refusal
+from .report import RankingLine, ScoreReport, TravellerLine, decimal
 
 
 def score_event(
@@ -82,21 +38,13 @@ def score_event(
     ``profile`` sets the conventions the rules leave open (default DBf); when the method is
     not given, plain matchpoints are on the profile's scale.
     """
-    profile = profile or get_profile(None)
-    chosen = method or event.method or Method.MATCHPOINTS
-    if method is None and chosen is Method.MATCHPOINTS:
-        chosen = profile.matchpoints
-    across = event.across_sections if across_sections is None else across_sections
-    results = board_results(event, across)
-    keys = [p.key for p in event.pairs]
-    try:
-        options = profile.options(
-            ScoringOptions(method=chosen, across_sections=across, field=field)
+    if event.individual:
+        return score_individual(
+            event, method, across_sections=across_sections, field=field, profile=profile
         )
-        scorer = PairsScorer(results, options, pairs=keys)
-        scorer.set_penalties({p.key: p.penalty for p in event.pairs if p.penalty})
-    except (ValueError, TypeError) as exc:
-        raise EventFileError(f"cannot score the event: {exc}") from None
+    profile = profile or get_profile(None)
+    scorer, chosen = build_scorer(event, method, across_sections, field, profile)
+    keys = [p.key for p in event.pairs]
     seats = _seats(event)
     winners = event.winners or (2 if keys and all(k.direction for k in keys) else 1)
     groups: list[tuple[str | None, list[PairKey]]]
@@ -123,7 +71,7 @@ def score_event(
                 result = replace(result, handicap=handicap, handicapped=handicapped)
             pairs.append(result)
     boards = tuple(
-        _board_report(scorer, board_key)
+        board_report(scorer, board_key)
         for board_key in sorted(scorer.boards, key=lambda k: (str(k[0] or ""), k[1]))
     )
     return ScoreReport(event, chosen, winners, tuple(pairs), boards, profile)
@@ -158,34 +106,6 @@ def _pair_result(
     )
 
 
-def _board_report(scorer: PairsScorer, board_key: tuple[Any, int]) -> Traveller:
-    section, number = board_key
-    rows = []
-    for row in traveller(scorer.boards[board_key]):
-        ns = row.ns_pair if isinstance(row.ns_pair, PairKey) else None
-        ew = row.ew_pair if isinstance(row.ew_pair, PairKey) else None
-        rows.append(
-            TravellerLine(
-                ns=ns,
-                ew=ew,
-                table=row.table if isinstance(row.table, int) else None,
-                round=row.round,
-                contract=row.contract,
-                declarer=row.declarer,
-                tricks=row.tricks,
-                result=row.result,
-                lead=row.lead,
-                ns_score=row.ns_score,
-                ns_label=row.ns_label,
-                ns_value=row.ns,
-                ew_value=row.ew,
-                ns_percent=row.ns_percent,
-                ew_percent=row.ew_percent,
-            )
-        )
-    return Traveller(number, section if isinstance(section, str) else None, tuple(rows))
-
-
 # --- output -----------------------------------------------------------------------------
 
 
@@ -210,7 +130,8 @@ def to_json(report: ScoreReport) -> dict[str, Any]:
         "lines_read": len(event.lines),
         "refused": [refusal_json(r) for r in event.refused],
         "notes": list(event.notes),
-        "pairs": [
+        "individual": report.partnerships is not None,
+        ("players" if report.partnerships is not None else "pairs"): [
             {
                 "number": p.key.number,
                 "section": p.key.section,
@@ -235,7 +156,7 @@ def to_json(report: ScoreReport) -> dict[str, Any]:
             {
                 "board": b.board,
                 "section": b.section,
-                "results": [_row_json(row) for row in b.rows],
+                "results": [_row_json(report, row) for row in b.rows],
             }
             for b in report.boards
         ],
@@ -259,10 +180,10 @@ def _suggested(program: str) -> str | None:
     return None if found is None else found.name
 
 
-def _row_json(row: TravellerLine) -> dict[str, Any]:
+def _row_json(report: ScoreReport, row: TravellerLine) -> dict[str, Any]:
     return {
-        "ns": None if row.ns is None else str(row.ns),
-        "ew": None if row.ew is None else str(row.ew),
+        "ns": None if row.ns is None else report.side(row.ns),
+        "ew": None if row.ew is None else report.side(row.ew),
         "table": row.table,
         "round": row.round,
         "contract": row.contract,
@@ -290,7 +211,8 @@ def to_text(report: ScoreReport) -> str:
     out.extend([f"Profile: {report.profile.title}", ""])
     handicaps = any(p.handicap is not None for p in report.pairs)
     extra = f" {'Hcp':>6} {'Hcp %':>7}" if handicaps else ""
-    out.append(f"{'Place':>5} {'Pair':>10} {'Total':>9} {'%':>7}{extra}  Names")
+    who = "Player" if report.partnerships is not None else "Pair"
+    out.append(f"{'Place':>5} {who:>10} {'Total':>9} {'%':>7}{extra}  Names")
     current: str | None = "start"
     for p in report.pairs:
         if report.winners == 2 and p.direction != current:
@@ -306,8 +228,9 @@ def to_text(report: ScoreReport) -> str:
         out.extend(["", title, BOARD_HEADER])
         for row in b.rows:
             play = " ".join(x for x in (row.contract, row.declarer, row.result) if x)
+            ns, ew = report.side(row.ns), report.side(row.ew)
             out.append(
-                f"  {row.ns!s:>8} v {row.ew!s:<8} {play:<12} {row.ns_label:>7} "
+                f"  {ns:>8} v {ew:<8} {play:<12} {row.ns_label:>7} "
                 f"{_plain(row.ns_value):>8} {_plain(row.ew_value):>8}"
             )
     return "\n".join(out) + "\n"

@@ -23,11 +23,11 @@ from protocol.text import neutral
 from server.scoring import Method
 
 from . import handicap_io, handrecords, spelling, usebio_teams
-from .assemble import Assembler, RawPair, RawRef, finish
+from .assemble import UNSEATED, Assembler, RawPair, RawRef, finish, unseated
 from .errors import EventFileError
 from .limits import MAX_XML_DEPTH, MAX_XML_ELEMENTS, check_size
 from .lines import Cells, fill_play
-from .model import EventFile, Line, PairKey, Refusal
+from .model import EventFile, Line, PairKey, PlayerEntry, Refusal
 from .report import ScoreReport, decimal
 from .usebio_hands import HAND_SEATS, SUIT_TAGS, read_handset
 
@@ -150,6 +150,9 @@ def _read_pairs_event(root: ET.Element, event_el: ET.Element, lines: dict[int, i
             raw = reader.pair(element, section)
             if raw is not None:
                 handicaps.read(element, raw)
+        elif element.tag == "PARTICIPANTS":
+            for player in element.findall("PLAYER"):  # an individual's players
+                reader.player(player, section)
         elif element.tag == "BOARD" and element.find("TRAVELLER_LINE") is not None:
             reader.board(element, section)
     if reader.passed_out:
@@ -279,6 +282,7 @@ class _Reader:
         self.refused = assembler.event.refused
         self.passed_out = 0
         self.pairs = 0
+        self.players = 0
 
     def pair(self, element: ET.Element, section: str | None) -> RawPair | None:
         """The pair read (and added), or None when it is refused."""
@@ -291,6 +295,27 @@ class _Reader:
             return None
         self.assembler.pairs.append(raw)
         return raw
+
+    def player(self, element: ET.Element, section: str | None) -> None:
+        """A player of an individual event (PARTICIPANTS / PLAYER), or its refusal."""
+        self.players += 1
+        try:
+            number = spelling.player_number(_text(element, "PLAYER_NUMBER"))
+        except spelling.SpellingError as exc:
+            place = f"PARTICIPANTS / PLAYER {self.players}"
+            place = f"SECTION {section} / {place}" if section else place
+            self.refused.append(Refusal(str(exc), self.lines.get(id(element)), place))
+            return
+        self.assembler.event.players.append(
+            PlayerEntry(
+                section,
+                number,
+                neutral(_text(element, "PLAYER_NAME")),
+                _number(_text(element, "TOTAL_SCORE")),
+                _number(_text(element, "PERCENTAGE")),
+                _text(element, "PLACE") or None,
+            )
+        )
 
     def board(self, element: ET.Element, section: str | None) -> None:
         prefix = f"SECTION {section} / " if section else ""
@@ -322,6 +347,10 @@ class _Reader:
                     )
                 )
                 continue
+            if unseated(line, ns, ew):
+                place = f"{prefix}BOARD {board} / TRAVELLER_LINE {index}"
+                self.refused.append(Refusal(UNSEATED, self.lines.get(id(traveller)), place, board))
+                continue
             if line.contract == "PASS" and spelling.not_played(_text(traveller, "CONTRACT")):
                 self.passed_out += 1
             self.assembler.add_line(line, ns, ew)
@@ -347,9 +376,29 @@ def _pair(element: ET.Element, section: str | None) -> RawPair:
     )
 
 
+_PLAYER_TAGS = ("N_PLAYER_NUMBER", "E_PLAYER_NUMBER", "S_PLAYER_NUMBER", "W_PLAYER_NUMBER")
+"""The four players of a line of an individual event, North, East, South and West."""
+
+
+def _players(element: ET.Element) -> tuple[int, int, int, int] | None:
+    """The line's four players, None on a pairs line; a line naming some and not all four
+    is refused."""
+    texts = [_text(element, tag) for tag in _PLAYER_TAGS]
+    if not any(texts):
+        return None
+    missing = [tag for tag, text in zip(_PLAYER_TAGS, texts, strict=True) if not text]
+    if missing:
+        raise spelling.SpellingError(f"an individual's line without {', '.join(missing)}")
+    north, east, south, west = (spelling.player_number(text) for text in texts)
+    if len({north, east, south, west}) < 4:
+        raise spelling.SpellingError(f"a player sits twice at the table ({', '.join(texts)})")
+    return north, east, south, west
+
+
 def _traveller(
     element: ET.Element, board: int, section: str | None
 ) -> tuple[Line, RawRef | None, RawRef | None]:
+    players = _players(element)
     refs: list[RawRef | None] = []
     for tag, seat in (("NS_PAIR_NUMBER", "NS"), ("EW_PAIR_NUMBER", "EW")):
         text = _text(element, tag)
@@ -358,7 +407,9 @@ def _traveller(
             continue
         own, number, side = spelling.pair_number(text)
         refs.append(RawRef(own or section, number, seat, side))
-    line = Line(board, None, None, section=section)
+    line = Line(board, None, None, section=section, players=players)
+    if players is not None:
+        refs = [None, None]
     for tag in ("ROUND_NUMBER", "ROUND"):
         if _text(element, tag).isdigit():
             line.round = int(_text(element, tag))

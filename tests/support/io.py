@@ -1,10 +1,14 @@
-"""The io tests' helpers: the fixture files' folder and a comparable view of an event."""
+"""The io tests' helpers: the fixture files' folder, a comparable view of an event, and
+`traveller score` mounted as the CLI mounts it."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+import typer
+
+from server.io.cli import score
 from server.io.model import EventFile
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -31,3 +35,15 @@ def content(event: EventFile, *, rounds: bool = True) -> dict[str, Any]:
         "pairs": sorted((str(p.key), p.names) for p in event.pairs),
         "lines": lines,
     }
+
+
+def score_cli() -> typer.Typer:
+    """The command mounted as the lead mounts it: `traveller score FILE`."""
+    app = typer.Typer()
+    app.command("score")(score)
+
+    @app.command("calc")
+    def calc() -> None:  # a second command, so "score" must be named as on the real CLI
+        """Placeholder."""
+
+    return app
