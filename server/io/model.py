@@ -245,6 +245,8 @@ class EventFile:
 
     name: str = ""
     date: str = ""
+    club_id: str = ""
+    """The club's number with its federation (USEBIO CLUB_ID_NUMBER), or "" when not known."""
     method: Method | None = None
     """The scoring method the file names, if any."""
     scoring: str = ""

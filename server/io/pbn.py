@@ -17,7 +17,7 @@ from protocol.bridge import dealer
 from protocol.text import neutral
 from server.scoring import Method
 
-from . import spelling
+from . import dates, spelling
 from .assemble import UNSEATED, Assembler, RawPair, RawRef, finish, unseated
 from .errors import EventFileError
 from .handrecords import law2_vulnerable, normalise_deal
@@ -112,7 +112,8 @@ def _read_board(game: Game, board: int, event: EventFile) -> None:
     deal = tags.get("Deal", "").strip()
     if deal not in UNKNOWN and record.deal is None:
         try:
-            record.deal = normalise_deal(spelling.void_suits(deal))
+            normalised = normalise_deal(spelling.void_suits(deal))
+            record.deal = normalised if _any_card(normalised) else None
         except ValueError as exc:
             event.refused.append(_refusal(f"the deal: {exc}", game, "Deal", board))
     if tags.get("Dealer", "").strip() not in UNKNOWN and record.dealer is None:
@@ -131,6 +132,11 @@ def _read_board(game: Game, board: int, event: EventFile) -> None:
         except EventFileError as exc:
             event.refused.append(Refusal(exc.message, line=exc.line, board=board))
     event.boards[board] = record
+
+
+def _any_card(deal: str) -> bool:
+    """Whether a deal holds a card: "N:- - - -" (every hand not known) is no hand record."""
+    return any(hand != "-" for hand in deal[2:].split())
 
 
 def _refusal(reason: str, game: Game, tag: str, board: int) -> Refusal:
@@ -501,12 +507,12 @@ def write_pbn(event: EventFile, report: ScoreReport | None = None) -> str:
         record = event.boards.get(board) or BoardRecord(board)
         out.append(f"[Event {quote(event.name)}]")
         out.append('[Site ""]')
-        out.append(f"[Date {quote(event.date)}]")
+        out.append(f"[Date {quote(dates.pbn(event.date))}]")
         out.append(f'[Board "{board}"]')
         out.extend(f'[{seat} ""]' for seat in ("West", "North", "East", "South"))
         out.append(f"[Dealer {quote(record.dealer or dealer(board).value)}]")
         out.append(f"[Vulnerable {quote(record.vulnerable or law2_vulnerable(board))}]")
-        out.append(f"[Deal {quote(record.deal or '?')}]")
+        out.append(f"[Deal {quote(record.deal or unknown_deal(record, board))}]")
         out.append(f"[Scoring {quote(scoring)}]")
         out.extend(['[Declarer "?"]', '[Contract "?"]', '[Result "?"]'])
         if first:
@@ -527,6 +533,20 @@ def write_pbn(event: EventFile, report: ScoreReport | None = None) -> str:
     return "\n".join(out)
 
 
+def unknown_deal(record: BoardRecord, board: int) -> str:
+    """The [Deal] of a board without a hand record: each hand "-", not known (PBN 2.1
+    §3.4.11), from the dealer; "?" would leave the whole tag unknown, and readers that hold
+    the tag mandatory (endplay) refuse the file."""
+    return f"{record.dealer or dealer(board).value}:- - - -"
+
+
+def table_spec(columns: list[str]) -> str:
+    """A table tag's value, its column specs with one backslash ("Rank\\3R"), as Ruter,
+    Magic Contest and Bridgewebs write them; the names are fixed words, so nothing needs
+    the quoting of ``quote`` (which would double the backslash)."""
+    return '"' + ";".join(columns) + '"'
+
+
 def _names(event: EventFile, key: PairKey | None) -> tuple[str, str]:
     entry = event.pair(key) if key is not None else None
     names = (*(entry.names if entry else ()), "", "")
@@ -538,7 +558,7 @@ def _table_game(event: EventFile, line: Line, record: BoardRecord, scoring: str)
     board's [ScoreTable] game: the reader puts them back on the [ScoreTable] line of the same
     [Section], [Table] and [Round]."""
     seat_dealer = record.dealer or dealer(line.board).value
-    out = [f"[Event {quote(event.name)}]", '[Site ""]', f"[Date {quote(event.date)}]"]
+    out = [f"[Event {quote(event.name)}]", '[Site ""]', f"[Date {quote(dates.pbn(event.date))}]"]
     out.append(f'[Board "{line.board}"]')
     ns_names, ew_names = (_names(event, key) for key in (line.ns, line.ew))
     out.append(f"[West {quote(ew_names[1])}]")
@@ -547,7 +567,7 @@ def _table_game(event: EventFile, line: Line, record: BoardRecord, scoring: str)
     out.append(f"[South {quote(ns_names[1])}]")
     out.append(f"[Dealer {quote(seat_dealer)}]")
     out.append(f"[Vulnerable {quote(record.vulnerable or law2_vulnerable(line.board))}]")
-    out.append(f"[Deal {quote(record.deal or '?')}]")
+    out.append(f"[Deal {quote(record.deal or unknown_deal(record, line.board))}]")
     out.append(f"[Scoring {quote(scoring)}]")
     if line.section:
         out.append(f"[Section {quote(line.section)}]")
@@ -608,7 +628,7 @@ def _total_table(event: EventFile, report: ScoreReport | None) -> list[str]:
     if handicaps:  # a handicap pairs event: the handicap and the published percentage
         spec += ["Handicap\\6R", "HandicapPercentage\\6R"]
     spec += ["Names\\40L"]
-    out = [f"[TotalScoreTable {quote(';'.join(spec))}]"]
+    out = [f"[TotalScoreTable {table_spec(spec)}]"]
     results = {p.key: p for p in report.pairs} if report else {}
     order = [p.key for p in report.pairs] if report else [p.key for p in event.pairs]
     entries = {p.key: p for p in event.pairs}
@@ -649,7 +669,7 @@ def _score_table(
         spec += ["Percentage_NS\\3R", "Percentage_EW\\3R"]
     if sections:
         spec.insert(0, "Section\\2L")
-    out = [f"[ScoreTable {quote(';'.join(spec))}]"]
+    out = [f"[ScoreTable {table_spec(spec)}]"]
     for line in lines:
         values = scored.get((board, line.ns, line.ew), ("-", "-", "-", "-"))
         cells = [_opt(line.table), _opt(line.round), _pair_text(line.ns), _pair_text(line.ew)]

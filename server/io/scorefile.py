@@ -119,6 +119,7 @@ def _plain(value: Fraction | None, places: int = 2) -> str:
 def to_json(report: ScoreReport) -> dict[str, Any]:
     """The stable JSON shape: event, method, pairs (number, direction, names, total, %), boards."""
     event = report.event
+    played = _auctions_and_plays(report)
     return {
         "event": event.name,
         "date": event.date,
@@ -156,7 +157,7 @@ def to_json(report: ScoreReport) -> dict[str, Any]:
             {
                 "board": b.board,
                 "section": b.section,
-                "results": [_row_json(report, row) for row in b.rows],
+                "results": [_row_json(report, b.board, row, played) for row in b.rows],
             }
             for b in report.boards
         ],
@@ -180,10 +181,33 @@ def _suggested(program: str) -> str | None:
     return None if found is None else found.name
 
 
-def _row_json(report: ScoreReport, row: TravellerLine) -> dict[str, Any]:
+Played = dict[tuple[int, str, str], tuple[str | None, str | None]]
+"""(board, N/S, E/W as printed) -> the table's auction and play, as the file gave them."""
+
+
+def _auctions_and_plays(report: ScoreReport) -> Played:
+    """Each line's auction and play, found again by its board and its two sides."""
+    found: Played = {}
+    for line in report.event.lines:
+        if line.auction is None and line.play is None:
+            continue
+        if line.players is not None:
+            north, east, south, west = line.players
+            sides = (f"{north}-{south}", f"{east}-{west}")
+        else:
+            sides = (str(line.ns), str(line.ew))
+        found[(line.board, *sides)] = (line.auction, line.play)
+    return found
+
+
+def _row_json(
+    report: ScoreReport, board: int, row: TravellerLine, played: Played
+) -> dict[str, Any]:
+    ns, ew = report.side(row.ns), report.side(row.ew)
+    auction, play = played.get((board, ns, ew), (None, None))
     return {
-        "ns": None if row.ns is None else report.side(row.ns),
-        "ew": None if row.ew is None else report.side(row.ew),
+        "ns": None if row.ns is None else ns,
+        "ew": None if row.ew is None else ew,
         "table": row.table,
         "round": row.round,
         "contract": row.contract,
@@ -197,6 +221,8 @@ def _row_json(report: ScoreReport, row: TravellerLine) -> dict[str, Any]:
         "ew_points": decimal(row.ew_value),
         "ns_percentage": decimal(row.ns_percent),
         "ew_percentage": decimal(row.ew_percent),
+        "auction": auction,
+        "play": play,
     }
 
 

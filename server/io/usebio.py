@@ -15,6 +15,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
+from importlib import metadata
 from typing import Any, NoReturn
 from xml.parsers import expat
 
@@ -22,7 +23,7 @@ from protocol.bridge import BridgeError
 from protocol.text import neutral
 from server.scoring import Method
 
-from . import handicap_io, handrecords, spelling, usebio_teams
+from . import dates, handicap_io, handrecords, spelling, usebio_teams
 from .assemble import UNSEATED, Assembler, RawPair, RawRef, finish, unseated
 from .errors import EventFileError
 from .limits import MAX_XML_DEPTH, MAX_XML_ELEMENTS, check_size
@@ -138,6 +139,7 @@ def _read_pairs_event(root: ET.Element, event_el: ET.Element, lines: dict[int, i
     event = EventFile(source="usebio")
     event.name = _text(event_el, "EVENT_DESCRIPTION") or _text(root.find("CLUB"), "CLUB_NAME")
     event.date = _text(event_el, "DATE")
+    event.club_id = _text(root.find("CLUB"), "CLUB_ID_NUMBER")
     event.program = _program(root, event_el)
     _read_method(event_el, event)
     winners = _text(event_el, "WINNER_TYPE")
@@ -442,19 +444,34 @@ def _add(parent: ET.Element, tag: str, text: object | None) -> ET.Element:
     return child
 
 
+def _version() -> str:
+    try:
+        return metadata.version("traveller")
+    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        return "0"
+
+
+PROGRAM_VERSION = _version()
+"""Traveller's version, as USEBIO's PROGRAM_VERSION names the program that wrote a file."""
+
+
 def write_usebio(event: EventFile, report: ScoreReport | None = None) -> bytes:
     """USEBIO 1.2 XML for a pairs event; with a report, places, totals and matchpoints too."""
     method = report.method if report else event.method
     root = ET.Element("USEBIO", {"Version": "1.2"})
     club = _add(root, "CLUB", None)
     _add(club, "CLUB_NAME", event.name or "Traveller")
+    if event.club_id:
+        _add(club, "CLUB_ID_NUMBER", event.club_id)
     event_type = "MP_PAIRS" if method is None or method.is_matchpoints else "PAIRS"
     event_el = ET.SubElement(root, "EVENT", {"EVENT_TYPE": event_type})
     _add(event_el, "PROGRAM_NAME", "Traveller")
+    _add(event_el, "PROGRAM_VERSION", PROGRAM_VERSION)
     _add(event_el, "EVENT_DESCRIPTION", event.name)
-    _add(event_el, "DATE", event.date)
+    _add(event_el, "DATE", dates.usebio(event.date))
     if method is not None:
         _add(event_el, "BOARD_SCORING_METHOD", _BOARD_METHOD[method])
+    _add(event_el, "BOARDS_PLAYED", len({line.board for line in event.lines if line.played}))
     winners = report.winners if report else event.winners
     if winners:
         _add(event_el, "WINNER_TYPE", winners)

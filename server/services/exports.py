@@ -45,11 +45,13 @@ def _key(data: SectionData, pair_id: int | None) -> PairKey | None:
     return PairKey(None, pair.number, pair.direction) if pair is not None else None
 
 
-def event_file(data: SectionData) -> EventFile:
-    """The section as the file writers see it: its pairs and every settled result."""
+def event_file(data: SectionData, club_id: str | None = None) -> EventFile:
+    """The section as the file writers see it: its pairs and every settled result; the
+    club's number (the Data Connector's club id) when it is set."""
     event = EventFile(
         name=f"{data.event.name} {data.section.letter}".strip(),
         date=data.event.created_at.date().isoformat(),
+        club_id=club_id or "",
         method=data.method,
         winners=2 if any(p.direction for p in data.pairs.values()) else 1,
         source="traveller",
@@ -128,7 +130,7 @@ def _adjusted_line(line: Line, made: adjusted.Adjustment) -> None:
         line.adjusted = (made.ns.side_score(line.board), made.ew.side_score(line.board))
 
 
-def export(data: SectionData, kind: str) -> ExportFile:
+def export(data: SectionData, kind: str, club_id: str | None = None) -> ExportFile:
     """One export of the section, scored, with the TD's penalties: net in every total, and
     in a column of their own in the PBN ranking and the ranking CSV (USEBIO has no place for
     them beyond the totals). A handicap pairs event carries each pair's handicap: USEBIO's
@@ -137,7 +139,7 @@ def export(data: SectionData, kind: str) -> ExportFile:
     if kind not in FORMATS:
         raise NotFoundError("unknown_export", f"There is no {kind!r} export.")
     suffix, media_type = FORMATS[kind]
-    event = event_file(data)
+    event = event_file(data, club_id)
     report = score_event(event, data.method, field=data.field_size, profile=data.profile)
     if kind == "usebio":
         content = write_usebio(event, report)

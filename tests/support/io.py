@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import typer
 
 from server.io.cli import score
-from server.io.model import EventFile
+from server.io.model import BoardRecord, EventFile, Line, PairEntry, PairKey, TeamLine
+from server.io.pbn_syntax import Game
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -47,3 +49,40 @@ def score_cli() -> typer.Typer:
         """Placeholder."""
 
     return app
+
+
+def pairs_event(lines: list[TeamLine], games: list[Game]) -> EventFile:
+    """The real file's tables as a pairs event: each record a table of its board, its deal the
+    board's hand record."""
+    event = EventFile(name="RealBridge as pairs", date="2021.08.23", source="test")
+    tables: Counter[int] = Counter()
+    for game, team in zip(games, lines, strict=True):
+        tables[team.board] += 1
+        number = tables[team.board]
+        ns, ew = PairKey(None, 2 * number - 1), PairKey(None, 2 * number)
+        for key in (ns, ew):
+            if event.pair(key) is None:
+                event.pairs.append(
+                    PairEntry(key, (f"Player {key.number}a", f"Player {key.number}b"))
+                )
+        event.lines.append(
+            Line(
+                team.board,
+                ns,
+                ew,
+                contract=team.contract,
+                declarer=team.declarer,
+                tricks=team.tricks,
+                table=number,
+                round=1,
+                auction=team.auction,
+                play=team.play,
+            )
+        )
+        event.boards.setdefault(
+            team.board,
+            BoardRecord(
+                team.board, game.tags["Dealer"], game.tags["Vulnerable"], game.tags["Deal"]
+            ),
+        )
+    return event
