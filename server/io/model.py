@@ -239,6 +239,14 @@ class Refusal:
         return f"{', '.join(where)}: {self.reason}" if where else self.reason
 
 
+PROVISIONAL_NOTE = (
+    "provisional: exported before every result was in; the figures are those of the "
+    "results in this file"
+)
+"""What a provisional export says of itself (PBN: a comment and [Provisional "Yes"]; USEBIO:
+an XML comment)."""
+
+
 @dataclass(slots=True)
 class EventFile:
     """An event read from (or to be written to) a file."""
@@ -247,6 +255,9 @@ class EventFile:
     date: str = ""
     club_id: str = ""
     """The club's number with its federation (USEBIO CLUB_ID_NUMBER), or "" when not known."""
+    provisional: bool = False
+    """Exported before every result of the session was in: the figures are those of the
+    results so far (the file's own travellers), and more will come."""
     method: Method | None = None
     """The scoring method the file names, if any."""
     scoring: str = ""

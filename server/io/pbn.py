@@ -22,7 +22,7 @@ from .assemble import UNSEATED, Assembler, RawPair, RawRef, finish, unseated
 from .errors import EventFileError
 from .handrecords import law2_vulnerable, normalise_deal
 from .lines import Cells, fill_play
-from .model import BoardRecord, EventFile, Line, PairKey, PlayerEntry, Refusal
+from .model import PROVISIONAL_NOTE, BoardRecord, EventFile, Line, PairKey, PlayerEntry, Refusal
 from .pbn_play import SectionError, auction_section, play_section, read_auction, read_play
 from .pbn_syntax import UNKNOWN, Game, Split, cell, quote, split_games, table_rows
 from .report import ScoreReport, decimal
@@ -59,6 +59,8 @@ def read_pbn(text: str) -> EventFile:
             event.method = spelling.method(event.scoring)
         if "TotalScoreTable" in tags:
             _read_totals(game, assembler)
+        if tags.get("Provisional", "").strip().lower() in ("yes", "true", "1"):
+            event.provisional = True
         try:
             board = _board_number(game)
         except EventFileError as exc:
@@ -86,6 +88,8 @@ def read_pbn(text: str) -> EventFile:
         event.notes.append(
             f"the games' [Scoring] tags disagree ({said}): the first is taken ({event.scoring!r})"
         )
+    if event.provisional:
+        event.notes.append("the file is provisional: exported before every result was in")
     built = assembler.build()
     built.teams = team_event_from_games(games, built.refused)
     if built.teams is not None:
@@ -499,7 +503,10 @@ def write_pbn(event: EventFile, report: ScoreReport | None = None) -> str:
     """PBN 2.1 export: one game per board, the ranking in the first game's [TotalScoreTable]."""
     method = report.method if report else event.method
     scoring = _SCORING.get(method, "") if method else event.scoring
-    out = ["% PBN 2.1", "% EXPORT", "%Creator: Traveller", ""]
+    out = ["% PBN 2.1", "% EXPORT", "%Creator: Traveller"]
+    if event.provisional:
+        out.append(f"% {PROVISIONAL_NOTE}")
+    out.append("")
     numbers = sorted({line.board for line in event.lines} | set(event.boards))
     scored = _scored_rows(report)
     first = True
@@ -516,6 +523,8 @@ def write_pbn(event: EventFile, report: ScoreReport | None = None) -> str:
         out.append(f"[Scoring {quote(scoring)}]")
         out.extend(['[Declarer "?"]', '[Contract "?"]', '[Result "?"]'])
         if first:
+            if event.provisional:
+                out.append('[Provisional "Yes"]')
             out.extend(_total_table(event, report))
             first = False
         out.extend(_score_table(event, board, scored, method))

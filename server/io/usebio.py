@@ -28,7 +28,7 @@ from .assemble import UNSEATED, Assembler, RawPair, RawRef, finish, unseated
 from .errors import EventFileError
 from .limits import MAX_XML_DEPTH, MAX_XML_ELEMENTS, check_size
 from .lines import Cells, fill_play
-from .model import EventFile, Line, PairKey, PlayerEntry, Refusal
+from .model import PROVISIONAL_NOTE, EventFile, Line, PairKey, PlayerEntry, Refusal
 from .report import ScoreReport, decimal
 from .usebio_hands import HAND_SEATS, SUIT_TAGS, read_handset
 
@@ -510,6 +510,8 @@ def write_usebio(event: EventFile, report: ScoreReport | None = None) -> bytes:
                 if line.board == board and (line.section or "") == section:
                     _traveller_line(board_el, line, values.get((board, line.ns, line.ew)))
     _write_handset(root, event)
+    if event.provisional:  # a comment: USEBIO 1.2 has no element for it
+        root.insert(0, ET.Comment(f" {PROVISIONAL_NOTE} "))
     ET.indent(root)
     body = ET.tostring(root, encoding="unicode")
     return ('<?xml version="1.0" encoding="UTF-8"?>\n' + DOCTYPE + "\n" + body + "\n").encode()
