@@ -25,7 +25,7 @@ from .lines import Cells, fill_play
 from .model import PROVISIONAL_NOTE, BoardRecord, EventFile, Line, PairKey, PlayerEntry, Refusal
 from .pbn_play import SectionError, auction_section, play_section, read_auction, read_play
 from .pbn_syntax import UNKNOWN, Game, Split, cell, quote, split_games, table_rows
-from .report import ScoreReport, decimal
+from .report import ScoreReport, decimal, line_key
 from .teamfile import team_event_from_games
 
 _PROGRAM_TAGS = ("Application", "Generator")
@@ -556,6 +556,15 @@ def table_spec(columns: list[str]) -> str:
     return '"' + ";".join(columns) + '"'
 
 
+def _seat_names(event: EventFile, line: Line) -> tuple[tuple[str, str], tuple[str, str]]:
+    """((North, South), (East, West)): the pairs' players, or an individual's four."""
+    if line.players is None:
+        return _names(event, line.ns), _names(event, line.ew)
+    names = {(p.section, p.number): p.name for p in event.players}
+    north, east, south, west = (names.get((line.section, n), "") for n in line.players)
+    return (north, south), (east, west)
+
+
 def _names(event: EventFile, key: PairKey | None) -> tuple[str, str]:
     entry = event.pair(key) if key is not None else None
     names = (*(entry.names if entry else ()), "", "")
@@ -569,7 +578,7 @@ def _table_game(event: EventFile, line: Line, record: BoardRecord, scoring: str)
     seat_dealer = record.dealer or dealer(line.board).value
     out = [f"[Event {quote(event.name)}]", '[Site ""]', f"[Date {quote(dates.pbn(event.date))}]"]
     out.append(f'[Board "{line.board}"]')
-    ns_names, ew_names = (_names(event, key) for key in (line.ns, line.ew))
+    ns_names, ew_names = _seat_names(event, line)
     out.append(f"[West {quote(ew_names[1])}]")
     out.append(f"[North {quote(ns_names[0])}]")
     out.append(f"[East {quote(ew_names[0])}]")
@@ -594,16 +603,18 @@ def _table_game(event: EventFile, line: Line, record: BoardRecord, scoring: str)
     return out
 
 
-def _scored_rows(
-    report: ScoreReport | None,
-) -> dict[tuple[int, PairKey | None, PairKey | None], tuple[str, str, str, str]]:
-    """(board, ns, ew) -> (MP/IMP N/S, E/W, % N/S, % E/W) as printed."""
-    rows: dict[tuple[int, PairKey | None, PairKey | None], tuple[str, str, str, str]] = {}
+Scored = dict[tuple[int, str, str], tuple[str, str, str, str]]
+"""``line_key`` -> (MP/IMP N/S, E/W, % N/S, % E/W) as printed."""
+
+
+def _scored_rows(report: ScoreReport | None) -> Scored:
+    """Each scored line's figures, by ``line_key``."""
+    rows: Scored = {}
     if report is None:
         return rows
     for board in report.boards:
         for row in board.rows:
-            rows[(board.board, row.ns, row.ew)] = (
+            rows[report.row_key(board.board, row)] = (
                 _num(row.ns_value),
                 _num(row.ew_value),
                 _num(row.ns_percent, 0),
@@ -623,7 +634,28 @@ def _pair_text(key: PairKey | None) -> str:
     return "-" if key is None else str(key.number)
 
 
+def _player_total_table(event: EventFile, report: ScoreReport | None) -> list[str]:
+    """An individual's ranking keyed by PlayerId, as Ruter and Magic Contest write it."""
+    imps = report is not None and not report.method.is_matchpoints
+    spec = ["Rank\\3R", "PlayerId\\3R"]
+    spec += ["TotalScoreIMP\\7R" if imps else "TotalScoreMP\\7R", "TotalPercentage\\6R"]
+    spec += ["Name\\30L"]
+    out = [f"[TotalScoreTable {table_spec(spec)}]"]
+    names = {(p.section, p.number): p.name for p in event.players}
+    if report is not None:
+        for line in report.pairs:
+            cells = [line.place, str(line.key.number), _num(line.total), _num(line.percentage)]
+            name = names.get((line.key.section, line.key.number), "")
+            out.append(" ".join([*cells, quote(name)]))
+    else:
+        for player in event.players:
+            out.append(" ".join(["-", str(player.number), "-", "-", quote(player.name)]))
+    return out
+
+
 def _total_table(event: EventFile, report: ScoreReport | None) -> list[str]:
+    if event.individual:
+        return _player_total_table(event, report)
     sections = any(p.key.section for p in event.pairs)
     spec = ["Rank\\3R", "PairId\\3R", "Direction\\2R"]
     if sections:
@@ -663,7 +695,7 @@ def _total_table(event: EventFile, report: ScoreReport | None) -> list[str]:
 def _score_table(
     event: EventFile,
     board: int,
-    scored: dict[tuple[int, PairKey | None, PairKey | None], tuple[str, str, str, str]],
+    scored: Scored,
     method: Method | None,
 ) -> list[str]:
     lines = [line for line in event.lines if line.board == board]
@@ -671,7 +703,8 @@ def _score_table(
         return []
     sections = any(line.section for line in lines)
     imps = method is not None and not method.is_matchpoints
-    spec = ["Table\\2R", "Round\\2R", "PairId_NS\\3R", "PairId_EW\\3R", "Contract\\5L"]
+    seats = _PLAYER_COLUMNS if event.individual else ("PairId_NS", "PairId_EW")
+    spec = ["Table\\2R", "Round\\2R", *(f"{seat}\\3R" for seat in seats), "Contract\\5L"]
     spec += ["Declarer\\1R", "Result\\2R", "Lead\\3L", "Score_NS\\6R", "Score_EW\\6R"]
     spec += ["IMP_NS\\6R", "IMP_EW\\6R"] if imps else ["MP_NS\\6R", "MP_EW\\6R"]
     if not imps:
@@ -680,8 +713,12 @@ def _score_table(
         spec.insert(0, "Section\\2L")
     out = [f"[ScoreTable {table_spec(spec)}]"]
     for line in lines:
-        values = scored.get((board, line.ns, line.ew), ("-", "-", "-", "-"))
-        cells = [_opt(line.table), _opt(line.round), _pair_text(line.ns), _pair_text(line.ew)]
+        values = scored.get(line_key(line), ("-", "-", "-", "-"))
+        cells = [_opt(line.table), _opt(line.round)]
+        if event.individual:
+            cells += [str(n) for n in line.players or ("-",) * 4]
+        else:
+            cells += [_pair_text(line.ns), _pair_text(line.ew)]
         cells += _play_cells(line)
         cells += [values[0], values[1]]
         if not imps:

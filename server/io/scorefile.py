@@ -20,7 +20,7 @@ from server.scoring import (
 from .board_scores import board_report, build_scorer
 from .individual import score_individual
 from .model import EventFile, PairKey, Refusal
-from .report import RankingLine, ScoreReport, TravellerLine, decimal
+from .report import RankingLine, ScoreReport, TravellerLine, decimal, line_key
 
 
 def score_event(
@@ -187,24 +187,19 @@ Played = dict[tuple[int, str, str], tuple[str | None, str | None]]
 
 def _auctions_and_plays(report: ScoreReport) -> Played:
     """Each line's auction and play, found again by its board and its two sides."""
-    found: Played = {}
-    for line in report.event.lines:
-        if line.auction is None and line.play is None:
-            continue
-        if line.players is not None:
-            north, east, south, west = line.players
-            sides = (f"{north}-{south}", f"{east}-{west}")
-        else:
-            sides = (str(line.ns), str(line.ew))
-        found[(line.board, *sides)] = (line.auction, line.play)
-    return found
+    return {
+        line_key(line): (line.auction, line.play)
+        for line in report.event.lines
+        if line.auction is not None or line.play is not None
+    }
 
 
 def _row_json(
     report: ScoreReport, board: int, row: TravellerLine, played: Played
 ) -> dict[str, Any]:
-    ns, ew = report.side(row.ns), report.side(row.ew)
-    auction, play = played.get((board, ns, ew), (None, None))
+    key = report.row_key(board, row)
+    _, ns, ew = key
+    auction, play = played.get(key, (None, None))
     return {
         "ns": None if row.ns is None else ns,
         "ew": None if row.ew is None else ew,

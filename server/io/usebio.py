@@ -29,7 +29,7 @@ from .errors import EventFileError
 from .limits import MAX_XML_DEPTH, MAX_XML_ELEMENTS, check_size
 from .lines import Cells, fill_play
 from .model import PROVISIONAL_NOTE, EventFile, Line, PairKey, PlayerEntry, Refusal
-from .report import ScoreReport, decimal
+from .report import RankingLine, ScoreReport, decimal, line_key
 from .usebio_hands import HAND_SEATS, SUIT_TAGS, read_handset
 
 DOCTYPE = '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">'
@@ -464,6 +464,8 @@ def write_usebio(event: EventFile, report: ScoreReport | None = None) -> bytes:
     if event.club_id:
         _add(club, "CLUB_ID_NUMBER", event.club_id)
     event_type = "MP_PAIRS" if method is None or method.is_matchpoints else "PAIRS"
+    if event.individual:
+        event_type = "INDIVIDUAL"
     event_el = ET.SubElement(root, "EVENT", {"EVENT_TYPE": event_type})
     _add(event_el, "PROGRAM_NAME", "Traveller")
     _add(event_el, "PROGRAM_VERSION", PROGRAM_VERSION)
@@ -476,7 +478,9 @@ def write_usebio(event: EventFile, report: ScoreReport | None = None) -> bytes:
     if winners:
         _add(event_el, "WINNER_TYPE", winners)
     sections = sorted(
-        {p.key.section or "" for p in event.pairs} | {ln.section or "" for ln in event.lines}
+        {p.key.section or "" for p in event.pairs}
+        | {p.section or "" for p in event.players}
+        | {ln.section or "" for ln in event.lines}
     )
     results = {p.key: p for p in report.pairs} if report else {}
     values = _values(report)
@@ -485,6 +489,7 @@ def write_usebio(event: EventFile, report: ScoreReport | None = None) -> bytes:
         if section:
             parent = ET.SubElement(event_el, "SECTION", {"SECTION_ID": section})
         participants = _add(parent, "PARTICIPANTS", None)
+        _write_players(participants, event, section, results)
         for entry in (p for p in event.pairs if (p.key.section or "") == section):
             pair = _add(participants, "PAIR", None)
             _add(pair, "PAIR_NUMBER", entry.key.number)
@@ -508,13 +513,33 @@ def write_usebio(event: EventFile, report: ScoreReport | None = None) -> bytes:
             _add(board_el, "BOARD_NUMBER", board)
             for line in event.lines:
                 if line.board == board and (line.section or "") == section:
-                    _traveller_line(board_el, line, values.get((board, line.ns, line.ew)))
+                    _traveller_line(board_el, line, values.get(line_key(line)))
     _write_handset(root, event)
     if event.provisional:  # a comment: USEBIO 1.2 has no element for it
         root.insert(0, ET.Comment(f" {PROVISIONAL_NOTE} "))
     ET.indent(root)
     body = ET.tostring(root, encoding="unicode")
     return ('<?xml version="1.0" encoding="UTF-8"?>\n' + DOCTYPE + "\n" + body + "\n").encode()
+
+
+def _write_players(
+    participants: ET.Element,
+    event: EventFile,
+    section: str,
+    results: dict[PairKey, RankingLine],
+) -> None:
+    """An individual's players (PARTICIPANTS / PLAYER), with their place, total and
+    percentage when scored (the ranking is keyed by player number)."""
+    for player in (p for p in event.players if (p.section or "") == section):
+        element = _add(participants, "PLAYER", None)
+        _add(element, "PLAYER_NUMBER", player.number)
+        _add(element, "PLAYER_NAME", player.name)
+        result = results.get(PairKey(player.section, player.number))
+        if result is not None:
+            _add(element, "PLACE", result.place)
+            _add(element, "TOTAL_SCORE", f"{decimal(result.total):.2f}")
+            if result.percentage is not None:
+                _add(element, "PERCENTAGE", f"{decimal(result.percentage):.2f}")
 
 
 def _write_handset(root: ET.Element, event: EventFile) -> None:
@@ -539,9 +564,7 @@ Values = tuple[str, str, str]
 """(element suffix, N/S value, E/W value) for a traveller line."""
 
 
-def _values(
-    report: ScoreReport | None,
-) -> dict[tuple[int, PairKey | None, PairKey | None], Values]:
+def _values(report: ScoreReport | None) -> dict[tuple[int, str, str], Values]:
     """Each line's matchpoints (or IMPs) to two decimals, under the method's element names."""
     if report is None or report.method not in _VALUE_TAGS:
         return {}
@@ -551,14 +574,18 @@ def _values(
         for row in board.rows:
             ns, ew = decimal(row.ns_value), decimal(row.ew_value)
             if ns is not None and ew is not None:
-                out[(board.board, row.ns, row.ew)] = (tag, f"{ns:g}", f"{ew:g}")
+                out[report.row_key(board.board, row)] = (tag, f"{ns:g}", f"{ew:g}")
     return out
 
 
 def _traveller_line(board_el: ET.Element, line: Line, values: Values | None) -> None:
     element = _add(board_el, "TRAVELLER_LINE", None)
-    _add(element, "NS_PAIR_NUMBER", "" if line.ns is None else line.ns.number)
-    _add(element, "EW_PAIR_NUMBER", "" if line.ew is None else line.ew.number)
+    if line.players is not None:
+        for tag, player in zip(_PLAYER_TAGS, line.players, strict=True):
+            _add(element, tag, player)
+    else:
+        _add(element, "NS_PAIR_NUMBER", "" if line.ns is None else line.ns.number)
+        _add(element, "EW_PAIR_NUMBER", "" if line.ew is None else line.ew.number)
     labels = line.adjusted_labels()
     if line.artificial is not None:
         _add(element, "SCORE", spelling.artificial_label(*line.artificial))

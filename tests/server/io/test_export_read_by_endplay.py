@@ -135,3 +135,24 @@ def test_score_json_shows_each_tables_auction_and_play(data_dir: Path, tmp_path:
     }
     assert shown == {(ln.board, str(ln.ns)): (ln.auction, ln.play) for ln in event.lines}
     assert sum(1 for auction, _ in shown.values() if auction) == 279
+
+
+@pytest.mark.parametrize("name", ["individual_minimal.xml", "individual_minimal.pbn"])
+def test_an_individual_opens_in_endplay_and_rescores_per_player(data_dir: Path, name: str) -> None:
+    event = load(data_dir / "io" / name)
+    text, report, boards = _written(event)
+    assert [b.board_num for b in boards] == [1, 2, 3, 4]
+    columns = [column for column, _ in _headers(boards[0], "ScoreTable")]
+    seats = ["PlayerId_North", "PlayerId_East", "PlayerId_South", "PlayerId_West"]
+    assert columns[2:6] == seats
+    rows = [row for b in boards for row in b.info["ScoreTable"]["rows"]]
+    assert [tuple(int(row[columns.index(s)]) for s in seats) for row in rows] == [
+        line.players for line in sorted(event.lines, key=lambda ln: ln.board)
+    ]
+    totals = [name for name, _ in _headers(boards[0], "TotalScoreTable")]
+    assert totals[:2] == ["Rank", "PlayerId"]
+    again = read_pbn(text)
+    assert again.individual
+    assert again.refused == []
+    assert _figures(score_event(again)) == _figures(report)
+    assert [p.names for p in score_event(again).pairs] == [p.names for p in report.pairs]

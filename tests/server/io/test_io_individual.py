@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from server.io import EventFileError
 from server.io.formats import load, parse_bytes
 from server.io.scorefile import score_event
+from server.io.usebio import write_usebio
 from tests.support.io import score_cli
 
 runner = CliRunner()
@@ -133,3 +134,28 @@ def test_lines_naming_nobody_are_refused_and_the_file_never_exits_0(
     result = runner.invoke(score_cli(), ["score", str(path)])
     assert result.exit_code == 2
     assert "names no pair and no players" in result.output
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_the_usebio_export_of_an_individual_reads_back_the_same(data_dir: Path, name: str) -> None:
+    event = load(data_dir / "io" / name)
+    report = score_event(event)
+    data = write_usebio(event, report)
+    assert b'EVENT_TYPE="INDIVIDUAL"' in data
+    again = parse_bytes(data, ".xml")
+    assert again.refused == []
+    assert [line.players for line in again.lines] == [
+        line.players for line in sorted(event.lines, key=lambda ln: ln.board)
+    ]
+    published = {p.number: (p.published_total, p.published_percentage) for p in again.players}
+    rescored = score_event(again)
+    assert published == {
+        line.key.number: (
+            Decimal(f"{float(line.total):.2f}"),
+            Decimal(f"{float(line.percentage or 0):.2f}"),
+        )
+        for line in rescored.pairs
+    }
+    assert [(p.key, p.names, p.place) for p in rescored.pairs] == [
+        (p.key, p.names, p.place) for p in report.pairs
+    ]
