@@ -10,13 +10,14 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from server.core.errors import NotFoundError
-from server.core.models import Board, Result, Section
+from server.core.models import Board, MovementAssignment, Result, Section
 from server.io.csv_io import write_ranking_csv, write_travellers_csv
-from server.io.model import BoardRecord, EventFile, Line, PairEntry, PairKey
+from server.io.model import BoardRecord, EventFile, Line, PairEntry, PairKey, PlayerEntry
 from server.io.pbn import write_pbn
 from server.io.scorefile import score_event
 from server.io.usebio import write_usebio
-from server.services import adjusted, standings
+from server.movements.model import parse_seats
+from server.services import adjusted, individual_standings, standings
 from server.services.standings import SectionData
 
 #: Kind -> (file suffix, media type).
@@ -56,7 +57,11 @@ def event_file(data: SectionData, club_id: str | None = None) -> EventFile:
         winners=2 if any(p.direction for p in data.pairs.values()) else 1,
         source="traveller",
     )
+    individual = bool(data.seats)
+    event.players = [PlayerEntry(None, n, name) for n, name in sorted(data.players.items())]
     for pair in sorted(data.pairs.values(), key=lambda p: (p.direction or "", p.number)):
+        if individual:
+            break  # an individual's partnerships are its lines' players, not pairs
         names = tuple(n for n in (pair.player1, pair.player2) if n)
         ids = tuple(m for m in (pair.member1, pair.member2) if m)
         entry = PairEntry(PairKey(None, pair.number, pair.direction), names, ids)
@@ -69,11 +74,14 @@ def event_file(data: SectionData, club_id: str | None = None) -> EventFile:
     for result in sorted(data.results, key=lambda r: (r.board, r.round, r.table_number)):
         line = Line(
             board=result.board,
-            ns=_key(data, result.ns_pair_id),
-            ew=_key(data, result.ew_pair_id),
+            ns=None if individual else _key(data, result.ns_pair_id),
+            ew=None if individual else _key(data, result.ew_pair_id),
             round=result.round,
             table=result.table_number,
+            players=data.seats.get((result.table_number, result.round)),
         )
+        if individual and line.players is None:
+            continue  # a table with a seat empty: no four players to name
         if result.state in ("confirmed", "td_pending") and result.contract:
             line.contract, line.declarer = result.contract, result.declarer
             line.tricks, line.lead = result.tricks, result.lead
@@ -92,9 +100,9 @@ def event_file(data: SectionData, club_id: str | None = None) -> EventFile:
 
 
 def load(session: Session, section: Section) -> SectionData:
-    """The section's results (``standings.load``) with its boards' hand records and each
-    table's auction and play, which only the exports write (the TD's downloads); the scoring
-    path never loads them."""
+    """The section's results (``standings.load``) with its boards' hand records, each
+    table's auction and play and an individual's seats and players, which only the exports
+    write (the TD's downloads); the scoring path never loads them."""
     data = standings.load(session, section)
     boards = session.exec(select(Board).where(Board.section_id == section.id))
     data.boards = {board.number: board for board in boards}
@@ -103,6 +111,16 @@ def load(session: Session, section: Section) -> SectionData:
     rows = session.connection().execute(
         sa.select(*(col(c) for c in columns)).where(col(Result.section_id) == section.id, known)
     )
+    if section.movement_kind == "individual":
+        data.players = individual_standings.player_names(session, section)
+        assignments = session.exec(
+            select(MovementAssignment).where(MovementAssignment.section_id == section.id)
+        )
+        for assignment in assignments:
+            seated = parse_seats(assignment.seats) if assignment.seats else None
+            if seated is not None and all(seated):
+                north, east, south, west = (int(n or 0) for n in seated)
+                data.seats[(assignment.table_number, assignment.round)] = (north, east, south, west)
     for row in rows:
         table, round_, board, auction, play = cast(
             tuple[int, int, int, str | None, str | None], row
