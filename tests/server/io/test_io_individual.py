@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from server.io import EventFileError
+from server.io.csv_io import write_travellers_csv
 from server.io.formats import load, parse_bytes
 from server.io.scorefile import score_event
 from server.io.usebio import write_usebio
@@ -159,3 +160,32 @@ def test_the_usebio_export_of_an_individual_reads_back_the_same(data_dir: Path, 
     assert [(p.key, p.names, p.place) for p in rescored.pairs] == [
         (p.key, p.names, p.place) for p in report.pairs
     ]
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_the_csv_travellers_of_an_individual_read_back_the_same(data_dir: Path, name: str) -> None:
+    event = load(data_dir / "io" / name)
+    report = score_event(event)
+    text = write_travellers_csv(event, report)
+    assert text.splitlines()[0].split(",")[4:8] == ["north", "east", "south", "west"]
+    again = parse_bytes(text.encode(), ".csv")
+    assert again.refused == []
+    assert again.individual
+    assert {p.number: p.name for p in again.players} == {p.number: p.name for p in event.players}
+    rescored = score_event(again)
+    assert [(p.key, p.names, p.total, p.place) for p in rescored.pairs] == [
+        (p.key, p.names, p.total, p.place) for p in report.pairs
+    ]
+
+
+def test_a_csv_row_with_three_players_is_refused_with_its_line(data_dir: Path) -> None:
+    event = load(data_dir / "io" / "individual_minimal.xml")
+    rows = write_travellers_csv(event, score_event(event)).splitlines()
+    cells = rows[3].split(",")
+    cells[7] = ""  # West
+    rows[3] = ",".join(cells)
+    again = parse_bytes("\n".join(rows).encode(), ".csv")
+    assert len(again.lines) == 7
+    (refusal,) = again.refused
+    assert (refusal.line, refusal.board) == (4, 2)
+    assert "west" in refusal.reason
