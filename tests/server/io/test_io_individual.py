@@ -189,3 +189,14 @@ def test_a_csv_row_with_three_players_is_refused_with_its_line(data_dir: Path) -
     (refusal,) = again.refused
     assert (refusal.line, refusal.board) == (4, 2)
     assert "west" in refusal.reason
+
+
+def test_csv_rows_naming_nobody_are_refused_with_their_lines(tmp_path: Path) -> None:
+    text = "board,ns,ew,contract,declarer,tricks\n1,,,4S,N,10\n2,,,3NT,S,9\n"
+    with pytest.raises(EventFileError, match="names no pair and no players"):
+        parse_bytes(text.encode(), ".csv")
+    path = tmp_path / "nobody.csv"
+    path.write_text(text)
+    result = runner.invoke(score_cli(), ["score", str(path)])
+    assert result.exit_code == 2
+    assert "line 2" in result.output
