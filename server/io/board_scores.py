@@ -65,7 +65,7 @@ def build_scorer(
     event: EventFile,
     method: Method | None,
     across_sections: bool | None,
-    field: str | int,
+    field: str | int | None,
     profile: Profile,
 ) -> tuple[PairsScorer, Method]:
     """The event's lines scored on every board by the method chosen as ``score_event`` says,
@@ -74,6 +74,8 @@ def build_scorer(
     if method is None and chosen is Method.MATCHPOINTS:
         chosen = profile.matchpoints
     across = event.across_sections if across_sections is None else across_sections
+    if field is None:  # the file's own word (a provisional export), else the most results
+        field = event.tables_per_board or "max"
     results = board_results(event, across)
     try:
         options = profile.options(

@@ -51,7 +51,7 @@ def score_individual(
     method: Method | None = None,
     *,
     across_sections: bool | None = None,
-    field: str | int = "max",
+    field: str | int | None = None,
     profile: Profile | None = None,
 ) -> ScoreReport:
     """Score an individual event: its travellers as ``score_event`` scores a pairs event's,

@@ -239,12 +239,13 @@ class Refusal:
         return f"{', '.join(where)}: {self.reason}" if where else self.reason
 
 
-PROVISIONAL_NOTE = (
-    "provisional: exported before every result was in; the figures are those of the "
-    "results in this file"
-)
-"""What a provisional export says of itself (PBN: a comment and [Provisional "Yes"]; USEBIO:
-an XML comment)."""
+def provisional_note(tables: int) -> str:
+    """What a provisional export says of itself (PBN: a comment and the [Provisional] and
+    [TablesPerBoard] tags; USEBIO: the ``<?traveller ...?>`` instruction and a comment)."""
+    return (
+        "provisional: exported before every result was in; each board is scored over "
+        f"{tables} tables (the movement's), boards played fewer times factored up (§ X78B)"
+    )
 
 
 @dataclass(slots=True)
@@ -256,8 +257,10 @@ class EventFile:
     club_id: str = ""
     """The club's number with its federation (USEBIO CLUB_ID_NUMBER), or "" when not known."""
     provisional: bool = False
-    """Exported before every result of the session was in: the figures are those of the
-    results so far (the file's own travellers), and more will come."""
+    """Exported before every result of the session was in: more results will come."""
+    tables_per_board: int | None = None
+    """The tables each board is scored over as the file says (a provisional export: the
+    movement's), or None to score each board over the most results any board has."""
     method: Method | None = None
     """The scoring method the file names, if any."""
     scoring: str = ""

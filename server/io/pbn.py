@@ -22,7 +22,7 @@ from .assemble import UNSEATED, Assembler, RawPair, RawRef, finish, unseated
 from .errors import EventFileError
 from .handrecords import law2_vulnerable, normalise_deal
 from .lines import Cells, fill_play
-from .model import PROVISIONAL_NOTE, BoardRecord, EventFile, Line, PairKey, PlayerEntry, Refusal
+from .model import BoardRecord, EventFile, Line, PairKey, PlayerEntry, Refusal, provisional_note
 from .pbn_play import SectionError, auction_section, play_section, read_auction, read_play
 from .pbn_syntax import UNKNOWN, Game, Split, cell, quote, split_games, table_rows
 from .report import ScoreReport, decimal, line_key
@@ -61,6 +61,9 @@ def read_pbn(text: str) -> EventFile:
             _read_totals(game, assembler)
         if tags.get("Provisional", "").strip().lower() in ("yes", "true", "1"):
             event.provisional = True
+        tables = tags.get("TablesPerBoard", "").strip()
+        if tables.isascii() and tables.isdigit() and 0 < int(tables) < 1000:
+            event.tables_per_board = int(tables)
         try:
             board = _board_number(game)
         except EventFileError as exc:
@@ -90,6 +93,11 @@ def read_pbn(text: str) -> EventFile:
         )
     if event.provisional:
         event.notes.append("the file is provisional: exported before every result was in")
+    if event.tables_per_board is not None:
+        event.notes.append(
+            f"each board scored over {event.tables_per_board} tables, as the file says "
+            "([TablesPerBoard])"
+        )
     built = assembler.build()
     built.teams = team_event_from_games(games, built.refused)
     if built.teams is not None:
@@ -505,7 +513,7 @@ def write_pbn(event: EventFile, report: ScoreReport | None = None) -> str:
     scoring = _SCORING.get(method, "") if method else event.scoring
     out = ["% PBN 2.1", "% EXPORT", "%Creator: Traveller"]
     if event.provisional:
-        out.append(f"% {PROVISIONAL_NOTE}")
+        out.append(f"% {provisional_note(event.tables_per_board or 0)}")
     out.append("")
     numbers = sorted({line.board for line in event.lines} | set(event.boards))
     scored = _scored_rows(report)
@@ -525,6 +533,8 @@ def write_pbn(event: EventFile, report: ScoreReport | None = None) -> str:
         if first:
             if event.provisional:
                 out.append('[Provisional "Yes"]')
+            if event.tables_per_board is not None:
+                out.append(f'[TablesPerBoard "{event.tables_per_board}"]')
             out.extend(_total_table(event, report))
             first = False
         out.extend(_score_table(event, board, scored, method))

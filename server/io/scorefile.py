@@ -28,13 +28,15 @@ def score_event(
     method: Method | None = None,
     *,
     across_sections: bool | None = None,
-    field: str | int = "max",
+    field: str | int | None = None,
     profile: Profile | None = None,
 ) -> ScoreReport:
     """Score the event by the method given, else the one the file names, else matchpoints.
 
     ``field`` is the number of tables a board is scored over (``ScoringOptions.field``): a
-    live section passes its movement's, so a file exported mid-event agrees with the ranking.
+    live section passes its movement's, so a file exported mid-event agrees with the ranking;
+    without it, the tables the file says it was scored over (``EventFile.tables_per_board``,
+    a provisional export's), else the most results any board has ("max").
     ``profile`` sets the conventions the rules leave open (default DBf); when the method is
     not given, plain matchpoints are on the profile's scale.
     """

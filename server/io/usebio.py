@@ -11,6 +11,7 @@ top where a file of several sections shows it.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterator
@@ -28,7 +29,7 @@ from .assemble import UNSEATED, Assembler, RawPair, RawRef, finish, unseated
 from .errors import EventFileError
 from .limits import MAX_XML_DEPTH, MAX_XML_ELEMENTS, check_size
 from .lines import Cells, fill_play
-from .model import PROVISIONAL_NOTE, EventFile, Line, PairKey, PlayerEntry, Refusal
+from .model import EventFile, Line, PairKey, PlayerEntry, Refusal, provisional_note
 from .report import RankingLine, ScoreReport, decimal, line_key
 from .usebio_hands import HAND_SEATS, SUIT_TAGS, read_handset
 
@@ -57,7 +58,14 @@ def _forbid(*_: Any) -> NoReturn:
     raise EventFileError("XML entity declarations are not allowed in a USEBIO file")
 
 
-def parse_xml(data: bytes, lines: dict[int, int] | None = None) -> ET.Element:
+_INSTRUCTION = "traveller"
+"""The processing instruction a provisional export carries (``<?traveller provisional="yes"
+tables-per-board="5"?>``): other readers skip it, Traveller's scores the file as it was."""
+
+
+def parse_xml(
+    data: bytes, lines: dict[int, int] | None = None, instructions: dict[str, str] | None = None
+) -> ET.Element:
     """Parse XML without entity expansion (no billion-laughs, no external entities), of at
     most ``limits.MAX_FILE_BYTES``, ``MAX_XML_DEPTH`` levels and ``MAX_XML_ELEMENTS``.
     With ``lines``, each element's start line is put there under ``id(element)``."""
@@ -86,8 +94,13 @@ def parse_xml(data: bytes, lines: dict[int, int] | None = None) -> ET.Element:
         depth -= 1
         builder.end(tag)
 
+    def instruction(target: str, text: str) -> None:
+        if instructions is not None and target == _INSTRUCTION:
+            instructions.update(re.findall(r'([\w-]+)="([^"]*)"', text))
+
     parser.StartElementHandler = start
     parser.EndElementHandler = end
+    parser.ProcessingInstructionHandler = instruction
     parser.CharacterDataHandler = builder.data
     parser.EntityDeclHandler = _forbid
     parser.UnparsedEntityDeclHandler = _forbid
@@ -124,7 +137,8 @@ def _walk(element: ET.Element, section: str | None) -> Iterator[tuple[ET.Element
 def read_usebio(data: bytes) -> EventFile:
     """Read a USEBIO 1.x pairs event: participants, travellers and the scoring it names."""
     lines: dict[int, int] = {}
-    root = parse_xml(data, lines)
+    said: dict[str, str] = {}
+    root = parse_xml(data, lines, said)
     if root.tag != "USEBIO":
         raise EventFileError(f"the root element is <{root.tag}>, not <USEBIO>")
     event_el = root.find("EVENT")
@@ -132,7 +146,20 @@ def read_usebio(data: bytes) -> EventFile:
         raise EventFileError("no <EVENT> in the USEBIO file")
     if usebio_teams.is_team_event(event_el):  # teams: matches, IMPs/VPs, point-a-board
         return usebio_teams.read_team_event(root, event_el)
-    return _read_pairs_event(root, event_el, lines)
+    event = _read_pairs_event(root, event_el, lines)
+    _read_instruction(said, event)
+    return event
+
+
+def _read_instruction(said: dict[str, str], event: EventFile) -> None:
+    """A provisional export's mark and the tables it scored each board over."""
+    if said.get("provisional") == "yes":
+        event.provisional = True
+        event.notes.append("the file is provisional: exported before every result was in")
+    tables = said.get("tables-per-board", "")
+    if tables.isascii() and tables.isdigit() and 0 < int(tables) < 1000:
+        event.tables_per_board = int(tables)
+        event.notes.append(f"each board scored over {tables} tables, as the file says")
 
 
 def _read_pairs_event(root: ET.Element, event_el: ET.Element, lines: dict[int, int]) -> EventFile:
@@ -515,11 +542,15 @@ def write_usebio(event: EventFile, report: ScoreReport | None = None) -> bytes:
                 if line.board == board and (line.section or "") == section:
                     _traveller_line(board_el, line, values.get(line_key(line)))
     _write_handset(root, event)
-    if event.provisional:  # a comment: USEBIO 1.2 has no element for it
-        root.insert(0, ET.Comment(f" {PROVISIONAL_NOTE} "))
+    instruction = ""
+    if event.provisional:  # USEBIO 1.2 has no element for it: an instruction and a comment
+        tables = event.tables_per_board or 0
+        instruction = f'<?{_INSTRUCTION} provisional="yes" tables-per-board="{tables}"?>\n'
+        root.insert(0, ET.Comment(f" {provisional_note(tables)} "))
     ET.indent(root)
     body = ET.tostring(root, encoding="unicode")
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n' + DOCTYPE + "\n" + body + "\n").encode()
+    head = '<?xml version="1.0" encoding="UTF-8"?>\n' + DOCTYPE + "\n" + instruction
+    return (head + body + "\n").encode()
 
 
 def _write_players(

@@ -159,10 +159,9 @@ def export(data: SectionData, kind: str, club_id: str | None = None) -> ExportFi
     suffix, media_type = FORMATS[kind]
     event = event_file(data, club_id)
     event.provisional = len(event.lines) < sum(len(plays) for plays in data.plays.values())
-    # Mid-session the boards are scored over the results in the file, as any reader of it
-    # scores them; the live ranking factors them up to the movement's tables (§ X78B).
-    field = "max" if event.provisional else data.field_size
-    report = score_event(event, data.method, field=field, profile=data.profile)
+    if event.provisional:  # the file says over how many tables, so a reader scores it alike
+        event.tables_per_board = data.field_size
+    report = score_event(event, data.method, field=data.field_size, profile=data.profile)
     if kind == "usebio":
         content = write_usebio(event, report)
     elif kind == "pbn":

@@ -169,25 +169,15 @@ def test_the_exports_carry_the_handicap(club: Club) -> None:
     by_pair = {f"{r['number']}{r['direction']}": r for r in rows}
     assert by_pair["1NS"]["handicap"] == "4"
     assert by_pair["2EW"]["handicap"] == "-2.5"
-    # Two rounds of the session: the export is provisional, its percentages those of the
-    # results it holds (not factored up to the movement's tables as the live ranking's), and
-    # each handicapped percentage is its own percentage plus the profile's share.
-    share = data.profile.handicap_share
-    for key, handicap in (("1NS", 4), ("2EW", Decimal("-2.5"))):
-        row = by_pair[key]
-        expected = Decimal(row["percentage"]) + Decimal(str(float(share))) * Decimal(handicap)
-        assert Decimal(row["handicapped_percentage"]) == expected
-    assert {key: lines[key].handicap for key in ("1NS", "2EW")} == {
-        "1NS": Decimal("4"),
-        "2EW": Decimal("-2.5"),
-    }
+    assert Decimal(by_pair["1NS"]["handicapped_percentage"]) == lines["1NS"].handicapped
+    assert Decimal(by_pair["2EW"]["handicapped_percentage"]) == lines["2EW"].handicapped
     assert by_pair["3NS"]["handicap"] == by_pair["3NS"]["handicapped_percentage"] == ""
 
     pbn = exports.export(data, "pbn").content.decode()
     head = next(x for x in pbn.splitlines() if x.startswith("[TotalScoreTable"))
     assert r"Handicap\6R;HandicapPercentage\6R" in head
     one = next(x for x in pbn.splitlines() if x.split()[1:3] == ["1", "NS"])
-    assert f" 4.00 {by_pair['1NS']['handicapped_percentage']} " in one
+    assert f" 4.00 {lines['1NS'].handicapped:.2f} " in one
 
 
 def test_the_share_of_the_handicap_is_the_event_profiles(

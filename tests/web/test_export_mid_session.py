@@ -1,6 +1,8 @@
-"""Exports made mid-session (2 of 5 rounds played) say they are provisional inside the file,
-and the figures they carry are the ones `traveller score` of the same file gives: every
-pair's total and percentage (PBN, USEBIO) and every line's matchpoints (PBN)."""
+"""Exports made mid-session (2 of 5 rounds played) say they are provisional inside the file
+and over how many tables each board is scored (the movement's 5, as the live ranking: boards
+played twice are factored up, § X78B), so the figures they carry are the live ranking's and
+the ones `traveller score` of the same file gives: every pair's total and percentage (PBN,
+USEBIO) and every line's matchpoints (PBN)."""
 
 from __future__ import annotations
 
@@ -36,6 +38,22 @@ def _two(value: object) -> Decimal:
     return Decimal(f"{float(value):.2f}")  # type: ignore[arg-type]
 
 
+Figures = dict[tuple[str | None, int], tuple[Decimal, Decimal]]
+
+
+def _live(club: Club) -> Figures:
+    """The TD's live ranking: (direction, pair) -> (total, percentage)."""
+    ranking = club.td("GET", f"/api/v1/sections/{club.section_id}/ranking").json()
+    return {
+        (line["pair"]["direction"], line["pair"]["number"]): (
+            _two(line["total"]),
+            _two(line["percentage"]),
+        )
+        for group in ranking["groups"]
+        for line in group["lines"]
+    }
+
+
 @pytest.fixture
 def exported(client: TestClient, club: Club) -> dict[str, bytes]:
     web_login(client)
@@ -48,12 +66,18 @@ def exported(client: TestClient, club: Club) -> dict[str, bytes]:
     return files
 
 
+@pytest.fixture
+def live(exported: dict[str, bytes], club: Club) -> Figures:
+    return _live(club)
+
+
 def test_the_pbn_export_says_provisional_and_rescores_to_its_figures(
-    exported: dict[str, bytes],
+    exported: dict[str, bytes], live: Figures
 ) -> None:
     text = exported["pbn"].decode()
     games = split_games(text)
     assert games[0].tags["Provisional"] == "Yes"
+    assert games[0].tags["TablesPerBoard"] == "5"
     event = read_pbn(text)
     assert event.provisional
     assert any("provisional" in note for note in event.notes)
@@ -68,7 +92,7 @@ def test_the_pbn_export_says_provisional_and_rescores_to_its_figures(
     rescored = {
         (p.direction, p.key.number): (_two(p.total), _two(p.percentage)) for p in report.pairs
     }
-    assert written == rescored
+    assert written == rescored == live
     assert len(written) == 10
     lines = {
         (b.board, row.ns.number): _two(row.ns_value)
@@ -87,10 +111,11 @@ def test_the_pbn_export_says_provisional_and_rescores_to_its_figures(
 
 
 def test_the_usebio_export_says_provisional_and_rescores_to_its_figures(
-    exported: dict[str, bytes],
+    exported: dict[str, bytes], live: Figures
 ) -> None:
     data = exported["usebio"]
     assert b"<!-- provisional:" in data
+    assert b'<?traveller provisional="yes" tables-per-board="5"?>' in data
     root = ET.fromstring(data)
     written = {
         (pair.findtext("DIRECTION"), int(pair.findtext("PAIR_NUMBER") or 0)): (
@@ -103,5 +128,5 @@ def test_the_usebio_export_says_provisional_and_rescores_to_its_figures(
     rescored = {
         (p.key.direction, p.key.number): (_two(p.total), _two(p.percentage)) for p in report.pairs
     }
-    assert written == rescored
+    assert written == rescored == live
     assert len(written) == 10
