@@ -78,6 +78,8 @@ def test_the_pbn_export_says_provisional_and_rescores_to_its_figures(
     games = split_games(text)
     assert games[0].tags["Provisional"] == "Yes"
     assert games[0].tags["TablesPerBoard"] == "5"
+    endplay = pytest.importorskip("endplay.parsers.pbn")  # another program's reader opens it
+    assert len(endplay.loads(text)) == len(games)
     event = read_pbn(text)
     assert event.provisional
     assert any("provisional" in note for note in event.notes)
