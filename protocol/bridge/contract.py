@@ -21,7 +21,7 @@ _PASS_WORDS = frozenset(
 )
 _LEVEL_REST = re.compile(r"(\d+)(.*)")
 _STRAIN_DOUBLING = re.compile(r"(.*?)([xX*]*)")
-_RELATIVE = re.compile(r"([+-])(\d{1,2})")
+_RELATIVE = re.compile(r"([+-])([0-9]{1,2})")
 _MADE_WORDS = frozenset({"=", "m", "made", "mk"})
 _DASHES = str.maketrans({"−": "-", "–": "-", "—": "-"})
 
@@ -180,7 +180,7 @@ def parse_tricks(text: str, contract: Contract) -> int:
                 text,
             )
         return tricks
-    if compact.isdigit() and len(compact) <= 2:
+    if compact.isascii() and compact.isdigit() and len(compact) <= 2:  # not "²", "١٠"
         tricks = int(compact)
         if tricks <= 13:
             return tricks

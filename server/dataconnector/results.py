@@ -202,11 +202,11 @@ def result_items(session: Session, dcs: DcSession) -> list[ResultItem]:
     return sorted(items, key=lambda i: i.item_id)
 
 
-def _values(dto: ResultDTO, stored: Result) -> EntryValues:
-    """The entry the program's result stands for. The lead is optional (ResultDTO: LeadCardRank
-    0 is "not specified"), and most programs keep none: a result sent without a lead keeps the
-    table's lead when the declarer is the same (the same opening leader), else it has none (the
-    audit trail keeps the old one)."""
+def _values(dto: ResultDTO) -> EntryValues:
+    """The entry the program's result stands for, as sent: a correction replaces the result.
+    The lead is optional (ResultDTO: LeadCardRank 0 is "not specified"): a result sent without
+    one has none, so the program's next poll gives back what it sent (the audit trail keeps
+    the table's lead)."""
     lead = None
     if dto.level == 0:
         return EntryValues(contract="PASS", declarer=None, tricks=0)
@@ -215,8 +215,6 @@ def _values(dto: ResultDTO, stored: Result) -> EntryValues:
     if dto.lead_card_rank:
         suit = "CDHS"[dto.lead_card_suit - 1]
         lead = f"{suit}{RANKS[dto.lead_card_rank - 2]}"
-    elif stored.declarer == declarer and stored.contract not in (None, "PASS"):
-        lead = stored.lead
     contract = f"{dto.level}{strain}{'X' * dto.stake}"
     try:
         return EntryValues(contract=contract, declarer=declarer, tricks=dto.total_tricks, lead=lead)
@@ -339,7 +337,7 @@ def put_results(session: Session, dcs: DcSession, dtos: Sequence[ResultDTO]) -> 
             pushes += td.set_result(
                 session,
                 result=result,
-                values=_values(dto, result),
+                values=_values(dto),
                 reason=REASON,
                 actor=PROGRAM,
                 lead_optional=True,

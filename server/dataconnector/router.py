@@ -32,6 +32,7 @@ from server.dataconnector.wire import (
     Request as DcRequest,
 )
 from server.limits import ratelimit
+from server.limits.http_limits import RequestLimits
 from server.limits.ratelimit import GuessLimiter
 from server.live.runtime import Runtime
 from server.services.table_commands import Push
@@ -164,8 +165,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 def own_app(runtime: Runtime, guards: ratelimit.Guards | None = None) -> FastAPI:
     """The Data Connector alone (its own port), sharing the main server's runtime and its
-    guards (a guesser gains nothing from trying both ports)."""
+    guards (a guesser gains nothing from trying both ports), with the main server's limits
+    on request bodies (413 ``body_too_large``, 408 ``body_timeout``)."""
     app = FastAPI(title="Traveller Data Connector", openapi_url=None, docs_url=None, redoc_url=None)
+    settings = runtime.settings
+    app.add_middleware(
+        RequestLimits, max_body_bytes=settings.max_body_bytes, body_timeout=settings.body_timeout
+    )  # bodies bounded as on the main port
     app.state.runtime = runtime
     if guards is not None:
         app.state.traveller_guards = guards

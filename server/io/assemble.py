@@ -14,7 +14,7 @@ from decimal import Decimal
 from protocol.text import neutral
 
 from .errors import EventFileError
-from .model import EventFile, Line, PairEntry, PairKey
+from .model import EventFile, Line, PairEntry, PairKey, Refusal
 
 
 @dataclass(slots=True)
@@ -142,11 +142,28 @@ def _order(key: PairKey) -> tuple[str, str, int]:
     return (key.section or "", key.direction or "", key.number)
 
 
+def unseated(line: Line, ns: RawRef | None, ew: RawRef | None) -> bool:
+    """Whether a line with a result names nobody who played it (no pair on either side and
+    no players): it cannot be scored, so the reader refuses it where it is."""
+    return line.played and ns is None and ew is None and line.players is None
+
+
+UNSEATED = "the line names no pair and no players: not scored"
+
+
 def finish(event: EventFile) -> EventFile:
     """The reader contract's last check. Every line was read or refused with its place; a
-    file with no result read and no deal (nothing usable left) is refused as a whole, named
-    by its first refusal, and so is a traveller with lines but not one result on them (a
-    silently empty event, issue 16)."""
+    line with a result and nobody seated is refused (by board, when its reader had not);
+    a file with no result read and no deal (nothing usable left) is refused as a whole,
+    named by its first refusal, and so is a traveller with lines but not one result on
+    them (a silently empty event)."""
+    kept: list[Line] = []
+    for line in event.lines:
+        if line.played and line.ns is None and line.ew is None and line.players is None:
+            event.refused.append(Refusal(UNSEATED, board=line.board))
+        else:
+            kept.append(line)
+    event.lines = kept
     usable = any(line.played for line in event.lines) or any(
         record.deal for record in event.boards.values()
     )

@@ -15,12 +15,12 @@ from protocol.text import neutral
 from server.scoring import to_decimal
 
 from . import spelling
-from .assemble import Assembler, RawPair, RawRef, finish
+from .assemble import UNSEATED, Assembler, RawPair, RawRef, finish, unseated
 from .errors import EventFileError
 from .limits import check_lines
 from .lines import Cells, fill_play
-from .model import EventFile, Line, PairKey, Refusal
-from .report import ScoreReport, decimal
+from .model import EventFile, Line, PairKey, PlayerEntry, Refusal
+from .report import ScoreReport, decimal, line_key
 
 TRAVELLER_COLUMNS = (
     "section",
@@ -43,6 +43,15 @@ TRAVELLER_COLUMNS = (
     "ew_player1",
     "ew_player2",
 )
+SEATS = ("north", "east", "south", "west")
+INDIVIDUAL_COLUMNS = tuple(
+    column
+    for name in TRAVELLER_COLUMNS
+    if not name.startswith(("ns_player", "ew_player"))
+    for column in (SEATS if name == "ns" else () if name == "ew" else (name,))
+) + tuple(f"{seat}_name" for seat in SEATS)
+"""The travellers of an individual event: the four players of each line (their numbers,
+then their names) instead of the two pairs."""
 RANKING_COLUMNS = (
     "place",
     "section",
@@ -73,6 +82,8 @@ _ALIASES = {
     "ns_player2": ("ns_player2",),
     "ew_player1": ("ew_player1",),
     "ew_player2": ("ew_player2",),
+    **{seat: (seat,) for seat in SEATS},
+    **{f"{seat}_name": (f"{seat}_name",) for seat in SEATS},
 }
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
 """What a spreadsheet takes for the start of a formula (OWASP, CSV injection)."""
@@ -100,7 +111,8 @@ def _columns(header: list[str]) -> dict[str, int]:
         for field, aliases in _ALIASES.items():
             if key in aliases and field not in found:
                 found[field] = index
-    for needed in ("board", "ns", "ew", "contract"):
+    seats = ("north", "east", "south", "west") if "north" in found else ("ns", "ew")
+    for needed in ("board", *seats, "contract"):
         if needed not in found:
             raise EventFileError(f"the CSV header has no {needed!r} column", line=1)
     return found
@@ -141,8 +153,12 @@ def read_travellers_csv(text: str) -> EventFile:
         except (spelling.SpellingError, BridgeError, ValueError) as exc:
             event.refused.append(Refusal(str(exc), number, board=board))
             continue
+        if unseated(line, ns, ew):
+            event.refused.append(Refusal(UNSEATED, number, board=board))
+            continue
         assembler.add_line(line, ns, ew)
         _names(assembler, named, cell, (("ns", ns), ("ew", ew)))
+        _player_names(event, line, cell)
     return finish(assembler.build())
 
 
@@ -165,8 +181,40 @@ def _names(
             )
 
 
+def _player_names(event: EventFile, line: Line, cell: Callable[[str], str]) -> None:
+    """An individual's players, named as a Traveller export writes them beside each line."""
+    if line.players is None:
+        return
+    known = {(p.section, p.number) for p in event.players}
+    for seat, number in zip(SEATS, line.players, strict=True):
+        if (line.section, number) not in known:
+            known.add((line.section, number))
+            name = neutral(read_text_cell(cell(f"{seat}_name")))
+            event.players.append(PlayerEntry(line.section, number, name))
+
+
+def _seated(cell: Callable[[str], str]) -> tuple[int, int, int, int] | None:
+    """The row's four players (an individual), None on a pairs row; a row naming some and
+    not all four is refused."""
+    texts = [cell(seat) for seat in SEATS]
+    if not any(texts):
+        return None
+    missing = [seat for seat, text in zip(SEATS, texts, strict=True) if not text]
+    if missing:
+        raise spelling.SpellingError(f"an individual's row without {', '.join(missing)}")
+    north, east, south, west = (spelling.player_number(text) for text in texts)
+    if len({north, east, south, west}) < 4:
+        raise spelling.SpellingError(f"a player sits twice at the table ({' '.join(texts)})")
+    return north, east, south, west
+
+
 def _row(board: int, cell: Callable[[str], str]) -> tuple[Line, RawRef | None, RawRef | None]:
     section = cell("section") or None
+    players = _seated(cell)
+    if players is not None:
+        line = Line(board, None, None, section=section, players=players)
+        _fill(line, cell)
+        return line, None, None
     refs: list[RawRef | None] = []
     for name, seat in (("ns", "NS"), ("ew", "EW")):
         text = cell(name)
@@ -176,13 +224,18 @@ def _row(board: int, cell: Callable[[str], str]) -> tuple[Line, RawRef | None, R
         own, number, side = spelling.pair_number(text)
         refs.append(RawRef(own or section, number, seat, side))
     line = Line(board, None, None, section=section)
+    _fill(line, cell)
+    return line, refs[0], refs[1]
+
+
+def _fill(line: Line, cell: Callable[[str], str]) -> None:
+    """The row's round, table, lead and result onto its line."""
     for name in ("round", "table"):
         value = cell(name)
         if value:
             setattr(line, name, int(value))
     line.lead = cell("lead") or None
     fill_play(line, Cells(*(cell(c) for c in ("contract", "declarer", "tricks", "score"))))
-    return line, refs[0], refs[1]
 
 
 def _pair(key: object) -> str:
@@ -202,7 +255,7 @@ def write_travellers_csv(event: EventFile, report: ScoreReport | None = None) ->
     if report is not None:
         for board in report.boards:
             for row in board.rows:
-                values[(board.board, row.ns, row.ew)] = (
+                values[report.row_key(board.board, row)] = (
                     decimal(row.ns_value),
                     decimal(row.ew_value),
                     decimal(row.ns_percent),
@@ -210,9 +263,11 @@ def write_travellers_csv(event: EventFile, report: ScoreReport | None = None) ->
                 )
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(TRAVELLER_COLUMNS)
+    individual = event.individual
+    writer.writerow(INDIVIDUAL_COLUMNS if individual else TRAVELLER_COLUMNS)
+    names = {(p.section, p.number): p.name for p in event.players}
     for line in sorted(event.lines, key=lambda ln: (ln.section or "", ln.board, ln.table or 0)):
-        scored = values.get((line.board, line.ns, line.ew), (None, None, None, None))
+        scored = values.get(line_key(line), (None, None, None, None))
         labels = line.adjusted_labels()
         if line.artificial is not None:
             play = ["", "", "", spelling.artificial_label(*line.artificial)]
@@ -227,22 +282,26 @@ def write_travellers_csv(event: EventFile, report: ScoreReport | None = None) ->
             play = ["PASS", "", "", "0"]
         else:
             play = [line.contract, line.declarer or "", str(line.tricks), str(line.ns_points())]
+        if individual:
+            seated = line.players or (None, None, None, None)
+            who = ["" if n is None else str(n) for n in seated]
+            named = [text_cell(names.get((line.section, n), "")) for n in seated if n is not None]
+        else:
+            who, named = [_pair(line.ns), _pair(line.ew)], []
         writer.writerow(
             [
                 line.section or "",
                 line.board,
                 "" if line.round is None else line.round,
                 "" if line.table is None else line.table,
-                _pair(line.ns),
-                _pair(line.ew),
+                *who,
                 play[0],
                 play[1],
                 play[2],
                 line.lead or "",
                 play[3],
                 *("" if v is None else f"{v:.2f}" for v in scored),
-                *_players(event, line.ns),
-                *_players(event, line.ew),
+                *(named if individual else [*_players(event, line.ns), *_players(event, line.ew)]),
             ]
         )
     return out.getvalue()

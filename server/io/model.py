@@ -58,6 +58,18 @@ class PairEntry:
 
 
 @dataclass(slots=True)
+class PlayerEntry:
+    """A player of an individual event, with what the file published (never used to score)."""
+
+    section: str | None
+    number: int
+    name: str = ""
+    published_total: Decimal | None = None
+    published_percentage: Decimal | None = None
+    published_place: str | None = None
+
+
+@dataclass(slots=True)
 class BoardRecord:
     """A board's hand record: dealer, vulnerability and the deal (PBN notation)."""
 
@@ -102,6 +114,9 @@ class Line:
     score: int | None = None
     """The N/S score of a line that gives a score and no contract (USEBIO individual events
     write SCORE alone): scored from it, as the table entered it."""
+    players: tuple[int, int, int, int] | None = None
+    """The North, East, South and West players of a line of an individual event (its ``ns``
+    and ``ew`` are then None: the partnerships change from round to round)."""
 
     @property
     def played(self) -> bool:
@@ -224,12 +239,28 @@ class Refusal:
         return f"{', '.join(where)}: {self.reason}" if where else self.reason
 
 
+def provisional_note(tables: int) -> str:
+    """What a provisional export says of itself (PBN: a comment and the [Provisional] and
+    [TablesPerBoard] tags; USEBIO: the ``<?traveller ...?>`` instruction and a comment)."""
+    return (
+        "provisional: exported before every result was in; each board is scored over "
+        f"{tables} tables (the movement's), boards played fewer times factored up (§ X78B)"
+    )
+
+
 @dataclass(slots=True)
 class EventFile:
     """An event read from (or to be written to) a file."""
 
     name: str = ""
     date: str = ""
+    club_id: str = ""
+    """The club's number with its federation (USEBIO CLUB_ID_NUMBER), or "" when not known."""
+    provisional: bool = False
+    """Exported before every result of the session was in: more results will come."""
+    tables_per_board: int | None = None
+    """The tables each board is scored over as the file says (a provisional export: the
+    movement's), or None to score each board over the most results any board has."""
     method: Method | None = None
     """The scoring method the file names, if any."""
     scoring: str = ""
@@ -238,6 +269,8 @@ class EventFile:
     """1 for one ranking, 2 for one per direction; None if the file does not say."""
     across_sections: bool = False
     pairs: list[PairEntry] = field(default_factory=list)
+    players: list[PlayerEntry] = field(default_factory=list)
+    """An individual event's players; its lines name them (``Line.players``), not pairs."""
     boards: dict[int, BoardRecord] = field(default_factory=dict)
     lines: list[Line] = field(default_factory=list)
     source: str = ""
@@ -252,6 +285,11 @@ class EventFile:
     notes: list[str] = field(default_factory=list)
     """What the reader decided that the TD should know (a conflict between the event type and
     the scoring method, a spelling taken one way); shown with the summary, never fatal."""
+
+    @property
+    def individual(self) -> bool:
+        """Whether the lines seat players (an individual event) rather than pairs."""
+        return bool(self.players) or any(line.players is not None for line in self.lines)
 
     def pair(self, key: PairKey) -> PairEntry | None:
         for entry in self.pairs:

@@ -14,17 +14,18 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
 from protocol.bridge import dealer
+from protocol.text import neutral
 from server.scoring import Method
 
-from . import spelling
-from .assemble import Assembler, RawPair, RawRef, finish
+from . import dates, spelling
+from .assemble import UNSEATED, Assembler, RawPair, RawRef, finish, unseated
 from .errors import EventFileError
 from .handrecords import law2_vulnerable, normalise_deal
 from .lines import Cells, fill_play
-from .model import BoardRecord, EventFile, Line, PairKey, Refusal
+from .model import BoardRecord, EventFile, Line, PairKey, PlayerEntry, Refusal, provisional_note
 from .pbn_play import SectionError, auction_section, play_section, read_auction, read_play
 from .pbn_syntax import UNKNOWN, Game, Split, cell, quote, split_games, table_rows
-from .report import ScoreReport, decimal
+from .report import ScoreReport, decimal, line_key
 from .teamfile import team_event_from_games
 
 _PROGRAM_TAGS = ("Application", "Generator")
@@ -58,6 +59,11 @@ def read_pbn(text: str) -> EventFile:
             event.method = spelling.method(event.scoring)
         if "TotalScoreTable" in tags:
             _read_totals(game, assembler)
+        if tags.get("Provisional", "").strip().lower() in ("yes", "true", "1"):
+            event.provisional = True
+        tables = tags.get("TablesPerBoard", "").strip()
+        if tables.isascii() and tables.isdigit() and 0 < int(tables) < 1000:
+            event.tables_per_board = int(tables)
         try:
             board = _board_number(game)
         except EventFileError as exc:
@@ -85,6 +91,13 @@ def read_pbn(text: str) -> EventFile:
         event.notes.append(
             f"the games' [Scoring] tags disagree ({said}): the first is taken ({event.scoring!r})"
         )
+    if event.provisional:
+        event.notes.append("the file is provisional: exported before every result was in")
+    if event.tables_per_board is not None:
+        event.notes.append(
+            f"each board scored over {event.tables_per_board} tables, as the file says "
+            "([TablesPerBoard])"
+        )
     built = assembler.build()
     built.teams = team_event_from_games(games, built.refused)
     if built.teams is not None:
@@ -111,7 +124,8 @@ def _read_board(game: Game, board: int, event: EventFile) -> None:
     deal = tags.get("Deal", "").strip()
     if deal not in UNKNOWN and record.deal is None:
         try:
-            record.deal = normalise_deal(spelling.void_suits(deal))
+            normalised = normalise_deal(spelling.void_suits(deal))
+            record.deal = normalised if _any_card(normalised) else None
         except ValueError as exc:
             event.refused.append(_refusal(f"the deal: {exc}", game, "Deal", board))
     if tags.get("Dealer", "").strip() not in UNKNOWN and record.dealer is None:
@@ -130,6 +144,11 @@ def _read_board(game: Game, board: int, event: EventFile) -> None:
         except EventFileError as exc:
             event.refused.append(Refusal(exc.message, line=exc.line, board=board))
     event.boards[board] = record
+
+
+def _any_card(deal: str) -> bool:
+    """Whether a deal holds a card: "N:- - - -" (every hand not known) is no hand record."""
+    return any(hand != "-" for hand in deal[2:].split())
 
 
 def _refusal(reason: str, game: Game, tag: str, board: int) -> Refusal:
@@ -185,6 +204,9 @@ def _read_totals(game: Game, assembler: Assembler) -> None:
 
 def _read_total(number: int, row: dict[str, str], assembler: Assembler) -> None:
     pair_text = cell(row, "PairId", "Pair", "PairNr")
+    if not pair_text and cell(row, "PlayerId"):
+        _read_player_total(number, row, assembler.event)
+        return
     if not pair_text:
         raise EventFileError("the row has no PairId", line=number)
     try:
@@ -210,6 +232,25 @@ def _read_total(number: int, row: dict[str, str], assembler: Assembler) -> None:
             _decimal(cell(row, "TotalPercentage", "Percentage"), number),
             place,
             explicit=side is not None,
+        )
+    )
+
+
+def _read_player_total(number: int, row: dict[str, str], event: EventFile) -> None:
+    """A player's row in an individual's [TotalScoreTable] (keyed by PlayerId)."""
+    try:
+        player = spelling.player_number(cell(row, "PlayerId"))
+    except spelling.SpellingError as exc:
+        raise EventFileError(str(exc), line=number) from None
+    rank, tie = cell(row, "Rank"), cell(row, "RankTie")
+    event.players.append(
+        PlayerEntry(
+            cell(row, "Section") or None,
+            player,
+            neutral(cell(row, "Name", "Names", "PlayerName")),
+            _decimal(cell(row, "TotalScoreMP", "TotalScoreIMP", "TotalScore"), number),
+            _decimal(cell(row, "TotalPercentage", "Percentage"), number),
+            f"{rank}-{tie}" if rank and tie else (rank or None),
         )
     )
 
@@ -248,6 +289,9 @@ def _read_score_table(game: Game, board: int, assembler: Assembler) -> None:
         if spelling.adjusted_columns(*(row.get(c, "") for c in ("Contract", "Declarer", "Result"))):
             pending.append((number, line, row, ns, ew))
             continue
+        if unseated(line, ns, ew):
+            event.refused.append(Refusal(UNSEATED, line=number, board=board))
+            continue
         if line.contract is not None and line.published_values is not None:
             tops.add(sum(line.published_values, Decimal(0)))
         assembler.add_line(line, ns, ew)
@@ -271,7 +315,9 @@ def _score_row(
     section = cell(row, "Section") or None
     ns = _ref(cell(row, "PairId_NS", "PairNS"), "NS", section, number, board)
     ew = _ref(cell(row, "PairId_EW", "PairEW"), "EW", section, number, board)
-    line = Line(board, None, None, section=section)
+    line = Line(board, None, None, section=section, players=_players(row, number, board))
+    if line.players is not None:
+        ns = ew = None
     line.table = _int(cell(row, "Table"), number, board)
     line.round = _int(cell(row, "Round"), number, board)
     line.lead = cell(row, "Lead") or None
@@ -291,6 +337,28 @@ def _score_row(
     except spelling.SpellingError as exc:
         raise EventFileError(str(exc), line=number, board=board) from None
     return line, ns, ew
+
+
+_PLAYER_COLUMNS = ("PlayerId_North", "PlayerId_East", "PlayerId_South", "PlayerId_West")
+"""The four players of a [ScoreTable] row of an individual event (Ruter, Magic Contest)."""
+
+
+def _players(row: dict[str, str], number: int, board: int) -> tuple[int, int, int, int] | None:
+    """The row's North, East, South and West players, None on a pairs row; a row naming some
+    and not all four is refused."""
+    texts = [cell(row, column) for column in _PLAYER_COLUMNS]
+    if not any(texts):
+        return None
+    missing = [c for c, text in zip(_PLAYER_COLUMNS, texts, strict=True) if not text]
+    try:
+        if missing:
+            raise spelling.SpellingError(f"an individual's row without {', '.join(missing)}")
+        north, east, south, west = (spelling.player_number(text) for text in texts)
+        if len({north, east, south, west}) < 4:
+            raise spelling.SpellingError(f"a player sits twice at the table ({' '.join(texts)})")
+    except spelling.SpellingError as exc:
+        raise EventFileError(str(exc), line=number, board=board) from None
+    return north, east, south, west
 
 
 def _adjusted_share(row: dict[str, str], tops: set[Decimal]) -> tuple[Fraction, Fraction]:
@@ -443,7 +511,10 @@ def write_pbn(event: EventFile, report: ScoreReport | None = None) -> str:
     """PBN 2.1 export: one game per board, the ranking in the first game's [TotalScoreTable]."""
     method = report.method if report else event.method
     scoring = _SCORING.get(method, "") if method else event.scoring
-    out = ["% PBN 2.1", "% EXPORT", "%Creator: Traveller", ""]
+    out = ["% PBN 2.1", "% EXPORT", "%Creator: Traveller"]
+    if event.provisional:
+        out.append(f"% {provisional_note(event.tables_per_board or 0)}")
+    out.append("")
     numbers = sorted({line.board for line in event.lines} | set(event.boards))
     scored = _scored_rows(report)
     first = True
@@ -451,15 +522,19 @@ def write_pbn(event: EventFile, report: ScoreReport | None = None) -> str:
         record = event.boards.get(board) or BoardRecord(board)
         out.append(f"[Event {quote(event.name)}]")
         out.append('[Site ""]')
-        out.append(f"[Date {quote(event.date)}]")
+        out.append(f"[Date {quote(dates.pbn(event.date))}]")
         out.append(f'[Board "{board}"]')
         out.extend(f'[{seat} ""]' for seat in ("West", "North", "East", "South"))
         out.append(f"[Dealer {quote(record.dealer or dealer(board).value)}]")
         out.append(f"[Vulnerable {quote(record.vulnerable or law2_vulnerable(board))}]")
-        out.append(f"[Deal {quote(record.deal or '?')}]")
+        out.append(f"[Deal {quote(record.deal or unknown_deal(record, board))}]")
         out.append(f"[Scoring {quote(scoring)}]")
         out.extend(['[Declarer "?"]', '[Contract "?"]', '[Result "?"]'])
         if first:
+            if event.provisional:
+                out.append('[Provisional "Yes"]')
+            if event.tables_per_board is not None:
+                out.append(f'[TablesPerBoard "{event.tables_per_board}"]')
             out.extend(_total_table(event, report))
             first = False
         out.extend(_score_table(event, board, scored, method))
@@ -477,6 +552,29 @@ def write_pbn(event: EventFile, report: ScoreReport | None = None) -> str:
     return "\n".join(out)
 
 
+def unknown_deal(record: BoardRecord, board: int) -> str:
+    """The [Deal] of a board without a hand record: each hand "-", not known (PBN 2.1
+    §3.4.11), from the dealer; "?" would leave the whole tag unknown, and readers that hold
+    the tag mandatory (endplay) refuse the file."""
+    return f"{record.dealer or dealer(board).value}:- - - -"
+
+
+def table_spec(columns: list[str]) -> str:
+    """A table tag's value, its column specs with one backslash ("Rank\\3R"), as Ruter,
+    Magic Contest and Bridgewebs write them; the names are fixed words, so nothing needs
+    the quoting of ``quote`` (which would double the backslash)."""
+    return '"' + ";".join(columns) + '"'
+
+
+def _seat_names(event: EventFile, line: Line) -> tuple[tuple[str, str], tuple[str, str]]:
+    """((North, South), (East, West)): the pairs' players, or an individual's four."""
+    if line.players is None:
+        return _names(event, line.ns), _names(event, line.ew)
+    names = {(p.section, p.number): p.name for p in event.players}
+    north, east, south, west = (names.get((line.section, n), "") for n in line.players)
+    return (north, south), (east, west)
+
+
 def _names(event: EventFile, key: PairKey | None) -> tuple[str, str]:
     entry = event.pair(key) if key is not None else None
     names = (*(entry.names if entry else ()), "", "")
@@ -488,16 +586,16 @@ def _table_game(event: EventFile, line: Line, record: BoardRecord, scoring: str)
     board's [ScoreTable] game: the reader puts them back on the [ScoreTable] line of the same
     [Section], [Table] and [Round]."""
     seat_dealer = record.dealer or dealer(line.board).value
-    out = [f"[Event {quote(event.name)}]", '[Site ""]', f"[Date {quote(event.date)}]"]
+    out = [f"[Event {quote(event.name)}]", '[Site ""]', f"[Date {quote(dates.pbn(event.date))}]"]
     out.append(f'[Board "{line.board}"]')
-    ns_names, ew_names = (_names(event, key) for key in (line.ns, line.ew))
+    ns_names, ew_names = _seat_names(event, line)
     out.append(f"[West {quote(ew_names[1])}]")
     out.append(f"[North {quote(ns_names[0])}]")
     out.append(f"[East {quote(ew_names[0])}]")
     out.append(f"[South {quote(ns_names[1])}]")
     out.append(f"[Dealer {quote(seat_dealer)}]")
     out.append(f"[Vulnerable {quote(record.vulnerable or law2_vulnerable(line.board))}]")
-    out.append(f"[Deal {quote(record.deal or '?')}]")
+    out.append(f"[Deal {quote(record.deal or unknown_deal(record, line.board))}]")
     out.append(f"[Scoring {quote(scoring)}]")
     if line.section:
         out.append(f"[Section {quote(line.section)}]")
@@ -515,16 +613,18 @@ def _table_game(event: EventFile, line: Line, record: BoardRecord, scoring: str)
     return out
 
 
-def _scored_rows(
-    report: ScoreReport | None,
-) -> dict[tuple[int, PairKey | None, PairKey | None], tuple[str, str, str, str]]:
-    """(board, ns, ew) -> (MP/IMP N/S, E/W, % N/S, % E/W) as printed."""
-    rows: dict[tuple[int, PairKey | None, PairKey | None], tuple[str, str, str, str]] = {}
+Scored = dict[tuple[int, str, str], tuple[str, str, str, str]]
+"""``line_key`` -> (MP/IMP N/S, E/W, % N/S, % E/W) as printed."""
+
+
+def _scored_rows(report: ScoreReport | None) -> Scored:
+    """Each scored line's figures, by ``line_key``."""
+    rows: Scored = {}
     if report is None:
         return rows
     for board in report.boards:
         for row in board.rows:
-            rows[(board.board, row.ns, row.ew)] = (
+            rows[report.row_key(board.board, row)] = (
                 _num(row.ns_value),
                 _num(row.ew_value),
                 _num(row.ns_percent, 0),
@@ -544,7 +644,28 @@ def _pair_text(key: PairKey | None) -> str:
     return "-" if key is None else str(key.number)
 
 
+def _player_total_table(event: EventFile, report: ScoreReport | None) -> list[str]:
+    """An individual's ranking keyed by PlayerId, as Ruter and Magic Contest write it."""
+    imps = report is not None and not report.method.is_matchpoints
+    spec = ["Rank\\3R", "PlayerId\\3R"]
+    spec += ["TotalScoreIMP\\7R" if imps else "TotalScoreMP\\7R", "TotalPercentage\\6R"]
+    spec += ["Name\\30L"]
+    out = [f"[TotalScoreTable {table_spec(spec)}]"]
+    names = {(p.section, p.number): p.name for p in event.players}
+    if report is not None:
+        for line in report.pairs:
+            cells = [line.place, str(line.key.number), _num(line.total), _num(line.percentage)]
+            name = names.get((line.key.section, line.key.number), "")
+            out.append(" ".join([*cells, quote(name)]))
+    else:
+        for player in event.players:
+            out.append(" ".join(["-", str(player.number), "-", "-", quote(player.name)]))
+    return out
+
+
 def _total_table(event: EventFile, report: ScoreReport | None) -> list[str]:
+    if event.individual:
+        return _player_total_table(event, report)
     sections = any(p.key.section for p in event.pairs)
     spec = ["Rank\\3R", "PairId\\3R", "Direction\\2R"]
     if sections:
@@ -558,7 +679,7 @@ def _total_table(event: EventFile, report: ScoreReport | None) -> list[str]:
     if handicaps:  # a handicap pairs event: the handicap and the published percentage
         spec += ["Handicap\\6R", "HandicapPercentage\\6R"]
     spec += ["Names\\40L"]
-    out = [f"[TotalScoreTable {quote(';'.join(spec))}]"]
+    out = [f"[TotalScoreTable {table_spec(spec)}]"]
     results = {p.key: p for p in report.pairs} if report else {}
     order = [p.key for p in report.pairs] if report else [p.key for p in event.pairs]
     entries = {p.key: p for p in event.pairs}
@@ -584,7 +705,7 @@ def _total_table(event: EventFile, report: ScoreReport | None) -> list[str]:
 def _score_table(
     event: EventFile,
     board: int,
-    scored: dict[tuple[int, PairKey | None, PairKey | None], tuple[str, str, str, str]],
+    scored: Scored,
     method: Method | None,
 ) -> list[str]:
     lines = [line for line in event.lines if line.board == board]
@@ -592,17 +713,22 @@ def _score_table(
         return []
     sections = any(line.section for line in lines)
     imps = method is not None and not method.is_matchpoints
-    spec = ["Table\\2R", "Round\\2R", "PairId_NS\\3R", "PairId_EW\\3R", "Contract\\5L"]
+    seats = _PLAYER_COLUMNS if event.individual else ("PairId_NS", "PairId_EW")
+    spec = ["Table\\2R", "Round\\2R", *(f"{seat}\\3R" for seat in seats), "Contract\\5L"]
     spec += ["Declarer\\1R", "Result\\2R", "Lead\\3L", "Score_NS\\6R", "Score_EW\\6R"]
     spec += ["IMP_NS\\6R", "IMP_EW\\6R"] if imps else ["MP_NS\\6R", "MP_EW\\6R"]
     if not imps:
         spec += ["Percentage_NS\\3R", "Percentage_EW\\3R"]
     if sections:
         spec.insert(0, "Section\\2L")
-    out = [f"[ScoreTable {quote(';'.join(spec))}]"]
+    out = [f"[ScoreTable {table_spec(spec)}]"]
     for line in lines:
-        values = scored.get((board, line.ns, line.ew), ("-", "-", "-", "-"))
-        cells = [_opt(line.table), _opt(line.round), _pair_text(line.ns), _pair_text(line.ew)]
+        values = scored.get(line_key(line), ("-", "-", "-", "-"))
+        cells = [_opt(line.table), _opt(line.round)]
+        if event.individual:
+            cells += [str(n) for n in line.players or ("-",) * 4]
+        else:
+            cells += [_pair_text(line.ns), _pair_text(line.ew)]
         cells += _play_cells(line)
         cells += [values[0], values[1]]
         if not imps:

@@ -9,7 +9,7 @@ from fractions import Fraction
 from server.scoring import Method, Profile, to_decimal
 from server.scoring.profiles import DBF
 
-from .model import EventFile, PairKey
+from .model import EventFile, Line, PairKey
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +74,28 @@ class ScoreReport:
     boards: tuple[Traveller, ...]
     profile: Profile = DBF
     """The conventions it was scored under (server/scoring/profiles.py)."""
+    partnerships: dict[PairKey, tuple[int, int]] | None = None
+    """An individual event's partnerships (the travellers' keys) -> their two players; its
+    ranking (``pairs``) is then one line a player, keyed by the player's number."""
+
+    def row_key(self, board: int, row: TravellerLine) -> tuple[int, str, str]:
+        """A scored row as ``line_key`` names the file's line it comes from."""
+        return board, self.side(row.ns), self.side(row.ew)
+
+    def side(self, key: PairKey | None) -> str:
+        """A traveller's side as printed: the pair, or an individual's two players "3-7"."""
+        if key is not None and self.partnerships is not None and key in self.partnerships:
+            return "-".join(str(n) for n in self.partnerships[key])
+        return str(key)
+
+
+def line_key(line: Line) -> tuple[int, str, str]:
+    """A line by its board and two sides as printed: the pairs, or an individual's
+    partnerships "north-south" and "east-west" (``ScoreReport.side``)."""
+    if line.players is not None:
+        north, east, south, west = line.players
+        return line.board, f"{north}-{south}", f"{east}-{west}"
+    return line.board, str(line.ns), str(line.ew)
 
 
 def decimal(value: Fraction | None, places: int = 2) -> float | None:

@@ -8,63 +8,19 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from protocol.bridge import BridgeError
 from server.scoring import (
-    BoardResult,
     Method,
-    PairsScorer,
     Profile,
-    ScoringOptions,
     Standing,
     get_profile,
     suggest_profile,
     to_decimal,
-    traveller,
 )
 
-from .errors import EventFileError
-from .model import EventFile, Line, PairKey, Refusal
-from .report import RankingLine, ScoreReport, Traveller, TravellerLine, decimal
-
-
-def board_results(event: EventFile, across_sections: bool) -> list[BoardResult]:
-    """The scorer's results from the travellers: contract, declarer and tricks, or artificial."""
-    results: list[BoardResult] = []
-    for line in event.lines:
-        section = None if across_sections else line.section
-        where: dict[str, Any] = {"table": line.table, "round": line.round, "section": section}
-        try:
-            results.append(_board_result(line, where))
-        except (BridgeError, ValueError, TypeError) as exc:
-            raise EventFileError(f"{line.ns} v {line.ew}: {exc}", board=line.board) from None
-    return results
-
-
-def _board_result(line: Line, where: dict[str, Any]) -> BoardResult:
-    if line.ns is None or line.ew is None:
-        return BoardResult(line.board, line.ns, line.ew, None, None, **where)
-    if line.artificial is not None:
-        ns, ew = line.artificial
-        return BoardResult.artificial(line.board, line.ns, line.ew, ns, ew, **where)
-    if line.adjusted is not None:
-        return BoardResult.unbalanced(line.board, line.ns, line.ew, *line.adjusted, **where)
-    if line.contract is None and line.score is not None:
-        return BoardResult.played(line.board, line.ns, line.ew, line.score, **where)
-    if line.contract is None:
-        return BoardResult(line.board, line.ns, line.ew, None, None, **where)
-    if line.tricks is None:
-        raise ValueError(f"{line.contract} has no tricks")
-    declarer = None if line.contract == "PASS" else line.declarer
-    return BoardResult.from_play(
-        line.board,
-        line.ns,
-        line.ew,
-        line.contract,
-        declarer,
-        line.tricks,
-        lead=line.lead,
-        **where,
-    )
+from .board_scores import board_report, build_scorer
+from .individual import score_individual
+from .model import EventFile, PairKey, Refusal
+from .report import RankingLine, ScoreReport, TravellerLine, decimal, line_key
 
 
 def score_event(
@@ -72,31 +28,25 @@ def score_event(
     method: Method | None = None,
     *,
     across_sections: bool | None = None,
-    field: str | int = "max",
+    field: str | int | None = None,
     profile: Profile | None = None,
 ) -> ScoreReport:
     """Score the event by the method given, else the one the file names, else matchpoints.
 
     ``field`` is the number of tables a board is scored over (``ScoringOptions.field``): a
-    live section passes its movement's, so a file exported mid-event agrees with the ranking.
+    live section passes its movement's, so a file exported mid-event agrees with the ranking;
+    without it, the tables the file says it was scored over (``EventFile.tables_per_board``,
+    a provisional export's), else the most results any board has ("max").
     ``profile`` sets the conventions the rules leave open (default DBf); when the method is
     not given, plain matchpoints are on the profile's scale.
     """
-    profile = profile or get_profile(None)
-    chosen = method or event.method or Method.MATCHPOINTS
-    if method is None and chosen is Method.MATCHPOINTS:
-        chosen = profile.matchpoints
-    across = event.across_sections if across_sections is None else across_sections
-    results = board_results(event, across)
-    keys = [p.key for p in event.pairs]
-    try:
-        options = profile.options(
-            ScoringOptions(method=chosen, across_sections=across, field=field)
+    if event.individual:
+        return score_individual(
+            event, method, across_sections=across_sections, field=field, profile=profile
         )
-        scorer = PairsScorer(results, options, pairs=keys)
-        scorer.set_penalties({p.key: p.penalty for p in event.pairs if p.penalty})
-    except (ValueError, TypeError) as exc:
-        raise EventFileError(f"cannot score the event: {exc}") from None
+    profile = profile or get_profile(None)
+    scorer, chosen = build_scorer(event, method, across_sections, field, profile)
+    keys = [p.key for p in event.pairs]
     seats = _seats(event)
     winners = event.winners or (2 if keys and all(k.direction for k in keys) else 1)
     groups: list[tuple[str | None, list[PairKey]]]
@@ -123,7 +73,7 @@ def score_event(
                 result = replace(result, handicap=handicap, handicapped=handicapped)
             pairs.append(result)
     boards = tuple(
-        _board_report(scorer, board_key)
+        board_report(scorer, board_key)
         for board_key in sorted(scorer.boards, key=lambda k: (str(k[0] or ""), k[1]))
     )
     return ScoreReport(event, chosen, winners, tuple(pairs), boards, profile)
@@ -158,34 +108,6 @@ def _pair_result(
     )
 
 
-def _board_report(scorer: PairsScorer, board_key: tuple[Any, int]) -> Traveller:
-    section, number = board_key
-    rows = []
-    for row in traveller(scorer.boards[board_key]):
-        ns = row.ns_pair if isinstance(row.ns_pair, PairKey) else None
-        ew = row.ew_pair if isinstance(row.ew_pair, PairKey) else None
-        rows.append(
-            TravellerLine(
-                ns=ns,
-                ew=ew,
-                table=row.table if isinstance(row.table, int) else None,
-                round=row.round,
-                contract=row.contract,
-                declarer=row.declarer,
-                tricks=row.tricks,
-                result=row.result,
-                lead=row.lead,
-                ns_score=row.ns_score,
-                ns_label=row.ns_label,
-                ns_value=row.ns,
-                ew_value=row.ew,
-                ns_percent=row.ns_percent,
-                ew_percent=row.ew_percent,
-            )
-        )
-    return Traveller(number, section if isinstance(section, str) else None, tuple(rows))
-
-
 # --- output -----------------------------------------------------------------------------
 
 
@@ -199,6 +121,7 @@ def _plain(value: Fraction | None, places: int = 2) -> str:
 def to_json(report: ScoreReport) -> dict[str, Any]:
     """The stable JSON shape: event, method, pairs (number, direction, names, total, %), boards."""
     event = report.event
+    played = _auctions_and_plays(report)
     return {
         "event": event.name,
         "date": event.date,
@@ -210,7 +133,8 @@ def to_json(report: ScoreReport) -> dict[str, Any]:
         "lines_read": len(event.lines),
         "refused": [refusal_json(r) for r in event.refused],
         "notes": list(event.notes),
-        "pairs": [
+        "individual": report.partnerships is not None,
+        ("players" if report.partnerships is not None else "pairs"): [
             {
                 "number": p.key.number,
                 "section": p.key.section,
@@ -235,7 +159,7 @@ def to_json(report: ScoreReport) -> dict[str, Any]:
             {
                 "board": b.board,
                 "section": b.section,
-                "results": [_row_json(row) for row in b.rows],
+                "results": [_row_json(report, b.board, row, played) for row in b.rows],
             }
             for b in report.boards
         ],
@@ -259,10 +183,28 @@ def _suggested(program: str) -> str | None:
     return None if found is None else found.name
 
 
-def _row_json(row: TravellerLine) -> dict[str, Any]:
+Played = dict[tuple[int, str, str], tuple[str | None, str | None]]
+"""(board, N/S, E/W as printed) -> the table's auction and play, as the file gave them."""
+
+
+def _auctions_and_plays(report: ScoreReport) -> Played:
+    """Each line's auction and play, found again by its board and its two sides."""
     return {
-        "ns": None if row.ns is None else str(row.ns),
-        "ew": None if row.ew is None else str(row.ew),
+        line_key(line): (line.auction, line.play)
+        for line in report.event.lines
+        if line.auction is not None or line.play is not None
+    }
+
+
+def _row_json(
+    report: ScoreReport, board: int, row: TravellerLine, played: Played
+) -> dict[str, Any]:
+    key = report.row_key(board, row)
+    _, ns, ew = key
+    auction, play = played.get(key, (None, None))
+    return {
+        "ns": None if row.ns is None else ns,
+        "ew": None if row.ew is None else ew,
         "table": row.table,
         "round": row.round,
         "contract": row.contract,
@@ -276,6 +218,8 @@ def _row_json(row: TravellerLine) -> dict[str, Any]:
         "ew_points": decimal(row.ew_value),
         "ns_percentage": decimal(row.ns_percent),
         "ew_percentage": decimal(row.ew_percent),
+        "auction": auction,
+        "play": play,
     }
 
 
@@ -290,7 +234,8 @@ def to_text(report: ScoreReport) -> str:
     out.extend([f"Profile: {report.profile.title}", ""])
     handicaps = any(p.handicap is not None for p in report.pairs)
     extra = f" {'Hcp':>6} {'Hcp %':>7}" if handicaps else ""
-    out.append(f"{'Place':>5} {'Pair':>10} {'Total':>9} {'%':>7}{extra}  Names")
+    who = "Player" if report.partnerships is not None else "Pair"
+    out.append(f"{'Place':>5} {who:>10} {'Total':>9} {'%':>7}{extra}  Names")
     current: str | None = "start"
     for p in report.pairs:
         if report.winners == 2 and p.direction != current:
@@ -306,8 +251,9 @@ def to_text(report: ScoreReport) -> str:
         out.extend(["", title, BOARD_HEADER])
         for row in b.rows:
             play = " ".join(x for x in (row.contract, row.declarer, row.result) if x)
+            ns, ew = report.side(row.ns), report.side(row.ew)
             out.append(
-                f"  {row.ns!s:>8} v {row.ew!s:<8} {play:<12} {row.ns_label:>7} "
+                f"  {ns:>8} v {ew:<8} {play:<12} {row.ns_label:>7} "
                 f"{_plain(row.ns_value):>8} {_plain(row.ew_value):>8}"
             )
     return "\n".join(out) + "\n"

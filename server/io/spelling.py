@@ -140,6 +140,14 @@ def direction(text: str) -> str:
         raise SpellingError(f"{text!r} is not a direction (expected NS or EW)") from None
 
 
+def player_number(text: str) -> int:
+    """A player's number in an individual event: 1 to 9999, ASCII digits."""
+    raw = text.strip()
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 9999:
+        raise SpellingError(f"{raw!r} is not a player number")
+    return int(raw)
+
+
 def pair_number(text: str | int) -> tuple[str | None, int, str | None]:
     """(section, number, direction) from 7, "7", "7 NS", "7NS", "7-EW", "(A) 7 NS" or "A7"."""
     if isinstance(text, int) and not isinstance(text, bool):

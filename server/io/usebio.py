@@ -11,10 +11,12 @@ top where a file of several sections shows it.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
+from importlib import metadata
 from typing import Any, NoReturn
 from xml.parsers import expat
 
@@ -22,13 +24,13 @@ from protocol.bridge import BridgeError
 from protocol.text import neutral
 from server.scoring import Method
 
-from . import handicap_io, handrecords, spelling, usebio_teams
-from .assemble import Assembler, RawPair, RawRef, finish
+from . import dates, handicap_io, handrecords, spelling, usebio_teams
+from .assemble import UNSEATED, Assembler, RawPair, RawRef, finish, unseated
 from .errors import EventFileError
 from .limits import MAX_XML_DEPTH, MAX_XML_ELEMENTS, check_size
 from .lines import Cells, fill_play
-from .model import EventFile, Line, PairKey, Refusal
-from .report import ScoreReport, decimal
+from .model import EventFile, Line, PairKey, PlayerEntry, Refusal, provisional_note
+from .report import RankingLine, ScoreReport, decimal, line_key
 from .usebio_hands import HAND_SEATS, SUIT_TAGS, read_handset
 
 DOCTYPE = '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">'
@@ -56,7 +58,14 @@ def _forbid(*_: Any) -> NoReturn:
     raise EventFileError("XML entity declarations are not allowed in a USEBIO file")
 
 
-def parse_xml(data: bytes, lines: dict[int, int] | None = None) -> ET.Element:
+_INSTRUCTION = "traveller"
+"""The processing instruction a provisional export carries (``<?traveller provisional="yes"
+tables-per-board="5"?>``): other readers skip it, Traveller's scores the file as it was."""
+
+
+def parse_xml(
+    data: bytes, lines: dict[int, int] | None = None, instructions: dict[str, str] | None = None
+) -> ET.Element:
     """Parse XML without entity expansion (no billion-laughs, no external entities), of at
     most ``limits.MAX_FILE_BYTES``, ``MAX_XML_DEPTH`` levels and ``MAX_XML_ELEMENTS``.
     With ``lines``, each element's start line is put there under ``id(element)``."""
@@ -85,8 +94,13 @@ def parse_xml(data: bytes, lines: dict[int, int] | None = None) -> ET.Element:
         depth -= 1
         builder.end(tag)
 
+    def instruction(target: str, text: str) -> None:
+        if instructions is not None and target == _INSTRUCTION:
+            instructions.update(re.findall(r'([\w-]+)="([^"]*)"', text))
+
     parser.StartElementHandler = start
     parser.EndElementHandler = end
+    parser.ProcessingInstructionHandler = instruction
     parser.CharacterDataHandler = builder.data
     parser.EntityDeclHandler = _forbid
     parser.UnparsedEntityDeclHandler = _forbid
@@ -123,7 +137,8 @@ def _walk(element: ET.Element, section: str | None) -> Iterator[tuple[ET.Element
 def read_usebio(data: bytes) -> EventFile:
     """Read a USEBIO 1.x pairs event: participants, travellers and the scoring it names."""
     lines: dict[int, int] = {}
-    root = parse_xml(data, lines)
+    said: dict[str, str] = {}
+    root = parse_xml(data, lines, said)
     if root.tag != "USEBIO":
         raise EventFileError(f"the root element is <{root.tag}>, not <USEBIO>")
     event_el = root.find("EVENT")
@@ -131,13 +146,27 @@ def read_usebio(data: bytes) -> EventFile:
         raise EventFileError("no <EVENT> in the USEBIO file")
     if usebio_teams.is_team_event(event_el):  # teams: matches, IMPs/VPs, point-a-board
         return usebio_teams.read_team_event(root, event_el)
-    return _read_pairs_event(root, event_el, lines)
+    event = _read_pairs_event(root, event_el, lines)
+    _read_instruction(said, event)
+    return event
+
+
+def _read_instruction(said: dict[str, str], event: EventFile) -> None:
+    """A provisional export's mark and the tables it scored each board over."""
+    if said.get("provisional") == "yes":
+        event.provisional = True
+        event.notes.append("the file is provisional: exported before every result was in")
+    tables = said.get("tables-per-board", "")
+    if tables.isascii() and tables.isdigit() and 0 < int(tables) < 1000:
+        event.tables_per_board = int(tables)
+        event.notes.append(f"each board scored over {tables} tables, as the file says")
 
 
 def _read_pairs_event(root: ET.Element, event_el: ET.Element, lines: dict[int, int]) -> EventFile:
     event = EventFile(source="usebio")
     event.name = _text(event_el, "EVENT_DESCRIPTION") or _text(root.find("CLUB"), "CLUB_NAME")
     event.date = _text(event_el, "DATE")
+    event.club_id = _text(root.find("CLUB"), "CLUB_ID_NUMBER")
     event.program = _program(root, event_el)
     _read_method(event_el, event)
     winners = _text(event_el, "WINNER_TYPE")
@@ -150,6 +179,9 @@ def _read_pairs_event(root: ET.Element, event_el: ET.Element, lines: dict[int, i
             raw = reader.pair(element, section)
             if raw is not None:
                 handicaps.read(element, raw)
+        elif element.tag == "PARTICIPANTS":
+            for player in element.findall("PLAYER"):  # an individual's players
+                reader.player(player, section)
         elif element.tag == "BOARD" and element.find("TRAVELLER_LINE") is not None:
             reader.board(element, section)
     if reader.passed_out:
@@ -279,6 +311,7 @@ class _Reader:
         self.refused = assembler.event.refused
         self.passed_out = 0
         self.pairs = 0
+        self.players = 0
 
     def pair(self, element: ET.Element, section: str | None) -> RawPair | None:
         """The pair read (and added), or None when it is refused."""
@@ -291,6 +324,27 @@ class _Reader:
             return None
         self.assembler.pairs.append(raw)
         return raw
+
+    def player(self, element: ET.Element, section: str | None) -> None:
+        """A player of an individual event (PARTICIPANTS / PLAYER), or its refusal."""
+        self.players += 1
+        try:
+            number = spelling.player_number(_text(element, "PLAYER_NUMBER"))
+        except spelling.SpellingError as exc:
+            place = f"PARTICIPANTS / PLAYER {self.players}"
+            place = f"SECTION {section} / {place}" if section else place
+            self.refused.append(Refusal(str(exc), self.lines.get(id(element)), place))
+            return
+        self.assembler.event.players.append(
+            PlayerEntry(
+                section,
+                number,
+                neutral(_text(element, "PLAYER_NAME")),
+                _number(_text(element, "TOTAL_SCORE")),
+                _number(_text(element, "PERCENTAGE")),
+                _text(element, "PLACE") or None,
+            )
+        )
 
     def board(self, element: ET.Element, section: str | None) -> None:
         prefix = f"SECTION {section} / " if section else ""
@@ -322,6 +376,10 @@ class _Reader:
                     )
                 )
                 continue
+            if unseated(line, ns, ew):
+                place = f"{prefix}BOARD {board} / TRAVELLER_LINE {index}"
+                self.refused.append(Refusal(UNSEATED, self.lines.get(id(traveller)), place, board))
+                continue
             if line.contract == "PASS" and spelling.not_played(_text(traveller, "CONTRACT")):
                 self.passed_out += 1
             self.assembler.add_line(line, ns, ew)
@@ -347,9 +405,29 @@ def _pair(element: ET.Element, section: str | None) -> RawPair:
     )
 
 
+_PLAYER_TAGS = ("N_PLAYER_NUMBER", "E_PLAYER_NUMBER", "S_PLAYER_NUMBER", "W_PLAYER_NUMBER")
+"""The four players of a line of an individual event, North, East, South and West."""
+
+
+def _players(element: ET.Element) -> tuple[int, int, int, int] | None:
+    """The line's four players, None on a pairs line; a line naming some and not all four
+    is refused."""
+    texts = [_text(element, tag) for tag in _PLAYER_TAGS]
+    if not any(texts):
+        return None
+    missing = [tag for tag, text in zip(_PLAYER_TAGS, texts, strict=True) if not text]
+    if missing:
+        raise spelling.SpellingError(f"an individual's line without {', '.join(missing)}")
+    north, east, south, west = (spelling.player_number(text) for text in texts)
+    if len({north, east, south, west}) < 4:
+        raise spelling.SpellingError(f"a player sits twice at the table ({', '.join(texts)})")
+    return north, east, south, west
+
+
 def _traveller(
     element: ET.Element, board: int, section: str | None
 ) -> tuple[Line, RawRef | None, RawRef | None]:
+    players = _players(element)
     refs: list[RawRef | None] = []
     for tag, seat in (("NS_PAIR_NUMBER", "NS"), ("EW_PAIR_NUMBER", "EW")):
         text = _text(element, tag)
@@ -358,7 +436,9 @@ def _traveller(
             continue
         own, number, side = spelling.pair_number(text)
         refs.append(RawRef(own or section, number, seat, side))
-    line = Line(board, None, None, section=section)
+    line = Line(board, None, None, section=section, players=players)
+    if players is not None:
+        refs = [None, None]
     for tag in ("ROUND_NUMBER", "ROUND"):
         if _text(element, tag).isdigit():
             line.round = int(_text(element, tag))
@@ -391,24 +471,43 @@ def _add(parent: ET.Element, tag: str, text: object | None) -> ET.Element:
     return child
 
 
+def _version() -> str:
+    try:
+        return metadata.version("traveller")
+    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        return "0"
+
+
+PROGRAM_VERSION = _version()
+"""Traveller's version, as USEBIO's PROGRAM_VERSION names the program that wrote a file."""
+
+
 def write_usebio(event: EventFile, report: ScoreReport | None = None) -> bytes:
     """USEBIO 1.2 XML for a pairs event; with a report, places, totals and matchpoints too."""
     method = report.method if report else event.method
     root = ET.Element("USEBIO", {"Version": "1.2"})
     club = _add(root, "CLUB", None)
     _add(club, "CLUB_NAME", event.name or "Traveller")
+    if event.club_id:
+        _add(club, "CLUB_ID_NUMBER", event.club_id)
     event_type = "MP_PAIRS" if method is None or method.is_matchpoints else "PAIRS"
+    if event.individual:
+        event_type = "INDIVIDUAL"
     event_el = ET.SubElement(root, "EVENT", {"EVENT_TYPE": event_type})
     _add(event_el, "PROGRAM_NAME", "Traveller")
+    _add(event_el, "PROGRAM_VERSION", PROGRAM_VERSION)
     _add(event_el, "EVENT_DESCRIPTION", event.name)
-    _add(event_el, "DATE", event.date)
+    _add(event_el, "DATE", dates.usebio(event.date))
     if method is not None:
         _add(event_el, "BOARD_SCORING_METHOD", _BOARD_METHOD[method])
+    _add(event_el, "BOARDS_PLAYED", len({line.board for line in event.lines if line.played}))
     winners = report.winners if report else event.winners
     if winners:
         _add(event_el, "WINNER_TYPE", winners)
     sections = sorted(
-        {p.key.section or "" for p in event.pairs} | {ln.section or "" for ln in event.lines}
+        {p.key.section or "" for p in event.pairs}
+        | {p.section or "" for p in event.players}
+        | {ln.section or "" for ln in event.lines}
     )
     results = {p.key: p for p in report.pairs} if report else {}
     values = _values(report)
@@ -417,6 +516,7 @@ def write_usebio(event: EventFile, report: ScoreReport | None = None) -> bytes:
         if section:
             parent = ET.SubElement(event_el, "SECTION", {"SECTION_ID": section})
         participants = _add(parent, "PARTICIPANTS", None)
+        _write_players(participants, event, section, results)
         for entry in (p for p in event.pairs if (p.key.section or "") == section):
             pair = _add(participants, "PAIR", None)
             _add(pair, "PAIR_NUMBER", entry.key.number)
@@ -440,11 +540,37 @@ def write_usebio(event: EventFile, report: ScoreReport | None = None) -> bytes:
             _add(board_el, "BOARD_NUMBER", board)
             for line in event.lines:
                 if line.board == board and (line.section or "") == section:
-                    _traveller_line(board_el, line, values.get((board, line.ns, line.ew)))
+                    _traveller_line(board_el, line, values.get(line_key(line)))
     _write_handset(root, event)
+    instruction = ""
+    if event.provisional:  # USEBIO 1.2 has no element for it: an instruction and a comment
+        tables = event.tables_per_board or 0
+        instruction = f'<?{_INSTRUCTION} provisional="yes" tables-per-board="{tables}"?>\n'
+        root.insert(0, ET.Comment(f" {provisional_note(tables)} "))
     ET.indent(root)
     body = ET.tostring(root, encoding="unicode")
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n' + DOCTYPE + "\n" + body + "\n").encode()
+    head = '<?xml version="1.0" encoding="UTF-8"?>\n' + DOCTYPE + "\n" + instruction
+    return (head + body + "\n").encode()
+
+
+def _write_players(
+    participants: ET.Element,
+    event: EventFile,
+    section: str,
+    results: dict[PairKey, RankingLine],
+) -> None:
+    """An individual's players (PARTICIPANTS / PLAYER), with their place, total and
+    percentage when scored (the ranking is keyed by player number)."""
+    for player in (p for p in event.players if (p.section or "") == section):
+        element = _add(participants, "PLAYER", None)
+        _add(element, "PLAYER_NUMBER", player.number)
+        _add(element, "PLAYER_NAME", player.name)
+        result = results.get(PairKey(player.section, player.number))
+        if result is not None:
+            _add(element, "PLACE", result.place)
+            _add(element, "TOTAL_SCORE", f"{decimal(result.total):.2f}")
+            if result.percentage is not None:
+                _add(element, "PERCENTAGE", f"{decimal(result.percentage):.2f}")
 
 
 def _write_handset(root: ET.Element, event: EventFile) -> None:
@@ -469,9 +595,7 @@ Values = tuple[str, str, str]
 """(element suffix, N/S value, E/W value) for a traveller line."""
 
 
-def _values(
-    report: ScoreReport | None,
-) -> dict[tuple[int, PairKey | None, PairKey | None], Values]:
+def _values(report: ScoreReport | None) -> dict[tuple[int, str, str], Values]:
     """Each line's matchpoints (or IMPs) to two decimals, under the method's element names."""
     if report is None or report.method not in _VALUE_TAGS:
         return {}
@@ -481,14 +605,18 @@ def _values(
         for row in board.rows:
             ns, ew = decimal(row.ns_value), decimal(row.ew_value)
             if ns is not None and ew is not None:
-                out[(board.board, row.ns, row.ew)] = (tag, f"{ns:g}", f"{ew:g}")
+                out[report.row_key(board.board, row)] = (tag, f"{ns:g}", f"{ew:g}")
     return out
 
 
 def _traveller_line(board_el: ET.Element, line: Line, values: Values | None) -> None:
     element = _add(board_el, "TRAVELLER_LINE", None)
-    _add(element, "NS_PAIR_NUMBER", "" if line.ns is None else line.ns.number)
-    _add(element, "EW_PAIR_NUMBER", "" if line.ew is None else line.ew.number)
+    if line.players is not None:
+        for tag, player in zip(_PLAYER_TAGS, line.players, strict=True):
+            _add(element, tag, player)
+    else:
+        _add(element, "NS_PAIR_NUMBER", "" if line.ns is None else line.ns.number)
+        _add(element, "EW_PAIR_NUMBER", "" if line.ew is None else line.ew.number)
     labels = line.adjusted_labels()
     if line.artificial is not None:
         _add(element, "SCORE", spelling.artificial_label(*line.artificial))

@@ -228,8 +228,8 @@ def side_of_parts(board: int, rows: Sequence[PartIn], direction: str = "") -> Ad
     parts: list[ScorePart] = []
     for row, share in zip(rows, shares, strict=True):
         tricks = row.tricks.strip() if isinstance(row.tricks, str) else row.tricks
-        if isinstance(tricks, str) and tricks.isdigit():
-            tricks = int(tricks)
+        if isinstance(tricks, str) and tricks.isascii() and tricks.isdigit():
+            tricks = int(tricks)  # "²" is a digit to isdigit() but not to int(): a bad value
         try:
             play = TableResult.make(row.contract.strip().upper(), row.declarer or None, tricks)
         except BridgeError as exc:

@@ -10,13 +10,14 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from server.core.errors import NotFoundError
-from server.core.models import Board, Result, Section
+from server.core.models import Board, MovementAssignment, Result, Section
 from server.io.csv_io import write_ranking_csv, write_travellers_csv
-from server.io.model import BoardRecord, EventFile, Line, PairEntry, PairKey
+from server.io.model import BoardRecord, EventFile, Line, PairEntry, PairKey, PlayerEntry
 from server.io.pbn import write_pbn
 from server.io.scorefile import score_event
 from server.io.usebio import write_usebio
-from server.services import adjusted, standings
+from server.movements.model import parse_seats
+from server.services import adjusted, individual_standings, standings
 from server.services.standings import SectionData
 
 #: Kind -> (file suffix, media type).
@@ -45,16 +46,22 @@ def _key(data: SectionData, pair_id: int | None) -> PairKey | None:
     return PairKey(None, pair.number, pair.direction) if pair is not None else None
 
 
-def event_file(data: SectionData) -> EventFile:
-    """The section as the file writers see it: its pairs and every settled result."""
+def event_file(data: SectionData, club_id: str | None = None) -> EventFile:
+    """The section as the file writers see it: its pairs and every settled result; the
+    club's number (the Data Connector's club id) when it is set."""
     event = EventFile(
         name=f"{data.event.name} {data.section.letter}".strip(),
         date=data.event.created_at.date().isoformat(),
+        club_id=club_id or "",
         method=data.method,
         winners=2 if any(p.direction for p in data.pairs.values()) else 1,
         source="traveller",
     )
+    individual = bool(data.seats)
+    event.players = [PlayerEntry(None, n, name) for n, name in sorted(data.players.items())]
     for pair in sorted(data.pairs.values(), key=lambda p: (p.direction or "", p.number)):
+        if individual:
+            break  # an individual's partnerships are its lines' players, not pairs
         names = tuple(n for n in (pair.player1, pair.player2) if n)
         ids = tuple(m for m in (pair.member1, pair.member2) if m)
         entry = PairEntry(PairKey(None, pair.number, pair.direction), names, ids)
@@ -67,11 +74,14 @@ def event_file(data: SectionData) -> EventFile:
     for result in sorted(data.results, key=lambda r: (r.board, r.round, r.table_number)):
         line = Line(
             board=result.board,
-            ns=_key(data, result.ns_pair_id),
-            ew=_key(data, result.ew_pair_id),
+            ns=None if individual else _key(data, result.ns_pair_id),
+            ew=None if individual else _key(data, result.ew_pair_id),
             round=result.round,
             table=result.table_number,
+            players=data.seats.get((result.table_number, result.round)),
         )
+        if individual and line.players is None:
+            continue  # a table with a seat empty: no four players to name
         if result.state in ("confirmed", "td_pending") and result.contract:
             line.contract, line.declarer = result.contract, result.declarer
             line.tricks, line.lead = result.tricks, result.lead
@@ -90,9 +100,9 @@ def event_file(data: SectionData) -> EventFile:
 
 
 def load(session: Session, section: Section) -> SectionData:
-    """The section's results (``standings.load``) with its boards' hand records and each
-    table's auction and play, which only the exports write (the TD's downloads); the scoring
-    path never loads them."""
+    """The section's results (``standings.load``) with its boards' hand records, each
+    table's auction and play and an individual's seats and players, which only the exports
+    write (the TD's downloads); the scoring path never loads them."""
     data = standings.load(session, section)
     boards = session.exec(select(Board).where(Board.section_id == section.id))
     data.boards = {board.number: board for board in boards}
@@ -101,6 +111,16 @@ def load(session: Session, section: Section) -> SectionData:
     rows = session.connection().execute(
         sa.select(*(col(c) for c in columns)).where(col(Result.section_id) == section.id, known)
     )
+    if section.movement_kind == "individual":
+        data.players = individual_standings.player_names(session, section)
+        assignments = session.exec(
+            select(MovementAssignment).where(MovementAssignment.section_id == section.id)
+        )
+        for assignment in assignments:
+            seated = parse_seats(assignment.seats) if assignment.seats else None
+            if seated is not None and all(seated):
+                north, east, south, west = (int(n or 0) for n in seated)
+                data.seats[(assignment.table_number, assignment.round)] = (north, east, south, west)
     for row in rows:
         table, round_, board, auction, play = cast(
             tuple[int, int, int, str | None, str | None], row
@@ -128,7 +148,7 @@ def _adjusted_line(line: Line, made: adjusted.Adjustment) -> None:
         line.adjusted = (made.ns.side_score(line.board), made.ew.side_score(line.board))
 
 
-def export(data: SectionData, kind: str) -> ExportFile:
+def export(data: SectionData, kind: str, club_id: str | None = None) -> ExportFile:
     """One export of the section, scored, with the TD's penalties: net in every total, and
     in a column of their own in the PBN ranking and the ranking CSV (USEBIO has no place for
     them beyond the totals). A handicap pairs event carries each pair's handicap: USEBIO's
@@ -137,7 +157,10 @@ def export(data: SectionData, kind: str) -> ExportFile:
     if kind not in FORMATS:
         raise NotFoundError("unknown_export", f"There is no {kind!r} export.")
     suffix, media_type = FORMATS[kind]
-    event = event_file(data)
+    event = event_file(data, club_id)
+    event.provisional = len(event.lines) < sum(len(plays) for plays in data.plays.values())
+    if event.provisional:  # the file says over how many tables, so a reader scores it alike
+        event.tables_per_board = data.field_size
     report = score_event(event, data.method, field=data.field_size, profile=data.profile)
     if kind == "usebio":
         content = write_usebio(event, report)

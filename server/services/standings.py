@@ -122,6 +122,11 @@ class SectionData:
     """Number -> hand record; loaded for the exports only (``exports.load``), else empty."""
     played: dict[tuple[int, int, int], tuple[str | None, str | None]] = field(default_factory=dict)
     """(table, round, board) -> the auction and play keyed there; for the exports only."""
+    seats: dict[tuple[int, int], tuple[int, int, int, int]] = field(default_factory=dict)
+    """An individual's (table, round) -> its North, East, South and West players; for the
+    exports only (empty for a pairs section)."""
+    players: dict[int, str] = field(default_factory=dict)
+    """An individual's players, number -> name; for the exports only."""
 
     @property
     def method(self) -> Method:

@@ -4,7 +4,8 @@ the official Python client and Traveller's own table and TD APIs, as in a club:
 a. a correction with a switched seating is scored to the pair that really declared;
 b. the program's player number entry setting (BM3PlayerNumberEntry) is honoured;
 c. player numbers the program sent are known at the table;
-d. a correction without a lead is taken with lead entry on (the lead is optional);
+d. a correction without a lead is taken with lead entry on (the lead is optional), and it
+   replaces the result as sent: the table's lead does not stay;
 e. lead entry "without validation" takes a lead the leader does not hold;
 f. a TD call resolved in Traveller is queued again, with status Resolved;
 h. ManageBCS and AddSession.
@@ -268,26 +269,36 @@ def test_a_correction_without_a_lead_is_taken_with_lead_entry_on(
         guid, 1, 1, 2, level=2, denomination=3, declarer_direction=NORTH, total_tricks=8
     )
     assert_ok(dc.send_results(guid, [other]))  # a board no table entered yet, no lead
+    # A correction replaces the result as sent: without a lead it has none, even with the
+    # same declarer (the audit trail keeps the table's lead).
     with Session(served.engine) as s:
         one = s.exec(select(Result).where(Result.board == 1)).one()
-        assert (one.contract, one.declarer, one.tricks, one.lead) == ("3NT", "S", 10, lead)
+        assert (one.contract, one.declarer, one.tricks, one.lead) == ("3NT", "S", 10, None)
         two = s.exec(select(Result).where(Result.board == 2)).one()
         assert (two.contract, two.tricks, two.lead, two.state) == ("2H", 8, None, "confirmed")
         trail = s.exec(select(Audit).where(Audit.result_id == one.id).order_by(col(Audit.id))).all()
         assert trail[-1].actor == "scoring program"
         assert json.loads(trail[-1].old or "{}")["tricks"] == 9
-    # A correction with a new declarer has another opening leader: the table's lead goes
-    # (the audit trail keeps it).
+        assert json.loads(trail[-1].old or "{}")["lead"] == lead
+    # A correction with a lead takes it, and one with a new declarer and none has none.
+    with_lead = held_by_leader(1, "E")
     no_lead.declarer_direction, no_lead.declaring_pair = EAST, 2
+    no_lead.lead_card_suit, no_lead.lead_card_rank = (
+        "CDHS".index(with_lead[0]) + 1,
+        ("23456789TJQKA".index(with_lead[1]) + 2),
+    )
+    assert_ok(dc.send_results(guid, [no_lead]))
+    no_lead.lead_card_suit = no_lead.lead_card_rank = 0
+    no_lead.declarer_direction, no_lead.declaring_pair = SOUTH, 1
     assert_ok(dc.send_results(guid, [no_lead]))
     with Session(served.engine) as s:
         one = s.exec(select(Result).where(Result.board == 1)).one()
-        assert (one.declarer, one.lead) == ("E", None)
+        assert (one.declarer, one.lead) == ("S", None)
         last = s.exec(
             select(Audit).where(Audit.result_id == one.id).order_by(col(Audit.id).desc())
         ).first()
         assert last is not None
-        assert json.loads(last.old or "{}")["lead"] == lead
+        assert json.loads(last.old or "{}")["lead"] == with_lead
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ from server.app import create_app
 from server.core.config import Settings
 from server.core.db import make_engine
 from server.core.models import Event
+from server.dataconnector.router import own_app
 from server.web.routes.players import MAX_UPLOAD
 from tests.support.api import Club, open_club
 from tests.support.env import TD_PASSWORD
@@ -210,3 +211,26 @@ def test_superscript_digits_in_the_forms_give_a_notice_not_a_500(
     assert results.status_code == 200
     assert all(not row.get("contract") for row in results.json()), results.json()
     assert client.get(f"/api/v1/sections/{section}", headers=club.td_headers).status_code == 200
+
+
+def test_the_data_connectors_own_port_bounds_bodies_as_the_main_port(engine: Engine) -> None:
+    settings = Settings(
+        td_password=TD_PASSWORD,
+        database_url="unused://",
+        max_body_bytes=LIMIT,
+        dc_club_id="club-4711",
+        dc_license="licence-for-tests",
+        dc_port=0,
+    )
+    with TestClient(create_app(settings, engine=engine)) as main:
+        own = TestClient(own_app(main.app.state.runtime))  # type: ignore[attr-defined]
+        path = "/dc-scoringprogram"
+        _error(own.post(path, content=b"x" * (LIMIT + 1)), 413, "body_too_large")
+
+        def chunks() -> Iterator[bytes]:
+            for _ in range(LIMIT // 65_536 + 2):
+                yield b"y" * 65_536
+
+        _error(own.post(path, content=chunks()), 413, "body_too_large")
+        small = own.post(path, content=b"{}")  # under the limit: the connector answers
+        assert small.status_code == 200

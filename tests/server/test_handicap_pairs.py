@@ -175,7 +175,7 @@ def test_the_exports_carry_the_handicap(club: Club) -> None:
 
     pbn = exports.export(data, "pbn").content.decode()
     head = next(x for x in pbn.splitlines() if x.startswith("[TotalScoreTable"))
-    assert r"Handicap\\6R;HandicapPercentage\\6R" in head
+    assert r"Handicap\6R;HandicapPercentage\6R" in head
     one = next(x for x in pbn.splitlines() if x.split()[1:3] == ["1", "NS"])
     assert f" 4.00 {lines['1NS'].handicapped:.2f} " in one
 

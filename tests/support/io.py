@@ -1,11 +1,17 @@
-"""The io tests' helpers: the fixture files' folder and a comparable view of an event."""
+"""The io tests' helpers: the fixture files' folder, a comparable view of an event, and
+`traveller score` mounted as the CLI mounts it."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from server.io.model import EventFile
+import typer
+
+from server.io.cli import score
+from server.io.model import BoardRecord, EventFile, Line, PairEntry, PairKey, TeamLine
+from server.io.pbn_syntax import Game
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -31,3 +37,52 @@ def content(event: EventFile, *, rounds: bool = True) -> dict[str, Any]:
         "pairs": sorted((str(p.key), p.names) for p in event.pairs),
         "lines": lines,
     }
+
+
+def score_cli() -> typer.Typer:
+    """The command mounted as the lead mounts it: `traveller score FILE`."""
+    app = typer.Typer()
+    app.command("score")(score)
+
+    @app.command("calc")
+    def calc() -> None:  # a second command, so "score" must be named as on the real CLI
+        """Placeholder."""
+
+    return app
+
+
+def pairs_event(lines: list[TeamLine], games: list[Game]) -> EventFile:
+    """The real file's tables as a pairs event: each record a table of its board, its deal the
+    board's hand record."""
+    event = EventFile(name="RealBridge as pairs", date="2021.08.23", source="test")
+    tables: Counter[int] = Counter()
+    for game, team in zip(games, lines, strict=True):
+        tables[team.board] += 1
+        number = tables[team.board]
+        ns, ew = PairKey(None, 2 * number - 1), PairKey(None, 2 * number)
+        for key in (ns, ew):
+            if event.pair(key) is None:
+                event.pairs.append(
+                    PairEntry(key, (f"Player {key.number}a", f"Player {key.number}b"))
+                )
+        event.lines.append(
+            Line(
+                team.board,
+                ns,
+                ew,
+                contract=team.contract,
+                declarer=team.declarer,
+                tricks=team.tricks,
+                table=number,
+                round=1,
+                auction=team.auction,
+                play=team.play,
+            )
+        )
+        event.boards.setdefault(
+            team.board,
+            BoardRecord(
+                team.board, game.tags["Dealer"], game.tags["Vulnerable"], game.tags["Deal"]
+            ),
+        )
+    return event

@@ -320,3 +320,27 @@ def _state(s: Session, sec: Section, board: int) -> str:
     ).first()
     assert r is not None
     return r.state
+
+
+@pytest.mark.parametrize("tricks", ["²", "١٠", "①"])
+def test_a_non_ascii_digit_as_tricks_is_a_clear_refusal(room: Club, tricks: str) -> None:
+    """Digits of other scripts are digits to str.isdigit(); the form says the tricks are
+    wrong, as for any bad value, and changes nothing (it answered 500 with "²")."""
+    client = room.client
+    csrf = web_login(client)
+    table, round_, board, _, _ = board_one(room)
+    base = f"/td/s/{room.section_id}/tables/{table}/rounds/{round_}/boards/{board}"
+    form: dict[str, Any] = {
+        "csrf": csrf,
+        "reason": "misinformation",
+        "ns_weight": [""],
+        "ns_contract": ["4S"],
+        "ns_declarer": ["S"],
+        "ns_tricks": [tricks],
+    }
+    answer = client.post(base + "/score", data=form)
+    assert answer.status_code == 200, answer.text  # the board's page, with the notice
+    assert "4S" in answer.text
+    assert "adjusted" not in run(room, lambda s, sec: _state(s, sec, board))
+    with pytest.raises(InvalidError):
+        adjusted.from_rows(board, parts(("", "4S", "S", tricks)))

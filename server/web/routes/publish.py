@@ -117,7 +117,8 @@ async def publish(
 async def export(runtime: RuntimeDep, _td: TDPage, section_id: int, kind: str) -> Response:
     """Download the section's results: USEBIO, PBN, or CSV travellers and ranking."""
     data = await runtime.read(lambda s: exports.load(s, setup.get_section(s, section_id)))
-    made = await run_in_threadpool(exports.export, data, kind)
+    club_id = runtime.settings.dc_club_id
+    made = await run_in_threadpool(exports.export, data, kind, club_id)
     return Response(
         made.content,
         media_type=made.media_type,

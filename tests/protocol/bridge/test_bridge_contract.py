@@ -260,3 +260,11 @@ def test_table_result_direct_construction_is_validated() -> None:
         TableResult(FOUR_SPADES_DOUBLED, Seat.N, 14)
     with pytest.raises(InvalidSeat):
         TableResult(Contract.passed_out(), Seat.N, 0)
+
+
+@pytest.mark.parametrize("text", ["²", "١٠", "①", "+²", "-١", "1²"])
+def test_tricks_in_digits_of_other_scripts_are_refused_as_tricks(text: str) -> None:
+    """str.isdigit() and the regex \\d take them for digits; int() refuses "²" (a 500 on
+    the TD's form) and would read "١٠" as 10: both are refused as bad tricks."""
+    with pytest.raises(InvalidTricks):
+        TableResult.make("4S", "S", text)

@@ -6,30 +6,17 @@ import json
 from pathlib import Path
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
 from server.io.cli import app as io_app
-from server.io.cli import score
+from tests.support.io import score_cli
 
 runner = CliRunner()
 
 
-def _traveller() -> typer.Typer:
-    """The command mounted as the lead mounts it: `traveller score FILE`."""
-    app = typer.Typer()
-    app.command("score")(score)
-
-    @app.command("calc")
-    def calc() -> None:  # a second command, so "score" must be named as on the real CLI
-        """Placeholder."""
-
-    return app
-
-
 def test_json_output(data_dir: Path) -> None:
     result = runner.invoke(
-        _traveller(), ["score", str(data_dir / "io" / "mitchell_3_tables.xml"), "--format", "json"]
+        score_cli(), ["score", str(data_dir / "io" / "mitchell_3_tables.xml"), "--format", "json"]
     )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -41,7 +28,7 @@ def test_json_output(data_dir: Path) -> None:
 
 def test_method_option_overrides_the_file(data_dir: Path) -> None:
     result = runner.invoke(
-        _traveller(),
+        score_cli(),
         ["score", str(data_dir / "io" / "howell_2_tables.pbn"), "-m", "imps", "-f", "json"],
     )
     assert result.exit_code == 0, result.output
@@ -53,7 +40,7 @@ def test_method_option_overrides_the_file(data_dir: Path) -> None:
 @pytest.mark.parametrize("fmt", ["text", "csv"])
 def test_text_and_csv_output(data_dir: Path, fmt: str) -> None:
     result = runner.invoke(
-        _traveller(), ["score", str(data_dir / "io" / "travellers_spellings.csv"), "-f", fmt]
+        score_cli(), ["score", str(data_dir / "io" / "travellers_spellings.csv"), "-f", fmt]
     )
     assert result.exit_code == 0, result.output
     assert "70.00" in result.stdout
@@ -83,7 +70,7 @@ def test_malformed_files_exit_2_with_a_message(
 ) -> None:
     path = tmp_path / name
     path.write_text(body)
-    result = runner.invoke(_traveller(), ["score", str(path)])
+    result = runner.invoke(score_cli(), ["score", str(path)])
     assert result.exit_code == 2
     assert "error:" in result.stderr
     assert needle in result.stderr
@@ -91,13 +78,13 @@ def test_malformed_files_exit_2_with_a_message(
 
 
 def test_missing_file_exits_2(tmp_path: Path) -> None:
-    result = runner.invoke(_traveller(), ["score", str(tmp_path / "nope.pbn")])
+    result = runner.invoke(score_cli(), ["score", str(tmp_path / "nope.pbn")])
     assert result.exit_code == 2
     assert "cannot read" in result.stderr
 
 
 def test_unknown_method_is_a_usage_error(data_dir: Path) -> None:
     result = runner.invoke(
-        _traveller(), ["score", str(data_dir / "io" / "howell_2_tables.pbn"), "-m", "rubber"]
+        score_cli(), ["score", str(data_dir / "io" / "howell_2_tables.pbn"), "-m", "rubber"]
     )
     assert result.exit_code == 2

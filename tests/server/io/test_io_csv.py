@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,9 @@ from server.io import EventFileError
 from server.io.csv_io import (
     RANKING_COLUMNS,
     TRAVELLER_COLUMNS,
+    read_text_cell,
     read_travellers_csv,
+    text_cell,
     write_ranking_csv,
     write_travellers_csv,
 )
@@ -89,3 +92,15 @@ def test_malformed_csv_names_the_line(text: str, line: int | None, needle: str) 
     with pytest.raises(EventFileError, match=needle) as info:
         read_travellers_csv(text)
     assert info.value.line == line
+
+
+def test_the_apostrophe_guard_is_documented_as_it_is_written() -> None:
+    """server/io/README.md tells other programs' users what the guard is; its examples are
+    the cells `text_cell` writes, and `read_text_cell` gives each name back."""
+    readme = (Path(__file__).resolve().parents[3] / "server" / "io" / "README.md").read_text()
+    guard = readme.split("### The apostrophe guard", 1)[1]
+    examples = re.findall(r"^\| `(.+)` \| `(.+)` \|$", guard, flags=re.MULTILINE)
+    assert len(examples) >= 6
+    for name, cell in examples:
+        assert text_cell(name) == cell
+        assert read_text_cell(cell) == name

@@ -11,9 +11,10 @@ import pytest
 from protocol.bridge.deal import parse_deal
 from protocol.bridge.play import Play
 from server.io.formats import load
-from server.io.model import BoardRecord, EventFile, Line, PairEntry, PairKey, TeamLine
+from server.io.model import BoardRecord, EventFile, Line, PairKey, TeamLine
 from server.io.pbn import read_pbn, write_pbn
 from server.io.pbn_syntax import Game, split_games
+from tests.support.io import pairs_event
 
 REALBRIDGE = "endplay-realbridge/example2_realbridge_2021_online_qual_open_R2.pbn"
 """MIT licence, from dominicprice/endplay (tests/data/README.md)."""
@@ -101,48 +102,11 @@ def test_the_real_files_plays_are_read_card_for_card(
     assert claimed > 0
 
 
-def _pairs_event(lines: list[TeamLine], games: list[Game]) -> EventFile:
-    """The real file's tables as a pairs event: each record a table of its board, its deal the
-    board's hand record."""
-    event = EventFile(name="RealBridge as pairs", date="2021.08.23", source="test")
-    tables: Counter[int] = Counter()
-    for game, team in zip(games, lines, strict=True):
-        tables[team.board] += 1
-        number = tables[team.board]
-        ns, ew = PairKey(None, 2 * number - 1), PairKey(None, 2 * number)
-        for key in (ns, ew):
-            if event.pair(key) is None:
-                event.pairs.append(
-                    PairEntry(key, (f"Player {key.number}a", f"Player {key.number}b"))
-                )
-        event.lines.append(
-            Line(
-                team.board,
-                ns,
-                ew,
-                contract=team.contract,
-                declarer=team.declarer,
-                tricks=team.tricks,
-                table=number,
-                round=1,
-                auction=team.auction,
-                play=team.play,
-            )
-        )
-        event.boards.setdefault(
-            team.board,
-            BoardRecord(
-                team.board, game.tags["Dealer"], game.tags["Vulnerable"], game.tags["Deal"]
-            ),
-        )
-    return event
-
-
 def test_export_and_import_give_the_same_auctions_and_plays(
     realbridge: tuple[list[Game], list[TeamLine]],
 ) -> None:
     games, lines = realbridge
-    event = _pairs_event(lines, games)
+    event = pairs_event(lines, games)
     text = write_pbn(event)
     again = read_pbn(text)
     assert again.refused == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from decimal import Decimal
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from server.io import EventFileError
 from server.io.formats import load
 from server.io.handrecords import hands
+from server.io.model import EventFile
 from server.io.report import ScoreReport, decimal
 from server.io.scorefile import score_event
 from server.io.usebio import read_usebio, write_usebio
@@ -149,3 +151,49 @@ def test_a_bad_hand_record_is_a_clear_error(hand: bytes, needle: str) -> None:
     )
     with pytest.raises(EventFileError, match=needle):
         read_usebio(xml)
+
+
+def _event_children(data: bytes) -> list[str]:
+    root = ET.fromstring(data)
+    event = root.find("EVENT")
+    assert event is not None
+    return [child.tag for child in event]
+
+
+def test_the_header_is_as_usebio_1_2_and_other_programs_write_it(data_dir: Path) -> None:
+    event = load(data_dir / "io" / "mitchell_3_tables.xml")
+    assert event.club_id == "1"
+    event.date = "2026-12-03"  # how a live section's date comes (ISO)
+    data = write_usebio(event, score_event(event))
+    root = ET.fromstring(data.split(b"\n", 2)[2])
+    assert root.findtext("EVENT/DATE") == "03/12/2026"
+    assert root.findtext("EVENT/PROGRAM_NAME") == "Traveller"
+    assert root.findtext("EVENT/PROGRAM_VERSION") == metadata.version("traveller")
+    assert root.findtext("EVENT/BOARDS_PLAYED") == str(len({ln.board for ln in event.lines}))
+    assert root.findtext("CLUB/CLUB_ID_NUMBER") == "1"
+    again = read_usebio(data)
+    assert (again.date, again.club_id) == ("03/12/2026", "1")
+    assert again.program == f"Traveller {metadata.version('traveller')}"
+
+
+def test_the_dates_of_every_spelling_are_written_day_first() -> None:
+    event = EventFile(name="Dates")
+    for given in ("2026-12-03", "2026.12.03", "03/12/2026", "3/12/2026"):
+        event.date = given
+        root = ET.fromstring(write_usebio(event).split(b"\n", 2)[2])
+        assert root.findtext("EVENT/DATE") == "03/12/2026"
+
+
+def test_the_elements_keep_the_order_of_the_usebio_files_in_tests_data(data_dir: Path) -> None:
+    """No copy of the USEBIO 1.2 DTD could be had, so the order is held against the USEBIO
+    files in tests/data (the EBU-style order: program, description, date, methods, winners,
+    participants, boards): every element the export shares with them comes in their order."""
+    files = ("mitchell_3_tables.xml", "individual_minimal.xml")
+    orders = [_event_children((data_dir / "io" / name).read_bytes()) for name in files]
+    event = load(data_dir / "io" / "mitchell_3_tables.xml")
+    written = _event_children(write_usebio(event, score_event(event)))
+    assert {"PROGRAM_VERSION", "BOARDS_PLAYED"} <= set(written)
+    for order in orders:
+        shared = [tag for tag in dict.fromkeys(written) if tag in order]
+        assert shared == [tag for tag in dict.fromkeys(order) if tag in shared]
+        assert len(shared) >= 6
