@@ -69,8 +69,8 @@ def traveller_table(report: BoardReport) -> Table:
     """Every result entered so far; this table's line in reverse."""
     table = Table(box=None, pad_edge=False, expand=False, padding=(0, 1))
     ns, ew = i18n.sides()
-    columns = (_("Table"), ns, ew, _("Contract"), _("By"), _("Lead"), _("Result"))
-    columns += tuple(_("{side} score").format(side=side) for side in (ns, ew))
+    scores = tuple(_("{side} score").format(side=side) for side in (ns, ew))
+    columns = (_("Table"), ns, ew, _("Contract"), _("By"), _("Lead"), _("Result"), *scores)
     for index, column in enumerate((*columns, f"{ns} %")):
         table.add_column(column, justify="right" if index in (0, 7, 8, 9) else "left")
     for row in report.rows:
