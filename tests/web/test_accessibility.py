@@ -91,14 +91,16 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_page(
 ) -> None:
     summary: dict[str, dict[str, list[dict[str, Any]]]] = {}
     blocking = []
-    logged_out = browser.new_context(
-        base_url=live_server.url, viewport=LAPTOP, bypass_csp=True
-    ).new_page()
+    sizes = {"1366x768": LAPTOP, "390x844": PHONE}
+    logged_out = {
+        size: browser.new_context(base_url=live_server.url, viewport=viewport, bypass_csp=True)
+        for size, viewport in sizes.items()
+    }
     try:
         for size, context in contexts.items():
             tab = context.new_page()
             targets = [(name, path, tab) for name, path in every_page(night).items()]
-            targets.append(("login", "/td/login", logged_out))
+            targets.append(("login", "/td/login", logged_out[size].new_page()))
             for name, path, on in targets:
                 response = on.goto(path)
                 assert response is not None
@@ -109,7 +111,8 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_page(
                 blocking += [(name, size, v) for v in found if v["impact"] in BLOCKING]
             tab.close()
     finally:
-        logged_out.context.close()
+        for context in logged_out.values():
+            context.close()
     SUMMARY.parent.mkdir(parents=True, exist_ok=True)
     SUMMARY.write_text(json.dumps(summary, indent=1, ensure_ascii=False))
     assert len(summary) >= 30
