@@ -114,3 +114,13 @@ def test_a_deal_the_solver_refuses_is_not_promised_again(
     page = client.get(url).text
     assert "the double-dummy solver could not analyse this deal" in page
     assert "reload in a moment" not in page
+
+
+def test_a_lone_result_says_why_both_sides_have_60_percent(client: TestClient, club: Club) -> None:
+    url = _published_board_one(client, club)  # one table of five has played board 1
+    page = client.get(url).text
+    assert (
+        "The only result on this board: a lone result scores 60 % for each side (§ X78B)." in page
+    )
+    danish = client.get(url, params={"lang": "da"}).text
+    assert "et enkelt resultat giver 60 % til hver side (§ X78B)" in danish
