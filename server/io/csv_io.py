@@ -42,6 +42,7 @@ TRAVELLER_COLUMNS = (
     "ns_player2",
     "ew_player1",
     "ew_player2",
+    "event",
 )
 SEATS = ("north", "east", "south", "west")
 INDIVIDUAL_COLUMNS = tuple(
@@ -248,9 +249,12 @@ def _players(event: EventFile, key: PairKey | None) -> list[str]:
     return [text_cell(name) for name in names]
 
 
-def write_travellers_csv(event: EventFile, report: ScoreReport | None = None) -> str:
-    """Travellers as CSV, with each side's matchpoints (or IMPs) and % when scored, and the
-    players of each pair (names made safe for a spreadsheet, ``text_cell``)."""
+def write_travellers_csv(
+    event: EventFile, report: ScoreReport | None = None, *, section: str | None = None
+) -> str:
+    """Travellers as CSV, with each side's matchpoints (or IMPs) and % when scored, the
+    players of each pair (names made safe for a spreadsheet, ``text_cell``) and the event's
+    name; ``section`` fills the section column of lines that name none (one section's file)."""
     values = {}
     if report is not None:
         for board in report.boards:
@@ -290,7 +294,7 @@ def write_travellers_csv(event: EventFile, report: ScoreReport | None = None) ->
             who, named = [_pair(line.ns), _pair(line.ew)], []
         writer.writerow(
             [
-                line.section or "",
+                line.section or section or "",
                 line.board,
                 "" if line.round is None else line.round,
                 "" if line.table is None else line.table,
@@ -301,15 +305,24 @@ def write_travellers_csv(event: EventFile, report: ScoreReport | None = None) ->
                 line.lead or "",
                 play[3],
                 *("" if v is None else f"{v:.2f}" for v in scored),
-                *(named if individual else [*_players(event, line.ns), *_players(event, line.ew)]),
+                *(
+                    [text_cell(event.name), *named]
+                    if individual
+                    else [
+                        *_players(event, line.ns),
+                        *_players(event, line.ew),
+                        text_cell(event.name),
+                    ]
+                ),
             ]
         )
     return out.getvalue()
 
 
-def write_ranking_csv(report: ScoreReport) -> str:
+def write_ranking_csv(report: ScoreReport, *, section: str | None = None) -> str:
     """The ranking as CSV: place, section, number, direction, names, total, percentage (and,
-    in a handicap event, the handicap and the handicapped percentage)."""
+    in a handicap event, the handicap and the handicapped percentage); ``section`` fills the
+    section column of pairs that name none (one section's file)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     handicaps = any(p.handicap is not None for p in report.pairs)
@@ -328,7 +341,7 @@ def write_ranking_csv(report: ScoreReport) -> str:
         writer.writerow(
             [
                 pair.place,
-                pair.key.section or "",
+                pair.key.section or section or "",
                 pair.key.number,
                 pair.direction or "",
                 text_cell(" & ".join(pair.names)),

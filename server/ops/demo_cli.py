@@ -13,6 +13,7 @@ from server.app import create_app
 from server.core.config import Settings
 from server.core.db import make_engine
 from server.i18n.cli_words import _
+from server.io.handrecords import solver_available
 from server.limits.http_limits import uvicorn_options
 from server.live.runtime import tune_interpreter
 from server.ops.demo import create_demo, find_demo, wipe_sqlite
@@ -85,6 +86,7 @@ def demo(
     lines += [
         _("  Terminal:        {command}").format(command=f"traveller terminal --server {base}"),
         _("  Check the site:  {command}").format(command="traveller doctor"),
+        *double_dummy_lines(),
         _("  Stop with Ctrl-C."),
         "",
     ]
@@ -97,3 +99,16 @@ def demo(
         log_level="warning",
         **uvicorn_options(settings),
     )
+
+
+def double_dummy_lines() -> list[str]:
+    """Without a solver the hand records show no makeable contracts or par: say so, and how to
+    add one (the bootstrap's TRAVELLER_EXTRAS, or the `handrecords` extra)."""
+    if solver_available():
+        return []
+    return [
+        _("  Double dummy:    not installed (hand records show no makeable contracts or par);"),
+        _("                   add it with {command}").format(
+            command="TRAVELLER_EXTRAS=handrecords ./traveller demo"
+        ),
+    ]

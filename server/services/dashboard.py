@@ -173,6 +173,7 @@ class Call:
     table: int
     round: int
     reason: str
+    """What the table said; "" when it gave no reason (a keypad): the page words it."""
     created_at: datetime
 
 
@@ -501,10 +502,7 @@ def calls(session: Session, section: Section) -> list[Call]:
 
 
 def _calls(data: _Section) -> list[Call]:
-    return [
-        Call(c.id or 0, c.table_number, c.round, c.reason or "TD call", c.created_at)
-        for c in data.calls
-    ]
+    return [Call(c.id or 0, c.table_number, c.round, c.reason, c.created_at) for c in data.calls]
 
 
 @dataclass(frozen=True)

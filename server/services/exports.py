@@ -167,8 +167,8 @@ def export(data: SectionData, kind: str, club_id: str | None = None) -> ExportFi
     elif kind == "pbn":
         content = write_pbn(event, report).encode()
     elif kind == "travellers":
-        content = write_travellers_csv(event, report).encode()
+        content = write_travellers_csv(event, report, section=data.section.letter).encode()
     else:
-        content = write_ranking_csv(report).encode()
+        content = write_ranking_csv(report, section=data.section.letter).encode()
     stem = "".join(c if c.isalnum() else "-" for c in event.name.lower()).strip("-") or "event"
     return ExportFile(f"{stem}{suffix}", media_type, content)

@@ -5,7 +5,8 @@ is released once every table has played it, or the results are published), so it
 nothing before the traveller does. The double-dummy table comes from the cache
 (server/services/hands.dd_tricks, never waiting for the solver in a page request: a board not
 yet solved shows its deal and is solved in the background); par is solved from it
-(protocol.bridge.par).
+(protocol.bridge.par). Without a solver installed, or for a deal the solver refused, the page
+says so instead of promising an analysis that cannot come.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from protocol.bridge.par import par
 from server.core.models import Board, Section
 from server.io import handrecords
 from server.services import hands
+from server.services.hands import DoubleDummy
 
 SUITS = (("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣"))
 STRAIN_COLUMNS = ("NT", "S", "H", "D", "C")
@@ -43,6 +45,8 @@ class HandView:
     """(seat, the level it makes in NT, ♠, ♥, ♦, ♣ or None) for N, S, E, W; None until solved."""
     par: str | None
     par_score: int | None
+    analysis: DoubleDummy | None = None
+    """Where the double-dummy table is, for a complete deal (None for a partial one)."""
 
 
 def _suit_line(suit: str, symbol: str, cards: str) -> SuitLine:
@@ -71,7 +75,10 @@ def hand_view(session: Session, section: Section, board: int) -> HandView | None
     }
     tricks = hands.dd_tricks(record.deal, wait=False)
     if tricks is None:
-        return HandView(board, record.dealer, record.vulnerability, shown, None, None, None)
+        analysis = hands.analysis_state(record.deal) if len(shown) == 4 else None
+        return HandView(
+            board, record.dealer, record.vulnerability, shown, None, None, None, analysis
+        )
     makeable = tuple(
         (
             seat,
@@ -91,4 +98,5 @@ def hand_view(session: Session, section: Section, board: int) -> HandView | None
         makeable,
         str(found),
         found.ns_score,
+        hands.DoubleDummy.SOLVED,
     )

@@ -13,6 +13,7 @@ import atexit
 import logging
 import threading
 from collections.abc import Iterable
+from enum import StrEnum
 from functools import lru_cache
 
 from sqlmodel import Session, select
@@ -25,6 +26,16 @@ from server.io import handrecords
 
 log = logging.getLogger(__name__)
 
+
+class DoubleDummy(StrEnum):
+    """Where a deal's double-dummy analysis is (what a hand record says in its place)."""
+
+    SOLVED = "solved"
+    SOLVING = "solving"
+    REFUSED = "refused"
+    NOT_INSTALLED = "not_installed"
+
+
 SUIT_NAMES = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_INDEX = {"S": 0, "H": 1, "D": 2, "C": 3}
 
@@ -32,6 +43,7 @@ _solver_lock = threading.Lock()
 _warm_lock = threading.Lock()
 _done: set[str] = set()  # deals solved in this process (in _dd_cached)
 _warming: set[str] = set()  # deals being solved in the background
+_refused: set[str] = set()  # deals the solver refused: never tried again in this process
 _stopping = False
 
 
@@ -100,7 +112,7 @@ def _stop() -> None:
 def _warm(key: str) -> None:
     """Solve the deal in the background (a table's command must not wait a second for it)."""
     with _warm_lock:
-        if key in _done or key in _warming:
+        if key in _done or key in _warming or key in _refused:
             return
         _warming.add(key)
 
@@ -109,6 +121,9 @@ def _warm(key: str) -> None:
             _solved(key)
         except Exception as exc:  # a deal the solver refuses: no warning for it, ever
             log.info("no double-dummy table: %s", exc)
+            with _warm_lock:
+                _warming.discard(key)
+                _refused.add(key)
 
     threading.Thread(target=solve, name="double-dummy", daemon=True).start()
 
@@ -132,6 +147,23 @@ def dd_tricks(deal: str | None, *, wait: bool = True) -> dict[str, dict[str, int
         log.info("no double-dummy table: %s", exc)
         return None
     return {seat: dict(row) for seat, row in cached}
+
+
+def analysis_state(deal: str) -> DoubleDummy:
+    """Where a complete deal's double-dummy table is: solved, being solved (in the background),
+    refused by the solver, or never coming because no solver is installed."""
+    if not handrecords.solver_available():
+        return DoubleDummy.NOT_INSTALLED
+    try:
+        key = handrecords.normalise_deal(deal)
+    except ValueError:
+        return DoubleDummy.REFUSED
+    with _warm_lock:
+        if key in _done:
+            return DoubleDummy.SOLVED
+        if key in _refused:
+            return DoubleDummy.REFUSED
+    return DoubleDummy.SOLVING
 
 
 def warm(deals: Iterable[str | None]) -> None:

@@ -56,11 +56,21 @@ def score_text(report: BoardReport) -> str:
     return _("Not scored yet.")
 
 
+def count_text(report: BoardReport) -> str:
+    """How many results the score is made of; a lone result says why both sides have 60 %."""
+    if report.results == 1 and report.ns_percent is not None:
+        return _("the only result so far: a lone result scores 60 % for each side (§ X78B)")
+    return ngettext("{num} result so far", "{num} results so far", report.results).format(
+        num=report.results
+    )
+
+
 def traveller_table(report: BoardReport) -> Table:
     """Every result entered so far; this table's line in reverse."""
     table = Table(box=None, pad_edge=False, expand=False, padding=(0, 1))
     ns, ew = i18n.sides()
-    columns = (_("Table"), ns, ew, _("Contract"), _("By"), _("Lead"), _("Result"), "+", "-")
+    scores = tuple(_("{side} score").format(side=side) for side in (ns, ew))
+    columns = (_("Table"), ns, ew, _("Contract"), _("By"), _("Lead"), _("Result"), *scores)
     for index, column in enumerate((*columns, f"{ns} %")):
         table.add_column(column, justify="right" if index in (0, 7, 8, 9) else "left")
     for row in report.rows:
@@ -163,9 +173,7 @@ class BoardReportScreen(TableScreen):
 
     @staticmethod
     def _count(report: BoardReport) -> str:
-        return ngettext("{num} result so far", "{num} results so far", report.results).format(
-            num=report.results
-        )
+        return count_text(report)
 
     @staticmethod
     def _deal_text(report: BoardReport) -> str:

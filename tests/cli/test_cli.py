@@ -19,6 +19,7 @@ from protocol.messages import GetRound
 from server.core.db import make_engine
 from server.core.models import Pair, Section
 from server.gateway.jobs import Binding, Handled
+from server.ops import demo_cli
 from server.ops.cli import COMMANDS, app, first_paragraph, load
 from server.ops.demo import create_demo
 from tests.gateway.test_core import SECTION, Rig, round_info
@@ -248,3 +249,13 @@ def test_score_text_output_of_a_team_match_has_column_headers(tmp_path: Path) ->
     lines = out.output.splitlines()
     assert lines[3].split() == ["Place", "VP", "Team"]
     assert any(line.split() == ["Bd", "Open", "room", "Closed", "room", "IMPs"] for line in lines)
+
+
+def test_the_demo_says_when_double_dummy_is_not_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runtime install has no solver: the demo's start-up lines say so and how to add it."""
+    monkeypatch.setattr(demo_cli, "solver_available", lambda: False)
+    lines = "\n".join(demo_cli.double_dummy_lines())
+    assert "not installed" in lines
+    assert "TRAVELLER_EXTRAS=handrecords ./traveller demo" in lines
+    monkeypatch.setattr(demo_cli, "solver_available", lambda: True)
+    assert demo_cli.double_dummy_lines() == []

@@ -49,7 +49,7 @@ def test_an_individual_is_exported_per_player(
     }
     assert published == {
         line["number"]: (
-            Decimal(str(line["percent"])).quantize(Decimal("0.01")),
+            Decimal(str(line["percentage"])).quantize(Decimal("0.01")),
             line["place"].rstrip("="),  # the PBN Rank column holds the number alone
         )
         for line in live

@@ -7,15 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
-from protocol.messages import BoardResultView
+from protocol.messages import BoardReport, BoardResultView, TravellerLineView
 from terminal.errors import ClientError
 from terminal.screens.board_entry import BoardEntryScreen
 from terminal.screens.confirm import ConfirmScreen
 from terminal.screens.players import PlayersScreen
 from terminal.screens.questions import QuestionScreen, TdCodeScreen
 from terminal.screens.ranking import RankingScreen
-from terminal.screens.report import BoardReportScreen
+from terminal.screens.report import BoardReportScreen, count_text, score_text, traveller_table
 from terminal.screens.seat_check import SeatCheckScreen
 from terminal.screens.summary import SummaryScreen
 from terminal.testing.server import FakeServer
@@ -107,6 +108,48 @@ async def test_after_confirmation_the_traveller_of_played_boards_only() -> None:
         with pytest.raises(ClientError) as refused:
             await client.board_report(2)
         assert refused.value.code == "board_not_played_here"
+
+
+def test_the_traveller_heads_its_score_columns_by_side() -> None:
+    """The columns hold the N/S and the E/W score: headed "+" and "-" they read as the N/S plus
+    and minus columns of a paper traveller ("+ -110  - 110")."""
+    report = BoardReport(
+        board=1,
+        show="traveller",
+        results=1,
+        rows=[
+            TravellerLineView(
+                table=2,
+                ns="3",
+                ew="13",
+                contract="2S",
+                declarer="E",
+                result="=",
+                ns_score="-110",
+                ew_score="110",
+                ns_percent=0.0,
+            )
+        ],
+    )
+    console = Console(width=80, record=True)
+    console.print(traveller_table(report))
+    heading, row = console.export_text().splitlines()[:2]
+    assert "N/S score" in heading
+    assert "E/W score" in heading
+    assert "+" not in heading.split()
+    ns_at, ew_at = heading.index("N/S score"), heading.index("E/W score")
+    assert row[ns_at:ew_at].strip() == "-110"
+    assert row[ew_at : ew_at + len("E/W score")].strip() == "110"
+
+
+def test_a_lone_result_says_why_both_sides_have_60_percent() -> None:
+    lone = BoardReport(board=1, show="score", results=1, ns_percent=60.0, ew_percent=60.0)
+    assert score_text(lone) == "N/S 60 %      E/W 60 %"
+    assert count_text(lone) == (
+        "the only result so far: a lone result scores 60 % for each side (§ X78B)"
+    )
+    two = lone.model_copy(update={"results": 2, "ns_percent": 100.0, "ew_percent": 0.0})
+    assert count_text(two) == "2 results so far"
 
 
 async def test_the_deal_on_demand_after_confirmation() -> None:

@@ -240,3 +240,20 @@ def test_calls_count_in_the_view_matches_open_calls(club: Club) -> None:
     assert len(stored) == 2
     waiting = transact(club.engine, td.calls_waiting)
     assert waiting == {club.section_id: 2}
+
+
+def test_a_call_without_a_reason_is_worded_in_the_dashboards_language(
+    client: TestClient, club: Club
+) -> None:
+    """A keypad calls the TD with no reason: the page words it, in the TD's language."""
+    club.pair(4).send({"type": "call_td", "entry_id": "call-table-4-keypad"})
+    web_login(client)
+    for lang, words in (
+        ("da", "Bordet tilkalder turneringslederen (ingen grund angivet)."),
+        ("en", "The table calls the TD (no reason given)."),
+    ):
+        page = client.get(f"/td/s/{club.section_id}", params={"lang": lang}).text
+        call = page.split('<li class="call"', 1)[1].split("</li>", 1)[0]
+        reason = re.search(r'<div class="reason">([^<]*)</div>', call)
+        assert reason is not None
+        assert reason.group(1) == words

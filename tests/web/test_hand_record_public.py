@@ -3,10 +3,13 @@ makeable contracts and par appear with the traveller, never before it (fair play
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from fastapi.testclient import TestClient
 
 from protocol.bridge.par import par
+from server.io import handrecords
 from server.services import hands
 from tests.server.test_table_players_hands import put_deal
 from tests.support.api import Club
@@ -57,3 +60,67 @@ def test_the_hand_record_comes_with_the_published_traveller(client: TestClient, 
     page = client.get(f"/results/{club.section_id}/boards/1").text
     assert "Makeable contracts" in page
     assert f"Par: {par(tricks, 'NONE', 'N')}" in page  # board 1: dealer North, none vulnerable
+
+
+def _published_board_one(client: TestClient, club: Club, deal: str = DEAL) -> str:
+    put_deal(club.engine, 1, deal)
+    _play_board_one(club)
+    csrf = web_login(client)
+    post(
+        client,
+        f"/td/s/{club.section_id}/publish",
+        csrf,
+        status="provisional",
+        amount="72",
+        confirmed="yes",
+    )
+    return f"/results/{club.section_id}/boards/1"
+
+
+def test_without_a_solver_the_hand_record_says_so_and_promises_nothing(
+    client: TestClient, club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The runtime install has no double-dummy solver: the page must not wait for one."""
+    monkeypatch.setattr(handrecords, "solver_available", lambda: False)
+    url = _published_board_one(client, club)
+    for _ in range(2):  # a reload changes nothing: nothing is being made
+        page = client.get(url).text
+        assert NORTH_HEARTS in page
+        assert 'id="dd-not-installed"' in page
+        assert "the double-dummy solver is not installed on this server" in page
+        assert "reload in a moment" not in page
+        assert "Makeable contracts" not in page
+
+
+def test_a_deal_the_solver_refuses_is_not_promised_again(
+    client: TestClient, club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(deal: str) -> dict[str, dict[str, int]]:
+        raise RuntimeError("the solver refuses this deal")
+
+    monkeypatch.setattr(handrecords, "solver_available", lambda: True)
+    monkeypatch.setattr(handrecords, "dd_table", refuse)
+    monkeypatch.setattr(hands, "_refused", set())
+    monkeypatch.setattr(hands, "_warming", set())
+    monkeypatch.setattr(hands, "_done", set())
+    # The same hands turned a seat: a deal no other test has solved (and cached) in this process.
+    turned = "N:" + " ".join(DEAL[2:].split()[1:] + DEAL[2:].split()[:1])
+    url = _published_board_one(client, club, turned)
+    client.get(url)  # the solve starts in the background (if the entries have not started it)
+    for thread in threading.enumerate():
+        if thread.name == "double-dummy":
+            thread.join(10)
+    assert hands.analysis_state(turned) == hands.DoubleDummy.REFUSED
+    page = client.get(url).text
+    assert "the double-dummy solver could not analyse this deal" in page
+    assert "reload in a moment" not in page
+
+
+def test_a_lone_result_says_why_both_sides_have_60_percent(client: TestClient, club: Club) -> None:
+    url = _published_board_one(client, club)  # one table of five has played board 1
+    page = client.get(url).text
+    assert (
+        "The only result on this board: a lone result scores 60 % for each side (§ X78B)." in page
+    )
+    danish = client.get(url, params={"lang": "da"}).text
+    assert "et enkelt resultat giver 60 % til hver side (§ X78B)" in danish

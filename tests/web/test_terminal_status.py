@@ -106,3 +106,18 @@ def test_the_live_grid_shows_which_tables_hold_unsent_results(
     assert 'data-unsent="0"' in quiet
     assert "unsent" not in quiet.replace('data-unsent="0"', "")
     assert '<span class="value" data-total="unsent">1</span>' in page
+
+
+def test_the_pairing_page_says_what_a_code_does(client: TestClient, club: Club) -> None:
+    """Each code works once: the page must not promise that a code pairs a second device."""
+    used = club.section["pairing_codes"]["3"]
+    club.pair(3)
+    web_login(client)
+    page = client.get(f"/td/s/{club.section_id}/pairing").text
+    assert "A code can pair a second device" not in page
+    assert "Each code works once" in page
+    row = page.split('<tr data-table="3">', 1)[1].split("</tr>", 1)[0]
+    assert used not in row  # the page shows the next code, as it says
+    again = club.client.post("/api/v1/table/pair", json={"code": used, "device": "spare"})
+    assert again.status_code in (400, 404), again.text
+    assert "works once" in again.json()["message"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -158,6 +160,27 @@ def test_public_pages_show_nothing_before_it_is_due(client: TestClient, club: Cl
     assert client.get("/results/999").status_code == 404
 
 
+def test_the_ranking_says_every_board_is_shown_once_published(
+    client: TestClient, club: Club
+) -> None:
+    base = f"/results/{club.section_id}"
+    live = client.get(base).text
+    assert "A board's results appear once every table has played it." in live
+    csrf = web_login(client)
+    post(
+        client,
+        f"/td/s/{club.section_id}/publish",
+        csrf,
+        status="provisional",
+        amount="72",
+        confirmed="yes",
+    )
+    published = client.get(base).text
+    assert "A board's results appear once every table has played it." not in published
+    assert "The results are published: every board's results are shown." in published
+    assert 'class="chip pending"' not in published  # as it says: every board links
+
+
 def test_exports_download_the_scored_results(client: TestClient, club: Club) -> None:
     web_login(client)
     table = club.pair(1)
@@ -173,3 +196,19 @@ def test_exports_download_the_scored_results(client: TestClient, club: Club) -> 
     assert "4S" in client.get(f"{base}/travellers").text
     assert client.get(f"{base}/ranking").text.count("\n") >= 10
     assert client.get(f"{base}/excel").status_code == 404
+
+
+def test_the_csv_exports_name_the_section_and_the_event(client: TestClient, club: Club) -> None:
+    web_login(client)
+    table = club.pair(1)
+    for status in table.round()["boards"]:
+        ack = table.enter(status["board"], "4S", "S", 10).json()
+        table.confirm(status["board"], ack["result"]["version"])
+    base = f"/td/s/{club.section_id}/publish/export"
+    travellers = list(csv.DictReader(io.StringIO(client.get(f"{base}/travellers").text)))
+    assert travellers
+    assert {row["section"] for row in travellers} == {"A"}
+    assert {row["event"] for row in travellers} == {"Monday pairs A"}
+    ranking = list(csv.DictReader(io.StringIO(client.get(f"{base}/ranking").text)))
+    assert len(ranking) >= 10
+    assert {row["section"] for row in ranking} == {"A"}

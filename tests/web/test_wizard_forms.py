@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -258,3 +259,21 @@ def test_a_team_match_is_offered_for_four_pairs_without_a_pairs_balance(
     with Session(engine) as s:
         section = s.exec(select(Section)).one()
     assert (section.movement_kind, section.tables) == ("teams", 2)
+
+
+def test_every_choice_of_the_details_step_has_words_not_its_option_name(
+    client: TestClient,
+) -> None:
+    """English has no catalogue: an option shown through `_(name)` would show "mp-american"."""
+    web_login(client)
+    for lang, american in (("en", "Matchpoints, American scale"), ("da", "parpoint, amerikansk")):
+        page = client.get(
+            "/td/setup/details", params={**STEP1, "choice": "mitchell", "lang": lang}
+        ).text
+        options = re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)</option>', page)
+        shown = dict(options)
+        for name in ("mp-american", "total", "first_round", "every_round"):
+            assert shown[name], (lang, name)
+            assert shown[name] != name, (lang, name)
+        assert shown["mp-american"] == american
+        assert not any(value == label for value, label in options if "_" in value or "-" in value)

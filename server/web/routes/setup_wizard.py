@@ -90,7 +90,6 @@ LANGUAGES = ("", "en", "da", "nb", "de", "ru")
 #: The convention profiles, DBf (the default) first; shown by their names, not translated.
 PROFILE_TITLES = {name: profile.title for name, profile in PROFILES.items()}
 SCORING_PROFILES = tuple(PROFILE_TITLES)
-_WORDS = (N_("mp-american"), N_("total"), N_("first_round"), N_("every_round"))
 
 
 @dataclass(frozen=True)
