@@ -182,7 +182,10 @@ class _Hooks:
         self._tokens = [t for t in self._tokens if t is not tokens]
 
     def of(self, bind: Any) -> list[LiveTokens]:
-        return [t for t in self._tokens if t.engine is bind]
+        """The live tokens of a session's engine (or of an engine with other execution
+        options over the same connections)."""
+        pool = getattr(bind, "pool", None)
+        return [t for t in self._tokens if t.engine is bind or t.engine.pool is pool]
 
 
 _HOOKS = _Hooks()
