@@ -49,6 +49,9 @@ def load(
     ),
     deadline: float = typer.Option(1800, help="Stop a run after this many seconds."),
     json_out: Path | None = typer.Option(None, "--json", help="Also write the figures here."),
+    py_spy: Path | None = typer.Option(
+        None, "--py-spy", help="Record the server with py-spy during the play: FILE prefix."
+    ),
 ) -> None:
     """N tables as protocol clients over the websocket, with a round-end burst."""
     if database not in ("sqlite", "postgres"):
@@ -69,6 +72,9 @@ def load(
                 baseline=baseline,
                 pg_pool=pg_pool or None,
                 deadline=deadline,
+                profile=None
+                if py_spy is None
+                else py_spy.with_name(f"{py_spy.name}-{count}t-{worker_count}w.txt"),
             )
             typer.echo(f"running {count} tables on {database}, {worker_count} worker(s)...")
             try:

@@ -15,6 +15,7 @@ import json
 import math
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -61,6 +62,8 @@ class LoadConfig:
     pg_pool: str | None = None  # "5,5": a what-if pool per worker instead of the shipped one
     deadline: float = 1800.0  # the whole run stops by itself after this many seconds
     work_dir: Path | None = None
+    #: Record the server with py-spy during the play (raw collapsed stacks written here).
+    profile: Path | None = None
 
 
 @dataclass
@@ -217,12 +220,14 @@ async def _run_ours(cfg: LoadConfig, work: Path) -> LoadReport:
                 )
                 await watchers.start(cfg.dashboards, cfg.public, http)
                 cpu0 = time.process_time()
+                spy = _py_spy(server.pid, cfg.profile)
                 player = Player(
                     tables, rounds=cfg.rounds, spread=cfg.spread, samples=samples, advance=advance
                 )
                 await player.play()
                 client_cpu = time.process_time() - cpu0
                 await asyncio.sleep(1.0)  # the last dashboard updates
+                _stop_py_spy(spy)
                 await watchers.stop()
         except Exception as exc:
             raise RuntimeError(f"{exc} (server log: {_keep_log(cfg, server)})") from exc
@@ -236,6 +241,28 @@ async def _run_ours(cfg: LoadConfig, work: Path) -> LoadReport:
         if report.errors:
             report.server_log = _keep_log(cfg, server)
         return report
+
+
+def _py_spy(pid: int, out: Path | None) -> subprocess.Popen[bytes] | None:
+    """py-spy recording the server's process tree into ``out`` (collapsed stacks), if asked."""
+    if out is None:
+        return None
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    cmd = [spy, "record", "--pid", str(pid), "--subprocesses", "--rate", "200"]
+    cmd += ["--format", "raw", "--output", str(out), "--nonblocking"]
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def _stop_py_spy(spy: subprocess.Popen[bytes] | None) -> None:
+    """End a recording (py-spy writes its file on SIGINT)."""
+    if spy is None:
+        return
+    spy.send_signal(signal.SIGINT)
+    try:
+        spy.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        spy.kill()
+        spy.wait()
 
 
 def _keep_log(cfg: LoadConfig, server: ServerProcess) -> str | None:

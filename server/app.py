@@ -82,7 +82,11 @@ def create_app(settings: Settings, *, engine: Engine | None = None) -> FastAPI:
         try:
             async with AsyncExitStack() as stack:
                 # PostgreSQL: share pushes between workers; SQLite: timed and round-end backups.
-                app.state.fanout = await stack.enter_async_context(fanout(runtime.bus, eng))
+                runtime.tokens.attach()
+                stack.callback(runtime.tokens.detach)
+                app.state.fanout = await stack.enter_async_context(
+                    fanout(runtime.bus, eng, runtime.tokens)
+                )
                 await stack.enter_async_context(scheduled_backups(runtime.bus, eng))
                 if settings.gateway_ports:  # serial keypads (server/gateway)
                     app.state.gateway = await stack.enter_async_context(in_server(runtime))

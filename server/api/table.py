@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request, WebSocket, WebSocketDisconnect
@@ -13,6 +14,7 @@ from sqlmodel import Session
 from starlette.websockets import WebSocketDisconnected
 
 from protocol.messages import (
+    Ack,
     Error,
     Hello,
     Message,
@@ -154,11 +156,33 @@ class _Link:
                 await self.websocket.close(code=4401)
 
 
-async def _pushes(link: _Link, runtime: Runtime, token: str, section_id: int, table: int) -> None:
-    """Deliver the table's pushes while its token is live. The token is read again before each
-    batch and every ``token_check_seconds`` while quiet, so once the TD moves the table to a new
-    device (or withdraws this terminal) the old socket hears nothing more and is closed."""
+#: Put in a socket's push queue to wake it when its token changed (never sent).
+_TOKEN_CHANGED = Ack(detail="token changed")
+
+
+async def _pushes(
+    link: _Link,
+    runtime: Runtime,
+    token: str,
+    section_id: int,
+    table: int,
+    expires_at: datetime | None = None,
+    since: int | None = None,
+) -> None:
+    """Deliver the table's pushes while its token is live. The token's life is held in
+    memory (server/live/live_tokens.py): a change to it, from this worker or another, wakes
+    this task, which asks the database before the next push, so once the TD moves the table to
+    a new device (or withdraws this terminal) the old socket hears nothing more and is closed.
+    Unchanged, the token is read again every ``token_check_seconds`` at most. ``expires_at``:
+    the hello read the token live, when the live tokens' version was ``since``."""
     sub = runtime.bus.subscribe(section_id, table)
+    loop = asyncio.get_running_loop()
+    key = tokens.digest(token)
+
+    def wake() -> None:
+        loop.call_soon_threadsafe(_nudge, sub.queue)
+
+    unwatch = runtime.tokens.watch(key, wake, expires_at, since)
     every = runtime.settings.token_check_seconds
     try:
         while True:
@@ -168,20 +192,30 @@ async def _pushes(link: _Link, runtime: Runtime, token: str, section_id: int, ta
                     batch.append(await sub.queue.get())
                 while not sub.queue.empty():
                     batch.append(sub.queue.get_nowait())
-            try:
-                await runtime.read(lambda s: tokens.check_token(s, token))
-            except UnauthorizedError as exc:
-                await link.refuse(exc)
-                return
-            except Exception:  # the database is away: deliver as before, check again next time
-                log.warning("could not check a terminal's token; its pushes go out unchecked")
+            if runtime.tokens.must_read(key):
+                try:
+                    expires_at = await runtime.read(lambda s: tokens.check_token(s, token))
+                except UnauthorizedError as exc:
+                    await link.refuse(exc)
+                    return
+                except Exception:  # the database is away: deliver as before, check again next time
+                    log.warning("could not check a terminal's token; its pushes go out unchecked")
+                else:
+                    runtime.tokens.admit(key, expires_at)
             for message in batch:
-                if not await link.send(message):
+                if message is not _TOKEN_CHANGED and not await link.send(message):
                     return
     except WebSocketDisconnect:
         return  # the terminal went between a push and its delivery: the reader ends the socket
     finally:
+        unwatch()
         runtime.bus.unsubscribe(sub)
+
+
+def _nudge(queue: asyncio.Queue[Message]) -> None:
+    """Wake a socket's push task (its token changed) without dropping a push to make room."""
+    if not queue.full():
+        queue.put_nowait(_TOKEN_CHANGED)
 
 
 def _error(
@@ -263,20 +297,24 @@ async def _serve(websocket: WebSocket, runtime: Runtime) -> None:
             await websocket.close(code=4400)
         return
 
-    def identify(session: Session) -> tuple[RoundInfo, int, int]:
+    def identify(session: Session) -> tuple[RoundInfo, tokens.TableIdentity]:
         ident = tokens.table_identity(session, hello.token)
-        return runtime.desk.round_of(session, ident), ident.section.id or 0, ident.table.id or 0
+        return runtime.desk.round_of(session, ident), ident
 
+    since = runtime.tokens.version  # a change heard of after this: read the token again
     try:
-        info, section_id, table_id = await runtime.read(identify)
+        info, ident = await runtime.read(identify)
     except TravellerError as exc:
         await websocket.send_text(_error(exc, None, accept).model_dump_json())
         await websocket.close(code=4401)
         return
+    section_id, table_id = ident.section.id or 0, ident.table.id or 0
     runtime.desk.remember_order(hello.token, table_id)
     await websocket.send_text(info.model_dump_json())
     link = _Link(websocket, accept)
-    pusher = asyncio.create_task(_pushes(link, runtime, hello.token, section_id, info.table))
+    pusher = asyncio.create_task(
+        _pushes(link, runtime, hello.token, section_id, info.table, ident.token.expires_at, since)
+    )
     try:
         while not link.closed:
             raw = await _receive(websocket, runtime)

@@ -53,10 +53,12 @@ class Settings(BaseSettings):
         default=128, description="Open table websockets allowed from one address (0: no cap)."
     )
     token_check_seconds: float = Field(
-        default=10.0,
+        default=60.0,
         gt=0,
-        description="How often an open table websocket checks that its token is still live: "
-        "the TD's 'new device' (or withdrawing a terminal) closes the old device's socket.",
+        description="The longest an open table websocket goes without reading its token from "
+        "the database. A revocation by the server (the TD's 'new device', withdrawing a "
+        "terminal) closes the old device's socket at once on every worker; this bounds a "
+        "change made behind the server's back.",
     )
     dc_club_id: str | None = Field(
         default=None,

@@ -27,10 +27,13 @@ from sqlalchemy import Engine
 
 from protocol.messages import parse_server_message
 from server.live.bus import Bus, Delivery
+from server.live.live_tokens import LiveTokens
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "traveller_push"
+#: A table token changed (sent by the database's trigger, migration 0016): its hash.
+TOKEN_CHANNEL = "traveller_token"
 #: PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; bigger ones are compressed.
 MAX_PAYLOAD = 7900
 #: TCP keepalives so a listener notices a vanished database host within about half a minute.
@@ -90,8 +93,17 @@ class FanoutStats:
 class PgFanout:
     """One worker's NOTIFY sender and LISTEN relay, reconnecting after a database restart."""
 
-    def __init__(self, bus: Bus, params: dict[str, Any], *, retry_max: float = 5.0) -> None:
+    def __init__(
+        self,
+        bus: Bus,
+        params: dict[str, Any],
+        *,
+        retry_max: float = 5.0,
+        tokens: LiveTokens | None = None,
+    ) -> None:
         self.bus = bus
+        #: The process's live tokens, told of every token another worker (or tool) changed.
+        self.tokens = tokens
         self.params = {**params, **KEEPALIVES}
         self.origin = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self.stats = FanoutStats()
@@ -164,10 +176,16 @@ class PgFanout:
             try:
                 async with await self._connect() as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
+                    if self.tokens is not None:
+                        await conn.execute(f"LISTEN {TOKEN_CHANNEL}")
+                        self.tokens.changed_all()  # what changed while no one listened
                     self.listening.set()
                     delay = 0.2
                     async for note in conn.notifies():
-                        self._relay(note.payload)
+                        if note.channel == TOKEN_CHANNEL and self.tokens is not None:
+                            self.tokens.changed(note.payload)
+                        else:
+                            self._relay(note.payload)
             except Exception as exc:  # psycopg.Error mostly; the listener must not die
                 self.listening.clear()
                 self.stats.reconnects += 1
@@ -220,12 +238,15 @@ class PgFanout:
 
 
 @asynccontextmanager
-async def fanout(bus: Bus, engine: Engine) -> AsyncIterator[PgFanout | None]:
-    """Run the fan-out for a PostgreSQL engine (yields None and does nothing on SQLite)."""
+async def fanout(
+    bus: Bus, engine: Engine, tokens: LiveTokens | None = None
+) -> AsyncIterator[PgFanout | None]:
+    """Run the fan-out for a PostgreSQL engine (yields None and does nothing on SQLite);
+    ``tokens`` hears of every table token changed by any writer."""
     if engine.dialect.name != "postgresql":
         yield None
         return
-    relay = PgFanout(bus, connect_params(engine))
+    relay = PgFanout(bus, connect_params(engine), tokens=tokens)
     await relay.start()
     try:
         yield relay

@@ -15,6 +15,7 @@ from sqlmodel import Session
 from server.core.config import Settings
 from server.core.db import GroupWriter, read, transact, write_lock
 from server.live.bus import Bus
+from server.live.live_tokens import LiveTokens
 from server.live.table_desk import TableDesk
 from server.services.outcomes import Push
 
@@ -40,6 +41,8 @@ class Runtime:
         self.settings = settings
         self.engine = engine
         self.bus = Bus()
+        #: The open sockets' table tokens, live (a push asks them, not the database).
+        self.tokens = LiveTokens(engine, recheck=settings.token_check_seconds)
         #: The process's write lock: every transaction of this server queues on it (SQLite).
         self.lock = write_lock(engine)
         self.writer = GroupWriter(engine, max_batch=settings.group_commit_max, lock=self.lock)

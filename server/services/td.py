@@ -26,7 +26,7 @@ from server.services.dashboard import entry_values
 from server.services.entries import apply_values, checked_entry, conflict_call_reason
 from server.services.outcomes import Push, changed
 from server.services.setup import get_section, tables_of
-from server.services.views import assignment, results_at, round_info
+from server.services.views import assignment, results_at, round_infos
 
 
 def start_round(session: Session, section: Section, round_: int) -> list[Push]:
@@ -47,14 +47,17 @@ def start_round(session: Session, section: Section, round_: int) -> list[Push]:
     session.add(section)
     event = session.get(Event, section.event_id)
     assert event is not None
-    pushes = []
-    for table in tables_of(session, section):
+    tables = tables_of(session, section)
+    for table in tables:
         if table.round == 0:
             table.round = 1
             table.round_entered_at = utcnow()
             session.add(table)
-        info = round_info(session, event, section, table)
-        pushes.append(Push(section.id or 0, table.number, RoundChanged(round=info)))
+    infos = round_infos(session, event, section, tables)  # read for every table at once
+    pushes = [
+        Push(section.id or 0, table.number, RoundChanged(round=infos[table.number]))
+        for table in tables
+    ]
     audit.record(
         session, actor="td", action="round_started", section_id=section.id, new={"round": round_}
     )
@@ -72,11 +75,9 @@ def close_round(session: Session, section: Section, round_: int) -> list[Push]:
     )
     event = session.get(Event, section.event_id)
     assert event is not None
-    return [
-        Push(section.id or 0, t.number, RoundChanged(round=round_info(session, event, section, t)))
-        for t in tables_of(session, section)
-        if t.round <= round_
-    ]
+    tables = [t for t in tables_of(session, section) if t.round <= round_]
+    infos = round_infos(session, event, section, tables)
+    return [Push(section.id or 0, t.number, RoundChanged(round=infos[t.number])) for t in tables]
 
 
 class TableState(BaseModel):

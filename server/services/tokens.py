@@ -136,16 +136,19 @@ _LIVE = select(TableToken.revoked_at, TableToken.expires_at).where(
 )
 
 
-def check_token(session: Session, token: str) -> None:
+def check_token(session: Session, token: str) -> datetime:
     """UnauthorizedError unless ``token`` is a live table token (unknown, revoked, expired):
-    :func:`table_identity`'s check alone, as one small statement (a socket's pushes ask it
-    before every batch, so a withdrawn terminal hears nothing more)."""
+    :func:`table_identity`'s check alone, as one small statement (a socket asks it before a
+    push when its live token may have changed, so a withdrawn terminal hears nothing more).
+    Returns when the token expires."""
     found = session.execute(_LIVE, {"token_hash": digest(token)}).first()
     if found is None:
         raise UnauthorizedError(
             "token_invalid", "This terminal is not paired: enter the pairing code."
         )
     _check_times(found[0], found[1])
+    expires_at: datetime = found[1]
+    return expires_at
 
 
 def check_live(row: TableToken) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Literal, cast
 
 from sqlalchemy import bindparam, or_
@@ -108,6 +110,11 @@ def _next_positions(
             ),
         )
     ).all()
+    return _positions(pairs, list(rows))
+
+
+def _positions(pairs: list[Pair], rows: list[MovementAssignment]) -> list[NextPosition]:
+    """Where each pair goes next, from the next round's movement rows (any superset)."""
     out = []
     for pair in pairs:
         info = pair_info(pair)
@@ -133,6 +140,10 @@ _BOARD_FACTS = select(
 )
 
 
+Facts = dict[int, tuple[str, str, bool]]
+"""A section's boards: number -> (dealer, vulnerability, deal unknown)."""
+
+
 def round_info(session: Session, event: Event, section: Section, table: BridgeTable) -> RoundInfo:
     """What the table's terminal shows: its round, the pairs, the boards and their states."""
     round_ = table.round
@@ -141,13 +152,122 @@ def round_info(session: Session, event: Event, section: Section, table: BridgeTa
     ew = session.get(Pair, row.ew_pair_id) if row and row.ew_pair_id else None
     boards = row.board_numbers() if row else []
     results = {r.board: r for r in results_at(session, section, table.number, round_)}
-    facts = (
-        session.exec(_BOARD_FACTS, params={"section_id": section.id, "numbers": boards}).all()
-        if boards
+    facts: Facts = {
+        number: (dealer, vulnerability, unknown)
+        for number, dealer, vulnerability, unknown in (
+            session.exec(_BOARD_FACTS, params={"section_id": section.id, "numbers": boards}).all()
+            if boards
+            else []
+        )
+    }
+
+    def next_positions(pairs: list[Pair]) -> list[NextPosition]:
+        return _next_positions(session, section, round_, pairs)
+
+    return _round_view(
+        session, event, section, table, row, (ns, ew), results, facts, next_positions
+    )
+
+
+def round_infos(
+    session: Session, event: Event, section: Section, tables: list[BridgeTable]
+) -> dict[int, RoundInfo]:
+    """:func:`round_info` of many tables of a section (by table number), read for all of them
+    at once: one statement for the movement's rows, the pairs, the results, the boards and the
+    next round's rows, instead of those statements a table (the TD's round start)."""
+    numbers = [t.number for t in tables]
+    rounds = sorted({t.round for t in tables if t.round})
+    rows: dict[tuple[int, int], MovementAssignment] = {}
+    if rounds:
+        for seat_row in session.exec(
+            select(MovementAssignment).where(
+                MovementAssignment.section_id == section.id,
+                col(MovementAssignment.round).in_(rounds),
+                col(MovementAssignment.table_number).in_(numbers),
+            )
+        ):
+            rows[(seat_row.table_number, seat_row.round)] = seat_row
+    pair_ids = {i for r in rows.values() for i in (r.ns_pair_id, r.ew_pair_id) if i}
+    pairs = (
+        {p.id: p for p in session.exec(select(Pair).where(col(Pair.id).in_(pair_ids)))}
+        if pair_ids
+        else {}
+    )
+    results: dict[tuple[int, int], dict[int, Result]] = {}
+    if rounds:
+        for result in session.exec(
+            select(Result).where(
+                Result.section_id == section.id,
+                col(Result.round).in_(rounds),
+                col(Result.table_number).in_(numbers),
+            )
+        ):
+            results.setdefault((result.table_number, result.round), {})[result.board] = result
+    boards = sorted({b for r in rows.values() for b in r.board_numbers()})
+    facts: Facts = {
+        number: (dealer, vulnerability, unknown)
+        for number, dealer, vulnerability, unknown in (
+            session.exec(_BOARD_FACTS, params={"section_id": section.id, "numbers": boards}).all()
+            if boards
+            else []
+        )
+    }
+    following = [r + 1 for r in rounds if r < section.rounds]
+    next_rows = (
+        list(
+            session.exec(
+                select(MovementAssignment).where(
+                    MovementAssignment.section_id == section.id,
+                    col(MovementAssignment.round).in_(following),
+                )
+            )
+        )
+        if following
         else []
     )
-    board_rows = {number: (dealer, vulnerability) for number, dealer, vulnerability, _ in facts}
-    dealless = [number for number, _, _, unknown in facts if unknown]
+    out: dict[int, RoundInfo] = {}
+    for table in tables:
+        row = rows.get((table.number, table.round)) if table.round else None
+        ns = pairs.get(row.ns_pair_id) if row and row.ns_pair_id else None
+        ew = pairs.get(row.ew_pair_id) if row and row.ew_pair_id else None
+        after = [r for r in next_rows if r.round == table.round + 1]
+        positions: Callable[[list[Pair]], list[NextPosition]] = (
+            _no_positions if table.round >= section.rounds else partial(_positions, rows=after)
+        )
+        out[table.number] = _round_view(
+            session,
+            event,
+            section,
+            table,
+            row,
+            (ns, ew),
+            results.get((table.number, table.round), {}),
+            facts,
+            positions,
+        )
+    return out
+
+
+def _no_positions(_pairs: list[Pair]) -> list[NextPosition]:
+    return []
+
+
+def _round_view(
+    session: Session,
+    event: Event,
+    section: Section,
+    table: BridgeTable,
+    row: MovementAssignment | None,
+    seated: tuple[Pair | None, Pair | None],
+    results: dict[int, Result],
+    facts: Facts,
+    next_positions: Callable[[list[Pair]], list[NextPosition]],
+) -> RoundInfo:
+    """The round view of one table from what was read for it."""
+    round_ = table.round
+    ns, ew = seated
+    boards = row.board_numbers() if row else []
+    dealless = [number for number in boards if number in facts and facts[number][2]]
     deal_asks = (
         keyed_deals.asks(session, section.id or 0, table.number, round_, dealless)
         if event.deal_entry and dealless
@@ -156,7 +276,7 @@ def round_info(session: Session, event: Event, section: Section, table: BridgeTa
     statuses = []
     for number in boards:
         stored = results.get(number)
-        dealer, vulnerability = board_rows[number]
+        dealer, vulnerability, _unknown = facts[number]
         statuses.append(
             BoardStatus(
                 board=number,
@@ -180,9 +300,7 @@ def round_info(session: Session, event: Event, section: Section, table: BridgeTa
         complete=complete,
         round_open=round_ > section.closed_rounds,
         next_round_released=section.current_round > round_,
-        next=_next_positions(session, section, round_, [p for p in (ns, ew) if p is not None])
-        if complete
-        else [],
+        next=next_positions([p for p in (ns, ew) if p is not None]) if complete else [],
         lead_required=event.lead_required,
         tricks_style=event.tricks_style,
         confirm_pin_required=event.confirm_pin_required,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from datetime import datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
 
@@ -21,8 +22,9 @@ from server.api.table import _Link, _pushes
 from server.app import create_app
 from server.core.config import ConfigError, Settings
 from server.core.db import make_engine, migrate
-from server.core.models import Result
+from server.core.models import Result, utcnow
 from server.live.bus import Bus
+from server.live.live_tokens import LiveTokens
 from tests.support.api import Club, new_id, open_club
 from tests.support.env import TD_PASSWORD
 
@@ -173,13 +175,14 @@ def test_a_push_to_a_terminal_that_has_just_gone_ends_quietly(gone: str) -> None
                 raise WebSocketDisconnect(code=1006)
             raise WebSocketDisconnected('Cannot call "send" once a close message has been sent.')
 
-    async def token_live(_work: object) -> None:
-        return None
+    async def token_live(_work: object) -> datetime:
+        return utcnow() + timedelta(hours=1)
 
     async def scenario() -> tuple[int, int]:
         bus = Bus()
         settings = SimpleNamespace(token_check_seconds=5.0)
-        runtime = SimpleNamespace(bus=bus, settings=settings, read=token_live)
+        tokens = LiveTokens(make_engine("sqlite://"), recheck=5.0)
+        runtime = SimpleNamespace(bus=bus, settings=settings, read=token_live, tokens=tokens)
         socket = GoneSocket()
         link = _Link(socket, None)  # type: ignore[arg-type]
         task = asyncio.create_task(_pushes(link, runtime, "token", 1, 3))  # type: ignore[arg-type]
