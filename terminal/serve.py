@@ -142,11 +142,12 @@ def page_language(request: web.Request) -> str:
 
 def full_page(request: web.Request, refusal: str, count: int) -> web.HTTPServiceUnavailable:
     """The page a browser gets when no terminal may start: what happened and what to do."""
-    words = translations(page_language(request))
+    lang = page_language(request)
+    words = translations(lang)
     text = html.escape(words.gettext(refusal).format(count=count))
     reload = html.escape(words.gettext(RELOAD))
     body = (
-        "<!doctype html><html><head><meta charset='utf-8'>"
+        f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
         "<title>Traveller</title></head>"
         "<body style='font-family:sans-serif;font-size:1.2rem;max-width:36rem;margin:2rem auto;"

@@ -206,6 +206,7 @@ async def test_more_browsers_than_the_cap_start_no_more_terminals(
     assert page.status_code == 503
     # the page says why and what to do, in the browser's language
     assert "Alle 3 bordterminaler på denne server er i brug" in page.text
+    assert "<html lang='da'>" in page.text
     found = await wait_for_terminals(pid, 3)
     # the host's memory is bounded by the cap: three terminals, whatever was asked
     assert sum(found.values()) < 3 * 300 * 1024, found
