@@ -297,6 +297,7 @@ class Device:
             try:
                 self._draft = press(draft, ENTRY_KEYS.get(key, key))
             except KeyRefusedError as refusal:
+                self._draft = refusal.kept(draft)
                 words = T.REFUSAL_TEXTS.get(refusal.code)
                 if words is not None:
                     self._note = self._t(words, tricks=refusal.tricks)
