@@ -1,6 +1,8 @@
 """The firmware's link (kp_link, under MicroPython) against protocol/link.py's other end, in
 virtual time, on a line that corrupts and drops bytes: point to point against the gateway's
-PointToPointLink, and on the bus against the BusMaster. Every message arrives once, in order."""
+PointToPointLink, and on the bus against the BusMaster. Every message arrives once, in order;
+an idle point-to-point link stays up on the gateway's keepalive SYNC, answered as protocol/
+link.py's keypad end answers it."""
 
 from __future__ import annotations
 
@@ -10,7 +12,15 @@ from collections.abc import Iterator
 
 import pytest
 
-from protocol.link import BusMaster, Delivered, LinkConfig, PointToPointLink
+from protocol.framing import Decoder, Frame, FrameType
+from protocol.link import (
+    BusMaster,
+    Delivered,
+    LinkConfig,
+    LinkDown,
+    PeerRestarted,
+    PointToPointLink,
+)
 from tests.support.micropython import MicroPython
 
 pytestmark = pytest.mark.subprocess
@@ -103,3 +113,63 @@ def test_the_bus_delivers_everything_once_in_order(mp: MicroPython, damage: floa
     duplicates, _ = _run(mp, bus=True, damage=damage, seed=33)
     if damage:
         assert duplicates > 0
+
+
+def _frames(data: bytes) -> list[Frame]:
+    return [f for f in Decoder().feed(data) if isinstance(f, Frame)]
+
+
+def test_an_idle_keypad_answers_the_gateway_s_keepalive_as_protocol_s_keypad_does(
+    mp: MicroPython,
+) -> None:
+    """Quiet for a minute after one message each way: the gateway sends a SYNC of its own
+    session every 20 s, the firmware answers each with the SYNC_ACK protocol/link.py's keypad
+    end writes for the same bytes, nobody sees the link go down or the peer restart, and the
+    next message still arrives, once."""
+    step = 20  # ms; the keepalive is 20 s, the link's timeouts 150 ms and more
+    now = [0.0]
+    config = LinkConfig()
+    assert config.keepalive is not None
+    gateway = PointToPointLink(None, lambda: now[0], role="gateway", config=config, session=77)
+    reference = PointToPointLink(ADDRESS, lambda: now[0], role="device", config=config, session=9)
+    mp.run(f"kp_host.link_start({ADDRESS}, 33)")
+    gateway.send(0x20, b"round")
+    sends = [[0x13, b"hello".hex()]]
+    into_keypad = b""
+    keepalives: list[Frame] = []
+    answers: list[tuple[list[Frame], list[Frame]]] = []  # (firmware's, protocol's) per keepalive
+    events: list[object] = []
+    got: list[tuple[int, bytes]] = []
+    for tick in range(int(70_000 / step)):
+        now[0] = tick * step / 1000
+        if tick == int(65_000 / step):
+            gateway.send(0x21, b"after the quiet")
+        answer = json.loads(
+            mp.run(f"kp_host.link_step({into_keypad.hex()!r}, {tick * step}, {sends!r})")[-1]
+        )
+        sends = []
+        out = bytes.fromhex(answer["out"])
+        events += [e[0] for e in answer["events"] if e[0] != "up"]
+        got += [(e[1], bytes.fromhex(e[2])) for e in answer["events"] if e[0] == "delivered"]
+        syncs = [f for f in _frames(into_keypad) if f.type == FrameType.SYNC]
+        reference.receive_bytes(into_keypad)  # protocol's keypad end hears the same line
+        reply = reference.poll(now[0])
+        if syncs and now[0] > 1:  # past the first contact: a keepalive
+            keepalives += syncs
+            answers.append(
+                (
+                    [f for f in _frames(out) if f.type == FrameType.SYNC_ACK],
+                    [f for f in _frames(reply) if f.type == FrameType.SYNC_ACK],
+                )
+            )
+        gateway.receive_bytes(out)
+        events += [e for e in gateway.events() if isinstance(e, LinkDown | PeerRestarted)]
+        into_keypad = gateway.poll(now[0])
+    assert len(keepalives) == 3, keepalives  # at about 20, 40 and 60 s
+    assert all(k.payload == (77).to_bytes(4, "big") for k in keepalives)  # the same session
+    for keepalive, (mine, theirs) in zip(keepalives, answers, strict=True):
+        assert [(f.seq, f.payload) for f in mine] == [(keepalive.seq, keepalive.payload)]
+        assert mine == theirs
+    assert events == ["delivered", "delivered"], events  # no down, no restart
+    assert got == [(0x20, b"round"), (0x21, b"after the quiet")]
+    assert gateway.up

@@ -16,6 +16,7 @@ from firmware_sim.device import Device
 from firmware_sim.fake_gateway import FakeTables
 from firmware_sim.store import MemoryStore
 from protocol.keypad_codec import KeypadCommand, KeypadReply, decode, encode
+from protocol.messages import NextPosition
 from tests.support.micropython import MicroPython
 
 pytestmark = pytest.mark.subprocess
@@ -82,10 +83,20 @@ class Pair:
         self.mp.run("dev.boot()")
         self.flush()
 
-    def press(self, key: str) -> None:
+    def press(self, key: str, *, answered: bool = True) -> None:
+        """``key`` on both keypads, and what they send answered (unless not ``answered``)."""
         self.sim.press(key)
         self.mp.run(f"dev.press({key!r})")
-        self.flush()
+        if answered:
+            self.flush()
+
+    def moving(self, moves: list[NextPosition]) -> None:
+        """Both servers describe the round with pairs going on as ``moves`` say."""
+        for tables in (self.sim_tables, self.fw_tables):
+            plain = tables.round_info
+            tables.round_info = (  # type: ignore[method-assign]
+                lambda table, plain=plain: plain(table).model_copy(update={"next": moves})
+            )
 
     def lines(self) -> tuple[tuple[str, str], tuple[str, str]]:
         fw = json.loads(self.mp.run("show()")[-1])
@@ -116,3 +127,33 @@ def test_the_firmware_shows_what_the_simulator_shows(
     assert len(seen) >= 5, seen  # the keys went through several screens, not one
     assert pair.fw_tables.results == pair.sim_tables.results  # and stored the same
     assert pair.sim_tables.results  # some results were keyed, sent and stored
+
+
+MOVES = {
+    "howell": [
+        NextPosition(pair="5", table=4, seat="EW", boards=[10, 11, 12]),
+        NextPosition(pair="4", table=2, seat="NS", boards=[4, 5, 6]),
+    ],
+    "sit-out": [
+        NextPosition(pair="10 NS", table=10, seat="NS", boards=[1]),
+        NextPosition(pair="9 EW", table=None),
+    ],
+    "one": [NextPosition(pair="3", table=2, seat="EW", boards=[1])],
+    "none": [],
+}
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_the_move_screen_is_the_simulators(mp: MicroPython, lang: str) -> None:
+    """Each pair named with its next table and side (a sit-out as such), or the wait for the
+    TD without the movement's word, as the simulator shows them in every language."""
+    for name, moves in MOVES.items():
+        pair = Pair(mp, lang, "absolute", None)
+        pair.moving(moves)
+        pair.boot()
+        for key in ["0", "0", "0", "3", "ENT", "ENT"] + ["0", "ENT", "ENT"] * 3:
+            pair.press(key)
+        pair.press("ENT", answered=False)  # NextRound, the TD not yet answering
+        assert pair.sim.screen == "next_wait", name
+        sim, fw = pair.lines()
+        assert fw == sim, name

@@ -297,6 +297,7 @@ class Device:
             try:
                 self._draft = press(draft, ENTRY_KEYS.get(key, key))
             except KeyRefusedError as refusal:
+                self._draft = refusal.kept(draft)
                 words = T.REFUSAL_TEXTS.get(refusal.code)
                 if words is not None:
                     self._note = self._t(words, tricks=refusal.tricks)
@@ -681,15 +682,24 @@ class Device:
         return fit("%s %s" % (board, self._t(_words(status["state"])))), line2
 
     def _show_next_wait(self):
+        """Where each pair of the table goes next, a line a pair and named by its number:
+        "Pair 5>T4 EW" is pair 5 to table 4 as E/W, whichever seat it has now. Without the
+        movement's word: wait for the TD."""
         info = self.round
-        moves = " ".join(
-            "%s>%s" % (p.get("seat") or p["pair"], self._t("T{table}", table=p["table"]))
-            for p in info["next"]
-            if p.get("table") is not None
-        )
-        waiting = self._t("for the TD")
-        return fit(self._t("R{round} done, wait", round=info["round"])), fit(
-            moves or waiting, waiting
+        done = fit(self._t("R{round} done, wait", round=info["round"]))
+        moves = [self._move(p) for p in info["next"][:2]]
+        if not moves:
+            return done, self._t("for the TD")
+        return (moves[0], moves[1]) if len(moves) == 2 else (done, moves[0])
+
+    def _move(self, position):
+        pair = position["pair"].replace(" ", "")  # "3 NS" -> "3NS", as the seat screen shows
+        side = position.get("seat")
+        if position.get("table") is None or side is None:
+            return fit(self._t("Pair {pair} out", pair=pair))
+        side = "".join(seat(self.language, letter) for letter in side)
+        return fit(
+            self._t("Pair {pair}>T{table} {side}", pair=pair, table=position["table"], side=side)
         )
 
     def _show_call_td(self):

@@ -4,7 +4,8 @@ board's result keyed on a numeric keypad, the same keys as the terminal and the 
 level 1-7 (0 passed out), strain 1 C 2 D 3 H 4 S 5 NT, * doubled (X, XX, undo), declarer 1 N
 2 E 3 S 4 W, the lead when the event asks (suit 1-4, rank 2-9, 0 ten, 11-14 J Q K A), tricks
 taken 0-13 (a 1 takes a second digit) or, relative, 0 made / + over / - down. A refused key
-raises KeyRefusedError(code); backspace replays the keys but the last.
+raises KeyRefusedError(code); its kept(draft) is what the device keeps (a refused second tricks
+digit takes its 1 back too); backspace replays the keys but the last.
 """
 
 import kp_tables as T
@@ -20,12 +21,19 @@ _CYCLE = {"": "X", "X": "XX", "XX": ""}
 
 
 class KeyRefusedError(Exception):
-    """A key that does not fit the field being keyed."""
+    """A key that does not fit the field being keyed. ``draft`` is what the draft becomes all
+    the same, or None when it stays as it was: "14" refused leaves no tricks keyed, since the
+    "1" alone would be another result, one OK from being sent."""
 
-    def __init__(self, code, tricks=""):
+    def __init__(self, code, tricks="", draft=None):
         super().__init__(code)
         self.code = code
         self.tricks = tricks
+        self.draft = draft
+
+    def kept(self, draft):
+        """The draft a device keeps after this refusal of a key pressed on ``draft``."""
+        return draft if self.draft is None else self.draft
 
 
 class Draft:
@@ -214,7 +222,7 @@ def press(draft, key):
             if not key.isdigit():
                 raise KeyRefusedError("all_keyed")
             if int(key) > 3:
-                raise KeyRefusedError("too_many_tricks", "1" + key)
+                raise KeyRefusedError("too_many_tricks", "1" + key, backspace(draft))
             nxt._checked("1" + key)
             nxt.keys.append(key)
             return nxt
@@ -225,13 +233,14 @@ def press(draft, key):
 
 
 def replay(draft, keys):
-    """A fresh draft for the same board with ``keys`` pressed (refused keys skipped)."""
+    """A fresh draft for the same board with ``keys`` pressed (refused keys are skipped, as a
+    device skips them)."""
     fresh = Draft(draft.board, draft.tricks_style, draft.lead_required)
     for key in keys:
         try:
             fresh = press(fresh, key)
-        except KeyRefusedError:
-            pass
+        except KeyRefusedError as refusal:
+            fresh = refusal.kept(fresh)
     return fresh
 
 
