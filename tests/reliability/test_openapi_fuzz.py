@@ -26,7 +26,8 @@ EXAMPLES = 10  # per operation: bounded, the whole API takes well under a minute
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[FastAPI, dict[str, str]]]:
-    """The app (lifespan running), a club with round 1 started, a TD and a table token."""
+    """The app (lifespan running), a club with round 1 started, a TD and a table token (and
+    a second TD token for the logout route)."""
     path: Path = tmp_path_factory.mktemp("fuzz") / "fuzz.db"
     engine = make_engine(f"sqlite:///{path}")
     app = create_app(Settings(td_password=TD_PASSWORD), engine=engine)
@@ -34,7 +35,17 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[FastAPI, 
         club = open_club(client, engine, tables=4, bpr=2)
         club.start_round(1)
         table = club.pair(1)
-        yield app, {"td": club.td_headers["Authorization"], "table": f"Bearer {table.token}"}
+        # a TD token of its own for the logout route, which ends the token it is called with
+        login = client.post("/api/v1/td/login", json={"password": TD_PASSWORD})
+        assert login.status_code == 200, login.text
+        yield (
+            app,
+            {
+                "td": club.td_headers["Authorization"],
+                "table": f"Bearer {table.token}",
+                "logout": f"Bearer {login.json()['token']}",
+            },
+        )
     engine.dispose()
 
 
@@ -72,7 +83,10 @@ def well_formed_error(response: Any) -> None:
 def test_the_api_never_fails_with_5xx_and_errors_are_well_formed(
     case: Any, served: tuple[FastAPI, dict[str, str]]
 ) -> None:
-    role = "table" if case.path.startswith("/api/v1/table") else "td"
+    if case.path.startswith("/api/v1/table"):
+        role = "table"
+    else:
+        role = "logout" if case.path == "/api/v1/td/logout" else "td"
     response = case.call(headers={"Authorization": served[1][role]})
     case.validate_response(response, checks=[not_a_server_error])
     if case.path.startswith("/api/"):  # /dc speaks the Bridgemate Data Connector's own format
