@@ -195,18 +195,8 @@ def _player_names(event: EventFile, line: Line, cell: Callable[[str], str]) -> N
 
 
 def _seated(cell: Callable[[str], str]) -> tuple[int, int, int, int] | None:
-    """The row's four players (an individual), None on a pairs row; a row naming some and
-    not all four is refused."""
-    texts = [cell(seat) for seat in SEATS]
-    if not any(texts):
-        return None
-    missing = [seat for seat, text in zip(SEATS, texts, strict=True) if not text]
-    if missing:
-        raise spelling.SpellingError(f"an individual's row without {', '.join(missing)}")
-    north, east, south, west = (spelling.player_number(text) for text in texts)
-    if len({north, east, south, west}) < 4:
-        raise spelling.SpellingError(f"a player sits twice at the table ({' '.join(texts)})")
-    return north, east, south, west
+    """The row's four players (an individual), None on a pairs row."""
+    return spelling.seated_players([(seat, cell(seat)) for seat in SEATS], "row")
 
 
 def _row(board: int, cell: Callable[[str], str]) -> tuple[Line, RawRef | None, RawRef | None]:

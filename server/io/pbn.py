@@ -344,21 +344,11 @@ _PLAYER_COLUMNS = ("PlayerId_North", "PlayerId_East", "PlayerId_South", "PlayerI
 
 
 def _players(row: dict[str, str], number: int, board: int) -> tuple[int, int, int, int] | None:
-    """The row's North, East, South and West players, None on a pairs row; a row naming some
-    and not all four is refused."""
-    texts = [cell(row, column) for column in _PLAYER_COLUMNS]
-    if not any(texts):
-        return None
-    missing = [c for c, text in zip(_PLAYER_COLUMNS, texts, strict=True) if not text]
+    """The row's North, East, South and West players, None on a pairs row."""
     try:
-        if missing:
-            raise spelling.SpellingError(f"an individual's row without {', '.join(missing)}")
-        north, east, south, west = (spelling.player_number(text) for text in texts)
-        if len({north, east, south, west}) < 4:
-            raise spelling.SpellingError(f"a player sits twice at the table ({' '.join(texts)})")
+        return spelling.seated_players([(c, cell(row, c)) for c in _PLAYER_COLUMNS], "row")
     except spelling.SpellingError as exc:
         raise EventFileError(str(exc), line=number, board=board) from None
-    return north, east, south, west
 
 
 def _adjusted_share(row: dict[str, str], tops: set[Decimal]) -> tuple[Fraction, Fraction]:

@@ -10,6 +10,7 @@ sets below from the table, so a spelling is accepted exactly when it is document
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -146,6 +147,22 @@ def player_number(text: str) -> int:
     if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 9999:
         raise SpellingError(f"{raw!r} is not a player number")
     return int(raw)
+
+
+def seated_players(cells: Sequence[tuple[str, str]], unit: str) -> tuple[int, int, int, int] | None:
+    """The four players (North, East, South, West) of an individual's traveller ``unit`` (a
+    "row", a "line") from its four (name, text) cells; None when none is filled (a pairs
+    line). One missing, a number that is not a player's or a player twice is refused."""
+    texts = [text for _, text in cells]
+    if not any(texts):
+        return None
+    missing = [name for name, text in cells if not text]
+    if missing:
+        raise SpellingError(f"an individual's {unit} without {', '.join(missing)}")
+    north, east, south, west = (player_number(text) for text in texts)
+    if len({north, east, south, west}) < 4:
+        raise SpellingError(f"a player sits twice at the table ({', '.join(texts)})")
+    return north, east, south, west
 
 
 def pair_number(text: str | int) -> tuple[str | None, int, str | None]:

@@ -410,18 +410,8 @@ _PLAYER_TAGS = ("N_PLAYER_NUMBER", "E_PLAYER_NUMBER", "S_PLAYER_NUMBER", "W_PLAY
 
 
 def _players(element: ET.Element) -> tuple[int, int, int, int] | None:
-    """The line's four players, None on a pairs line; a line naming some and not all four
-    is refused."""
-    texts = [_text(element, tag) for tag in _PLAYER_TAGS]
-    if not any(texts):
-        return None
-    missing = [tag for tag, text in zip(_PLAYER_TAGS, texts, strict=True) if not text]
-    if missing:
-        raise spelling.SpellingError(f"an individual's line without {', '.join(missing)}")
-    north, east, south, west = (spelling.player_number(text) for text in texts)
-    if len({north, east, south, west}) < 4:
-        raise spelling.SpellingError(f"a player sits twice at the table ({', '.join(texts)})")
-    return north, east, south, west
+    """The line's four players, None on a pairs line."""
+    return spelling.seated_players([(tag, _text(element, tag)) for tag in _PLAYER_TAGS], "line")
 
 
 def _traveller(
