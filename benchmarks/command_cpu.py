@@ -47,7 +47,7 @@ def run(tables: int, batch: int, rounds: int) -> tuple[int, float]:
             seats = {n: club.pair(n) for n in range(1, tables + 1)}
             desk = TableDesk(engine)
             order = {n: desk.order_of(seat.token) for n, seat in seats.items()}  # table ids
-            writer = GroupWriter(engine, max_batch=max(batch, 1))
+            writer = GroupWriter(engine, max_batch=max(batch, 1), steps=desk)
             commands = 0
             cpu = 0.0
             for round_ in range(1, rounds + 1):

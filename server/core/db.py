@@ -13,7 +13,7 @@ from contextlib import AbstractContextManager, closing, contextmanager, nullcont
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from alembic import command
 from alembic.config import Config
@@ -168,21 +168,42 @@ def session_scope(engine: Engine) -> Iterator[Session]:
 T = TypeVar("T")
 
 
+class CommitSteps(Protocol):
+    """What a writer of table commands does around the COMMIT of a transaction, in this order:
+    ``begin`` before the first command, ``append`` the rows the commands kept for the commit
+    just before it, ``apply`` what they changed to the process's memory only after it."""
+
+    def begin(self, session: Session) -> None: ...
+
+    def append(self, session: Session) -> None: ...
+
+    def apply(self, session: Session) -> None: ...
+
+
 def transact(
     engine: Engine,
     work: Callable[[Session], T],
     *,
     attempts: int = 3,
     lock: AbstractContextManager[object] | None = None,
+    steps: CommitSteps | None = None,
 ) -> T:
     """Run ``work`` in one transaction and commit before returning: what it returns has been
     stored. A race on a unique key (two devices at once) is retried, and then sees the row.
     ``lock``: the process's write lock (:func:`write_lock`, held by the server's Runtime), so
-    that its transactions queue on it; without one, SQLite's busy timeout queues them."""
+    that its transactions queue on it; without one, SQLite's busy timeout queues them.
+    ``steps``: the table desk's steps around the COMMIT (:class:`CommitSteps`)."""
     for attempt in range(1, attempts + 1):
         try:
+            if steps is None:
+                with lock or nullcontext(), session_scope(engine) as session:
+                    return work(session)
             with lock or nullcontext(), session_scope(engine) as session:
-                return work(session)
+                steps.begin(session)
+                value = work(session)
+                steps.append(session)
+            steps.apply(session)  # committed: session_scope returned
+            return value
         except (OverflowError, DataError) as exc:  # e.g. an id of 10**20 in a URL
             raise InvalidError("out_of_range", "A number in the request is out of range.") from exc
         except (IntegrityError, OperationalError) as exc:
@@ -250,9 +271,12 @@ class GroupWriter:
         max_batch: int = 64,
         idle: float = 5.0,
         lock: AbstractContextManager[object] | None = None,
+        steps: CommitSteps | None = None,
     ) -> None:
         self.engine = engine
         self.lock = lock if lock is not None else write_lock(engine)
+        #: The table desk's steps around each COMMIT (its unit of work and its memory).
+        self.steps = steps
         self.max_batch = max_batch
         self.idle = idle
         self.stats = GroupStats()
@@ -312,7 +336,9 @@ class GroupWriter:
         try:
             with self.lock, Session(self.engine, expire_on_commit=False) as session:
                 try:
-                    for job in jobs:
+                    if self.steps is not None:
+                        self.steps.begin(session)
+                    for job in jobs:  # decide, each in its savepoint
                         try:
                             with session.begin_nested():
                                 value = job.work(session)
@@ -320,10 +346,14 @@ class GroupWriter:
                             done.append((job, None, exc))
                         else:
                             done.append((job, value, None))
+                    if self.steps is not None:
+                        self.steps.append(session)  # the rows the commands kept for the commit
                     session.commit()
                 except BaseException:
                     session.rollback()
                     raise
+            if self.steps is not None:
+                self.steps.apply(session)  # only once committed
         except Exception as exc:
             # Nothing of this batch is stored: run each command on its own instead.
             self.stats.fallbacks += 1
@@ -339,7 +369,7 @@ class GroupWriter:
 
     def _alone(self, job: Job[Any]) -> None:
         try:
-            value = transact(self.engine, job.work, lock=self.lock)
+            value = transact(self.engine, job.work, lock=self.lock, steps=self.steps)
         except BaseException as exc:
             job.future.set_exception(exc)
         else:

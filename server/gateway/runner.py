@@ -27,7 +27,7 @@ from sqlalchemy import Engine
 
 from protocol.link import LinkConfig
 from protocol.messages import Error
-from server.core.db import GroupWriter, make_engine, migrate
+from server.core.db import make_engine, migrate
 from server.core.errors import UnavailableError
 from server.live.bus import Bus, Subscription
 from server.live.notify import fanout
@@ -39,6 +39,9 @@ from .ports import PortSpec, parse_ports
 from .serial_io import PortWorker, SerialLike, check_pyserial, open_port
 from .service import handle, load_bindings
 from .watch import Table, Watcher
+
+#: The most keypad commands one group commit takes (the server's default).
+GROUP_COMMIT = 64
 
 if TYPE_CHECKING:
     from server.live.runtime import Runtime
@@ -67,7 +70,7 @@ class Gateway:
         self.engine = engine
         # The one way in (group commit, table locks in table order): the server's desk when
         # the gateway runs inside it, else one of its own.
-        self.desk = desk or TableDesk(engine, bus=bus, writer=GroupWriter(engine))
+        self.desk = desk or TableDesk(engine, bus=bus, batch=GROUP_COMMIT)
         self.specs = list(specs)
         self.bus = bus
         self.baud = baud

@@ -45,9 +45,12 @@ class Runtime:
         self.tokens = LiveTokens(engine, recheck=settings.token_check_seconds)
         #: The process's write lock: every transaction of this server queues on it (SQLite).
         self.lock = write_lock(engine)
-        self.writer = GroupWriter(engine, max_batch=settings.group_commit_max, lock=self.lock)
-        grouped = self.writer if settings.group_commit_max > 1 else None
-        self.desk = TableDesk(engine, bus=self.bus, writer=grouped, lock=self.lock)
+        self.desk = TableDesk(engine, bus=self.bus, batch=settings.group_commit_max, lock=self.lock)
+
+    @property
+    def writer(self) -> GroupWriter | None:
+        """The table desk's group commit (None when it is off: one transaction a command)."""
+        return self.desk.writer
 
     def transact(self, work: Callable[[Session], T]) -> T:
         """Run a use case in one transaction (queued on the server's write lock), committed

@@ -55,18 +55,39 @@ class TableDesk:
         engine: Engine,
         *,
         bus: Bus | None = None,
-        writer: GroupWriter | None = None,
+        batch: int = 0,
         lock: AbstractContextManager[object] | None = None,
         memory: TableMemory | None = None,
     ) -> None:
+        """``batch``: the most commands a group commit takes (below 2: one transaction each);
+        ``lock``: the process's write lock, which the writer's transactions queue on."""
         self.engine = engine
         #: What it remembers of each table between commands (server.services.table_memory).
         self.memory = memory if memory is not None else TableMemory()
         self.bus = bus
-        self.writer = writer
+        self.writer = (
+            GroupWriter(engine, max_batch=batch, lock=lock, steps=self) if batch > 1 else None
+        )
         #: The write lock its transactions queue on (the writer's, else the one given).
-        self.lock = writer.lock if writer is not None else lock
+        self.lock = self.writer.lock if self.writer is not None else lock
         self._orders: dict[str, int] = {}
+
+    # ------------------------------------------------------------------ around the COMMIT
+    # A table command is decided in its savepoint (``work``); its write-only rows wait in the
+    # transaction's unit of work; the writer calls these three in this order (CommitSteps).
+
+    def begin(self, session: Session) -> None:
+        """Before the transaction's first command: its unit of work is open."""
+        commit_rows.begin(session)
+
+    def append(self, session: Session) -> None:
+        """Just before the COMMIT: the commands' idempotency and audit rows, one
+        ``executemany`` a statement for the whole batch."""
+        commit_rows.append(session)
+
+    def apply(self, session: Session) -> None:
+        """After the COMMIT only: the tables' states go back to the memory."""
+        self.memory.apply(session)
 
     # ------------------------------------------------------------------ running
 
@@ -75,7 +96,7 @@ class TableDesk:
         if self.writer is None:
             future: Future[T] = Future()
             try:
-                future.set_result(transact(self.engine, work, lock=self.lock))
+                future.set_result(transact(self.engine, work, lock=self.lock, steps=self))
             except BaseException as exc:
                 future.set_exception(exc)
             return future
@@ -84,7 +105,9 @@ class TableDesk:
     async def run(self, work: Callable[[Session], T], order: int) -> T:
         """Run ``work`` as a table command, with the commands waiting alongside it."""
         if self.writer is None:
-            return await run_in_threadpool(lambda: transact(self.engine, work, lock=self.lock))
+            return await run_in_threadpool(
+                lambda: transact(self.engine, work, lock=self.lock, steps=self)
+            )
         return await asyncio.wrap_future(self.writer.submit(work, order))
 
     def transact(self, work: Callable[[Session], T]) -> T:

@@ -1,12 +1,16 @@
-"""Rows a table command only writes (its entry id in the idempotency log, the audit row of its
-change to a result), kept until its transaction commits and then written with one
-``executemany`` a statement for every command of the group commit.
+"""The unit of work of a transaction of table commands: the rows a command only writes (its
+entry id in the idempotency log, the audit row of its change to a result), kept until the
+transaction commits and then written with one ``executemany`` a statement for every command of
+the group commit.
 
-Only while a command runs as a job (:func:`job`, the table desk's wrapper) are rows kept back;
-anywhere else :func:`write` executes at once. A job's rows join the transaction's only if the job
-ends without an exception (a refused command's savepoint is rolled back, and so are its rows);
-they are written just before the outermost COMMIT (SQLAlchemy's ``before_commit``, which also
-runs for a savepoint and is skipped there), so "committed before acknowledged" holds unchanged.
+The table desk opens the unit (:func:`begin`) before the first command of a transaction and
+writes it (:func:`append`) just before the COMMIT, both called in order by the writer
+(server.core.db ``CommitSteps``): no session hook writes anything. Only while a command runs as
+a job (:func:`job`, the desk's wrapper) are rows kept back; anywhere else :func:`write`
+executes at once, and so does a job in a transaction with no unit open (its rows are written
+when it ends). A job's rows join the unit only if the job ends without an exception (a refused
+command's savepoint is rolled back, and so are its rows), so "committed before acknowledged"
+holds unchanged.
 
 Nothing in a command reads these rows back except the idempotency look-up, which asks
 :func:`pending_entry` first: a repeat of an entry id within one batch is seen as a repeat.
@@ -19,7 +23,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import event
 from sqlalchemy.sql.expression import Executable
 from sqlmodel import Session
 
@@ -39,30 +42,36 @@ class _Rows:
     job_entries: dict[tuple[int, str], Params] = field(default_factory=dict)
 
 
-def _rows(session: Session) -> _Rows:
-    rows: _Rows | None = session.info.get(KEY)
-    if rows is None:
-        rows = session.info[KEY] = _Rows()
-        event.listen(session, "before_commit", _write_kept)
-    return rows
+def begin(session: Session) -> None:
+    """Open the transaction's unit of work: jobs' rows now wait for :func:`append`."""
+    session.info[KEY] = _Rows()
 
 
 @contextmanager
 def job(session: Session) -> Iterator[None]:
     """Keep the rows :func:`write` is given while the block runs, for the transaction's commit;
-    dropped if the block raises (its savepoint is rolled back with everything else it wrote)."""
-    rows = _rows(session)
+    dropped if the block raises (its savepoint is rolled back with everything else it wrote).
+    With no unit open (:func:`begin`) they are written when the block ends."""
+    rows: _Rows | None = session.info.get(KEY)
+    opened = rows is None
+    if rows is None:
+        rows = session.info[KEY] = _Rows()
     rows.job, rows.job_entries = [], {}
     try:
         yield
     except BaseException:
         rows.job, rows.job_entries = None, {}
+        if opened:
+            del session.info[KEY]
         raise
     done, entries = rows.job, rows.job_entries
     rows.job, rows.job_entries = None, {}
     for statement, params in done:
         rows.kept.setdefault(statement, []).append(params)
     rows.entries.update(entries)
+    if opened:
+        append(session)
+        del session.info[KEY]
 
 
 def write(
@@ -94,10 +103,8 @@ def pending_entry(session: Session, table_id: int, entry_id: str) -> Params | No
     return rows.job_entries.get(key) or rows.entries.get(key)
 
 
-def _write_kept(session: Session) -> None:
-    """Before the outermost COMMIT: one ``executemany`` per statement for the kept rows."""
-    if session.in_nested_transaction():
-        return  # a savepoint's release: the rows wait for the transaction's COMMIT
+def append(session: Session) -> None:
+    """Just before the COMMIT: one ``executemany`` per statement for the kept rows."""
     rows: _Rows | None = session.info.get(KEY)
     if rows is None or not rows.kept:
         return

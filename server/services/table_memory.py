@@ -32,8 +32,9 @@ after the counters, so it is at least as new as them (a newer section row under 
 ``section_gen`` only costs a reload).
 
 **Its life.** A command takes its table's state out of the memory (:meth:`TableMemory.open`);
-the state goes back only through the session's ``after_commit`` once the outermost COMMIT has
-returned (:meth:`TableMemory.done` keeps it for that). A refused command (its savepoint rolled
+the state goes back only once the transaction's COMMIT has returned: the table desk calls
+:meth:`TableMemory.apply` then (server.core.db ``CommitSteps``), and :meth:`TableMemory.done`
+keeps the state for it until then. A refused command (its savepoint rolled
 back), a failed batch, a failed COMMIT: the state is simply never put back, and the next command
 reads the table again. Within one batch a table's later command takes the state its earlier
 one left (uncommitted but in the same transaction, under the same lock).
@@ -51,7 +52,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import and_, bindparam, event
+from sqlalchemy import and_, bindparam
 from sqlmodel import Session, SQLModel, select
 
 from server.core.models import (
@@ -217,17 +218,13 @@ class TableMemory:
         return Opened(ident, state, seen, looked_up=entry_id is not None)
 
     def done(self, session: Session, state: TableState) -> None:
-        """The command went well: keep its state for the session's COMMIT (or a later command
-        of the same table in this transaction)."""
+        """The command went well: keep its state for the transaction's COMMIT (or a later
+        command of the same table in this transaction)."""
         pending: dict[int, TableState] = session.info.setdefault(self._key, {})
         pending[state.table_id] = state
-        if not session.info.get(self._key + ".listening"):
-            session.info[self._key + ".listening"] = True
-            event.listen(session, "after_commit", self._committed)
 
-    def _committed(self, session: Session) -> None:
-        if session.in_nested_transaction():  # a savepoint's release: not stored yet
-            return
+    def apply(self, session: Session) -> None:
+        """After the transaction's COMMIT (never before): its tables' states go back."""
         pending: dict[int, TableState] = session.info.get(self._key, {})
         if len(self._states) + len(pending) > MAX_TABLES:
             self._states.clear()

@@ -206,10 +206,12 @@ def make_templates() -> Jinja2Templates:
     """The page templates, with gettext (``{% trans %}``, ``_()``) and the shared filters.
 
     One environment a process: nothing in it belongs to one app, and every app (a test makes
-    thousands) would otherwise compile each template again. Jinja still reloads a template
-    whose file changed."""
+    thousands) would otherwise compile each template again. The templates are files of the
+    installed package: a template is compiled once and never looked at on disk again (Jinja's
+    ``auto_reload`` would stat its file at every render, a live page's every row)."""
     templates = Jinja2Templates(directory=str(TEMPLATES))
     env = templates.env
+    env.auto_reload = False
     env.add_extension("jinja2.ext.i18n")
     env.autoescape = True
     env.trim_blocks = True

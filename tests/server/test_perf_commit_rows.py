@@ -36,6 +36,12 @@ def through_desk(engine: Engine, token: str, cmd: TableCommand) -> Work:
     return TableDesk(engine).work(cmd, lambda s: tokens.table_identity(s, token, lock=True))
 
 
+def run_batch(engine: Engine, jobs: list[Job[Any]]) -> None:
+    """The jobs as the desk's group commit runs them: its unit of work opened before the
+    first, appended before the COMMIT, its memory applied after."""
+    GroupWriter(engine, steps=TableDesk(engine)).run_batch(jobs)
+
+
 @pytest.fixture
 def playing(club: Club) -> tuple[Club, dict[int, str]]:
     """Round 1 started, tables 1-3 paired (their tokens by table number)."""
@@ -67,7 +73,7 @@ def test_a_batch_writes_its_log_and_audit_rows_with_one_statement_each(
     jobs: list[Job[Any]] = [
         Job(through_desk(club.engine, token[n], enter(b)), order=n) for n, b in boards.items()
     ]
-    GroupWriter(club.engine).run_batch(jobs)
+    run_batch(club.engine, jobs)
     assert all(isinstance(outcome(j).reply, ResultAck) for j in jobs)
     assert stored(club.engine) == (before[0] + 3, before[1] + 3, before[2] + 3)
     # PostgreSQL's driver may send an executemany as one multi-row INSERT (insertmanyvalues).
@@ -84,7 +90,7 @@ def test_a_resend_in_the_same_batch_is_a_duplicate(playing: tuple[Club, dict[int
     before = stored(club.engine)
     cmd = enter(1, entry_id="twice-in-one-batch")
     jobs: list[Job[Any]] = [Job(through_desk(club.engine, token[1], cmd), order=1) for _ in "ab"]
-    GroupWriter(club.engine).run_batch(jobs)
+    run_batch(club.engine, jobs)
     first, second = (outcome(j).reply for j in jobs)
     assert (first.duplicate, second.duplicate) == (False, True)
     assert second.result == first.result
@@ -100,7 +106,7 @@ def test_an_entry_id_reused_in_the_same_batch_is_refused(
         Job(through_desk(club.engine, token[1], enter(1, "4S", "one-entry-id")), order=1),
         Job(through_desk(club.engine, token[1], enter(2, "3NT", "one-entry-id")), order=1),
     ]
-    GroupWriter(club.engine).run_batch(jobs)
+    run_batch(club.engine, jobs)
     assert isinstance(outcome(jobs[0]).reply, ResultAck)
     refused = outcome(jobs[1])
     assert isinstance(refused, ConflictError)
@@ -123,7 +129,7 @@ def test_a_refused_command_keeps_none_of_its_rows(playing: tuple[Club, dict[int,
         ),
         Job(through_desk(club.engine, token[3], enter(7)), order=3),
     ]
-    GroupWriter(club.engine).run_batch(jobs)
+    run_batch(club.engine, jobs)
     refused = outcome(jobs[1])
     assert isinstance(refused, ConflictError)
     assert refused.code == "not_entered"
@@ -140,7 +146,7 @@ def test_a_second_different_entry_in_the_batch_is_a_conflict_and_overwrites_noth
         Job(through_desk(club.engine, token[1], enter(1, "4S")), order=1),
         Job(through_desk(club.engine, token[1], enter(1, "3NT")), order=1),
     ]
-    GroupWriter(club.engine).run_batch(jobs)
+    run_batch(club.engine, jobs)
     first, second = (outcome(j).reply for j in jobs)
     assert (first.result.state, second.result.state) == ("entered", "conflict")
     with Session(club.engine) as s:
@@ -167,6 +173,32 @@ def test_rows_outside_a_job_are_written_at_once(club: Club) -> None:
         return at_once, kept
 
     before = stored(club.engine)[1]
-    at_once, kept = transact(club.engine, work)
+    at_once, kept = transact(club.engine, work, steps=TableDesk(club.engine))
     assert (at_once, kept) == (before + 1, before + 1)
     assert stored(club.engine)[1] == before + 2
+
+
+def test_a_job_with_no_unit_of_work_open_writes_its_rows_when_it_ends(club: Club) -> None:
+    """A desk's job run in a transaction that no writer will append (no ``begin``) loses
+    nothing: its rows are written as the job ends, still inside the transaction."""
+
+    def work(s: Session) -> int:
+        with commit_rows.job(s):
+            audit.record(s, actor="td", action="kept", section_id=club.section_id, at_commit=True)
+        return int(s.exec(select(func.count()).select_from(Audit)).one())
+
+    before = stored(club.engine)[1]
+    assert transact(club.engine, work) == before + 1
+    assert stored(club.engine)[1] == before + 1
+
+
+def test_a_job_that_raises_with_no_unit_open_writes_nothing(club: Club) -> None:
+    def work(s: Session) -> None:
+        with commit_rows.job(s):
+            audit.record(s, actor="td", action="kept", section_id=club.section_id, at_commit=True)
+            raise ConflictError("refused", "refused")
+
+    before = stored(club.engine)[1]
+    with pytest.raises(ConflictError):
+        transact(club.engine, work)
+    assert stored(club.engine)[1] == before

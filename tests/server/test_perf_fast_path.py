@@ -143,6 +143,7 @@ def test_the_runtime_owns_one_write_lock(club: Club) -> None:
     engine = club.engine
     settings = Settings(database_url="unused://")
     one, two = Runtime(settings, engine), Runtime(settings, engine)
+    assert one.writer is not None
     assert one.writer.lock is one.lock
     assert one.desk.lock is one.lock
     if engine.dialect.name == "sqlite":
