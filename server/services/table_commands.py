@@ -58,7 +58,7 @@ from server.services.entries import (
 from server.services.outcomes import TD_VIEWS, Outcome, Push, changed
 from server.services.table_context import Seen, TableContext
 from server.services.tokens import TableIdentity
-from server.services.views import missing_boards, result_view, results_at
+from server.services.views import missing_boards, result_view
 
 __all__ = [
     "TD_VIEWS",
@@ -437,10 +437,8 @@ class TableCommands(TableContext):
         if current >= self.section.rounds:
             raise ConflictError("last_round", "That was the last round: the session is over.")
         if current > 0:
-            row = self.round_row()
-            missing = missing_boards(
-                row.board_numbers(), results_at(self.s, self.section, self.table.number, current)
-            )
+            numbers = self.round_row().board_numbers()
+            missing = missing_boards(numbers, list(self.round_results(numbers).values()))
             if missing:
                 boards = ", ".join(str(b) for b in missing)
                 raise ConflictError(

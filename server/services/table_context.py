@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from sqlalchemy import bindparam, insert, update
@@ -29,7 +30,14 @@ from server.core.models import (
 from server.services import commit_rows, table_memory
 from server.services.table_memory import TableState
 from server.services.tokens import TableIdentity
-from server.services.views import assignment, round_info
+from server.services.views import (
+    Facts,
+    assignment,
+    board_facts,
+    next_positions,
+    round_info,
+    round_view,
+)
 
 # The hot path's statements, built once (building a statement costs more than running it).
 _SEEN = select(ReceivedEntry.request, ReceivedEntry.result_id).where(
@@ -324,5 +332,39 @@ class TableContext:
                 results.setdefault((self.table.round, b), None)
         return results[key]
 
+    def board_facts(self, boards: list[int]) -> Facts:
+        """The boards' dealer, vulnerability and whether the deal is unknown (read once while
+        the table is remembered)."""
+        known = self.memory.facts if self.memory is not None else {}
+        missing = [b for b in boards if b not in known]
+        if missing:
+            with table_memory.loading():
+                known.update(board_facts(self.s, self.section.id or 0, missing))
+        return {b: known[b] for b in boards if b in known}
+
+    def round_results(self, boards: list[int]) -> dict[int, Result]:
+        """The table's stored results of its round on ``boards``."""
+        found = ((b, self.result(b)) for b in boards)
+        return {b: r for b, r in found if r is not None}
+
     def round_info(self) -> RoundInfo:
-        return round_info(self.s, self.event, self.section, self.table)
+        """The table's round view; remembered, from the table's state (its movement row,
+        pairs, results and boards), reading only what it does not hold."""
+        if self.memory is None:
+            return round_info(self.s, self.event, self.section, self.table)
+        round_ = self.table.round
+        row = self.assignment() if round_ else None
+        boards = row.board_numbers() if row is not None else []
+        ns = self.pair(row.ns_pair_id) if row is not None and row.ns_pair_id else None
+        ew = self.pair(row.ew_pair_id) if row is not None and row.ew_pair_id else None
+        return round_view(
+            self.s,
+            self.event,
+            self.section,
+            self.table,
+            row,
+            (ns, ew),
+            self.round_results(boards),
+            self.board_facts(boards),
+            partial(next_positions, self.s, self.section, round_),
+        )

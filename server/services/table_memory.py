@@ -112,6 +112,8 @@ class TableState:
     rows: dict[int, MovementAssignment | None] = field(default_factory=dict)
     results: dict[tuple[int, int], Result | None] = field(default_factory=dict)
     deals: dict[int, str | None] = field(default_factory=dict)
+    #: Board number -> (dealer, vulnerability, deal unknown): the round view's board facts.
+    facts: dict[int, tuple[str, str, bool]] = field(default_factory=dict)
     pairs: dict[int, Pair | None] = field(default_factory=dict)
     lead_checked: bool | None = None
 

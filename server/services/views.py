@@ -94,7 +94,7 @@ def missing_boards(boards: list[int], results: list[Result]) -> list[int]:
     return [b for b in boards if b not in done]
 
 
-def _next_positions(
+def next_positions(
     session: Session, section: Section, round_: int, pairs: list[Pair]
 ) -> list[NextPosition]:
     if round_ >= section.rounds or not pairs:
@@ -144,6 +144,17 @@ Facts = dict[int, tuple[str, str, bool]]
 """A section's boards: number -> (dealer, vulnerability, deal unknown)."""
 
 
+def board_facts(session: Session, section_id: int, boards: list[int]) -> Facts:
+    """The boards' dealer, vulnerability and whether the deal is unknown (never the deal)."""
+    if not boards:
+        return {}
+    params = {"section_id": section_id, "numbers": boards}
+    return {
+        number: (dealer, vulnerability, unknown)
+        for number, dealer, vulnerability, unknown in session.exec(_BOARD_FACTS, params=params)
+    }
+
+
 def round_info(session: Session, event: Event, section: Section, table: BridgeTable) -> RoundInfo:
     """What the table's terminal shows: its round, the pairs, the boards and their states."""
     round_ = table.round
@@ -152,21 +163,9 @@ def round_info(session: Session, event: Event, section: Section, table: BridgeTa
     ew = session.get(Pair, row.ew_pair_id) if row and row.ew_pair_id else None
     boards = row.board_numbers() if row else []
     results = {r.board: r for r in results_at(session, section, table.number, round_)}
-    facts: Facts = {
-        number: (dealer, vulnerability, unknown)
-        for number, dealer, vulnerability, unknown in (
-            session.exec(_BOARD_FACTS, params={"section_id": section.id, "numbers": boards}).all()
-            if boards
-            else []
-        )
-    }
-
-    def next_positions(pairs: list[Pair]) -> list[NextPosition]:
-        return _next_positions(session, section, round_, pairs)
-
-    return _round_view(
-        session, event, section, table, row, (ns, ew), results, facts, next_positions
-    )
+    facts = board_facts(session, section.id or 0, boards)
+    positions = partial(next_positions, session, section, round_)
+    return round_view(session, event, section, table, row, (ns, ew), results, facts, positions)
 
 
 def round_infos(
@@ -204,14 +203,7 @@ def round_infos(
         ):
             results.setdefault((result.table_number, result.round), {})[result.board] = result
     boards = sorted({b for r in rows.values() for b in r.board_numbers()})
-    facts: Facts = {
-        number: (dealer, vulnerability, unknown)
-        for number, dealer, vulnerability, unknown in (
-            session.exec(_BOARD_FACTS, params={"section_id": section.id, "numbers": boards}).all()
-            if boards
-            else []
-        )
-    }
+    facts = board_facts(session, section.id or 0, boards)
     following = [r + 1 for r in rounds if r < section.rounds]
     next_rows = (
         list(
@@ -234,7 +226,7 @@ def round_infos(
         positions: Callable[[list[Pair]], list[NextPosition]] = (
             _no_positions if table.round >= section.rounds else partial(_positions, rows=after)
         )
-        out[table.number] = _round_view(
+        out[table.number] = round_view(
             session,
             event,
             section,
@@ -252,7 +244,7 @@ def _no_positions(_pairs: list[Pair]) -> list[NextPosition]:
     return []
 
 
-def _round_view(
+def round_view(
     session: Session,
     event: Event,
     section: Section,
