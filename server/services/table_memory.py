@@ -168,6 +168,10 @@ class TableMemory:
         #: Where a session keeps this memory's states until its COMMIT (``session.info``).
         self._key = f"{KEY}.{id(self)}"
 
+    def held(self) -> dict[int, TableState]:
+        """The states held between transactions, by table id (a copy: to look at, not to use)."""
+        return dict(self._states)
+
     def forget(self) -> None:
         """Drop every state (they are reloaded as their tables' commands come)."""
         self._states.clear()

@@ -12,7 +12,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, text
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from protocol.messages import table_command_adapter
 from server.app import create_app
@@ -22,14 +22,19 @@ from server.core.models import (
     Audit,
     Board,
     BridgeTable,
+    Event,
     MovementAssignment,
     Pair,
     ReceivedEntry,
     Result,
+    Section,
+    SectionGeneration,
+    TableGeneration,
     TableToken,
 )
 from server.live.runtime import Runtime
-from server.services import deal_entry, round_control, setup, tokens
+from server.services import deal_entry, round_control, setup, tokens, views
+from server.services.table_memory import TableMemory
 from tests.support.api import Club, open_club
 from tests.support.env import TD_PASSWORD
 
@@ -463,3 +468,72 @@ def desk_send(desk: Any, token: str, cmd: dict[str, Any]) -> Any:
     except Exception as exc:
         return type(exc).__name__, getattr(exc, "code", None)
     return scrub(reply.model_dump(mode="json"))
+
+
+def _dump(row: Any) -> Any:
+    """A row as plain data (None stays None)."""
+    return None if row is None else row.model_dump()
+
+
+def rebuilt_differences(engine: Engine, memory: TableMemory) -> tuple[int, list[str]]:
+    """Each state the memory holds whose counters still call it fresh, against the same rows
+    read afresh from the database (what a restarted worker would load): (how many states were
+    fresh, the differences found). A stale state is not compared: its next command reloads it."""
+    diffs: list[str] = []
+    fresh = 0
+    with Session(engine) as s:
+        for table_id, state in memory.held().items():
+            ident = state.identity
+            section_id = ident.section.id or 0
+            table_gen = s.get(TableGeneration, table_id)
+            section_gen = s.get(SectionGeneration, section_id)
+            if table_gen is None or section_gen is None:
+                continue
+            if (table_gen.gen, section_gen.gen) != (
+                state.table_gen + state.bumps,
+                state.section_gen,
+            ):
+                continue
+            fresh += 1
+            where = f"table {ident.table.number}"
+            pairs: list[tuple[str, Any, Any]] = [
+                ("table", ident.table, s.get(BridgeTable, table_id)),
+                ("section", ident.section, s.get(Section, section_id)),
+                ("event", ident.event, s.get(Event, ident.event.id)),
+            ]
+            pairs += [
+                (f"token {k[:8]}", t, s.get(TableToken, t.id)) for k, t in state.by_token.items()
+            ]
+            pairs += [
+                (f"round {r} row", row, views.assignment(s, ident.section, ident.table.number, r))
+                for r, row in state.rows.items()
+            ]
+            for (round_, board), result in state.results.items():
+                stored = s.exec(
+                    select(Result).where(
+                        Result.section_id == section_id,
+                        Result.table_number == ident.table.number,
+                        Result.round == round_,
+                        Result.board == board,
+                    )
+                ).first()
+                pairs.append((f"round {round_} board {board}", result, stored))
+            pairs += [(f"pair {i}", p, s.get(Pair, i)) for i, p in state.pairs.items()]
+            for what, held, read in pairs:
+                if _dump(held) != _dump(read):
+                    diffs.append(f"{where}: {what}: held {_dump(held)} read {_dump(read)}")
+            boards = sorted(state.deals)
+            deals = dict(
+                s.exec(
+                    select(Board.number, Board.deal).where(
+                        Board.section_id == section_id, col(Board.number).in_(boards)
+                    )
+                ).all()
+            )
+            for board in boards:
+                if state.deals[board] != deals.get(board):
+                    diffs.append(f"{where}: deal of board {board} differs")
+            facts = views.board_facts(s, section_id, sorted(state.facts))
+            if facts != state.facts:
+                diffs.append(f"{where}: board facts held {state.facts} read {facts}")
+    return fresh, diffs
