@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import hmac
 import json
+from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from sqlmodel import Session
 
@@ -182,32 +183,14 @@ class TableCommands(TableContext):
             # "Last seen" is for the TD's terminal status: a write every 30 s is plenty, and
             # skipping it keeps most commands to the writes they really need.
             self.note_token(last_seen=now)
-        if isinstance(command, GetRound):
-            return Outcome(self.round_info())
-        if isinstance(command, NextRound):
-            return self.next_round()
-        if isinstance(command, QUERIES):
-            return Outcome(self.query(command))
-        if isinstance(command, TableStatus):
-            return Outcome(self.status(command))
-        if isinstance(command, EnterDeal | CheckDeal):
-            return deal_entry.handle(self, command)  # idempotent by entry id, as the others
-        seen = self.seen(command.entry_id, command)
+        answer = ANSWERS.get(type(command))
+        if answer is not None:
+            return answer(self, command)
+        entry = cast(EntryCommand, command)
+        seen = self.seen(entry.entry_id, entry)
         if seen is not None:
-            return self._duplicate(command.entry_id, seen)
-        if isinstance(command, EnterResult):
-            return self.enter(command)
-        if isinstance(command, ConfirmResult):
-            return self.confirm(command)
-        if isinstance(command, RejectResult):
-            return self.reject(command)
-        if isinstance(command, CorrectResult):
-            return self.correct(command)
-        if isinstance(command, SetPlayers):
-            return self.set_players(command)
-        if isinstance(command, MarkNotPlayed):
-            return self.mark_not_played(command)
-        return self.td_called(command)
+            return self._duplicate(entry.entry_id, seen)
+        return ENTRIES[type(entry)](self, entry)
 
     def status(self, command: TableStatus) -> Ack:
         """Note the terminal's outbox size (the TD's "offline with N queued")."""
@@ -456,6 +439,33 @@ class TableCommands(TableContext):
         return Outcome(
             info, [Push(self.section.id or 0, self.table.number, RoundChanged(round=info))]
         )
+
+
+Handler = Callable[[TableCommands, Any], Outcome]
+
+#: The table commands answered without the idempotency log (they store nothing under an entry
+#: id, or, the deal's, keep their own), by type.
+ANSWERS: dict[type[Message], Handler] = {
+    GetRound: lambda t, c: Outcome(t.round_info()),
+    NextRound: lambda t, c: t.next_round(),
+    **dict.fromkeys(QUERIES, lambda t, c: Outcome(t.query(c))),
+    TableStatus: lambda t, c: Outcome(t.status(c)),
+    EnterDeal: deal_entry.handle,  # idempotent by entry id, as the others
+    CheckDeal: deal_entry.handle,
+}
+#: The commands logged by entry id (a resend is a duplicate), by type.
+ENTRIES: dict[type[Message], Handler] = {
+    EnterResult: TableCommands.enter,
+    ConfirmResult: TableCommands.confirm,
+    RejectResult: TableCommands.reject,
+    CorrectResult: TableCommands.correct,
+    SetPlayers: TableCommands.set_players,
+    MarkNotPlayed: TableCommands.mark_not_played,
+    CallTD: TableCommands.td_called,
+}
+EntryCommand = (
+    EnterResult | ConfirmResult | RejectResult | CorrectResult | SetPlayers | MarkNotPlayed | CallTD
+)
 
 
 def outcome_for(
