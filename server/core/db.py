@@ -7,6 +7,7 @@ import os
 import queue
 import sqlite3
 import threading
+import weakref
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextlib import AbstractContextManager, closing, contextmanager, nullcontext
@@ -245,12 +246,50 @@ class GroupStats:
     fallbacks: int = 0
 
 
-class GroupWriter:
-    """Group commit: table commands that wait for the writer run together in ONE transaction,
-    each in its own SAVEPOINT, and are committed with one COMMIT (one ``fsync``) for the lot.
+#: ``Connection.info`` key: the INSERT, UPDATE and DELETE statements run on a connection.
+WRITES = "traveller.writes"
+_WRITE_VERBS = ("INSERT", "UPDATE", "DELETE")
+_watched: weakref.WeakSet[Engine] = weakref.WeakSet()
 
-    * A command refused with a :class:`TravellerError` rolls back only its savepoint and gets
-      its own error; the others are stored.
+
+def _count_write(
+    conn: Any, _cursor: Any, statement: str, _params: Any, _context: Any, _many: bool
+) -> None:
+    if statement.lstrip()[:6].upper() in _WRITE_VERBS:
+        conn.info[WRITES] = conn.info.get(WRITES, 0) + 1
+
+
+def count_writes(engine: Engine) -> None:
+    """Count the writing statements of ``engine``'s connections (once an engine)."""
+    if engine not in _watched:
+        _watched.add(engine)
+        event.listen(engine, "before_cursor_execute", _count_write)
+
+
+def writes(session: Session) -> int:
+    """The writing statements run so far on the session's connection (:func:`count_writes`)."""
+    return int(session.connection().info.get(WRITES, 0))
+
+
+def _pending(session: Session) -> bool:
+    """Whether the session holds ORM changes not yet flushed (they would be written at the
+    COMMIT)."""
+    return bool(session.new or session.dirty or session.deleted)
+
+
+class _RefusedAfterWriteError(Exception):
+    """A command of a batch was refused after it had written: the batch runs one by one."""
+
+
+class GroupWriter:
+    """Group commit: table commands that wait for the writer run together in ONE transaction
+    and are committed with one COMMIT (one ``fsync``) for the lot.
+
+    * A command refused with a :class:`TravellerError` gets its own error; the others are
+      stored. The table commands decide before they write, so a refusal has written nothing
+      and no SAVEPOINT is needed to undo it (two statements a command saved). A command
+      refused after it wrote (its statements are counted, :func:`count_writes`, and the
+      session's pending objects looked at) makes the batch run one by one, as below.
     * Nothing is answered before the COMMIT has returned: a future is only resolved once its
       result is durable.
     * Anything else going wrong (a unique-key race, the disk full, the database away, a
@@ -280,6 +319,7 @@ class GroupWriter:
         self.max_batch = max_batch
         self.idle = idle
         self.stats = GroupStats()
+        count_writes(engine)
         self._queue: queue.SimpleQueue[Job[Any]] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -338,11 +378,13 @@ class GroupWriter:
                 try:
                     if self.steps is not None:
                         self.steps.begin(session)
-                    for job in jobs:  # decide, each in its savepoint
+                    for job in jobs:  # decide, then write
+                        before = writes(session)
                         try:
-                            with session.begin_nested():
-                                value = job.work(session)
-                        except TravellerError as exc:  # refused: only its savepoint undone
+                            value = job.work(session)
+                        except TravellerError as exc:  # refused, having written nothing
+                            if writes(session) != before or _pending(session):
+                                raise _RefusedAfterWriteError from exc
                             done.append((job, None, exc))
                         else:
                             done.append((job, value, None))

@@ -177,12 +177,18 @@ class TableCommands(TableContext):
     # ------------------------------------------------------------------ commands
 
     def handle(self, command: TableCommand) -> Outcome:
+        """Decide, then write: a command refused by the rules has written nothing (the group
+        commit needs no savepoint to undo it, server.core.db.GroupWriter)."""
+        outcome = self._handle(command)
         now = utcnow()
         last = self.ident.token.last_seen
         if last is None or now - last >= LAST_SEEN_EVERY:
             # "Last seen" is for the TD's terminal status: a write every 30 s is plenty, and
             # skipping it keeps most commands to the writes they really need.
             self.note_token(last_seen=now)
+        return outcome
+
+    def _handle(self, command: TableCommand) -> Outcome:
         answer = ANSWERS.get(type(command))
         if answer is not None:
             return answer(self, command)

@@ -16,6 +16,7 @@ from sqlmodel import Session
 from protocol.messages import ConfirmResult, ResultAck
 from server.core.db import GroupWriter, Job, pool_for_workers
 from server.core.errors import ConflictError, TravellerError
+from server.core.models import Audit
 from server.services import tokens
 from server.services.table_commands import Outcome, outcome_for
 from tests.support.api import Club, new_id
@@ -75,7 +76,8 @@ def test_a_refused_command_undoes_only_itself(playing: tuple[Club, dict[int, str
 def test_a_refusal_after_writes_rolls_back_its_writes(
     playing: tuple[Club, dict[int, str]],
 ) -> None:
-    """A command that wrote and then failed leaves nothing behind (its savepoint is undone)."""
+    """A command that wrote and then failed leaves nothing behind: the writer counted its
+    statements, rolled the batch back and ran each command on its own."""
     club, token = playing
     before = stored(club.engine)
 
@@ -93,6 +95,45 @@ def test_a_refusal_after_writes_rolls_back_its_writes(
     assert isinstance(outcome(jobs[0]), ConflictError)
     assert isinstance(outcome(jobs[1]).reply, ResultAck)
     assert stored(club.engine) == (before[0] + 1, before[1] + 1, before[2] + 1)
+    assert writer.stats.fallbacks == 1
+
+
+def test_a_refusal_with_unflushed_changes_leaves_them_out(
+    playing: tuple[Club, dict[int, str]],
+) -> None:
+    """An ORM object added and not yet flushed when its command is refused would be written at
+    the batch's COMMIT: the writer sees it pending and runs the batch one by one."""
+    club, token = playing
+    before = stored(club.engine)
+
+    def adds_then_refuses(s: Session) -> Outcome:
+        s.add(Audit(actor="table 1", action="kept", section_id=club.section_id))
+        raise ConflictError("refused_late", "added, then refused")
+
+    writer = GroupWriter(club.engine)
+    jobs: list[Job[Any]] = [
+        Job(adds_then_refuses, order=1),
+        Job(command(token[2], enter(4)), order=2),
+    ]
+    writer.run_batch(jobs)
+    assert isinstance(outcome(jobs[0]), ConflictError)
+    assert isinstance(outcome(jobs[1]).reply, ResultAck)
+    assert stored(club.engine) == (before[0] + 1, before[1] + 1, before[2] + 1)
+    assert writer.stats.fallbacks == 1
+
+
+def test_a_refusal_before_any_write_keeps_the_batch_together(
+    playing: tuple[Club, dict[int, str]],
+) -> None:
+    club, token = playing
+    writer = GroupWriter(club.engine)
+    jobs: list[Job[Any]] = [
+        Job(command(token[1], enter(1)), order=1),
+        Job(command(token[2], enter(9)), order=2),  # not table 2's board: refused at once
+    ]
+    writer.run_batch(jobs)
+    assert isinstance(outcome(jobs[1]), TravellerError)
+    assert (writer.stats.batches, writer.stats.fallbacks) == (1, 0)
 
 
 def test_a_resend_in_the_same_batch_is_a_duplicate(playing: tuple[Club, dict[int, str]]) -> None:

@@ -164,6 +164,9 @@ def test_outcomes_equal_those_without_memory(
         off_client = stack.enter_context(served(urls[1], remember=False))
         check()
         memory = runtime(on_client).desk.memory.stats
+        writers = [runtime(c).writer for c in (on_client, off_client)]
+        # Every refusal came before its command wrote: no batch had to run one by one.
+        assert [w.stats.fallbacks for w in writers if w is not None] == [0, 0]
         assert runtime(off_client).desk.memory.stats.hits == 0
     assert runs["n"] > 0
     assert runs["fresh"] > 0  # states were held fresh, and each equalled the database
