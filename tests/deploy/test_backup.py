@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,6 +31,7 @@ from server.site.backup import (
 )
 from tests.support.api import Club, Table, open_club
 from tests.support.env import TD_PASSWORD
+from tests.support.wait import wait_until
 
 CONTRACTS = ["3NT", "4S", "2H", "1NT", "5DX", "PASS"]
 
@@ -157,16 +157,18 @@ def test_scheduled_backups_on_a_timer_at_round_end_and_at_shutdown(
     with served(live) as client:
         club = open_club(client, client.app.state.runtime.engine)  # type: ignore[attr-defined]
         club.start_round(1)
-        deadline = time.monotonic() + 15
-        while not any("-round" in p.name for p in list_backups(directory)):
-            assert time.monotonic() < deadline, "no backup after the round started"
-            time.sleep(0.1)
+        wait_until(
+            lambda: any("-round" in p.name for p in list_backups(directory)),
+            30,
+            "a backup after the round started",
+        )
         r = club.td("POST", f"/api/v1/sections/{club.section_id}/rounds/1/close")
         assert r.status_code == 200, r.text
-        deadline = time.monotonic() + 15
-        while sum("-round" in p.name for p in list_backups(directory)) < 2:
-            assert time.monotonic() < deadline, "no backup after the round closed"
-            time.sleep(0.1)
+        wait_until(
+            lambda: sum("-round" in p.name for p in list_backups(directory)) >= 2,
+            30,
+            "a backup after the round closed",
+        )
     names = [p.name for p in list_backups(directory)]
     assert names[-1].endswith("-shutdown.db"), names
 

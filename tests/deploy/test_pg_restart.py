@@ -26,6 +26,7 @@ from tests.deploy.test_fanout import (
     wait_confirmed,
 )
 from tests.support.processes import ServerProcess
+from tests.support.wait import wait_until
 
 pytestmark = [pytest.mark.postgres, pytest.mark.pg_restart, pytest.mark.slow]
 
@@ -50,10 +51,7 @@ def restartable(pg_url: str) -> Iterator[str]:
     yield pg_url
     if not pg_ready():
         subprocess.run([*PG_CTL, "start"], check=False, timeout=60)
-    deadline = time.monotonic() + 60
-    while not pg_ready():
-        assert time.monotonic() < deadline, "PostgreSQL did not come back"
-        time.sleep(0.5)
+    wait_until(pg_ready, 60, "PostgreSQL to come back", every=0.5)
 
 
 class Terminal:
@@ -179,10 +177,12 @@ def test_postgres_restart_mid_session_loses_nothing_acknowledged(
 
     # The fan-out listeners reconnected: a push made on one worker reaches the others.
     pinned = clients_per_worker(server, want=2)
-    deadline = time.monotonic() + 30
-    while any(server.health(c)["fanout"] != "postgres" for c in pinned.values()):
-        assert time.monotonic() < deadline, "a worker's listener did not come back"
-        time.sleep(0.2)
+    wait_until(
+        lambda: all(server.health(c)["fanout"] == "postgres" for c in pinned.values()),
+        30,
+        "every worker's listener to come back",
+        every=0.2,
+    )
     with contextlib.ExitStack() as stack:
         sockets = [table_socket(stack, server, tokens[1]) for _ in range(6)]
         confirmed = set()

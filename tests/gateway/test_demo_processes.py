@@ -15,26 +15,18 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 import pytest
 
 from tests.support.net import free_port
+from tests.support.wait import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAVELLER = [sys.executable, "-c", "from server.ops.cli import main; main()"]
 GATEWAY = [*TRAVELLER, "gateway"]
 BOARD = "4 4 3 1 0 ENT ENT"  # 4S by South, 10 tricks; send; E/W confirm (protocol/keys.md)
-
-
-def _wait(condition: object, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():  # type: ignore[operator]
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)
 
 
 def _stop(proc: subprocess.Popen[str]) -> str:
@@ -99,7 +91,7 @@ def test_keypad_sim_plays_against_the_demo(tmp_path: Path, env: dict[str, str], 
                 assert demo.poll() is None, _stop(demo)
                 return False
 
-        _wait(healthy, 30, "the demo server")
+        wait_until(healthy, 30, "the demo server")
         if where == "own_process":
             db_url = f"sqlite:///{data / 'demo.db'}"
             gateway = start([*GATEWAY, "--port", listen, "--database-url", db_url], env)
@@ -109,7 +101,7 @@ def test_keypad_sim_plays_against_the_demo(tmp_path: Path, env: dict[str, str], 
                 with socket.socket() as probe:  # seen as a keypad that came and went
                     return probe.connect_ex(("127.0.0.1", serial_port)) == 0
 
-            _wait(listening, 30, "the gateway process")
+            wait_until(listening, 30, "the gateway process")
         banner = ""
         assert demo.stdout is not None
         while "Stop with Ctrl-C" not in banner:
@@ -144,11 +136,13 @@ def test_keypad_sim_plays_against_the_demo(tmp_path: Path, env: dict[str, str], 
             keypad_log,
         )
         db = data / "demo.db"
-        _wait(lambda: len(_results(db)) == 3 and keypad.poll() is None, 30, "round 1")
+        wait_until(lambda: len(_results(db)) == 3 and keypad.poll() is None, 30, "round 1")
         # The keypad asks for round 2 and is told to wait for the TD: meanwhile it shows where
         # each pair goes (N/S pair 1 stays at table 1).
         waiting = "Pair 1NS>T1 NS"
-        _wait(lambda: waiting in keypad_log.read_text(errors="replace"), 30, "the keypad waiting")
+        wait_until(
+            lambda: waiting in keypad_log.read_text(errors="replace"), 30, "the keypad waiting"
+        )
         login = httpx.post(f"{base}/api/v1/td/login", json={"password": password[1]})
         token = login.json()["token"]
         started = httpx.post(

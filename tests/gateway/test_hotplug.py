@@ -25,6 +25,7 @@ from server.gateway.ports import PortSpec
 from server.gateway.runner import Gateway
 from server.live.bus import Bus
 from server.services import td
+from tests.support.wait import wait_until_async
 
 from .cables import CableEnd, PtyCable
 from .harness import Club, RecordingDevice, make_club, verify_db
@@ -61,14 +62,6 @@ async def _td(engine: Engine, club: Club, bus: Bus) -> None:
             bus.publish(pushes)  # type: ignore[arg-type]
 
 
-async def _until(condition: object, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():  # type: ignore[operator]
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
-
-
 def test_adapters_pulled_out_and_plugged_in_during_play(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -101,17 +94,19 @@ def test_adapters_pulled_out_and_plugged_in_during_play(
             director = asyncio.ensure_future(_td(engine, club, bus))
             for end in ends:
                 end.start()
-            await _until(lambda: stored() >= 2, 20, "the first entries")
+            await wait_until_async(lambda: stored() >= 2, 20, "the first entries")
             single.unplug()
             shared.unplug()
-            await _until(
+            await wait_until_async(
                 lambda: not any(w.is_open for w in gateway.workers.values()), 5, "ports lost"
             )
             await asyncio.sleep(1.5)  # the keypads' links time out meanwhile
             single.plug()
             shared.plug()
-            await _until(lambda: all(w.opens == 2 for w in gateway.workers.values()), 10, "reopen")
-            await _until(finished, 60, "the end of the session")
+            await wait_until_async(
+                lambda: all(w.opens == 2 for w in gateway.workers.values()), 10, "reopen"
+            )
+            await wait_until_async(finished, 60, "the end of the session")
             director.cancel()
             return gateway
 

@@ -3,7 +3,6 @@ through a database that is away for a moment."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -27,6 +26,7 @@ from server.gateway.cli import gateway
 from server.gateway.runner import Gateway
 from server.gateway.watch import Watcher
 from server.services import td
+from tests.support.wait import wait_until
 
 from .harness import RecordingDevice, make_club
 
@@ -37,10 +37,7 @@ def test_the_server_runs_the_gateway_when_ports_are_set(tmp_path: Path) -> None:
     with TestClient(create_app(settings, engine=engine)) as client:
         running = client.app.state.gateway  # type: ignore[attr-defined]
         assert isinstance(running, Gateway)
-        deadline = time.monotonic() + 5
-        while not running.workers["loop://"].is_open and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert running.workers["loop://"].is_open
+        wait_until(lambda: running.workers["loop://"].is_open, 30, "the gateway's port open")
     assert not running.workers["loop://"].is_open  # closed with the server
     plain = Settings(td_password="secret-td", database_url="unused://")
     with TestClient(create_app(plain, engine=engine)) as client:

@@ -17,7 +17,6 @@ from tests.support.faults import acks_of as acks_of
 from tests.support.faults import assert_exactly_once as assert_exactly_once
 from tests.support.faults import open_club as open_club
 from tests.support.faults import terminals as terminals
-from tests.support.faults import wait_until as wait_until
 
 
 @pytest.fixture

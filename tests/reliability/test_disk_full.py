@@ -24,8 +24,8 @@ from tests.support.faults import (
     assert_exactly_once,
     open_club,
     terminals,
-    wait_until,
 )
+from tests.support.wait import wait_until_async as wait_until
 
 
 @pytest.fixture

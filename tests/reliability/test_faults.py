@@ -14,7 +14,8 @@ from benchmarks.outbox import AckLog, Outbox, parse_args
 from benchmarks.outbox import command as outbox_command
 from benchmarks.procs import ServerProcess, repo_env
 from benchmarks.proxy import CutProxy
-from tests.support.faults import acks_of, assert_exactly_once, open_club, terminals, wait_until
+from tests.support.faults import acks_of, assert_exactly_once, open_club, terminals
+from tests.support.wait import wait_until_async as wait_until
 
 TABLES, BOARDS = 6, 4
 COMMANDS = TABLES * BOARDS * 2  # an enter and a confirm per board

@@ -32,7 +32,8 @@ from server.core.config import Settings
 from server.core.db import make_engine
 from tests.support.api import open_club as open_test_club
 from tests.support.env import TD_PASSWORD
-from tests.support.faults import open_club, wait_until
+from tests.support.faults import open_club
+from tests.support.wait import wait_until_async as wait_until
 
 #: Short limits so the floods finish quickly (the defaults are in server/core/config.py).
 LIMITS = {

@@ -6,7 +6,6 @@ keeps two PostgreSQL workers' batches from deadlocking)."""
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
@@ -20,6 +19,7 @@ from server.live import table_desk
 from server.live.runtime import Runtime
 from server.services import tokens
 from tests.support.api import Club, new_id
+from tests.support.wait import wait_until
 
 WAIT = 10.0  # seconds a step may take before the test gives up (never a timing assertion)
 
@@ -58,10 +58,12 @@ class Spy:
         monkeypatch.setattr(table_desk, "outcome_for", spied_outcome)
 
     def wait_for(self, submitted: int) -> None:
-        deadline = time.monotonic() + WAIT
-        while len(self.orders) < submitted:
-            assert time.monotonic() < deadline, f"only {len(self.orders)} commands submitted"
-            time.sleep(0.01)
+        wait_until(
+            lambda: len(self.orders) >= submitted,
+            WAIT,
+            f"{submitted} commands submitted",
+            every=0.01,
+        )
 
 
 def table_ids(club: Club) -> dict[int, int]:

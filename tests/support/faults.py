@@ -3,9 +3,6 @@ terminals, waiting for a condition, and the exactly-once check against the datab
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,14 +49,6 @@ def terminals(club: Club, ws_url: str, state: Path, *, pace: float = 0.0) -> lis
 
 def acks_of(terms: list[Terminal]) -> list[dict[str, Any]]:
     return [ack for t in terms for ack in t.acks.read()]
-
-
-async def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        await asyncio.sleep(0.02)
 
 
 def assert_exactly_once(url: str, club: Club, acks: list[dict[str, Any]], commands: int) -> Verdict:
