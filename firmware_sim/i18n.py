@@ -182,7 +182,7 @@ TEXTS: Final[dict[str, tuple[str, str, str, str]]] = {
     "not played": ("ikke spillet", "ikke spilt", "nicht gespielt", "не сыграна"),
     "adjusted": ("justeret", "justert", "berichtigt", "присуждено"),
     "conflict": ("konflikt", "konflikt", "Konflikt", "конфликт"),
-    # The auction and the deal (issue 20)
+    # The auction and the deal
     "Insufficient bid": ("For lavt bud", "For lavt bud", "Gebot zu niedrig", "Недостат. заявка"),
     "No X of partner": (
         "Ej X af makker",

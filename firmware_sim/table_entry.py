@@ -1,4 +1,4 @@
-"""The keypad's auction and deal entry (issue 20) on the 2x16 LCD, in the one grammar
+"""The keypad's auction and deal entry on the 2x16 LCD, in the one grammar
 (protocol/keys_play.py): the same keys as the terminal, ``UP`` the alert key.
 
 Auction: line 1 the board and the last calls that fit, line 2 who calls and the keys so far, or
