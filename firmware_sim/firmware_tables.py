@@ -169,7 +169,7 @@ def tables() -> dict[str, object]:
         "LANGUAGES": tuple(languages.LANGUAGES),
         "SOURCE": languages.SOURCE,
         "SEATS": {lang: dict(seats) for lang, seats in i18n.SEATS.items()},
-        "TEXTS": {message: tuple(texts) for message, texts in sorted(i18n.TEXTS.items())},
+        "TEXTS": dict(sorted(i18n.catalogue_texts().items())),
         "CHARSET": "".join(sorted(i18n.CHARSET)),
     }
 

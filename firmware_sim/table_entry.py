@@ -1,4 +1,4 @@
-"""The keypad's auction and deal entry (issue 20) on the 2x16 LCD, in the one grammar
+"""The keypad's auction and deal entry on the 2x16 LCD, in the one grammar
 (protocol/keys_play.py): the same keys as the terminal, ``UP`` the alert key.
 
 Auction: line 1 the board and the last calls that fit, line 2 who calls and the keys so far, or
@@ -27,7 +27,7 @@ from .lcd import WIDTH
 
 #: The keypad's keys as the grammar's while the auction is keyed (digits are themselves).
 AUCTION_KEYS: Final = {"*": "*", "UP": ALERT}
-#: Why a call was refused, in the LCD's few words (English ids of i18n.TEXTS).
+#: Why a call was refused, in the LCD's few words (message ids of the keypad catalogue).
 CALL_REFUSALS: Final = {
     "insufficient_bid": "Insufficient bid",
     "double_own_side": "No X of partner",
@@ -103,7 +103,7 @@ class AuctionDraft:
         return line1, i18n.text(lang, "{seat}? 0=P *=X ^!", seat=seat)
 
 
-#: Why a key of the deal was refused, in the LCD's few words (English ids of i18n.TEXTS).
+#: Why a key of the deal was refused, in the LCD's few words (ids of the keypad catalogue).
 DEAL_REFUSALS: Final = {
     "deal_high": "1: 1J 2Q 3K 4A",
     "deal_keyed_already": "Keyed already",

@@ -2,7 +2,7 @@
 
 § 262B: North (N/S) enters the result, East (E/W) confirms it or rejects it; North may correct
 the board within the round; a second, different entry is never taken over the first: it is a
-conflict, and the TD decides (§ 262B1, rules.md § 4). The TD's actions (set a result, an
+conflict, and the TD decides (§ 262B1, docs/rules.md § 4). The TD's actions (set a result, an
 adjusted score, not played) take a board out of the table's hands.
 
 Pure, no I/O: the server (server/services/table_commands.py) asks :func:`decide` and writes the

@@ -1,4 +1,4 @@
-"""What a table may learn about a board, and when (rules.md § 11, Law 16).
+"""What a table may learn about a board, and when (docs/rules.md § 11, Law 16).
 
 Information about a board from any source but the legal auction and play at the table is
 unauthorised (Law 16). So a table learns about a board (its deal, the double dummy, other

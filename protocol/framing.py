@@ -18,6 +18,7 @@ Wire format (see protocol/README.md for the byte-level worked example)::
 
 from __future__ import annotations
 
+import binascii
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Final, Literal
@@ -51,24 +52,13 @@ class FramingError(ValueError):
     """A frame that cannot be encoded (a field out of range, a payload too long)."""
 
 
-def _make_table() -> tuple[int, ...]:
-    table = []
-    for byte in range(256):
-        crc = byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
-        table.append(crc & 0xFFFF)
-    return tuple(table)
-
-
-_CRC_TABLE: Final = _make_table()
-
-
 def crc16(data: bytes, crc: int = 0xFFFF) -> int:
-    """CRC-16/CCITT-FALSE of ``data`` (pass a previous result as ``crc`` to continue it)."""
-    for byte in data:
-        crc = ((crc << 8) & 0xFFFF) ^ _CRC_TABLE[((crc >> 8) ^ byte) & 0xFF]
-    return crc
+    """CRC-16/CCITT-FALSE of ``data`` (pass a previous result as ``crc`` to continue it).
+
+    The standard library's ``binascii.crc_hqx`` is this CRC (poly 0x1021, no reflection, no final
+    XOR) once started at 0xFFFF; it runs in C, about 30 times faster than a table in Python.
+    """
+    return binascii.crc_hqx(data, crc)
 
 
 @dataclass(frozen=True, slots=True)

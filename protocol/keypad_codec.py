@@ -97,7 +97,7 @@ SEATS: Final = (None, "N", "E", "S", "W")
 SIDES: Final = (None, "NS", "EW")
 VULNERABILITIES: Final = ("NONE", "NS", "EW", "BOTH")
 DEALERS: Final = ("N", "E", "S", "W")
-#: BoardStatus.deal, in bits 5-6 of a board's dealer/vulnerability byte (issue 20).
+#: BoardStatus.deal, in bits 5-6 of a board's dealer/vulnerability byte.
 DEAL_ASKS: Final[tuple[str | None, ...]] = (None, *get_args(DealAsk))
 DEAL_STATES: Final = ("keyed", "confirmed", "conflict")
 AFTER_CONFIRM: Final = get_args(AfterConfirm)

@@ -1,4 +1,4 @@
-"""The key grammar for a hand-dealt board's deal (issue 20), in the table's one grammar
+"""The key grammar for a hand-dealt board's deal, in the table's one grammar
 (``protocol/keys.py``), for the terminal and the keypad alike.
 
 The hands are keyed suit by suit: ♠ ♥ ♦ ♣ of North, East, South and West (``enter``: the first

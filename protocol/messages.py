@@ -21,13 +21,13 @@ PROTOCOL_VERSION: Literal[1] = 1
 #: at most five characters each).
 AUCTION_TEXT = 1600
 
-#: Whether an event takes the auction at the table (issue 20): not at all, when keyed, or always.
+#: Whether an event takes the auction at the table: not at all, when keyed, or always.
 AuctionEntry = Literal["off", "optional", "required"]
 #: The longest play text kept: 52 cards of three characters at most ("SA " ...) and a claim.
 PLAY_TEXT = 200
-#: Whether an event takes the play at the table (issue 20): not at all, or when keyed.
+#: Whether an event takes the play at the table: not at all, or when keyed.
 PlayEntry = Literal["off", "optional"]
-#: What the server asks of a table for a board whose deal is not known (issue 20): the first
+#: What the server asks of a table for a board whose deal is not known: the first
 #: table to play it keys the four hands ("enter"), a later table checks one hand ("check").
 DealAsk = Literal["enter", "check"]
 
@@ -299,7 +299,7 @@ class MarkNotPlayed(Message):
 
 
 class EnterDeal(Message):
-    """The first table to play a hand-dealt board keys its four hands (issue 20): 13 cards each
+    """The first table to play a hand-dealt board keys its four hands: 13 cards each
     and 52 in all (protocol.bridge.deal.check_deal). Answered by DealAck."""
 
     type: Literal["enter_deal"] = "enter_deal"
@@ -311,7 +311,7 @@ class EnterDeal(Message):
 
 
 class CheckDeal(Message):
-    """A later table checks the deal keyed for a board by keying one hand (issue 20). A hand
+    """A later table checks the deal keyed for a board by keying one hand. A hand
     that differs goes to the TD as a conflict; the stored deal is never overwritten."""
 
     type: Literal["check_deal"] = "check_deal"
@@ -464,11 +464,9 @@ class TableSettings(Message):
     )
     hand_records: bool = Field(default=False, description="The section's boards have deals.")
     auction_entry: AuctionEntry = Field(
-        default="off", description="North keys the auction (issue 20): off, optional, required."
+        default="off", description="North keys the auction: off, optional, required."
     )
-    play_entry: PlayEntry = Field(
-        default="off", description="North may key the play card by card (issue 20)."
-    )
+    play_entry: PlayEntry = Field(default="off", description="North may key the play card by card.")
     deal_entry: bool = Field(
         default=False, description="Hand-dealt boards: the tables key and check the deal."
     )
@@ -491,7 +489,7 @@ class MemberFound(Message):
 
 class EntryChecked(Message):
     """Answer to CheckEntry: the entry is well formed. The lead and the tricks are checked
-    against the hand record only on the entry itself (rules.md § 11): ``warning`` stays None
+    against the hand record only on the entry itself (docs/rules.md § 11): ``warning`` stays None
     from a current server (an older one answered the lead and double-dummy checks here)."""
 
     type: Literal["entry_checked"] = "entry_checked"

@@ -1,7 +1,7 @@
 """The terminal's languages: gettext catalogues, the language in use, local letters and words.
 
 Catalogues live in ``terminal/locales/<lang>/LC_MESSAGES/terminal.po`` (English is the source,
-the message ids) and are compiled in memory when first used, as the server does. The terminal
+the message ids) and are compiled when the package is built, as the server's are. The terminal
 shows one table, so the language is one setting for the whole process: the event's (sent in
 ``RoundInfo.language``) unless the players switched it at this table (remembered in
 ``terminal.json`` for the event). Keys never change with the language; only what is shown does:

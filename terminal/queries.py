@@ -65,7 +65,7 @@ class TableQueries(ABC):
 
     async def check_entry(self, board: int, values: EntryValues) -> EntryChecked:
         """Whether an entry about to be sent is well formed. The server says nothing here about
-        the cards: the lead and the tricks are checked on the entry itself (rules.md § 11)."""
+        the cards: the lead and the tricks are checked on the entry itself (docs/rules.md § 11)."""
         return expect(await self.ask(CheckEntry(board=board, values=values)), EntryChecked)
 
     async def board_report(self, board: int) -> BoardReport:

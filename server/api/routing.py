@@ -3,10 +3,10 @@
 An `APIRouter` builds each of its routes (the path with the router's prefix, its tags and
 dependencies, the request parsing and the response model) when its module is imported.
 FastAPI's `include_router` builds every route again for each app that includes it, on the app's
-first request: 0.42 s of CPU an app for Traveller's routes (measured on the 2-core test machine
-under the suite's load), spent again by every server the test suite starts. `add_routes` hands
-the app the routes the routers already hold instead. A route does not change once built, so
-apps of one process share them safely."""
+first request: about 0.4 s of CPU for Traveller's routes, which the first table or TD to ask
+after a (re)start waits for, on a Raspberry Pi several times longer. `add_routes` hands the app
+the routes the routers already hold instead. A route does not change once built, so apps of one
+process share them safely."""
 
 from __future__ import annotations
 

@@ -332,7 +332,7 @@ class Board(SQLModel, table=True):
 
 
 class KeyedDeal(SQLModel, table=True):
-    """A hand-dealt board's deal keyed at a table (issue 20) and the checks of later tables.
+    """A hand-dealt board's deal keyed at a table and the checks of later tables.
 
     ``state``: keyed (one table's four hands), confirmed (a later table's check agreed: the
     board's deal is set from it) or conflict (a check differed: the TD decides, nothing is

@@ -46,7 +46,7 @@ MODELS = {
 }
 ENVELOPE = frozenset({"SessionGuid", "SectionLetters", "ValidationMessages"})
 #: BM3LeadCardEntry: 0 no lead, 1 the lead without validation, 2 validated (must comply),
-#: 3 validated (a warning). Traveller's lead check (rules.md § 11: refused twice, then taken
+#: 3 validated (a warning). Traveller's lead check (docs/rules.md § 11: refused twice, then taken
 #: and flagged for the TD) serves 2 and 3.
 BM3_LEAD_UNCHECKED = 1
 #: BM3PlayerNumberEntry (Bm3PlayerRegistrationOption) -> Traveller's player numbers setting.

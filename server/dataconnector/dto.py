@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic.alias_generators import to_pascal
 
 from server.dataconnector.wire import DcError, ErrorType
 
@@ -12,9 +13,13 @@ M = TypeVar("M", bound="Wire")
 
 
 class Wire(BaseModel):
-    """A DTO: PascalCase wire names, JSON null means the default, unknown fields are ignored."""
+    """A DTO: PascalCase wire names, JSON null means the default, unknown fields are ignored.
 
-    model_config = ConfigDict(populate_by_name=True, extra="ignore")
+    A field's wire name is its name in PascalCase (``session_guid`` is ``SessionGuid``); the
+    few the Data Connector spells otherwise (``PairNS``, ``EWMoveBeforePlay``: the seats in
+    capitals) name their alias. tests/dataconnector/test_wire_names.py holds every wire name."""
+
+    model_config = ConfigDict(alias_generator=to_pascal, populate_by_name=True, extra="ignore")
 
     @model_validator(mode="before")
     @classmethod
@@ -31,12 +36,13 @@ class Wire(BaseModel):
 class RoundDTO(Wire):
     """Who plays at a table in a round, and the boards (LowBoardNumber..HighBoardNumber)."""
 
-    session_guid: str = Field("", alias="SessionGuid")
-    section_letters: str = Field("", alias="SectionLetters")
-    table_number: int = Field(0, alias="TableNumber")
-    round_number: int = Field(0, alias="RoundNumber")
-    low_board_number: int = Field(0, alias="LowBoardNumber")
-    high_board_number: int = Field(0, alias="HighBoardNumber")
+    session_guid: str = ""
+    section_letters: str = ""
+    table_number: int = 0
+    round_number: int = 0
+    low_board_number: int = 0
+    high_board_number: int = 0
+    # The seats in capitals, not PascalCase: their wire names are spelled out.
     pair_ns: int = Field(0, alias="PairNS")
     pair_ew: int = Field(0, alias="PairEW")
     team_ns: int = Field(0, alias="TeamNS")
@@ -46,87 +52,87 @@ class RoundDTO(Wire):
 class TableDTO(Wire):
     """A table of a section with its rounds."""
 
-    session_guid: str = Field("", alias="SessionGuid")
-    section_letters: str = Field("", alias="SectionLetters")
-    table_number: int = Field(0, alias="TableNumber")
-    rounds: list[RoundDTO] = Field(default_factory=list, alias="Rounds")
+    session_guid: str = ""
+    section_letters: str = ""
+    table_number: int = 0
+    rounds: list[RoundDTO] = Field(default_factory=list)
 
 
 class SectionDTO(Wire):
     """A section and its movement."""
 
-    session_guid: str = Field("", alias="SessionGuid")
-    scoring_group_number: int = Field(0, alias="ScoringGroupNumber")
-    letters: str = Field("", alias="Letters")
-    name: str = Field("", alias="Name")
-    winners: int = Field(0, alias="Winners")
-    game_type: int = Field(0, alias="GameType")
-    ew_move_before_play: int = Field(0, alias="EWMoveBeforePlay")
-    missing_pair: int = Field(0, alias="MissingPair")
-    keep_bridgemates_alive: bool = Field(False, alias="KeepBridgematesAlive")
-    is_combi_section: bool = Field(False, alias="IsCombiSection")
-    has_explicit_participations: bool = Field(False, alias="HasExplicitParticipations")
-    tables: list[TableDTO] = Field(default_factory=list, alias="Tables")
+    session_guid: str = ""
+    scoring_group_number: int = 0
+    letters: str = ""
+    name: str = ""
+    winners: int = 0
+    game_type: int = 0
+    ew_move_before_play: int = Field(0, alias="EWMoveBeforePlay")  # the seats in capitals
+    missing_pair: int = 0
+    keep_bridgemates_alive: bool = False
+    is_combi_section: bool = False
+    has_explicit_participations: bool = False
+    tables: list[TableDTO] = Field(default_factory=list)
 
 
 class PlayerDataDTO(Wire):
     """A player: number, name, country."""
 
-    session_guid: str = Field("", alias="SessionGuid")
-    player_number: str = Field("", alias="PlayerNumber")
-    first_name: str = Field("", alias="FirstName")
-    last_name: str = Field("", alias="LastName")
-    country_code: str = Field("", alias="CountryCode")
+    session_guid: str = ""
+    player_number: str = ""
+    first_name: str = ""
+    last_name: str = ""
+    country_code: str = ""
 
 
 class ParticipationDTO(Wire):
     """A player's seat (table, direction 1-4 = N E S W) in the first round."""
 
-    session_guid: str = Field("", alias="SessionGuid")
-    section_letters: str = Field("", alias="SectionLetters")
-    table_number: int = Field(0, alias="TableNumber")
-    direction: int = Field(0, alias="Direction")
-    round_number: int = Field(0, alias="RoundNumber")
-    player_number: str = Field("", alias="PlayerNumber")
-    is_player_swap: bool = Field(False, alias="IsPlayerSwap")
-    is_removal: bool = Field(False, alias="IsRemoval")
-    first_name: str = Field("", alias="FirstName")
-    last_name: str = Field("", alias="LastName")
-    country_code: str = Field("", alias="CountryCode")
+    session_guid: str = ""
+    section_letters: str = ""
+    table_number: int = 0
+    direction: int = 0
+    round_number: int = 0
+    player_number: str = ""
+    is_player_swap: bool = False
+    is_removal: bool = False
+    first_name: str = ""
+    last_name: str = ""
+    country_code: str = ""
 
 
 class SectionUpdateDTO(SectionDTO):
     """UpdateMovement: a section's new or changed movement, or its deletion."""
 
-    scoring_group_scoring_method: int = Field(0, alias="ScoringGroupScoringMethod")
-    is_deleted: bool = Field(False, alias="IsDeleted")
-    added_players: list[PlayerDataDTO] = Field(default_factory=list, alias="AddedPlayers")
-    participations: list[ParticipationDTO] = Field(default_factory=list, alias="Participations")
+    scoring_group_scoring_method: int = 0
+    is_deleted: bool = False
+    added_players: list[PlayerDataDTO] = Field(default_factory=list)
+    participations: list[ParticipationDTO] = Field(default_factory=list)
 
 
 class ScoringGroupDTO(Wire):
     """Sections scored together, and how."""
 
-    session_guid: str = Field("", alias="SessionGuid")
-    sections: list[SectionDTO] = Field(default_factory=list, alias="Sections")
-    scoring_group_number: int = Field(0, alias="ScoringGroupNumber")
-    scoring_method: int = Field(0, alias="ScoringMethod")
-    name: str = Field("", alias="Name")
-    is_deleted: bool = Field(False, alias="IsDeleted")
+    session_guid: str = ""
+    sections: list[SectionDTO] = Field(default_factory=list)
+    scoring_group_number: int = 0
+    scoring_method: int = 0
+    name: str = ""
+    is_deleted: bool = False
 
 
 class SessionDTO(Wire):
     """A session: its scoring groups, name and date."""
 
-    scoring_groups: list[ScoringGroupDTO] = Field(default_factory=list, alias="ScoringGroups")
-    event_guid: str = Field("", alias="EventGuid")
-    session_guid: str = Field("", alias="SessionGuid")
-    name: str = Field("", alias="Name")
-    year: int = Field(0, alias="Year")
-    month: int = Field(0, alias="Month")
-    day: int = Field(0, alias="Day")
-    hour: int = Field(0, alias="Hour")
-    minute: int = Field(0, alias="Minute")
+    scoring_groups: list[ScoringGroupDTO] = Field(default_factory=list)
+    event_guid: str = ""
+    session_guid: str = ""
+    name: str = ""
+    year: int = 0
+    month: int = 0
+    day: int = 0
+    hour: int = 0
+    minute: int = 0
 
 
 SUIT_FIELDS = tuple(
@@ -139,11 +145,11 @@ SUIT_FIELDS = tuple(
 class HandrecordDTO(Wire):
     """The deal of a board: thirteen cards per hand, suit by suit (a void is "")."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
-    session_guid: str = Field("", alias="SessionGuid")
-    scoring_group_number: int = Field(0, alias="ScoringGroupNumber")
-    section_letters: str = Field("", alias="SectionLetters")
-    board_number: int = Field(0, alias="BoardNumber")
+    model_config = ConfigDict(extra="allow")  # the 16 holdings, e.g. NorthSpades
+    session_guid: str = ""
+    scoring_group_number: int = 0
+    section_letters: str = ""
+    board_number: int = 0
 
     def holding(self, seat: str, suit: str) -> str | None:
         """The cards of one seat ("North") in one suit ("Spades"); None when not sent."""
@@ -155,102 +161,96 @@ class _SessionContents(Wire):
     """What InitializeEvent and AddSession both carry besides the sessions: players, seats,
     deals and the Bridgemate settings."""
 
-    player_data: list[PlayerDataDTO] = Field(default_factory=list, alias="PlayerData")
-    participations: list[ParticipationDTO] = Field(default_factory=list, alias="Participations")
-    handrecords: list[HandrecordDTO] = Field(default_factory=list, alias="Handrecords")
-    bridgemate2_settings: list[dict[str, Any]] = Field(
-        default_factory=list, alias="Bridgemate2Settings"
-    )
-    bridgemate3_settings: list[dict[str, Any]] = Field(
-        default_factory=list, alias="Bridgemate3Settings"
-    )
+    player_data: list[PlayerDataDTO] = Field(default_factory=list)
+    participations: list[ParticipationDTO] = Field(default_factory=list)
+    handrecords: list[HandrecordDTO] = Field(default_factory=list)
+    bridgemate2_settings: list[dict[str, Any]] = Field(default_factory=list)
+    bridgemate3_settings: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class InitDTO(_SessionContents):
     """InitializeEvent: sessions with their movements, players, seats, deals and settings."""
 
-    commands: int = Field(0, alias="Commands")
-    event_guid: str = Field("", alias="EventGuid")
-    sessions: list[SessionDTO] = Field(default_factory=list, alias="Sessions")
+    commands: int = 0
+    event_guid: str = ""
+    sessions: list[SessionDTO] = Field(default_factory=list)
 
 
 class AddSessionDTO(_SessionContents):
     """AddSession: one more session for an event initialized before (its own sections and
     scoring groups), with its players, first-round seats, deals and settings."""
 
-    event_guid: str = Field("", alias="EventGuid")
-    club_id: str = Field("", alias="ClubId")
-    session: SessionDTO | None = Field(None, alias="Session")
+    event_guid: str = ""
+    club_id: str = ""
+    session: SessionDTO | None = None
 
 
 class BCSManagementRequestDTO(Wire):
     """ManageBCS: shut down (1), the running sessions (2), the scoring file (4), every known
     session (8), the Data Connector's file (16), or one of the allowed sums."""
 
-    command: int = Field(0, alias="Command")
+    command: int = 0
 
 
 class SessionInfoDTO(Wire):
     """A session in a ManageBCS answer."""
 
-    event_guid: str = Field("", alias="EventGuid")
-    session_guid: str = Field("", alias="SessionGuid")
-    session_name: str = Field("", alias="SessionName")
-    session_date_time: str = Field("", alias="SessionDateTime")
+    event_guid: str = ""
+    session_guid: str = ""
+    session_name: str = ""
+    session_date_time: str = ""
 
 
 class BCSManagementResponseDTO(Wire):
     """The ManageBCS answer: the running event (or none), its or every session, the files."""
 
-    event_guid: str = Field("", alias="EventGuid")
-    session_information: list[SessionInfoDTO] = Field(
-        default_factory=list, alias="SessionInformation"
-    )
-    is_running: bool = Field(True, alias="IsRunning")
-    scoring_file_path: str = Field("", alias="ScoringFilePath")
-    data_connector_file_path: str = Field("", alias="DataConnectorFilePath")
-    validation_messages: list[str] | None = Field(None, alias="ValidationMessages")
+    event_guid: str = ""
+    session_information: list[SessionInfoDTO] = Field(default_factory=list)
+    is_running: bool = True
+    scoring_file_path: str = ""
+    data_connector_file_path: str = ""
+    validation_messages: list[str] | None = None
 
 
 class ContinueDTO(Wire):
     """ContinueEvent: carry on with an event initialized before."""
 
-    event_guid: str = Field("", alias="EventGuid")
-    commands: int = Field(0, alias="Commands")
+    event_guid: str = ""
+    commands: int = 0
 
 
 class ResultDTO(Wire):
     """A board result at a table in a round; Level -1..-9 artificial, -10 not played."""
 
-    session_guid: str = Field("", alias="SessionGuid")
-    section_letters: str = Field("", alias="SectionLetters")
-    table_number: int = Field(0, alias="TableNumber")
-    round_number: int = Field(0, alias="RoundNumber")
-    board_number: int = Field(0, alias="BoardNumber")
-    scoring_direction: int = Field(0, alias="ScoringDirection")
-    is_deleted: bool = Field(False, alias="IsDeleted")
-    pair_north_south: int = Field(0, alias="PairNorthSouth")
-    pair_east_west: int = Field(0, alias="PairEastWest")
-    declaring_pair: int = Field(0, alias="DeclaringPair")
-    declarer_direction: int = Field(0, alias="DeclarerDirection")
-    level: int = Field(0, alias="Level")
-    denomination: int = Field(0, alias="Denomination")
-    stake: int = Field(0, alias="Stake")
-    total_tricks: int = Field(0, alias="TotalTricks")
-    lead_card_rank: int = Field(0, alias="LeadCardRank")
-    lead_card_suit: int = Field(0, alias="LeadCardSuit")
+    session_guid: str = ""
+    section_letters: str = ""
+    table_number: int = 0
+    round_number: int = 0
+    board_number: int = 0
+    scoring_direction: int = 0
+    is_deleted: bool = False
+    pair_north_south: int = 0
+    pair_east_west: int = 0
+    declaring_pair: int = 0
+    declarer_direction: int = 0
+    level: int = 0
+    denomination: int = 0
+    stake: int = 0
+    total_tricks: int = 0
+    lead_card_rank: int = 0
+    lead_card_suit: int = 0
 
 
 class TdCallDTO(Wire):
     """A call for the TD: where, when, and its status (1 launched .. 4 deferred)."""
 
-    session_guid: str = Field("", alias="SessionGuid")
-    section_letters: str = Field("", alias="SectionLetters")
-    table_number: int = Field(0, alias="TableNumber")
-    round_number: int = Field(0, alias="RoundNumber")
-    hour: int = Field(0, alias="Hour")
-    minute: int = Field(0, alias="Minute")
-    status: int = Field(0, alias="Status")
+    session_guid: str = ""
+    section_letters: str = ""
+    table_number: int = 0
+    round_number: int = 0
+    hour: int = 0
+    minute: int = 0
+    status: int = 0
 
 
 def _problem(exc: ValidationError) -> str:

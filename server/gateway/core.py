@@ -380,7 +380,7 @@ class GatewayCore:
 def _shown(info: RoundInfo) -> tuple[object, ...]:
     """What a keypad shows of a round, besides its boards' results (firmware_sim/device.py):
     not ``round_open`` or ``next_round_released``, which only the TD's start of a round flips.
-    A board's ``deal`` (issue 20: key or check the hand-dealt deal) is shown: once a table has
+    A board's ``deal`` (key or check the hand-dealt deal) is shown: once a table has
     keyed it, the other tables' keypads are told to check it."""
     return (
         info.round,

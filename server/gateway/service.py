@@ -30,7 +30,7 @@ from .jobs import Binding, Handled, Station
 #: Unknown pairing codes, as the HTTP pairing endpoint limits them per address: each keypad
 #: (port and bus address) backs off on its own, and all keypads together back off once 100
 #: wrong codes were keyed, so many keypad addresses on a ``tcp-listen://`` port cannot share
-#: out a brute force (issue 14 M1). A keypad that paired is never held by the others' flood.
+#: out a brute force. A keypad that paired is never held by the others' flood.
 PAIRING_FAILURES = GuessLimiter()
 #: The server's token errors, as the keypad firmware knows them (protocol/README.md section 6).
 KEYPAD_CODES = {"token_invalid": "invalid_token", "token_expired": "token_expired"}

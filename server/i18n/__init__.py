@@ -1,9 +1,8 @@
-"""Languages of the web pages: gettext catalogues (compiled at run time), locale choice, formats.
+"""Languages of the web pages: gettext catalogues, locale choice, formats.
 
 Catalogues live in ``server/locales/<lang>/LC_MESSAGES/messages.po``, English is the source
-(message ids). ``.po`` files are compiled in memory when first used, so no ``.mo`` files are
-built or committed (``protocol.catalogues``). The commands that refresh them after changing
-strings are in ``server/locales/README.md``.
+(message ids). They are compiled to ``.mo`` when the package is built (``protocol.catalogues``).
+The commands that refresh them after changing strings are in ``server/locales/README.md``.
 
 Bridge words follow ``docs/glossary.md``. Every translation needs a native bridge player's review
 before a release; the ones we are least sure of are marked in ``server/locales/README.md``.

@@ -2,7 +2,7 @@
 and the reader contract's last check: a file with nothing usable left is refused as a whole.
 
 Directions are decided per section: a Howell section beside Mitchell sections keeps one key
-per pair (issue 16: its pairs were split into N/S, E/W and empty entries).
+per pair (never split into N/S, E/W and empty entries).
 """
 
 from __future__ import annotations

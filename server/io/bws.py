@@ -4,7 +4,7 @@ Uses the optional pure-Python `access-parser` package (extra "bws"). The mapping
 tables (Section, RoundData, ReceivedData, PlayerNumbers) to an EventFile is separate from the
 Access reader, so it can be tested on plain rows.
 
-The reader's contract (issue 16): each ReceivedData row is read or put in ``EventFile.refused``
+The reader's contract: each ReceivedData row is read or put in ``EventFile.refused``
 with its place ("ReceivedData row 7 (board 3)") and reason. The tables read do not name the
 scoring program that wrote the file, so ``EventFile.program`` stays "".
 """

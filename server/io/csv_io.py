@@ -1,6 +1,6 @@
 """CSV travellers (import and export) and rankings (export).
 
-The reader's contract (issue 16): each row is read or put in ``EventFile.refused`` with its
+The reader's contract: each row is read or put in ``EventFile.refused`` with its
 line and reason; a row with a score and no contract is scored from its score.
 """
 

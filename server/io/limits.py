@@ -1,5 +1,5 @@
 """How much an event file may hold, so that a reader's memory stays in proportion to a real
-event (issue 14 L7: one 20 MB PBN tag line made `traveller score` use 3.5 GB).
+event (without them, one 20 MB PBN tag line made `traveller score` use 3.5 GB).
 
 A club session's file is a few hundred kB and a congress's a few MB; PBN lines are short (the
 standard asks for at most 255 characters) and USEBIO nests a handful of elements deep. The

@@ -10,8 +10,7 @@ In order:
 2. A contract cell that is empty or says the board was not played ("NP", "-", ...):
    - "NP" beside a score of 0 on a line that carries its matchpoints is a board passed out
      (``spelling.np_scored``);
-   - an empty contract beside a score is scored from the score (issue 16: "a line carrying a
-     score but no contract is scored from its score");
+   - an empty contract beside a score is scored from the score;
    - an empty contract beside a score cell that is neither a score nor an artificial score is
      refused;
    - otherwise the board was not played at the table.

@@ -1,6 +1,6 @@
 """PBN 2.1 import and export: hand records, [ScoreTable] travellers and [TotalScoreTable].
 
-The reader's contract (issue 16): every row of a table tag, and every game's result, is read or
+The reader's contract: every row of a table tag, and every game's result, is read or
 put in ``EventFile.refused`` with its line, board and reason; one bad token no longer refuses
 the event. Spellings beyond the standard (Bridgewebs' "PO" and "A A A", a void "-") are those of
 ``spelling.KNOWN``. The program that wrote the file is taken from [Application], [Generator]

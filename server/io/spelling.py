@@ -43,8 +43,8 @@ _PBN = "PBN 2.1 standard, https://www.tistis.nl/pbn/pbn_v21.txt"
 _FFB = "real file: tests/data/published/ffb_open2_dn1_finale_2022_seance1.pbn (Magic Contest)"
 _RB = "real file: tests/data/endplay-realbridge/ (RealBridge, 2021 Online Qual Open R2)"
 _BW = "real file: tests/data/published/bridgewebs_westwood_2019-06-25_silver_points_pairs.pbn"
-_ISSUE = "issue 16 report; no real file under a usable licence found (minimal test file)"
-_EARLIER = "accepted before issue 16; no source was recorded (kept, not yet cited)"
+_REPORTED = "reported by a user; no real file under a usable licence found (minimal test file)"
+_EARLIER = "accepted by the first readers; no source was recorded (kept, not yet cited)"
 _USEBIO = "USEBIO 1.2, http://www.usebio.org/files/usebio_v1_2.dtd"
 
 KNOWN: tuple[Spelling, ...] = (
@@ -52,7 +52,7 @@ KNOWN: tuple[Spelling, ...] = (
     Spelling("contract", "Pass", "passed out", "PBN writers", _PBN),
     Spelling("contract", "Pass", "passed out", "RealBridge", _RB),
     Spelling("contract", "4Sx", "doubled (lower-case x)", "RealBridge", _RB),
-    Spelling("contract", "PO", "passed out", "Bridgewebs-style PBN exports", _ISSUE),
+    Spelling("contract", "PO", "passed out", "Bridgewebs-style PBN exports", _REPORTED),
     Spelling("contract", "PASS", "passed out (declarer N, result '-')", "Bridgewebs", _BW),
     Spelling("contract", "3H*", "doubled (an asterisk)", "Bridgewebs", _BW),
     Spelling("contract", "-", "not played (declarer N, result '-')", "Bridgewebs", _BW),
@@ -69,7 +69,7 @@ KNOWN: tuple[Spelling, ...] = (
         "NP, SCORE 0, matchpoints on the line",
         "passed out (the line was scored, and 0 is a pass-out's score)",
         "USEBIO writers of individual and club events",
-        _ISSUE,
+        _REPORTED,
     ),
     # adjusted scores
     Spelling("score", "A+", "artificial 60 %", "Magic Contest", _FFB),
@@ -85,10 +85,10 @@ KNOWN: tuple[Spelling, ...] = (
         "adjusted score in Contract, Declarer and Result; the per cent from the line's "
         "Percentage_NS/_EW, else from its matchpoints",
         "Bridgewebs-style PBN exports",
-        _ISSUE,
+        _REPORTED,
     ),
     # hand records
-    Spelling("deal", "Q64.-.KQ8643.KQT4", "a void written '-'", "dealing programs", _ISSUE),
+    Spelling("deal", "Q64.-.KQ8643.KQT4", "a void written '-'", "dealing programs", _REPORTED),
     Spelling("deal", "Q64..KQ8643.KQT4", "a void (the standard's spelling)", "PBN", _PBN),
     Spelling("deal", "-", "a hand not known", "PBN", _PBN),
     # the program that wrote the file
@@ -103,7 +103,7 @@ KNOWN: tuple[Spelling, ...] = (
     Spelling("method", "MP_PAIRS", "matchpoints (EVENT_TYPE)", "USEBIO", _USEBIO),
     Spelling("method", "BUTLER_PAIRS", "Butler (EVENT_TYPE)", "USEBIO", _USEBIO),
     Spelling("method", "CROSS_IMPS", "cross-IMPs (EVENT_TYPE)", "USEBIO", _USEBIO),
-    Spelling("method", "IMPS", "IMPs (SCORING_METHOD)", "USEBIO", _ISSUE),
+    Spelling("method", "IMPS", "IMPs (SCORING_METHOD)", "USEBIO", _REPORTED),
 )
 """The one table of accepted spellings (tests check every reader honours it)."""
 

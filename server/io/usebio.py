@@ -1,6 +1,6 @@
 """USEBIO 1.2 XML (the EBU results format) import and export for pairs events.
 
-The reader's contract (issue 16): every TRAVELLER_LINE is read or put in ``EventFile.refused``
+The reader's contract: every TRAVELLER_LINE is read or put in ``EventFile.refused``
 with its element path, line and board; a line with a SCORE and no CONTRACT (individual events)
 is scored from its score; NP with SCORE 0 and matchpoints is a board passed out. The scoring
 method is read from every place the file names one (EVENT_TYPE on any element, the

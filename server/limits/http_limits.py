@@ -12,6 +12,11 @@ oldest). ``RequestLimits`` (ASGI middleware in the app, so the Data Connector's 
 proxy setup get it too) refuses an oversized body with 413 before reading it, from its
 Content-Length, or as soon as a streamed body passes the limit, and a body that stalls with
 408.
+
+A header timeout needs the connection before its request exists, which ASGI never shows, so
+``GuardedHttp`` subclasses uvicorn's HTTP protocols, a private API: pyproject.toml pins uvicorn to
+the range tests/security/test_uvicorn_fence.py was run with, and that test names what changed
+when an uvicorn no longer has what this module uses.
 """
 
 from __future__ import annotations

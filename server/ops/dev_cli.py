@@ -67,12 +67,9 @@ ALONE_TESTS = "pg_restart"
 NO_TESTS_COLLECTED = 5
 #: The pytest-xdist workers of a run, for each logical CPU. Many tests of the whole suite
 #: spend most of their time waiting (on the servers and the Chromium they start, on a
-#: gateway's line faults, on a timeout), and the other workers run meanwhile. The whole suite
-#: on 2 CPUs (2026-12-02): 4 workers 12:41 in a clean clone (1.26 CPUs busy); then in one
-#: checkout, one run after the other, 6 workers 10:42 (1.5 busy) and 8 workers 12:08 (1.55
-#: busy: more contention than it fills). `--fast` leaves out the waiting tests and keeps both
-#: CPUs busy, so extra workers only contend: 4 workers 4:00, 6 workers 4:52.
-#: Arguments that choose their own (`-n 0`, `-p no:xdist`) win.
+#: gateway's line faults, on a timeout), and the other workers run meanwhile: three a CPU keep
+#: the CPUs busiest, more only contend. `--fast` leaves out the waiting tests, so two a CPU
+#: already keep them busy. Arguments that choose their own (`-n 0`, `-p no:xdist`) win.
 WORKERS_PER_CPU = 3
 FAST_WORKERS_PER_CPU = 2
 

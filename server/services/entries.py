@@ -1,6 +1,6 @@
 """A keyed result checked and scored (Law 77), the values a result row stores of it.
 
-When the event takes the auction (issue 20, ``Event.auction_entry``) the calls are checked by
+When the event takes the auction (``Event.auction_entry``) the calls are checked by
 Laws 18-19 and 22 (protocol/bridge/auction.py): an illegal call is refused with its reason, and
 the contract and declarer keyed must be those that follow from the auction (Law 22B); a
 contract left out ("") is the auction's.

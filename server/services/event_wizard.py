@@ -48,9 +48,9 @@ class Settings:
     player_numbers: str = "off"
     language: str | None = None
     scoring_profile: str = "dbf"
-    auction_entry: str = "off"  # North keys the auction (issue 20): off | optional | required
-    play_entry: str = "off"  # North may key the play (issue 20): off | optional
-    deal_entry: bool = False  # hand-dealt boards: the tables key and check the deal (issue 20)
+    auction_entry: str = "off"  # North keys the auction: off | optional | required
+    play_entry: str = "off"  # North may key the play: off | optional
+    deal_entry: bool = False  # hand-dealt boards: the tables key and check the deal
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ def read_hand_records(data: bytes | str, filename: str | None = None) -> HandRec
     """The deals of a hand-record file by board number: PBN or a dealing machine's file
     (Duplimate .dup/.dlm, BigDeal .bri/.dge), the format told from the content. In a PBN file
     a board whose deal cannot be read is refused with its line and reason and the others are
-    kept (issue 16); a dealing machine's file is read whole or refused with the board."""
+    kept; a dealing machine's file is read whole or refused with the board."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
     refused: tuple[str, ...] = ()
     try:

@@ -1,4 +1,4 @@
-"""The keyed deals of a section as the tables' round info reads them (issue 20): which boards
+"""The keyed deals of a section as the tables' round info reads them: which boards
 ask a table to key their deal, or to check one. The commands are server/services/deal_entry.py.
 """
 

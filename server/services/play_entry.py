@@ -1,4 +1,4 @@
-"""The play keyed at the table (issue 20): checked against the hand record, and tricks keyed
+"""The play keyed at the table: checked against the hand record, and tricks keyed
 that differ from the tricks played.
 
 A play the hand record rules out is refused with the card and the reason, at most as often as a

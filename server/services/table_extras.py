@@ -77,7 +77,7 @@ class LeadCheck:
 
 def check_lead(cmds: TableContext, entry_id: str, board: int, values: CheckedValues) -> LeadCheck:
     """Refuse a lead not in the opening leader's hand, at most ``LEAD_REFUSALS`` times per
-    table and board, each refusal audited; after that the entry is taken and flagged (rules.md
+    table and board, each refusal audited; after that the entry is taken and flagged (docs/rules.md
     § 11). Only an actual entry is checked: a query would tell a table the cards."""
     if values.lead is None or values.declarer is None or not fair_play.lead_checked(cmds):
         return LeadCheck()  # nothing to check against the hand (and no need to read the deal)

@@ -1,4 +1,4 @@
-"""North keys the auction call by call (issue 20), in the one grammar (protocol/keys_play.py):
+"""North keys the auction call by call, in the one grammar (protocol/keys_play.py):
 level then suit for a bid, 0 pass, * double or redouble, + alerts the call just made. The
 calls show as a grid under W N E S from the dealer; an illegal call is refused with its reason
 and the auction ends by itself after the closing passes (Law 22A)."""

@@ -355,7 +355,7 @@ class BoardEntryScreen(TableScreen):
     async def _send_then_check(self, values: EntryValues) -> None:
         """Send the entry and wait for the server's word: it checks the lead against the hand
         record and the tricks against double dummy only on the entry itself (a question before
-        it would tell the cards, rules.md § 11). A refusal brings the keys back to North; a
+        it would tell the cards, docs/rules.md § 11). A refusal brings the keys back to North; a
         warning asks "are you sure?" before East confirms."""
         self._queue(values)
         with contextlib.suppress(TimeoutError):

@@ -1,4 +1,4 @@
-"""The steps beyond the result on the board screen (issue 20), as the event takes them: the
+"""The steps beyond the result on the board screen, as the event takes them: the
 deal of a hand-dealt board (DealEntryScreen), the auction (AuctionScreen) and the play
 (PlayScreen). North keys the result and the auction after it, or the auction first (the
 contract and declarer then follow from it, and the play gives the lead and the tricks).

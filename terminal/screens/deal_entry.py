@@ -1,4 +1,4 @@
-"""A hand-dealt board's deal keyed at the table (issue 20). The first table to play it keys the
+"""A hand-dealt board's deal keyed at the table. The first table to play it keys the
 four hands ("enter"), suit by suit (♠ ♥ ♦ ♣ of North, East, South, West), with 13 cards each
 and 52 in all checked here (protocol/bridge/deal.py) before EnterDeal is sent; a later table
 checks the deal by keying North's hand ("check", CheckDeal). The server's DealAck is shown:

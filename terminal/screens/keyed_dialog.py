@@ -1,4 +1,4 @@
-"""What the auction and the play dialogs share (issue 20): a board's calls or cards keyed one by
+"""What the auction and the play dialogs share: a board's calls or cards keyed one by
 one in the one grammar (protocol/keys_play.py). The keys of the call or card being made are
 kept until it is whole; a key that does not fit, or a call or card the bridge domain refuses,
 is said in plain words and the keys start again; Backspace takes back a key, then the last

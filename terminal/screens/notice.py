@@ -44,7 +44,7 @@ MENU = (
     ("5", "not_played", N_("Board not played (TD only: needs the TD's code)")),
     ("6", "language", N_("Language: English · Dansk · Norsk · Deutsch · Русский")),
 )
-#: Shown only on a hand-dealt board whose deal the server asks of this table (issue 20).
+#: Shown only on a hand-dealt board whose deal the server asks of this table.
 DEAL_CHOICE = ("7", "deal", N_("Key the deal of this hand-dealt board"))
 
 

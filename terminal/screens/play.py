@@ -1,4 +1,4 @@
-"""North keys the play card by card (issue 20), in the one grammar (protocol/keys_play.py):
+"""North keys the play card by card, in the one grammar (protocol/keys_play.py):
 suit then rank, the rank alone when the suit led is implied (the deal known at this table), OK
 for the only card, * tricks OK a claim. Trick winners and the tricks total show as it goes; the
 play ends by itself after 13 tricks or a claim.

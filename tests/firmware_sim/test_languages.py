@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import ast
 import string
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware_sim import i18n
-from firmware_sim.device import WIDTH, Device, Key
+from firmware_sim import i18n, table_entry
+from firmware_sim.device import REFUSAL_TEXTS, WIDTH, Device, Key
 from firmware_sim.fake_gateway import FakeTables
 from firmware_sim.store import MemoryStore
 from protocol.keypad_codec import decode, encode
@@ -21,13 +23,24 @@ from tests.support.keypad import Table
 WIDEST = {"table": 99, "board": 99, "round": 99, "done": 99, "total": 99, "code": "", "tricks": 19}
 WIDEST |= {"seat": "Ø", "count": 13}  # the auction's caller, the deal's cards in a hand
 WIDEST |= {"pair": "10NS", "side": "ØV"}  # the move screen: a Mitchell pair, its next seat
+ROOT = Path(__file__).resolve().parents[2]
 SHOWABLE = set(string.printable) - set("\t\n\r\x0b\x0c") | i18n.CHARSET
+
+
+TEXTS = i18n.catalogue_texts()
+
+
+def test_the_catalogues_hold_the_keypads_texts() -> None:
+    assert len(TEXTS) > 80
+    assert TEXTS["Call the TD?"] == ("Tilkald TL?", "Tilkall TL?", "TL rufen?", "Вызвать судью?")
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_every_text_is_translated_and_fits(lang: str) -> None:
-    for message, translations in i18n.TEXTS.items():
-        assert len(translations) == len(i18n.LANGUAGES) - 1, message
+    """Each text of the keypad's catalogue, in every language, fits a 16-character line with
+    its fields at their widest, in characters the display has."""
+    for message, translations in TEXTS.items():
+        assert all(translations), (message, translations)  # none missing, empty or fuzzy
         entry = "13" if message.startswith("Tricks") else "+13"
         shown = i18n.text(lang, message, **WIDEST, entry=entry)
         assert shown.strip(), (lang, message)
@@ -35,8 +48,29 @@ def test_every_text_is_translated_and_fits(lang: str) -> None:
         assert set(shown) <= SHOWABLE, (lang, shown)
 
 
+def test_every_text_the_keypad_names_is_in_its_catalogue() -> None:
+    """The texts named in the code (``i18n.text(lang, "...")``, and the refusal tables of
+    table_entry.py) are message ids of the template, so none shows in English by mistake."""
+    named: set[str] = set()
+    for path in (ROOT / "firmware_sim").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+                continue
+            # i18n.text(lang, "...") anywhere, the device's self._t("...")
+            where = {"text": 1, "_t": 0}.get(node.func.attr)
+            if where is None or len(node.args) <= where:
+                continue
+            message = node.args[where]
+            if isinstance(message, ast.Constant) and isinstance(message.value, str):
+                named.add(message.value)
+    named |= set(table_entry.CALL_REFUSALS.values()) | set(table_entry.DEAL_REFUSALS.values())
+    named |= set(REFUSAL_TEXTS.values())
+    assert len(named) > 40
+    assert named - set(TEXTS) == set()
+
+
 def test_fields_survive_translation() -> None:
-    for message, translations in i18n.TEXTS.items():
+    for message, translations in TEXTS.items():
         names = ("{table}", "{board}", "{round}", "{entry}", "{tricks}", "{seat}", "{count}")
         names += ("{pair}", "{side}")
         fields = sorted(f for f in names if f in message)

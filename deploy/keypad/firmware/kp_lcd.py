@@ -1,6 +1,6 @@
 """The 2x16 LCD's text for MicroPython (firmware_sim/lcd.py and i18n.py): fitting lines into
 16 characters, a result in one line, and the keypad's texts in its five languages (the texts
-and seat letters come from kp_tables, generated from firmware_sim/i18n.py)."""
+and seat letters come from kp_tables, generated from the keypad's gettext catalogues)."""
 
 import kp_tables as T
 

@@ -1,4 +1,4 @@
-"""The deals keyed at the tables (issue 20): their state, and the TD settling a conflict."""
+"""The deals keyed at the tables: their state, and the TD settling a conflict."""
 
 from __future__ import annotations
 
