@@ -18,10 +18,6 @@ ISSUE_REFERENCE = re.compile(r"\bissues?[- ]?#?\d+", re.IGNORECASE)
 #: Files still holding a reference, each with who removes it (they are being changed elsewhere
 #: now). An entry whose file no longer has one fails too: remove the entry.
 STILL_TO_CLEAN: dict[str, str] = {
-    "server/migrations/versions/0012_auction_entry.py": "the lead (migrations)",
-    "server/migrations/versions/0013_play_and_deal_entry.py": "the lead (migrations)",
-    "server/migrations/versions/0014_keyed_deal.py": "the lead (migrations)",
-    "server/migrations/versions/0015_table_generations.py": "the lead (migrations)",
     "server/movements/individual.py": "the registries' change (server/movements)",
     "server/scoring/profiles.py": "the registries' change (server/scoring)",
 }

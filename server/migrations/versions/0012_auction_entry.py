@@ -1,4 +1,4 @@
-"""auction entry (issue 20): the event's setting, and a result's auction keyed at the table
+"""auction entry: the event's setting, and a result's auction keyed at the table
 
 The auction is a column of the result, not a table of its own: a result has at most one
 auction, it is part of the entry (East's confirmation covers it, a correction replaces it) and

@@ -1,4 +1,4 @@
-"""play and deal entry (issue 20): the event's settings, and a result's play keyed at the table
+"""play and deal entry: the event's settings, and a result's play keyed at the table
 
 The play is a column of the result, as the auction is (0012): one per result, part of the entry
 that East confirms and a correction replaces, audited with the result's other values.

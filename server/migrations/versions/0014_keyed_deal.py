@@ -1,4 +1,4 @@
-"""keyed deals (issue 20): a hand-dealt board's deal keyed at a table and later tables' checks
+"""keyed deals: a hand-dealt board's deal keyed at a table and later tables' checks
 
 One row per section and board: the deal the first table keyed, who keyed it (table, round,
 entry id), its state (keyed, confirmed, conflict) and the checks made since (JSON). The board's

@@ -1,4 +1,4 @@
-"""table generations (issue 18): the counters that keep the table desk's memory honest
+"""table generations: the counters that keep the table desk's memory honest
 
 Two small tables of counters, kept by triggers in the database itself (so no writer can forget
 them): ``table_generation`` (one row a bridge table) goes up with every INSERT, UPDATE or
