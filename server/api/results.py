@@ -20,6 +20,7 @@ from sqlmodel import Session
 from protocol.messages import Error
 from server.api.deps import RuntimeDep, require_td
 from server.api.openapi import ERRORS, operation_id
+from server.scoring.methods import DEFAULT
 from server.services import individual_results, setup, standings
 from server.services.individual_standings import PlayerLine, PlayerRanking
 
@@ -112,7 +113,7 @@ class RankingPublic(BaseModel):
     section_id: int
     event: str
     section: str
-    method: str = Field(examples=["mp"])
+    method: str = Field(examples=[DEFAULT.value])
     unit: str = Field(examples=["MP"])
     groups: list[RankingGroupPublic]
     boards_shown: list[int]

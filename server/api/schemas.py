@@ -13,11 +13,11 @@ from server.core.models import (
     EventBase,
     Language,
     PairBase,
-    Scoring,
     ScoringProfile,
     SectionBase,
     TricksStyle,
 )
+from server.scoring.methods import DEFAULT, Method
 from server.services.td import TableState
 
 
@@ -34,6 +34,7 @@ class EventCreate(EventBase):
     # A new event's settings: EventBase's fields, types, limits and defaults (no docstring:
     # it would be the schema's description).
     model_config = ConfigDict(extra="forbid")  # type: ignore[assignment]
+    scoring: Method = DEFAULT
 
 
 class EventPatch(BaseModel):
@@ -44,7 +45,7 @@ class EventPatch(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     name: SingleLine | None = Field(default=None, min_length=1, max_length=200)
-    scoring: Scoring | None = None
+    scoring: Method | None = None
     lead_required: bool | None = None
     tricks_style: TricksStyle | None = None
     confirm_pin_required: bool | None = None
@@ -63,6 +64,7 @@ class EventPublic(EventBase):
     # field is always sent, so the response schema lists every field as required.
     model_config = ConfigDict(json_schema_serialization_defaults_required=True)  # type: ignore[assignment]
     id: int
+    scoring: Method
     name: str  # as stored: a name from before the check (protocol.text.neutral) is still sent
     created_at: datetime
 

@@ -487,20 +487,11 @@ def _number_from_names(names: tuple[str, str]) -> int | None:
 
 # --- export -------------------------------------------------------------------------------
 
-_SCORING = {
-    Method.MATCHPOINTS: "MatchPoints",
-    Method.MATCHPOINTS_AMERICAN: "MatchPoints",
-    Method.IMPS_ACROSS: "IMP",
-    Method.CROSS_IMPS: "CrossImps",
-    Method.BUTLER: "Butler",
-    Method.AGGREGATE: "TotalPoints",
-}
-
 
 def write_pbn(event: EventFile, report: ScoreReport | None = None) -> str:
     """PBN 2.1 export: one game per board, the ranking in the first game's [TotalScoreTable]."""
     method = report.method if report else event.method
-    scoring = _SCORING.get(method, "") if method else event.scoring
+    scoring = method.spec.pbn if method else event.scoring
     out = ["% PBN 2.1", "% EXPORT", "%Creator: Traveller"]
     if event.provisional:
         out.append(f"% {provisional_note(event.tables_per_board or 0)}")

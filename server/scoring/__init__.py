@@ -7,6 +7,7 @@ from .event import PairsScorer, Standing, score_pairs_event
 from .exact import Rounding, round_half_away, round_to_int, round_to_multiple, to_decimal
 from .imps import group_imps
 from .matchpoints import group_matchpoints
+from .methods import METHODS, Method, ScoringMethod
 from .models import (
     AVE,
     AVE_MINUS,
@@ -14,7 +15,6 @@ from .models import (
     Artificial,
     BoardResult,
     Direction,
-    Method,
     PairId,
     Points,
     SelfInflicted,
@@ -78,6 +78,7 @@ __all__ = [
     "BAM_AVE_MINUS",
     "BAM_AVE_PLUS",
     "BYE_VP",
+    "METHODS",
     "PROFILES",
     "VOIDED_MATCH_VP",
     "Artificial",
@@ -99,6 +100,7 @@ __all__ = [
     "Profile",
     "Rounding",
     "Ruling",
+    "ScoringMethod",
     "ScoringOptions",
     "SelfInflicted",
     "SideScore",

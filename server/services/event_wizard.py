@@ -27,6 +27,7 @@ from server.io.errors import EventFileError
 from server.io.handrecords import normalise_deal
 from server.io.pbn import read_pbn
 from server.movements import Movement
+from server.scoring import methods
 from server.services import audit, members, setup
 from server.services.uploads import text_of
 
@@ -39,7 +40,7 @@ MAX_NAME = 100
 class Settings:
     """The event's settings (models.Event), with the defaults of a club night."""
 
-    scoring: str = "mp"
+    scoring: str = methods.DEFAULT
     lead_required: bool = False
     tricks_style: str = "absolute"
     confirm_pin_required: bool = False
