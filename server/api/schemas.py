@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -17,6 +17,7 @@ from server.core.models import (
     SectionBase,
     TricksStyle,
 )
+from server.movements.catalog import KINDS
 from server.scoring.methods import DEFAULT, Method
 from server.services.td import TableState
 
@@ -69,23 +70,21 @@ class EventPublic(EventBase):
     created_at: datetime
 
 
+IMPORTED = "imported"
+"""The kind of a movement the TD brings as a file (``format`` and ``data``)."""
+SPEC_KINDS = (*KINDS, IMPORTED)
+"""The kinds a section's movement can be: the catalogue's (server/movements/catalog.py)."""
+if TYPE_CHECKING:
+    SpecKind = str
+else:  # the catalogue's kinds as a Literal: the same validation and schema as written out
+    SpecKind = Literal[SPEC_KINDS]
+
+
 class MovementSpec(BaseModel):
     """A generated movement (``kind``) or an imported one (``kind="imported"`` with data)."""
 
     model_config = ConfigDict(extra="forbid")
-    kind: Literal[
-        "mitchell",
-        "howell",
-        "three-quarter-howell",
-        "hesitation",
-        "appendix-mitchell",
-        "web-mitchell",
-        "rover-mitchell",
-        "individual",
-        "team-match",
-        "bundled",
-        "imported",
-    ] = "mitchell"
+    kind: SpecKind = next(iter(KINDS))
     tables: int | None = Field(default=None, ge=1, le=200, examples=[5])
     pairs: int | None = Field(
         default=None,
