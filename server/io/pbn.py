@@ -22,7 +22,15 @@ from .assemble import UNSEATED, Assembler, RawPair, RawRef, finish, unseated
 from .errors import EventFileError
 from .handrecords import law2_vulnerable, normalise_deal
 from .lines import Cells, fill_play
-from .model import BoardRecord, EventFile, Line, PairKey, PlayerEntry, Refusal, provisional_note
+from .model import (
+    BoardRecord,
+    EventFile,
+    IndividualPlayer,
+    Line,
+    PairKey,
+    Refusal,
+    provisional_note,
+)
 from .pbn_play import SectionError, auction_section, play_section, read_auction, read_play
 from .pbn_syntax import UNKNOWN, Game, Split, cell, quote, split_games, table_rows
 from .report import ScoreReport, decimal, line_key
@@ -244,7 +252,7 @@ def _read_player_total(number: int, row: dict[str, str], event: EventFile) -> No
         raise EventFileError(str(exc), line=number) from None
     rank, tie = cell(row, "Rank"), cell(row, "RankTie")
     event.players.append(
-        PlayerEntry(
+        IndividualPlayer(
             cell(row, "Section") or None,
             player,
             neutral(cell(row, "Name", "Names", "PlayerName")),

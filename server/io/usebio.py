@@ -29,8 +29,8 @@ from .assemble import UNSEATED, Assembler, RawPair, RawRef, finish, unseated
 from .errors import EventFileError
 from .limits import MAX_XML_DEPTH, MAX_XML_ELEMENTS, check_size
 from .lines import Cells, fill_play
-from .model import EventFile, Line, PairKey, PlayerEntry, Refusal, provisional_note
-from .report import RankingLine, ScoreReport, decimal, line_key
+from .model import EventFile, IndividualPlayer, Line, PairKey, Refusal, provisional_note
+from .report import ScoredRankingLine, ScoreReport, decimal, line_key
 from .usebio_hands import HAND_SEATS, SUIT_TAGS, read_handset
 
 DOCTYPE = '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">'
@@ -319,7 +319,7 @@ class _Reader:
             self.refused.append(Refusal(str(exc), self.lines.get(id(element)), place))
             return
         self.assembler.event.players.append(
-            PlayerEntry(
+            IndividualPlayer(
                 section,
                 number,
                 neutral(_text(element, "PLAYER_NAME")),
@@ -530,7 +530,7 @@ def _write_players(
     participants: ET.Element,
     event: EventFile,
     section: str,
-    results: dict[PairKey, RankingLine],
+    results: dict[PairKey, ScoredRankingLine],
 ) -> None:
     """An individual's players (PARTICIPANTS / PLAYER), with their place, total and
     percentage when scored (the ranking is keyed by player number)."""

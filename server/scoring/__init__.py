@@ -39,9 +39,9 @@ from .profiles import PROFILES, Profile, get_profile, suggest_profile
 from .ranking import place_label, rank
 from .redress import self_inflicted_score, self_inflicted_team_board
 from .reports import (
-    CardLine,
     FrequencyRow,
-    TravellerLine,
+    ScoredCardLine,
+    ScoredLine,
     frequency_table,
     score_card,
     side_label,
@@ -85,7 +85,6 @@ __all__ = [
     "BoardKey",
     "BoardResult",
     "BoardScore",
-    "CardLine",
     "Direction",
     "FrequencyRow",
     "MatchScore",
@@ -100,6 +99,8 @@ __all__ = [
     "Profile",
     "Rounding",
     "Ruling",
+    "ScoredCardLine",
+    "ScoredLine",
     "ScoringMethod",
     "ScoringOptions",
     "SelfInflicted",
@@ -108,7 +109,6 @@ __all__ = [
     "TeamBoard",
     "TeamMatch",
     "TeamStanding",
-    "TravellerLine",
     "Unit",
     "Weighted",
     "absent_pair",

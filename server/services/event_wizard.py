@@ -37,7 +37,7 @@ MAX_NAME = 100
 
 
 @dataclass(frozen=True)
-class Settings:
+class WizardSettings:
     """The event's settings (models.Event), with the defaults of a club night."""
 
     scoring: str = methods.DEFAULT
@@ -122,7 +122,7 @@ def create(
     session: Session,
     *,
     name: str,
-    settings: Settings,
+    settings: WizardSettings,
     sections: Sequence[SectionPlan],
     deals: Mapping[int, str] | None = None,
 ) -> Created:

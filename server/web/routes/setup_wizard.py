@@ -352,9 +352,9 @@ def _choice(form: FormData, key: str, allowed: tuple[str, ...]) -> str:
     return text
 
 
-def _settings(form: FormData) -> event_wizard.Settings:
+def _settings(form: FormData) -> event_wizard.WizardSettings:
     language = _choice(form, "language", LANGUAGES)
-    return event_wizard.Settings(
+    return event_wizard.WizardSettings(
         scoring=_choice(form, "scoring", SCORING),
         lead_required=form.get("lead_required") == "on",
         tricks_style=_choice(form, "tricks_style", TRICKS_STYLES),
