@@ -29,7 +29,7 @@ from sqlmodel import Session, select
 from benchmarks.stats import percentile
 from firmware_sim.faults import Faults
 from firmware_sim.keypad import Keypad
-from firmware_sim.player import Player
+from firmware_sim.player import VirtualPlayer
 from protocol.framing import Frame
 from protocol.keypad_codec import encode
 from protocol.link import CONTROL_FRAME_LEN, PointToPointLink
@@ -134,7 +134,7 @@ def realtime() -> dict[str, Any]:
         cable = PtyCable(Path(tmp) / "ttyKP1")
         cable.plug()
         keypad = Keypad(RecordingDevice(1), PointToPointLink(1, time.monotonic))
-        player = Player(keypad, time.monotonic, code=club.codes[1], seed=1, think=0.01)
+        player = VirtualPlayer(keypad, time.monotonic, code=club.codes[1], seed=1, think=0.01)
         end = CableEnd(cable, [keypad], [player])
 
         async def play() -> None:

@@ -19,7 +19,7 @@ from firmware_sim.fake_gateway import FakeGateway, FakeTables
 from firmware_sim.faults import FaultInjector, Faults
 from firmware_sim.keypad import Keypad
 from firmware_sim.nullmodem import NullModem, SharedBus, VirtualClock
-from firmware_sim.player import Player
+from firmware_sim.player import VirtualPlayer
 from firmware_sim.store import MemoryStore
 from protocol.framing import Frame
 from protocol.keypad_codec import encode
@@ -71,7 +71,7 @@ def run(
             None, clock, role="gateway", config=config, session=seed + 1
         )
         gateway = FakeGateway(tables, gateway_link)
-        player = Player(keypad, clock, code="0001", seed=seed, think=0.2)
+        player = VirtualPlayer(keypad, clock, code="0001", seed=seed, think=0.2)
         medium: NullModem | SharedBus = NullModem(
             keypad.link,
             gateway_link,
@@ -86,7 +86,7 @@ def run(
         gateway = FakeGateway(tables, master)
         keypad = Keypad(Device(1, MemoryStore(1)), BusDevice(1, clock, config=config, session=1))
         idle = [BusDevice(a, clock, config=config, session=a) for a in addresses if a != 1]
-        player = Player(keypad, clock, code="0001", seed=seed, think=0.2)
+        player = VirtualPlayer(keypad, clock, code="0001", seed=seed, think=0.2)
         lines = [
             FaultInjector(faults, seed=seed * 100 + i, baud=baud) for i in range(len(addresses) + 1)
         ]

@@ -63,7 +63,7 @@ from protocol.messages import (
 
 from . import i18n
 from .lcd import WIDTH, fit, lcd, pair_label, result_line, signed
-from .store import Outbox, StoredCommand
+from .store import KeypadStore, StoredCommand
 from .table_entry import AUCTION_KEYS, AuctionDraft, DealDraft
 
 #: Error codes meaning "the gateway does not know this keypad's token": pair again, keep entries.
@@ -164,7 +164,7 @@ class Device:
     """The keypad: ``press`` keys, ``receive`` messages, read ``display`` and ``outgoing``."""
 
     def __init__(
-        self, table: int, store: Outbox, *, name: str | None = None, language: str = "en"
+        self, table: int, store: KeypadStore, *, name: str | None = None, language: str = "en"
     ) -> None:
         self.table = table
         #: The keypad's own setting, used until the event (or the players) say otherwise.

@@ -17,7 +17,7 @@ from .keypad import Keypad
 
 
 @dataclass
-class Player:
+class VirtualPlayer:
     """Plays ``keypad`` on a virtual clock, one key every ``think`` seconds."""
 
     keypad: Keypad

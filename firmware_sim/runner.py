@@ -21,7 +21,7 @@ from protocol.link import BusDevice, LinkConfig, PointToPointLink
 
 from .device import Device, Key
 from .keypad import Keypad
-from .store import FileStore, MemoryStore, Outbox
+from .store import FileStore, KeypadStore, MemoryStore
 
 _END = object()
 _TICK = 0.01  # longest wait for a byte before the loop runs again
@@ -62,7 +62,7 @@ def run(
     keys: Iterable[str] | None,
     *,
     address: int | None = None,
-    store: str | Path | Outbox | None = None,
+    store: str | Path | KeypadStore | None = None,
     bus: bool = False,
     baud: int = 9600,
     out: Callable[[str], Any] = print,
@@ -79,7 +79,7 @@ def run(
     """
     address = address or table
     if isinstance(store, str | Path):
-        outbox: Outbox = FileStore(store, table)
+        outbox: KeypadStore = FileStore(store, table)
     else:
         outbox = store or MemoryStore(table)
     config = LinkConfig(baud=baud)

@@ -26,7 +26,7 @@ _KINDS: dict[str, type[StoredCommand]] = {
 }
 
 
-class Outbox(Protocol):
+class KeypadStore(Protocol):
     """What the device keeps across power cuts."""
 
     token: str | None
@@ -53,7 +53,7 @@ class Outbox(Protocol):
 
 
 class MemoryStore:
-    """An Outbox in memory (tests): nothing survives the process."""
+    """An KeypadStore in memory (tests): nothing survives the process."""
 
     def __init__(self, table: int, serial: str = "00000000") -> None:
         self.table = table
@@ -116,7 +116,7 @@ class MemoryStore:
 
 
 class FileStore(MemoryStore):
-    """An Outbox in a JSON file, replaced atomically (write, fsync, rename) on every change."""
+    """An KeypadStore in a JSON file, replaced atomically (write, fsync, rename) on every change."""
 
     def __init__(self, path: str | os.PathLike[str], table: int) -> None:
         self.path = Path(path)

@@ -71,7 +71,7 @@ class Row:
 
 
 @dataclass(frozen=True)
-class Section:
+class CardSection:
     """A heading and its rows."""
 
     title: str
@@ -84,7 +84,7 @@ class Card:
 
     lang: str
     title: str
-    sections: tuple[Section, ...]
+    sections: tuple[CardSection, ...]
     example: dict[Device, str]
     footer: str
 
@@ -108,7 +108,7 @@ def table_card(translate: Translate, lang: str) -> Card:
     )
     levels = f"1 - 7   {keys.PASSED} = " + t(N_("passed out"))
     over = {d: f"{KEYCAPS[d][keys.OVER]} n   {KEYCAPS[d][keys.UNDER]} n" for d in DEVICES}
-    enter = Section(
+    enter = CardSection(
         t(N_("1. North enters the result")),
         (
             _same(t(N_("Level")), levels),
@@ -120,14 +120,14 @@ def table_card(translate: Translate, lang: str) -> Card:
             _caps(t(N_("Send to East")), keys.OK),
         ),
     )
-    confirm = Section(
+    confirm = CardSection(
         t(N_("2. East confirms")),
         (
             _caps(t(N_("Confirm: the result is right")), keys.OK),
             _caps(t(N_("Reject: back to North")), keys.BACK, t(N_("the keys are kept"))),
         ),
     )
-    correct = Section(
+    correct = CardSection(
         t(N_("3. Correct")),
         (
             _caps(t(N_("Take back the last key")), keys.BACK),
@@ -140,8 +140,8 @@ def table_card(translate: Translate, lang: str) -> Card:
             ),
         ),
     )
-    td = Section(t(N_("4. Call the TD")), (_caps(t(N_("Call the TD")), "td"),))
-    move = Section(
+    td = CardSection(t(N_("4. Call the TD")), (_caps(t(N_("Call the TD")), "td"),))
+    move = CardSection(
         t(N_("5. Move")),
         (
             _caps(t(N_("Round summary")), "summary"),

@@ -59,7 +59,7 @@ from .events import (
 from .i18n import _, ngettext
 from .outbox import Outbox
 from .queries import TableQueries
-from .rules import BoardCommand, RuleError, apply_command, same_result
+from .rules import BoardCommand, RuleRefusedError, apply_command, same_result
 
 log = logging.getLogger(__name__)
 
@@ -657,7 +657,7 @@ class SyncingClient(TableClient):
                     result = apply_command(
                         boards[board], command, table=info.table, round_no=info.round
                     )
-                except RuleError:
+                except RuleRefusedError:
                     continue
                 boards[board] = boards[board].model_copy(
                     update={"state": result.state, "result": result}

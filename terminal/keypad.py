@@ -51,17 +51,17 @@ def seat_keys() -> str:
     return ", ".join(f"{key} {i18n.seat_name(seat)}" for key, seat in DECLARER_KEYS.items())
 
 
-class KeyRefusedError(Exception):
+class DraftKeyRefusedError(Exception):
     """A key that does not fit the field being keyed; the message says what would, and
     ``draft`` is what the draft becomes all the same (None: it stays as it was)."""
 
-    def __init__(self, message: str, draft: Draft | None = None) -> None:
+    def __init__(self, message: str, draft: ScoredDraft | None = None) -> None:
         super().__init__(message)
         self.draft = draft
 
 
 @dataclass(frozen=True)
-class Draft(grammar.Draft):
+class ScoredDraft(grammar.Draft):
     """A result being keyed for one board, with the terminal's live score."""
 
     def scored(self) -> ScoredEntry | None:
@@ -115,25 +115,25 @@ def impossible_text(error: BridgeError) -> str:
     return _("That result is not possible: check the contract and the tricks.")
 
 
-def press(draft: Draft, key: str) -> Draft:
+def press(draft: ScoredDraft, key: str) -> ScoredDraft:
     """One key on a draft (the grammar's ``press``), refusals in words."""
     try:
         nxt = grammar.press(draft, key)
     except grammar.KeyRefusedError as refusal:
         kept = refusal.kept(draft)
-        raise KeyRefusedError(refusal_text(refusal), None if kept is draft else kept) from None
-    assert isinstance(nxt, Draft)
+        raise DraftKeyRefusedError(refusal_text(refusal), None if kept is draft else kept) from None
+    assert isinstance(nxt, ScoredDraft)
     return nxt
 
 
-def replay(draft: Draft, keys: tuple[str, ...]) -> Draft:
+def replay(draft: ScoredDraft, keys: tuple[str, ...]) -> ScoredDraft:
     """A fresh draft for the same board with ``keys`` pressed (refused keys are skipped)."""
     nxt = grammar.replay(draft, keys)
-    assert isinstance(nxt, Draft)
+    assert isinstance(nxt, ScoredDraft)
     return nxt
 
 
-def backspace(draft: Draft) -> Draft:
+def backspace(draft: ScoredDraft) -> ScoredDraft:
     """The draft without its last key."""
     return replay(draft, draft.keys[:-1])
 
@@ -142,8 +142,8 @@ __all__ = [
     "HIGH_RANKS",
     "STRAIN_KEYS",
     "SUIT_KEYS",
-    "Draft",
-    "KeyRefusedError",
+    "DraftKeyRefusedError",
+    "ScoredDraft",
     "backspace",
     "describe_draft",
     "keys_for",
@@ -152,7 +152,7 @@ __all__ = [
 ]
 
 
-def describe_draft(draft: Draft) -> dict[str, str]:
+def describe_draft(draft: ScoredDraft) -> dict[str, str]:
     """What each field shows on the screen, in plain words and symbols."""
     contract = "—"
     if draft.passed:

@@ -25,14 +25,14 @@ from .scoring import score_entry, with_contract
 __all__ = [
     "CORRECTABLE",
     "BoardCommand",
-    "RuleError",
+    "RuleRefusedError",
     "apply_command",
     "result_view",
     "same_result",
 ]
 
 
-class RuleError(Exception):
+class RuleRefusedError(Exception):
     """A command the rules refuse, with the server's error code and a sentence for people."""
 
     def __init__(self, code: str, message: str) -> None:
@@ -41,7 +41,7 @@ class RuleError(Exception):
         self.message = message
 
 
-def _words(error: board_rules.RuleError) -> RuleError:
+def _words(error: board_rules.RuleError) -> RuleRefusedError:
     board = error.board
     text = {
         "not_entered": f"Board {board} has no result yet: North enters it first.",
@@ -51,7 +51,7 @@ def _words(error: board_rules.RuleError) -> RuleError:
         "pin_required": "East must key the E/W PIN.",
         "pin_wrong": "That PIN is not right.",
     }.get(error.code, f"Board {board}: {error.code}")
-    return RuleError(error.code, text)
+    return RuleRefusedError(error.code, text)
 
 
 def result_view(
@@ -69,7 +69,7 @@ def result_view(
         values = with_contract(status.dealer, values)
         scored = score_entry(status.board, values)
     except BridgeError as error:
-        raise RuleError(error.code, error.message) from None
+        raise RuleRefusedError(error.code, error.message) from None
     return BoardResultView(
         board=status.board,
         round=round_no,
@@ -106,7 +106,8 @@ def apply_command(
     round_no: int,
     pin: str | None = None,
 ) -> BoardResultView:
-    """The board's result after the command, or RuleError; ``pin`` is the E/W PIN if one is set."""
+    """The board's result after the command, or RuleRefusedError; ``pin`` is the E/W PIN if one
+    is set."""
     keyed = None
     if isinstance(command, EnterResult | CorrectResult):
         keyed = result_view(

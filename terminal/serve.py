@@ -89,7 +89,7 @@ async def browser_session(request: web.Request, handler: Handler) -> web.StreamR
 
 
 @dataclass(eq=False)
-class Seat:
+class BrowserTerminal:
     """One browser's terminal: its session, address, socket and process."""
 
     session: str
@@ -104,7 +104,7 @@ class SessionCaps:
 
     max_sessions: int
     max_per_address: int
-    seats: list[Seat] = field(default_factory=list)
+    seats: list[BrowserTerminal] = field(default_factory=list)
 
     def refusal(self, address: str, session: str) -> str | None:
         """Why a terminal for this browser may not start now (untranslated), or None. The
@@ -119,14 +119,14 @@ class SessionCaps:
     def count_for(self, refusal: str) -> int:
         return self.max_per_address if refusal == ADDRESS_FULL else self.max_sessions
 
-    def take(self, address: str, session: str) -> tuple[Seat, list[Seat]]:
+    def take(self, address: str, session: str) -> tuple[BrowserTerminal, list[BrowserTerminal]]:
         """A seat for this browser, and its earlier seats (to end)."""
         earlier = [s for s in self.seats if s.session == session]
-        seat = Seat(session, address)
+        seat = BrowserTerminal(session, address)
         self.seats.append(seat)
         return seat, earlier
 
-    def leave(self, seat: Seat) -> None:
+    def leave(self, seat: BrowserTerminal) -> None:
         if seat in self.seats:
             self.seats.remove(seat)
 
@@ -160,7 +160,7 @@ def full_page(request: web.Request, refusal: str, count: int) -> web.HTTPService
     )
 
 
-async def end_terminal(seat: Seat) -> None:
+async def end_terminal(seat: BrowserTerminal) -> None:
     """Ask the seat's terminal to quit; kill it if it has not within :data:`STOP_SECONDS`."""
     service = seat.service
     if service is None:
@@ -242,7 +242,7 @@ class TableServer(Server):
             await end_terminal(seat)
             self.caps.leave(seat)
 
-    async def _run(self, request: web.Request, seat: Seat) -> web.WebSocketResponse:
+    async def _run(self, request: web.Request, seat: BrowserTerminal) -> web.WebSocketResponse:
         websocket = seat.websocket = web.WebSocketResponse(heartbeat=HEARTBEAT)
         await websocket.prepare(request)
         width = to_int(request.query.get("width", "80"), 80)

@@ -87,7 +87,7 @@ _CALL_WORDS = {
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class AuctionOutcome:
     """How an ended auction came out: the contract, and its declarer (None when passed out)."""
 
     contract: Contract
@@ -196,13 +196,13 @@ class Auction:
                 return index
         return None
 
-    def outcome(self) -> Outcome:
+    def outcome(self) -> AuctionOutcome:
         """Law 22B: the final contract and the declarer; IllegalCall while the auction runs."""
         if not self.ended:
             raise IllegalCall("the auction has not ended", None, code="auction_open")
         last = self._last_bid_index()
         if last is None:
-            return Outcome(Contract(0, None), None)
+            return AuctionOutcome(Contract(0, None), None)
         bid = self._calls[last]
         since = [c.kind for c in self._calls[last + 1 :] if c.kind != "P"]
         doubling = Doubling.XX if "XX" in since else Doubling.X if "X" in since else Doubling.NONE
@@ -212,7 +212,7 @@ class Auction:
             if call.is_bid and call.strain is bid.strain and seat.side is side:
                 declarer = seat
                 break
-        return Outcome(Contract(bid.level, bid.strain, doubling), declarer)
+        return AuctionOutcome(Contract(bid.level, bid.strain, doubling), declarer)
 
     def __str__(self) -> str:
         return " ".join(str(c) for c in self._calls)

@@ -15,7 +15,7 @@ from protocol.text import MAX_NAME, SingleLine
 from server.api.deps import RuntimeDep, require_td
 from server.api.openapi import ERRORS, TEXT_ROUTE_ERRORS, operation_id
 from server.api.results import PlayerLinePublic
-from server.api.schemas import MovementSpec
+from server.api.schemas import IMPORTED, SPEC_KINDS, MovementSpec
 from server.core.errors import InvalidError, TravellerError
 from server.i18n import error_words
 from server.movements import Movement, MovementError, PairRef, validate
@@ -27,7 +27,7 @@ from server.movements.bridgemate import (
     to_round_data,
     write_round_data_csv,
 )
-from server.movements.catalog import KINDS, build
+from server.movements.catalog import build
 from server.movements.exchange import read_csv, read_json, write_csv, write_json
 from server.movements.guide import pair_card, render_grid, render_pair_card, render_table_card
 from server.movements.guide import table_card as guide_table_card
@@ -44,14 +44,11 @@ router = APIRouter(
     generate_unique_id_function=operation_id,
 )
 
-#: Kinds a section can play (an individual is played as partnerships with seated players).
-SECTION_KINDS = KINDS
-
 
 def build_movement(spec: MovementSpec) -> Movement:
     """The movement a spec describes, validated; InvalidError naming the problem."""
     try:
-        if spec.kind == "imported":
+        if spec.kind == IMPORTED:
             movement = _imported(spec)
         else:
             built = build(
@@ -135,7 +132,7 @@ def preview(m: Movement) -> MovementPreview:
 @router.get("/movements/kinds")
 async def kinds() -> list[str]:
     """The movement kinds a section can be created with."""
-    return [*SECTION_KINDS, "imported"]
+    return list(SPEC_KINDS)
 
 
 @router.post("/movements/preview", response_model=MovementPreview)

@@ -20,6 +20,7 @@ from sqlmodel import Session
 from protocol.messages import Error
 from server.api.deps import RuntimeDep, require_td
 from server.api.openapi import ERRORS, operation_id
+from server.scoring.methods import DEFAULT
 from server.services import individual_results, setup, standings
 from server.services.individual_standings import PlayerLine, PlayerRanking
 
@@ -47,7 +48,7 @@ def _number(value: Decimal | None) -> float | None:
     return None if value is None else float(value)
 
 
-class PairRef(BaseModel):
+class PairNamePublic(BaseModel):
     """A pair as results show it."""
 
     number: int
@@ -57,7 +58,7 @@ class PairRef(BaseModel):
     names: str
 
     @classmethod
-    def of(cls, pair: standings.PairName | None) -> PairRef | None:
+    def of(cls, pair: standings.PairName | None) -> PairNamePublic | None:
         if pair is None:
             return None
         return cls(
@@ -71,7 +72,7 @@ class PairRef(BaseModel):
 
 class RankingLinePublic(BaseModel):
     place: str = Field(examples=["3="])
-    pair: PairRef
+    pair: PairNamePublic
     total: float = Field(description="matchpoints, IMPs or points after penalties")
     percentage: float | None = Field(description="two decimals (matchpoint methods)")
     boards: int
@@ -112,7 +113,7 @@ class RankingPublic(BaseModel):
     section_id: int
     event: str
     section: str
-    method: str = Field(examples=["mp"])
+    method: str = Field(examples=[DEFAULT.value])
     unit: str = Field(examples=["MP"])
     groups: list[RankingGroupPublic]
     boards_shown: list[int]
@@ -139,7 +140,7 @@ class RankingPublic(BaseModel):
                     lines=[
                         RankingLinePublic(
                             place=line.place,
-                            pair=PairRef.of(line.pair),
+                            pair=PairNamePublic.of(line.pair),
                             total=float(line.total),
                             percentage=_number(line.percent),
                             boards=line.boards,
@@ -166,8 +167,8 @@ class RankingPublic(BaseModel):
 class TravellerLinePublic(BaseModel):
     table: int | None
     round: int | None
-    ns: PairRef | None
-    ew: PairRef | None
+    ns: PairNamePublic | None
+    ew: PairNamePublic | None
     contract: str | None = Field(examples=["4♠X"])
     declarer: str | None
     lead: str | None
@@ -199,8 +200,8 @@ class TravellerPublic(BaseModel):
                 TravellerLinePublic(
                     table=line.table,
                     round=line.round,
-                    ns=PairRef.of(line.ns),
-                    ew=PairRef.of(line.ew),
+                    ns=PairNamePublic.of(line.ns),
+                    ew=PairNamePublic.of(line.ew),
                     contract=line.contract,
                     declarer=line.declarer,
                     lead=line.lead,
@@ -223,7 +224,7 @@ class CardLinePublic(BaseModel):
     round: int | None
     table: int | None
     direction: str | None
-    opponents: PairRef | None
+    opponents: PairNamePublic | None
     contract: str | None
     declarer: str | None
     result: str | None
@@ -236,7 +237,7 @@ class CardLinePublic(BaseModel):
 class ScoreCardPublic(BaseModel):
     """A pair's personal score card: its ranking line and every scored board."""
 
-    pair: PairRef
+    pair: PairNamePublic
     line: RankingLinePublic | None
     unit: str
     boards_total: int
@@ -246,12 +247,12 @@ class ScoreCardPublic(BaseModel):
     def of(cls, card: standings.ScoreCard) -> ScoreCardPublic:
         line = card.line
         return cls(
-            pair=PairRef.of(card.pair),
+            pair=PairNamePublic.of(card.pair),
             line=None
             if line is None
             else RankingLinePublic(
                 place=line.place,
-                pair=PairRef.of(line.pair),
+                pair=PairNamePublic.of(line.pair),
                 total=float(line.total),
                 percentage=_number(line.percent),
                 boards=line.boards,
@@ -265,7 +266,7 @@ class ScoreCardPublic(BaseModel):
                     round=row.round,
                     table=row.table,
                     direction=row.direction,
-                    opponents=PairRef.of(row.opponents),
+                    opponents=PairNamePublic.of(row.opponents),
                     contract=row.contract,
                     declarer=row.declarer,
                     result=row.result,

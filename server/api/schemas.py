@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -13,11 +13,12 @@ from server.core.models import (
     EventBase,
     Language,
     PairBase,
-    Scoring,
     ScoringProfile,
     SectionBase,
     TricksStyle,
 )
+from server.movements.catalog import KINDS
+from server.scoring.methods import DEFAULT, Method
 from server.services.td import TableState
 
 
@@ -34,6 +35,7 @@ class EventCreate(EventBase):
     # A new event's settings: EventBase's fields, types, limits and defaults (no docstring:
     # it would be the schema's description).
     model_config = ConfigDict(extra="forbid")  # type: ignore[assignment]
+    scoring: Method = DEFAULT
 
 
 class EventPatch(BaseModel):
@@ -44,7 +46,7 @@ class EventPatch(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     name: SingleLine | None = Field(default=None, min_length=1, max_length=200)
-    scoring: Scoring | None = None
+    scoring: Method | None = None
     lead_required: bool | None = None
     tricks_style: TricksStyle | None = None
     confirm_pin_required: bool | None = None
@@ -63,27 +65,26 @@ class EventPublic(EventBase):
     # field is always sent, so the response schema lists every field as required.
     model_config = ConfigDict(json_schema_serialization_defaults_required=True)  # type: ignore[assignment]
     id: int
+    scoring: Method
     name: str  # as stored: a name from before the check (protocol.text.neutral) is still sent
     created_at: datetime
+
+
+IMPORTED = "imported"
+"""The kind of a movement the TD brings as a file (``format`` and ``data``)."""
+SPEC_KINDS = (*KINDS, IMPORTED)
+"""The kinds a section's movement can be: the catalogue's (server/movements/catalog.py)."""
+if TYPE_CHECKING:
+    SpecKind = str
+else:  # the catalogue's kinds as a Literal: the same validation and schema as written out
+    SpecKind = Literal[SPEC_KINDS]
 
 
 class MovementSpec(BaseModel):
     """A generated movement (``kind``) or an imported one (``kind="imported"`` with data)."""
 
     model_config = ConfigDict(extra="forbid")
-    kind: Literal[
-        "mitchell",
-        "howell",
-        "three-quarter-howell",
-        "hesitation",
-        "appendix-mitchell",
-        "web-mitchell",
-        "rover-mitchell",
-        "individual",
-        "team-match",
-        "bundled",
-        "imported",
-    ] = "mitchell"
+    kind: SpecKind = next(iter(KINDS))
     tables: int | None = Field(default=None, ge=1, le=200, examples=[5])
     pairs: int | None = Field(
         default=None,

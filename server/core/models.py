@@ -75,9 +75,6 @@ def _ts(nullable: bool = False) -> Any:
     return Column(UTCDateTime(), nullable=nullable)
 
 
-#: The scoring methods an event can have (server/scoring: matchpoints, IMPs, Butler, total).
-Scoring = Literal["mp", "mp-american", "imps", "butler", "total"]
-
 #: How tricks are keyed: the number taken, or relative to the contract ("=", "+1", "-2").
 TricksStyle = Literal["absolute", "relative"]
 
@@ -98,7 +95,10 @@ class EventBase(SQLModel):
     name: SingleLine = Field(
         min_length=1, max_length=200, schema_extra={"examples": ["Monday pairs"]}
     )
-    scoring: Scoring = Field(default="mp", sa_type=AutoString(32))
+    scoring: str = Field(
+        sa_type=AutoString(32),
+        description="The scoring method's key (server/scoring/methods.py: the API checks it).",
+    )
     lead_required: bool = False
     tricks_style: TricksStyle = Field(default="absolute", sa_type=AutoString(16))
     confirm_pin_required: bool = Field(

@@ -69,7 +69,7 @@ NOT_IMPLEMENTED = {
 
 
 @dataclass
-class Outcome:
+class DcAnswer:
     """The answer, and what to push to the terminals once the transaction has committed."""
 
     response: Response
@@ -118,65 +118,67 @@ def _movements(session: Session, dcs: DcSession, req: Request) -> Response:
     return Response(req.command, DataType.MOVEMENT, dtos, dcs.session_guid)
 
 
-def _session_command(session: Session, dcs: DcSession, req: Request) -> Outcome:
+def _session_command(session: Session, dcs: DcSession, req: Request) -> DcAnswer:
     cmd, guid, data = req.command, dcs.session_guid, req.data()
     if cmd in POLLS:
         kind, everything = POLLS[cmd]
-        return Outcome(queues.poll(session, dcs, cmd, kind, everything))
+        return DcAnswer(queues.poll(session, dcs, cmd, kind, everything))
     if cmd in ACCEPTS:
         count = queues.accept(session, dcs, ACCEPTS[cmd], data)
-        return Outcome(ok(cmd, f"Accepted {count} queue items.", guid))
+        return DcAnswer(ok(cmd, f"Accepted {count} queue items.", guid))
     if cmd == Command.CLEAR_DATA:
         queues.clear(session, dcs)
-        return Outcome(ok(cmd, "Queues cleared.", guid))
+        return DcAnswer(ok(cmd, "Queues cleared.", guid))
     if cmd in (Command.GET_MOVEMENT, Command.GET_ALL_MOVEMENTS):
-        return Outcome(_movements(session, dcs, req))
+        return DcAnswer(_movements(session, dcs, req))
     if cmd == Command.UPDATE_MOVEMENT:
         report, pushes = sections.update_movement(session, dcs, read(SectionUpdateDTO, data))
-        return Outcome(ok(cmd, report, guid), pushes)
+        return DcAnswer(ok(cmd, report, guid), pushes)
     if cmd == Command.UPDATE_SCORING_GROUPS:
         groups = read_list(ScoringGroupDTO, data)
-        return Outcome(ok(cmd, sections.update_scoring_groups(session, dcs, groups), guid))
+        return DcAnswer(ok(cmd, sections.update_scoring_groups(session, dcs, groups), guid))
     if cmd == Command.PUT_RESULTS:
         results = read_list(ResultDTO, data)
         pushes = put_results(session, dcs, results)
-        return Outcome(ok(cmd, f"{len(results)} results stored.", guid), pushes)
+        return DcAnswer(ok(cmd, f"{len(results)} results stored.", guid), pushes)
     if cmd == Command.PUT_PLAYER_DATA:
         players = read_list(PlayerDataDTO, data)
         people.store_players(session, dcs, players)
-        return Outcome(ok(cmd, f"{len(players)} players stored.", guid), _all_tables(session, dcs))
+        return DcAnswer(ok(cmd, f"{len(players)} players stored.", guid), _all_tables(session, dcs))
     if cmd == Command.PUT_PARTICIPATIONS:
         seats = read_list(ParticipationDTO, data)
         people.seat_players(session, dcs, seats)
-        return Outcome(ok(cmd, f"{len(seats)} seats stored.", guid), _all_tables(session, dcs))
+        return DcAnswer(ok(cmd, f"{len(seats)} seats stored.", guid), _all_tables(session, dcs))
     if cmd == Command.PUT_HANDRECORDS:
-        return Outcome(ok(cmd, put_handrecords(session, dcs, read_list(HandrecordDTO, data)), guid))
+        return DcAnswer(
+            ok(cmd, put_handrecords(session, dcs, read_list(HandrecordDTO, data)), guid)
+        )
     if cmd == Command.PUT_TD_CALLS:
-        return Outcome(ok(cmd, put_td_calls(session, dcs, read_list(TdCallDTO, data)), guid))
+        return DcAnswer(ok(cmd, put_td_calls(session, dcs, read_list(TdCallDTO, data)), guid))
     if cmd in (Command.PUT_BRIDGEMATE2_SETTINGS, Command.PUT_BRIDGEMATE3_SETTINGS):
         model = "bm2" if cmd == Command.PUT_BRIDGEMATE2_SETTINGS else "bm3"
         report = put_settings(session, dcs, model, _settings(data))
-        return Outcome(ok(cmd, report, guid), settings_pushes(session, dcs))
+        return DcAnswer(ok(cmd, report, guid), settings_pushes(session, dcs))
     raise DcError(
         ErrorType.NOT_IMPLEMENTED, NOT_IMPLEMENTED.get(cmd, f"{cmd.name} is not supported.")
     )
 
 
-def handle(session: Session, req: Request) -> Outcome:
+def handle(session: Session, req: Request) -> DcAnswer:
     """Answer one request inside one transaction (an error rolls everything back)."""
     cmd = req.command
     if cmd in NOT_IMPLEMENTED:
         raise DcError(ErrorType.NOT_IMPLEMENTED, NOT_IMPLEMENTED[cmd])
     if cmd == Command.INITIALIZE_EVENT:
         guid, report, pushes = event.initialize(session, read(InitDTO, req.data()))
-        return Outcome(ok(cmd, report, guid), pushes)
+        return DcAnswer(ok(cmd, report, guid), pushes)
     if cmd == Command.CONTINUE_EVENT:
         guid, report = event.continue_event(session, read(ContinueDTO, req.data()))
-        return Outcome(ok(cmd, report, guid))
+        return DcAnswer(ok(cmd, report, guid))
     if cmd == Command.ADD_SESSION:
         dto = read(AddSessionDTO, req.data())
         guid, report, pushes = event.add_session(session, req.session_guid, dto)
-        return Outcome(ok(cmd, report, guid), pushes)
+        return DcAnswer(ok(cmd, report, guid), pushes)
     if cmd == Command.MANAGE_BCS:
-        return Outcome(manage(session, read(BCSManagementRequestDTO, req.data())))
+        return DcAnswer(manage(session, read(BCSManagementRequestDTO, req.data())))
     return _session_command(session, find_session(session, req.session_guid), req)

@@ -128,7 +128,7 @@ async def answer(
         if command == Command.PING:
             return Response(command, DataType.OK, req.data(), guid), []
 
-        def work(session: Session) -> dispatch.Outcome:
+        def work(session: Session) -> dispatch.DcAnswer:
             return dispatch.handle(session, req)
 
         outcome = await runtime.run(work)

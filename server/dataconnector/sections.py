@@ -7,25 +7,23 @@ from typing import Any
 from sqlmodel import Session
 
 from server.core.errors import TravellerError
-from server.core.models import DcSession, Event, Scoring, Section
+from server.core.models import DcSession, Event, Section
 from server.dataconnector import checks, people
 from server.dataconnector.dto import ScoringGroupDTO, SectionDTO, SectionUpdateDTO
 from server.dataconnector.movement import round_pushes, to_movement, update
 from server.dataconnector.store import event_of, load, save, section_of, sections_of
 from server.dataconnector.wire import DcError, ErrorType
+from server.scoring import methods
+from server.scoring.methods import Method
 from server.services.setup import create_section
 from server.services.table_commands import Push
 
 INDIVIDUAL, TEAMS = 20, 30
 
 
-def traveller_scoring(method: int) -> Scoring:
+def traveller_scoring(method: int) -> Method:
     """Traveller's scoring for a Data Connector scoring method (the method itself is kept)."""
-    if method == 10:
-        return "mp"
-    if 20 <= method < 30:
-        return "butler"
-    return "imps" if method != 60 else "mp"
+    return methods.from_data_connector(method)
 
 
 def unsupported(dto: SectionDTO) -> None:

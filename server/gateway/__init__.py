@@ -4,7 +4,7 @@ Layers, each in its own module:
 
 * ``ports``: port specs, ``URL`` (one keypad) or ``URL#1-8`` (an RS-485 bus of keypads 1..8).
 * ``line``: one port's link, sans I/O (protocol.link's PointToPointLink, or BusMaster on a bus).
-* ``core``: sans I/O; link events in, ``Job`` objects out; replies and pushes encoded
+* ``core``: sans I/O; link events in, ``KeypadJob`` objects out; replies and pushes encoded
   (protocol.keypad_codec) and routed to the keypad of the right table, with news the keypad
   already has held back (a 9600-baud bus has no bytes to spare).
 * ``service``: one job against the database, in one transaction committed before its reply is

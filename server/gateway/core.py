@@ -25,8 +25,8 @@ from protocol.messages import (
 )
 from server.live.bus import Delivery
 
-from .jobs import KEEP, Binding, Handled, Job, Station
-from .line import Line
+from .jobs import KEEP, Binding, Handled, KeypadJob, Station
+from .line import SerialLine
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ class _Keypad:
     station: Station
     binding: Binding | None = None
     up: bool | None = None
-    queue: deque[Job] = field(default_factory=deque)
+    queue: deque[KeypadJob] = field(default_factory=deque)
     busy: bool = False  # a job of this keypad is running: its commands run one at a time
     retry_at: float = 0.0  # the database was away: not before this
     recheck_at: float = 0.0  # waiting for the next round: ask again then
@@ -83,18 +83,18 @@ class GatewayCore:
     def __init__(self, now: Clock, *, config: LinkConfig | None = None) -> None:
         self.now = now
         self.config = config or LinkConfig()
-        self.lines: dict[str, Line] = {}
+        self.lines: dict[str, SerialLine] = {}
         self.keypads: dict[Station, _Keypad] = {}
         self.stats = CoreStats()
         self._jobs = 0
 
     # ------------------------------------------------------------------ set-up
 
-    def attach(self, name: str, *, bus: Sequence[int] | None = None) -> Line:
+    def attach(self, name: str, *, bus: Sequence[int] | None = None) -> SerialLine:
         """Open the link of a port (call ``bind`` for the stored bindings first)."""
         known = [k.address for k in self.keypads if k.port == name]
         address = known[0] if bus is None and len(known) == 1 else None
-        line = Line(name, self.now, bus=bus, address=address, config=self.config)
+        line = SerialLine(name, self.now, bus=bus, address=address, config=self.config)
         self.lines[name] = line
         return line
 
@@ -113,11 +113,11 @@ class GatewayCore:
         self, keypad: _Keypad, command: KeypadCommand, *, news: bool = False, retry: bool = False
     ) -> None:
         self._jobs += 1
-        keypad.queue.append(Job(keypad.station, command, self._jobs, news=news, retry=retry))
+        keypad.queue.append(KeypadJob(keypad.station, command, self._jobs, news=news, retry=retry))
 
     # ------------------------------------------------------------------ link events -> jobs
 
-    def take_jobs(self) -> list[Job]:
+    def take_jobs(self) -> list[KeypadJob]:
         """Read the links' events; the next job of each keypad that has none running."""
         for name, line in self.lines.items():
             for address, event in line.events():
@@ -187,7 +187,7 @@ class GatewayCore:
             and not any(j.retry for j in keypad.queue)
         )
 
-    def finish(self, job: Job, handled: Handled) -> None:
+    def finish(self, job: KeypadJob, handled: Handled) -> None:
         """A job is done and committed: queue its reply, note the keypad's binding."""
         keypad = self._keypad(job.station)
         keypad.busy = False
@@ -215,7 +215,7 @@ class GatewayCore:
             # of step: the keypad gets its answer, then the round as it is now.
             self._enqueue(keypad, GetRound(), news=True)
 
-    def postpone(self, job: Job, delay: float) -> None:
+    def postpone(self, job: KeypadJob, delay: float) -> None:
         """The database could not take the job: run it again (first of its keypad) later."""
         keypad = self._keypad(job.station)
         keypad.busy = False

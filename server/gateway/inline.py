@@ -1,7 +1,7 @@
 """The gateway core driven synchronously, service calls inline: for simulations in virtual time.
 
-Used by the fault tests and the latency benchmark: its ports are the core's Line objects, wired
-to simulated keypads by firmware_sim's NullModem / SharedBus, and ``pump`` is the simulation's
+Used by the fault tests and the latency benchmark: its ports are the core's SerialLine objects,
+wired to simulated keypads by firmware_sim's NullModem / SharedBus, and ``pump`` is the simulation's
 hook. With ``service_time`` the real time each database call took is added on the virtual clock,
 the calls queued one after another as SQLite serialises its writers.
 """
@@ -21,8 +21,8 @@ from server.live.bus import Delivery
 from server.live.table_desk import TableDesk
 
 from .core import GatewayCore
-from .jobs import Handled, Job
-from .line import Line
+from .jobs import Handled, KeypadJob
+from .line import SerialLine
 from .service import handle, load_bindings
 
 log = logging.getLogger(__name__)
@@ -50,12 +50,12 @@ class InlineGateway:
         self.service_time = service_time
         self.publish = publish
         self.service_seconds: list[float] = []
-        self._held: list[tuple[float, int, Job, Handled]] = []
+        self._held: list[tuple[float, int, KeypadJob, Handled]] = []
         self._db_free = 0.0
         for station, binding in load_bindings(engine).items():
             self.core.bind(station, binding)
 
-    def attach(self, name: str, *, bus: Sequence[int] | None = None) -> Line:
+    def attach(self, name: str, *, bus: Sequence[int] | None = None) -> SerialLine:
         """The line of a port, to wire to simulated keypads."""
         return self.core.attach(name, bus=bus)
 
@@ -90,7 +90,7 @@ class InlineGateway:
         wake += [] if jobs is None else [jobs]
         return min(wake) if wake else None
 
-    def _finish(self, job: Job, handled: Handled) -> None:
+    def _finish(self, job: KeypadJob, handled: Handled) -> None:
         self.core.finish(job, handled)
         if handled.pushes:
             if self.publish is not None:

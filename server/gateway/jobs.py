@@ -35,7 +35,7 @@ KEEP: Keep = "keep"
 
 
 @dataclass(frozen=True, slots=True)
-class Job:
+class KeypadJob:
     """One command of one keypad to run against the database.
 
     ``news``: the reply is not an answer the keypad waits for but news for it (a refresh after

@@ -11,7 +11,7 @@ from protocol.link import BusEvent, BusMaster, Clock, LinkConfig, PointToPointLi
 log = logging.getLogger(__name__)
 
 
-class Line:
+class SerialLine:
     """The link endpoint of one port, with one interface for both kinds of wiring.
 
     Point to point, the keypad's address is learnt from its first frame (or given, from the

@@ -34,7 +34,7 @@ from server.live.notify import fanout
 from server.live.table_desk import TableDesk
 
 from .core import GatewayCore
-from .jobs import Handled, Job
+from .jobs import Handled, KeypadJob
 from .ports import PortSpec, parse_ports
 from .serial_io import PortWorker, SerialLike, check_pyserial, open_port
 from .service import handle, load_bindings
@@ -191,7 +191,7 @@ class Gateway:
             return
         self._timer = self._loop.call_later(max(0.0, deadline - now), self._kick)
 
-    async def _run(self, job: Job) -> None:
+    async def _run(self, job: KeypadJob) -> None:
         try:
             handled = await asyncio.to_thread(
                 handle, self.desk, job.station, job.command, retry=job.retry

@@ -17,8 +17,8 @@ from server.scoring import (
 )
 
 from .errors import EventFileError
-from .model import EventFile, Line, PairKey
-from .report import Traveller, TravellerLine
+from .model import EventFile, Line
+from .report import ScoredTraveller
 
 
 def board_results(event: EventFile, across_sections: bool) -> list[BoardResult]:
@@ -88,29 +88,7 @@ def build_scorer(
     return scorer, chosen
 
 
-def board_report(scorer: PairsScorer, board_key: tuple[Any, int]) -> Traveller:
+def board_report(scorer: PairsScorer, board_key: tuple[Any, int]) -> ScoredTraveller:
     section, number = board_key
-    rows = []
-    for row in traveller(scorer.boards[board_key]):
-        ns = row.ns_pair if isinstance(row.ns_pair, PairKey) else None
-        ew = row.ew_pair if isinstance(row.ew_pair, PairKey) else None
-        rows.append(
-            TravellerLine(
-                ns=ns,
-                ew=ew,
-                table=row.table if isinstance(row.table, int) else None,
-                round=row.round,
-                contract=row.contract,
-                declarer=row.declarer,
-                tricks=row.tricks,
-                result=row.result,
-                lead=row.lead,
-                ns_score=row.ns_score,
-                ns_label=row.ns_label,
-                ns_value=row.ns,
-                ew_value=row.ew,
-                ns_percent=row.ns_percent,
-                ew_percent=row.ew_percent,
-            )
-        )
-    return Traveller(number, section if isinstance(section, str) else None, tuple(rows))
+    rows = tuple(traveller(scorer.boards[board_key]))
+    return ScoredTraveller(number, section if isinstance(section, str) else None, rows)

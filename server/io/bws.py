@@ -36,7 +36,7 @@ tables: ID, Section, Table, Round, Board, Counter, Direction, Bid or Card, Erase
 
 
 @dataclass(frozen=True, slots=True)
-class Movement:
+class BwsMovement:
     """One RoundData row: who sits where in a round and the boards they play."""
 
     section: str | None
@@ -53,7 +53,7 @@ class BwsData:
     """What a .bws file holds for scoring: the movement, the results and the players."""
 
     event: EventFile
-    movement: list[Movement] = field(default_factory=list)
+    movement: list[BwsMovement] = field(default_factory=list)
 
 
 def rows_of(columns: Mapping[str, Sequence[Any]]) -> Rows:
@@ -133,7 +133,7 @@ def from_tables(tables: Mapping[str, Rows]) -> BwsData:
     data = BwsData(EventFile(source="bws", winners=None))
     for row in tables.get("RoundData", []):
         data.movement.append(
-            Movement(
+            BwsMovement(
                 section(_get(row, "Section")),
                 _int(_get(row, "Table"), "table"),
                 _int(_get(row, "Round"), "round"),
@@ -244,7 +244,7 @@ def _play(contract: Contract, declarer: str, items: list[tuple[str, str]]) -> Pl
     return play
 
 
-def _numbers_overlap(movement: list[Movement]) -> bool:
+def _numbers_overlap(movement: list[BwsMovement]) -> bool:
     ns = {(m.section, m.ns) for m in movement}
     ew = {(m.section, m.ew) for m in movement}
     stays = all(

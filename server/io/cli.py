@@ -20,16 +20,17 @@ class OutputFormat(StrEnum):
     TEXT = "text"
 
 
-class MethodChoice(StrEnum):
-    """The methods `traveller score --method` accepts."""
+def _method(value: str | None) -> str | None:
+    """The --method given: "teams" or a scoring method's key (server/scoring/methods.py),
+    checked when the command runs (the registry loads only then)."""
+    if value is None or value == "teams":
+        return value
+    from .spelling import SpellingError, cli_method  # noqa: PLC0415
 
-    MP = "mp"
-    MP_AMERICAN = "mp-american"
-    IMPS = "imps"
-    BUTLER = "butler"
-    CROSS_IMPS = "cross-imps"
-    TOTAL = "total"
-    TEAMS = "teams"
+    try:
+        return cli_method(value).value
+    except SpellingError as error:
+        raise typer.BadParameter(str(error)) from None
 
 
 app = typer.Typer(add_completion=False, help="Score event files offline.")
@@ -38,8 +39,12 @@ app = typer.Typer(add_completion=False, help="Score event files offline.")
 @app.command("score")
 def score(
     file: Path = typer.Argument(..., help="A PBN, USEBIO (.xml), CSV or Bridgemate .bws file."),
-    method: MethodChoice | None = typer.Option(
-        None, "--method", "-m", help="Scoring method; default: the one the file names."
+    method: str | None = typer.Option(
+        None,
+        "--method",
+        "-m",
+        callback=_method,
+        help="Scoring method (a wrong one lists them), or teams; default: the one the file names.",
     ),
     output: OutputFormat = typer.Option(OutputFormat.TEXT, "--format", "-f", help="Output."),
     across: bool | None = typer.Option(
@@ -72,7 +77,7 @@ def score(
 
     score_run.run(
         file,
-        method.value if method is not None else None,
+        method,
         output.value,
         across,
         integer_vp,

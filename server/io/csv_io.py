@@ -19,7 +19,7 @@ from .assemble import UNSEATED, Assembler, RawPair, RawRef, finish, unseated
 from .errors import EventFileError
 from .limits import check_lines
 from .lines import Cells, fill_play
-from .model import EventFile, Line, PairKey, PlayerEntry, Refusal
+from .model import EventFile, IndividualPlayer, Line, PairKey, Refusal
 from .report import ScoreReport, decimal, line_key
 
 TRAVELLER_COLUMNS = (
@@ -191,7 +191,7 @@ def _player_names(event: EventFile, line: Line, cell: Callable[[str], str]) -> N
         if (line.section, number) not in known:
             known.add((line.section, number))
             name = neutral(read_text_cell(cell(f"{seat}_name")))
-            event.players.append(PlayerEntry(line.section, number, name))
+            event.players.append(IndividualPlayer(line.section, number, name))
 
 
 def _seated(cell: Callable[[str], str]) -> tuple[int, int, int, int] | None:

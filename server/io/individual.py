@@ -17,7 +17,7 @@ from server.scoring.ranking import places, tied_groups
 
 from .board_scores import board_report, build_scorer
 from .model import EventFile, Line, PairEntry, PairKey
-from .report import RankingLine, ScoreReport
+from .report import ScoredRankingLine, ScoreReport
 
 
 def partnerships(event: EventFile) -> tuple[EventFile, dict[PairKey, tuple[int, int]]]:
@@ -86,7 +86,7 @@ def score_individual(
 
     ordered = sorted(everyone, key=rank_key, reverse=True)
     ranking = tuple(
-        RankingLine(
+        ScoredRankingLine(
             key=player,
             names=(names[player],) if names.get(player) else (),
             direction=None,

@@ -58,7 +58,7 @@ class PairEntry:
 
 
 @dataclass(slots=True)
-class PlayerEntry:
+class IndividualPlayer:
     """A player of an individual event, with what the file published (never used to score)."""
 
     section: str | None
@@ -269,7 +269,7 @@ class EventFile:
     """1 for one ranking, 2 for one per direction; None if the file does not say."""
     across_sections: bool = False
     pairs: list[PairEntry] = field(default_factory=list)
-    players: list[PlayerEntry] = field(default_factory=list)
+    players: list[IndividualPlayer] = field(default_factory=list)
     """An individual event's players; its lines name them (``Line.players``), not pairs."""
     boards: dict[int, BoardRecord] = field(default_factory=dict)
     lines: list[Line] = field(default_factory=list)

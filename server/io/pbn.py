@@ -22,7 +22,15 @@ from .assemble import UNSEATED, Assembler, RawPair, RawRef, finish, unseated
 from .errors import EventFileError
 from .handrecords import law2_vulnerable, normalise_deal
 from .lines import Cells, fill_play
-from .model import BoardRecord, EventFile, Line, PairKey, PlayerEntry, Refusal, provisional_note
+from .model import (
+    BoardRecord,
+    EventFile,
+    IndividualPlayer,
+    Line,
+    PairKey,
+    Refusal,
+    provisional_note,
+)
 from .pbn_play import SectionError, auction_section, play_section, read_auction, read_play
 from .pbn_syntax import UNKNOWN, Game, Split, cell, quote, split_games, table_rows
 from .report import ScoreReport, decimal, line_key
@@ -244,7 +252,7 @@ def _read_player_total(number: int, row: dict[str, str], event: EventFile) -> No
         raise EventFileError(str(exc), line=number) from None
     rank, tie = cell(row, "Rank"), cell(row, "RankTie")
     event.players.append(
-        PlayerEntry(
+        IndividualPlayer(
             cell(row, "Section") or None,
             player,
             neutral(cell(row, "Name", "Names", "PlayerName")),
@@ -487,20 +495,11 @@ def _number_from_names(names: tuple[str, str]) -> int | None:
 
 # --- export -------------------------------------------------------------------------------
 
-_SCORING = {
-    Method.MATCHPOINTS: "MatchPoints",
-    Method.MATCHPOINTS_AMERICAN: "MatchPoints",
-    Method.IMPS_ACROSS: "IMP",
-    Method.CROSS_IMPS: "CrossImps",
-    Method.BUTLER: "Butler",
-    Method.AGGREGATE: "TotalPoints",
-}
-
 
 def write_pbn(event: EventFile, report: ScoreReport | None = None) -> str:
     """PBN 2.1 export: one game per board, the ranking in the first game's [TotalScoreTable]."""
     method = report.method if report else event.method
-    scoring = _SCORING.get(method, "") if method else event.scoring
+    scoring = method.spec.pbn if method else event.scoring
     out = ["% PBN 2.1", "% EXPORT", "%Creator: Traveller"]
     if event.provisional:
         out.append(f"% {provisional_note(event.tables_per_board or 0)}")

@@ -3,18 +3,20 @@ scorer (``scorefile.score_event``) builds it and the writers (PBN, USEBIO, CSV) 
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from server.scoring import Method, Profile, to_decimal
+from server.scoring import Method, Profile, ScoredLine, to_decimal
 from server.scoring.profiles import DBF
 
 from .model import EventFile, Line, PairKey
 
 
 @dataclass(frozen=True, slots=True)
-class RankingLine:
-    """A pair's line in the ranking, as `traveller score` prints it."""
+class ScoredRankingLine:
+    """A pair's line in the ranking, scored (exact), as `traveller score` prints it (the pages'
+    ``RankingLine`` rounds its figures)."""
 
     key: PairKey
     names: tuple[str, ...]
@@ -34,33 +36,13 @@ class RankingLine:
 
 
 @dataclass(frozen=True, slots=True)
-class TravellerLine:
-    """One table on a board, scored."""
-
-    ns: PairKey | None
-    ew: PairKey | None
-    table: int | None
-    round: int | None
-    contract: str | None
-    declarer: str | None
-    tricks: int | None
-    result: str | None
-    lead: str | None
-    ns_score: int | None
-    ns_label: str
-    ns_value: Fraction | None
-    ew_value: Fraction | None
-    ns_percent: Fraction | None
-    ew_percent: Fraction | None
-
-
-@dataclass(frozen=True, slots=True)
-class Traveller:
-    """A board's traveller, scored."""
+class ScoredTraveller:
+    """A board's traveller, scored: the scorer's lines (``server.scoring.ScoredLine``) as they
+    are, under the board and its section."""
 
     board: int
     section: str | None
-    rows: tuple[TravellerLine, ...]
+    rows: tuple[ScoredLine, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,21 +52,21 @@ class ScoreReport:
     event: EventFile
     method: Method
     winners: int
-    pairs: tuple[RankingLine, ...]
-    boards: tuple[Traveller, ...]
+    pairs: tuple[ScoredRankingLine, ...]
+    boards: tuple[ScoredTraveller, ...]
     profile: Profile = DBF
     """The conventions it was scored under (server/scoring/profiles.py)."""
     partnerships: dict[PairKey, tuple[int, int]] | None = None
     """An individual event's partnerships (the travellers' keys) -> their two players; its
     ranking (``pairs``) is then one line a player, keyed by the player's number."""
 
-    def row_key(self, board: int, row: TravellerLine) -> tuple[int, str, str]:
+    def row_key(self, board: int, row: ScoredLine) -> tuple[int, str, str]:
         """A scored row as ``line_key`` names the file's line it comes from."""
         return board, self.side(row.ns), self.side(row.ew)
 
-    def side(self, key: PairKey | None) -> str:
+    def side(self, key: Hashable | None) -> str:
         """A traveller's side as printed: the pair, or an individual's two players "3-7"."""
-        if key is not None and self.partnerships is not None and key in self.partnerships:
+        if isinstance(key, PairKey) and self.partnerships and key in self.partnerships:
             return "-".join(str(n) for n in self.partnerships[key])
         return str(key)
 

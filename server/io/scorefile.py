@@ -11,6 +11,7 @@ from typing import Any
 from server.scoring import (
     Method,
     Profile,
+    ScoredLine,
     Standing,
     get_profile,
     suggest_profile,
@@ -20,7 +21,7 @@ from server.scoring import (
 from .board_scores import board_report, build_scorer
 from .individual import score_individual
 from .model import EventFile, PairKey, Refusal
-from .report import RankingLine, ScoreReport, TravellerLine, decimal, line_key
+from .report import ScoredRankingLine, ScoreReport, decimal, line_key
 
 
 def score_event(
@@ -59,7 +60,7 @@ def score_event(
         groups = [(None, keys)]
     names = {p.key: p.names for p in event.pairs}
     handicaps = {p.key: Fraction(p.handicap) for p in event.pairs if p.handicap is not None}
-    pairs: list[RankingLine] = []
+    pairs: list[ScoredRankingLine] = []
     for side, members in groups:
         if not members:
             continue
@@ -95,8 +96,8 @@ def _seats(event: EventFile) -> dict[PairKey, str]:
 
 def _pair_result(
     standing: Standing, key: PairKey, names: tuple[str, ...], side: str | None
-) -> RankingLine:
-    return RankingLine(
+) -> ScoredRankingLine:
+    return ScoredRankingLine(
         key=key,
         names=names,
         direction=side,
@@ -196,9 +197,7 @@ def _auctions_and_plays(report: ScoreReport) -> Played:
     }
 
 
-def _row_json(
-    report: ScoreReport, board: int, row: TravellerLine, played: Played
-) -> dict[str, Any]:
+def _row_json(report: ScoreReport, board: int, row: ScoredLine, played: Played) -> dict[str, Any]:
     key = report.row_key(board, row)
     _, ns, ew = key
     auction, play = played.get(key, (None, None))

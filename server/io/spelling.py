@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from protocol.bridge import BridgeError, Contract, Seat, Side, parse_tricks
-from server.scoring import Method
+from server.scoring import Method, methods
 
 _PAIR = re.compile(
     r"(?:\(?\s*(?P<section>[A-Za-z]{1,2})\s*\)?\s*[-:]?\s*)?"
@@ -276,34 +276,15 @@ def not_played(text: str) -> bool:
 
 def method(text: str) -> Method | None:
     """The scoring method a file names: USEBIO EVENT_TYPE / BOARD_SCORING_METHOD, PBN [Scoring]."""
-    key = text.strip().upper().replace("-", "_").replace(" ", "_")
-    if not key:
-        return None
-    if "BUTLER" in key:
-        return Method.BUTLER
-    if "CROSS" in key:
-        return Method.CROSS_IMPS
-    if "IMP" in key:
-        return Method.IMPS_ACROSS
-    if "AGG" in key or "TOTAL" in key:
-        return Method.AGGREGATE
-    if "MATCH" in key or key.startswith("MP") or key in ("PAIRS", "MP_PAIRS"):
-        return Method.MATCHPOINTS
-    return None
+    return methods.named_in_file(text)
 
 
 def cli_method(text: str) -> Method:
-    """A method named on the command line: mp, mp-american, imps, butler, cross-imps, total."""
-    key = text.strip().lower()
-    if key in ("total", "aggregate"):
-        return Method.AGGREGATE
+    """A method named on the command line: one of the registry's keys (server/scoring/methods)."""
     try:
-        return Method(key)
-    except ValueError:
-        raise SpellingError(
-            f"{text!r} is not a method (expected mp, mp-american, imps, butler, cross-imps "
-            "or total)"
-        ) from None
+        return methods.parse(text)
+    except ValueError as error:
+        raise SpellingError(str(error)) from None
 
 
 def adjusted_columns(contract_text: str, declarer_text: str, result_text: str) -> bool:

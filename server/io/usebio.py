@@ -29,29 +29,11 @@ from .assemble import UNSEATED, Assembler, RawPair, RawRef, finish, unseated
 from .errors import EventFileError
 from .limits import MAX_XML_DEPTH, MAX_XML_ELEMENTS, check_size
 from .lines import Cells, fill_play
-from .model import EventFile, Line, PairKey, PlayerEntry, Refusal, provisional_note
-from .report import RankingLine, ScoreReport, decimal, line_key
+from .model import EventFile, IndividualPlayer, Line, PairKey, Refusal, provisional_note
+from .report import ScoredRankingLine, ScoreReport, decimal, line_key
 from .usebio_hands import HAND_SEATS, SUIT_TAGS, read_handset
 
 DOCTYPE = '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">'
-_VALUE_TAGS = {
-    Method.MATCHPOINTS: "MATCH_POINTS",
-    Method.MATCHPOINTS_AMERICAN: "MATCH_POINTS",
-    Method.IMPS_ACROSS: "CROSS_IMP_POINTS",
-    Method.CROSS_IMPS: "CROSS_IMP_POINTS",
-    Method.BUTLER: "BUTLER_POINTS",
-}
-"""The TRAVELLER_LINE elements (NS_/EW_ + this) holding each line's matchpoints or IMPs, as
-USEBIO 1.2 producers write them (EBU scorers: MATCH_POINTS; Compscore: CROSS_IMP_POINTS and
-BUTLER_POINTS); BOARD_SCORING_METHOD tells an IMP total from a per-comparison average."""
-_BOARD_METHOD = {
-    Method.MATCHPOINTS: "MATCH_POINTS",
-    Method.MATCHPOINTS_AMERICAN: "MATCH_POINTS",
-    Method.IMPS_ACROSS: "IMPS",
-    Method.CROSS_IMPS: "CROSS_IMPS",
-    Method.BUTLER: "BUTLER",
-    Method.AGGREGATE: "AGGREGATE",
-}
 
 
 def _forbid(*_: Any) -> NoReturn:
@@ -207,9 +189,10 @@ def _program(root: ET.Element, event_el: ET.Element) -> str:
     return ""
 
 
-_SPECIFIC = {Method.IMPS_ACROSS: (Method.BUTLER, Method.CROSS_IMPS)}
-"""A generic method and the specific ones it agrees with (SCORING_METHOD IMPS is Butler in a
-Butler event): no conflict, the specific one is taken."""
+def _refines(specific: Method, generic: Method) -> bool:
+    """Whether a file naming ``generic`` agrees with ``specific`` (SCORING_METHOD IMPS is
+    Butler in a Butler event): no conflict, the specific one is taken."""
+    return specific.spec.refines is generic
 
 
 def _read_method(event_el: ET.Element, event: EventFile) -> None:
@@ -242,10 +225,10 @@ def _read_method(event_el: ET.Element, event: EventFile) -> None:
         return
     chosen_where, chosen_text, chosen = methods[0]
     for where, text, method in methods:
-        if method in _SPECIFIC.get(chosen, ()):
+        if _refines(method, chosen):
             chosen_where, chosen_text, chosen = where, text, method
     event.method, event.scoring = chosen, chosen_text
-    if any(m is not chosen and chosen not in _SPECIFIC.get(m, ()) for _, _, m in methods):
+    if any(m is not chosen and not _refines(chosen, m) for _, _, m in methods):
         said = "; ".join(f"{where} {text!r}" for where, text, _ in methods)
         event.notes.append(
             f"the file's scoring methods disagree ({said}): scored as {chosen.value}, "
@@ -336,7 +319,7 @@ class _Reader:
             self.refused.append(Refusal(str(exc), self.lines.get(id(element)), place))
             return
         self.assembler.event.players.append(
-            PlayerEntry(
+            IndividualPlayer(
                 section,
                 number,
                 neutral(_text(element, "PLAYER_NAME")),
@@ -489,7 +472,7 @@ def write_usebio(event: EventFile, report: ScoreReport | None = None) -> bytes:
     _add(event_el, "EVENT_DESCRIPTION", event.name)
     _add(event_el, "DATE", dates.usebio(event.date))
     if method is not None:
-        _add(event_el, "BOARD_SCORING_METHOD", _BOARD_METHOD[method])
+        _add(event_el, "BOARD_SCORING_METHOD", method.spec.usebio_method)
     _add(event_el, "BOARDS_PLAYED", len({line.board for line in event.lines if line.played}))
     winners = report.winners if report else event.winners
     if winners:
@@ -547,7 +530,7 @@ def _write_players(
     participants: ET.Element,
     event: EventFile,
     section: str,
-    results: dict[PairKey, RankingLine],
+    results: dict[PairKey, ScoredRankingLine],
 ) -> None:
     """An individual's players (PARTICIPANTS / PLAYER), with their place, total and
     percentage when scored (the ranking is keyed by player number)."""
@@ -587,9 +570,9 @@ Values = tuple[str, str, str]
 
 def _values(report: ScoreReport | None) -> dict[tuple[int, str, str], Values]:
     """Each line's matchpoints (or IMPs) to two decimals, under the method's element names."""
-    if report is None or report.method not in _VALUE_TAGS:
+    tag = None if report is None else report.method.spec.usebio_points
+    if report is None or tag is None:
         return {}
-    tag = _VALUE_TAGS[report.method]
     out = {}
     for board in report.boards:
         for row in board.rows:

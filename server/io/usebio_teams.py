@@ -118,7 +118,7 @@ def board_a_match(*words: str) -> bool:
 
 
 @dataclass(slots=True)
-class _Reader:
+class _TeamsReader:
     """Collects the team lines and the refusals while walking the EVENT."""
 
     known: set[str]
@@ -421,7 +421,7 @@ def read_team_event(root: ET.Element, event_el: ET.Element) -> EventFile:
     match_method = _text(event_el, "MATCH_SCORING_METHOD")
     event.scoring = "/".join(x for x in (board_method, match_method) if x) or event_type
     entries = _entries(event_el)
-    reader = _Reader(
+    reader = _TeamsReader(
         known={e.team for e in entries},
         pair_teams=_pair_teams(entries),
         board_a_match=board_a_match(board_method, match_method, event_type),

@@ -121,7 +121,10 @@ def _show_individual(m: IndividualMovement) -> None:
 @app.command("list")
 def list_movements() -> None:
     """List the movement kinds and the bundled movements."""
-    typer.echo("Kinds: " + ", ".join(KINDS))
+    typer.echo("Kinds (and the options each reads):")
+    for kind in KINDS.values():
+        options = ", ".join("--" + option.replace("_", "-") for option in kind.options)
+        typer.echo(f"  {kind.name}: {options}")
     typer.echo("Bundled (use: show bundled --name NAME):")
     for n in bundled_names():
         typer.echo(f"  {n}")

@@ -28,7 +28,7 @@ PASS_ON: dict[str, Any] = {"allow_extra_args": True, "ignore_unknown_options": T
 
 
 @dataclass(frozen=True)
-class Command:
+class Subcommand:
     """A subcommand kept in another module: where it is, and its line in `traveller --help`."""
 
     #: "package.module:attribute": a `typer.Typer` (mounted as a group of commands, as
@@ -42,64 +42,64 @@ class Command:
 
 
 #: Every subcommand but `calc`, in the order `traveller --help` lists them.
-COMMANDS: dict[str, Command] = {
-    "demo": Command(
+COMMANDS: dict[str, Subcommand] = {
+    "demo": Subcommand(
         "server.ops.demo_cli:demo",
         "Start the server on SQLite with the demo club night (kept between starts), and print "
         "how to join it.",
     ),
-    "test": Command(
+    "test": Subcommand(
         "server.ops.dev_cli:run_tests",
         "Run the house rules (ruff, ruff format, the import-linter layers, mypy), then the whole "
         "test suite (pytest, in parallel workers; the PostgreSQL restart test alone at the end).",
         PASS_ON,
         "dev",
     ),
-    "bench": Command(
+    "bench": Subcommand(
         "server.ops.dev_cli:bench",
         "Benchmarks and fault runs: load, chaos, scoring, keypad (from a clone of the repository).",
         {**PASS_ON, "help_option_names": []},
         "dev",
     ),
-    "score": Command(
+    "score": Subcommand(
         "server.io.cli:score",
         "Score an event from its travellers (never from the totals in the file).",
     ),
-    "serve": Command(
+    "serve": Subcommand(
         "server.ops.deploy_cli:serve",
         "Run the server (needs TRAVELLER_TD_PASSWORD); --workers N shares pushes through "
         "PostgreSQL LISTEN/NOTIFY.",
     ),
-    "keypad-sim": Command(
+    "keypad-sim": Subcommand(
         "firmware_sim.cli:keypad_sim",
         "Run a keypad: it pairs, shows the round and sends entries like real firmware.",
         extra="keypad",
     ),
-    "gateway": Command(
+    "gateway": Subcommand(
         "server.gateway.cli:gateway",
         "Serve serial keypads: pairing, rounds, entries and confirmations, like the terminals.",
     ),
     # The printable table card (protocol/table_card.py).
-    "cards": Command(
+    "cards": Subcommand(
         "server.ops.cards_cli:cards",
         "Print the table card: how to enter, confirm, correct, call the TD and move.",
     ),
-    "movement": Command("server.movements.cli:app", "Show, check and export movements."),
-    "terminal": Command("terminal.cli:app", "The table terminal (Textual).", extra="terminal"),
-    "backup": Command(
+    "movement": Subcommand("server.movements.cli:app", "Show, check and export movements."),
+    "terminal": Subcommand("terminal.cli:app", "The table terminal (Textual).", extra="terminal"),
+    "backup": Subcommand(
         "server.ops.deploy_cli:backup",
         "Back up the SQLite database now (safe while the server runs), keeping the newest N.",
     ),
-    "restore": Command(
+    "restore": Subcommand(
         "server.ops.deploy_cli:restore",
         "Replace the database by a backup (stop the server first); the old one is kept beside.",
     ),
-    "doctor": Command(
+    "doctor": Subcommand(
         "server.ops.doctor_cli:doctor",
         "Check this site: server, database, disk, clocks, serial ports. Exit 1 on a problem.",
         extra="terminal",
     ),
-    "discover": Command(
+    "discover": Subcommand(
         "server.ops.doctor_cli:discover",
         "Find Traveller servers on the LAN (mDNS); print their URLs, exit 1 when none answers.",
         extra="terminal",
@@ -111,7 +111,7 @@ COMMANDS: dict[str, Command] = {
 OURS = frozenset({"protocol", "server", "terminal", "firmware_sim", "benchmarks"})
 
 
-def load(name: str, command: Command) -> Any:
+def load(name: str, command: Subcommand) -> Any:
     """The click command of ``name``, built by typer from its module (imported here). A
     dependency that is not installed (an extra left out) is a plain error, exit status 2."""
     module, _sep, attribute = command.where.partition(":")

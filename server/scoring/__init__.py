@@ -7,6 +7,7 @@ from .event import PairsScorer, Standing, score_pairs_event
 from .exact import Rounding, round_half_away, round_to_int, round_to_multiple, to_decimal
 from .imps import group_imps
 from .matchpoints import group_matchpoints
+from .methods import METHODS, Method, ScoringMethod
 from .models import (
     AVE,
     AVE_MINUS,
@@ -14,7 +15,6 @@ from .models import (
     Artificial,
     BoardResult,
     Direction,
-    Method,
     PairId,
     Points,
     SelfInflicted,
@@ -39,9 +39,9 @@ from .profiles import PROFILES, Profile, get_profile, suggest_profile
 from .ranking import place_label, rank
 from .redress import self_inflicted_score, self_inflicted_team_board
 from .reports import (
-    CardLine,
     FrequencyRow,
-    TravellerLine,
+    ScoredCardLine,
+    ScoredLine,
     frequency_table,
     score_card,
     side_label,
@@ -78,13 +78,13 @@ __all__ = [
     "BAM_AVE_MINUS",
     "BAM_AVE_PLUS",
     "BYE_VP",
+    "METHODS",
     "PROFILES",
     "VOIDED_MATCH_VP",
     "Artificial",
     "BoardKey",
     "BoardResult",
     "BoardScore",
-    "CardLine",
     "Direction",
     "FrequencyRow",
     "MatchScore",
@@ -99,6 +99,9 @@ __all__ = [
     "Profile",
     "Rounding",
     "Ruling",
+    "ScoredCardLine",
+    "ScoredLine",
+    "ScoringMethod",
     "ScoringOptions",
     "SelfInflicted",
     "SideScore",
@@ -106,7 +109,6 @@ __all__ = [
     "TeamBoard",
     "TeamMatch",
     "TeamStanding",
-    "TravellerLine",
     "Unit",
     "Weighted",
     "absent_pair",

@@ -8,12 +8,9 @@ from fractions import Fraction
 from math import lcm
 from typing import TypeAlias
 
-from .aggregate import direction_aggregate
-from .butler import direction_butler
 from .exact import Rounding
-from .imps import direction_imps
-from .matchpoints import direction_matchpoints
-from .models import BoardResult, Direction, Method, Number, SelfInflicted, SideScore
+from .methods import DEFAULT, Method
+from .models import BoardResult, Direction, Number, SelfInflicted, SideScore
 from .redress import self_inflicted_score
 
 BoardKey: TypeAlias = tuple[Hashable | None, int]
@@ -26,7 +23,7 @@ DIRECTIONS = (Direction.NS, Direction.EW)
 class ScoringOptions:
     """How a pairs event is scored."""
 
-    method: Method = Method.MATCHPOINTS
+    method: Method = DEFAULT
     field: str | int = "max"
     """Tables a board is scored over (§ X78B's A): "max" - the most results any board of the
     section has (boards played fewer times are Neubergised up); "board" - each board's own
@@ -136,31 +133,7 @@ def _direction_values(
     options: ScoringOptions,
 ) -> tuple[list[Number | None], Number | None, dict[int, Fraction]]:
     """Each side's score in one direction by the event's method, the top and the datums."""
-    method = options.method
-    if method.is_matchpoints:
-        values, top = direction_matchpoints(
-            sides,
-            groups,
-            sign,
-            size,
-            factor_artificial=options.factor_artificial,
-            scaled_rounding=options.scaled_rounding,
-        )
-        return values, top, {}
-    if method in (Method.IMPS_ACROSS, Method.CROSS_IMPS):
-        average = method is Method.CROSS_IMPS
-        return direction_imps(sides, groups, sign, size, average=average), None, {}
-    if method is Method.BUTLER:
-        values, datum = direction_butler(
-            sides,
-            groups,
-            sign,
-            size,
-            drop=options.butler_drop,
-            round_datum=options.butler_round_datum,
-        )
-        return values, None, datum
-    return direction_aggregate(sides, sign), None, {}
+    return options.method.spec.score_direction(sides, groups, sign, size, options)
 
 
 def _redressed(
@@ -193,7 +166,7 @@ def _rounded(
 ) -> list[Number | None]:
     """Each value rounded as the method shows it (the American scale is half the 2-1-0
     value held here); equal values keep sharing one object."""
-    scale = 2 if method is Method.MATCHPOINTS_AMERICAN else 1
+    scale = method.spec.matchpoint_divisor or 1
     done: dict[int, Number] = {}
     out: list[Number | None] = []
     for value in values:
@@ -263,8 +236,7 @@ def score_board(
         tuple(None if v is None else numerator_of[id(v)] for v in column) for column in columns
     ]
     top_numerators = [None if t is None else numerator_of[id(t)] for t in tops]
-    if method is Method.MATCHPOINTS_AMERICAN:
-        denominator *= 2
+    denominator *= method.spec.matchpoint_divisor or 1
     return BoardScore(
         key=key,
         method=method,

@@ -13,7 +13,7 @@ from .exact import to_decimal
 from .ledger import Ledger
 from .models import BoardResult, Direction, PairId
 from .ranking import places, tied_groups
-from .reports import CardLine, TravellerLine, score_card, traveller
+from .reports import ScoredCardLine, ScoredLine, score_card, traveller
 from .ties import PairBoard, break_pair_ties
 
 
@@ -270,11 +270,11 @@ class PairsScorer:
             factored_tops[pair] = tops[pair] * factor
         return totals, factored_tops
 
-    def score_card(self, pair: PairId) -> list[CardLine]:
+    def score_card(self, pair: PairId) -> list[ScoredCardLine]:
         """The pair's personal score card, board by board."""
         return score_card(self._scores.values(), pair)
 
-    def traveller(self, board: int, section: Hashable | None = None) -> list[TravellerLine]:
+    def traveller(self, board: int, section: Hashable | None = None) -> list[ScoredLine]:
         """The board's traveller: every table's result and both sides' scores."""
         return traveller(self.board(board, section))
 

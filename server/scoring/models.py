@@ -36,27 +36,6 @@ class Direction(StrEnum):
         return 1 if self is Direction.NS else -1
 
 
-class Method(StrEnum):
-    """How the results on a board become a pair's score (Law 78, § 201-§ 204)."""
-
-    MATCHPOINTS = "mp"
-    """2-1-0 per comparison (European scale, top 2(n-1))."""
-    MATCHPOINTS_AMERICAN = "mp-american"
-    """1-½-0 per comparison (American/EBU scale, top n-1)."""
-    IMPS_ACROSS = "imps"
-    """IMPs across the field, summed over the comparisons (§ 203)."""
-    CROSS_IMPS = "cross-imps"
-    """IMPs across the field divided by the number of comparisons (an average per comparison)."""
-    BUTLER = "butler"
-    """IMPs against a datum (§ 204)."""
-    AGGREGATE = "aggregate"
-    """Total points."""
-
-    @property
-    def is_matchpoints(self) -> bool:
-        return self in (Method.MATCHPOINTS, Method.MATCHPOINTS_AMERICAN)
-
-
 def as_fraction(value: int | str | Fraction) -> Fraction:
     """An exact number from an int, a Fraction or a decimal string such as "0.3" or "3/10"."""
     if isinstance(value, bool):

@@ -22,9 +22,9 @@ penalty in any unit of pairs or teams scoring comes near it."""
 class Unit(StrEnum):
     """The unit the standings are kept in, which fixes the size of a standard deduction."""
 
-    MATCHPOINTS = "mp"
-    IMPS_ACROSS = "imps"
-    BUTLER = "butler"
+    MATCHPOINTS = "matchpoint"
+    IMPS_ACROSS = "imp-across"
+    BUTLER = "butler-imp"
     VP = "vp"
     BOARD_A_MATCH = "bam"
     KNOCKOUT_IMPS = "knockout"

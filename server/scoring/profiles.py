@@ -19,7 +19,7 @@ from types import MappingProxyType
 
 from .board import ScoringOptions
 from .exact import Rounding
-from .models import Method
+from .methods import Method
 
 #: The settings a profile gives, in the order they are listed.
 SETTINGS = (

@@ -30,13 +30,14 @@ def side_label(side: SideScore | None, direction: Direction = Direction.NS) -> s
 
 
 @dataclass(frozen=True, slots=True)
-class TravellerLine:
-    """One table on a board's traveller."""
+class ScoredLine:
+    """One table on a board's traveller, scored: exact values, the pairs as the scorer keys
+    them (the offline report prints these; the pages' ``TravellerLine`` is made from them)."""
 
     table: Hashable | None
     round: int | None
-    ns_pair: PairId | None
-    ew_pair: PairId | None
+    ns: PairId | None
+    ew: PairId | None
     contract: str | None
     declarer: str | None
     lead: str | None
@@ -47,8 +48,8 @@ class TravellerLine:
     """The N/S points of an ordinary (balanced, unweighted) result."""
     ns_label: str
     ew_label: str
-    ns: Fraction | None
-    ew: Fraction | None
+    ns_value: Fraction | None
+    ew_value: Fraction | None
     ns_percent: Fraction | None
     ew_percent: Fraction | None
 
@@ -59,19 +60,19 @@ def _ordinary_score(result: BoardResult) -> int | None:
     return None
 
 
-def traveller(score: BoardScore) -> list[TravellerLine]:
+def traveller(score: BoardScore) -> list[ScoredLine]:
     """Every table's result and each side's score on the board, best N/S score first."""
-    rows: list[TravellerLine] = []
+    rows: list[ScoredLine] = []
     for index, result in enumerate(score.results):
         if result.is_sit_out:
             continue
         play = result.play
         rows.append(
-            TravellerLine(
+            ScoredLine(
                 table=result.table,
                 round=result.round,
-                ns_pair=result.ns_pair,
-                ew_pair=result.ew_pair,
+                ns=result.ns_pair,
+                ew=result.ew_pair,
                 contract=None if play is None else str(play.contract),
                 declarer=None if play is None or play.declarer is None else play.declarer.name,
                 lead=result.lead,
@@ -80,13 +81,13 @@ def traveller(score: BoardScore) -> list[TravellerLine]:
                 ns_score=_ordinary_score(result),
                 ns_label=side_label(result.ns, Direction.NS),
                 ew_label=side_label(result.ew, Direction.EW),
-                ns=score.value(index, Direction.NS),
-                ew=score.value(index, Direction.EW),
+                ns_value=score.value(index, Direction.NS),
+                ew_value=score.value(index, Direction.EW),
                 ns_percent=score.percent(index, Direction.NS),
                 ew_percent=score.percent(index, Direction.EW),
             )
         )
-    rows.sort(key=lambda r: (r.ns is None, -(r.ns or 0)))
+    rows.sort(key=lambda r: (r.ns_value is None, -(r.ns_value or 0)))
     return rows
 
 
@@ -148,8 +149,9 @@ def frequency_table(score: BoardScore, direction: Direction = Direction.NS) -> l
 
 
 @dataclass(frozen=True, slots=True)
-class CardLine:
-    """One board on a pair's personal score card."""
+class ScoredCardLine:
+    """One board on a pair's personal score card, scored (the pages' ``CardLine`` is made
+    from it)."""
 
     board: int
     section: Hashable | None
@@ -168,9 +170,9 @@ class CardLine:
     sat_out: bool
 
 
-def score_card(boards: Iterable[BoardScore], pair: PairId) -> list[CardLine]:
+def score_card(boards: Iterable[BoardScore], pair: PairId) -> list[ScoredCardLine]:
     """Board by board: the pair's opponents, result, score and matchpoints (or IMPs) and %."""
-    rows: list[CardLine] = []
+    rows: list[ScoredCardLine] = []
     for score in boards:
         for index, result in enumerate(score.results):
             if pair not in (result.ns_pair, result.ew_pair):
@@ -179,7 +181,7 @@ def score_card(boards: Iterable[BoardScore], pair: PairId) -> list[CardLine]:
             play = result.play
             side = result.side(direction)
             rows.append(
-                CardLine(
+                ScoredCardLine(
                     board=result.board,
                     section=result.section,
                     round=result.round,
@@ -201,9 +203,9 @@ def score_card(boards: Iterable[BoardScore], pair: PairId) -> list[CardLine]:
 
 
 __all__ = [
-    "CardLine",
     "FrequencyRow",
-    "TravellerLine",
+    "ScoredCardLine",
+    "ScoredLine",
     "frequency_table",
     "score_card",
     "side_label",

@@ -19,8 +19,7 @@ from typing import Any
 from sqlmodel import Session, select
 
 from protocol.bridge import BridgeError, Contract, TableResult, dealer, ns_score, parse_card
-from protocol.bridge.auction import Auction, Call
-from protocol.bridge.auction import Outcome as AuctionOutcome
+from protocol.bridge.auction import Auction, AuctionOutcome, Call
 from protocol.bridge.deal import Hand, InvalidDeal, parse_deal
 from protocol.bridge.enums import Seat
 from protocol.bridge.play import IllegalPlay, format_play, parse_play

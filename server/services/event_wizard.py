@@ -27,6 +27,7 @@ from server.io.errors import EventFileError
 from server.io.handrecords import normalise_deal
 from server.io.pbn import read_pbn
 from server.movements import Movement
+from server.scoring import methods
 from server.services import audit, members, setup
 from server.services.uploads import text_of
 
@@ -36,10 +37,10 @@ MAX_NAME = 100
 
 
 @dataclass(frozen=True)
-class Settings:
+class WizardSettings:
     """The event's settings (models.Event), with the defaults of a club night."""
 
-    scoring: str = "mp"
+    scoring: str = methods.DEFAULT
     lead_required: bool = False
     tricks_style: str = "absolute"
     confirm_pin_required: bool = False
@@ -121,7 +122,7 @@ def create(
     session: Session,
     *,
     name: str,
-    settings: Settings,
+    settings: WizardSettings,
     sections: Sequence[SectionPlan],
     deals: Mapping[int, str] | None = None,
 ) -> Created:

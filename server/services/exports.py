@@ -12,7 +12,7 @@ from sqlmodel import Session, col, select
 from server.core.errors import NotFoundError
 from server.core.models import Board, MovementAssignment, Result, Section
 from server.io.csv_io import write_ranking_csv, write_travellers_csv
-from server.io.model import BoardRecord, EventFile, Line, PairEntry, PairKey, PlayerEntry
+from server.io.model import BoardRecord, EventFile, IndividualPlayer, Line, PairEntry, PairKey
 from server.io.pbn import write_pbn
 from server.io.scorefile import score_event
 from server.io.usebio import write_usebio
@@ -58,7 +58,7 @@ def event_file(data: SectionData, club_id: str | None = None) -> EventFile:
         source="traveller",
     )
     individual = bool(data.seats)
-    event.players = [PlayerEntry(None, n, name) for n, name in sorted(data.players.items())]
+    event.players = [IndividualPlayer(None, n, name) for n, name in sorted(data.players.items())]
     for pair in sorted(data.pairs.values(), key=lambda p: (p.direction or "", p.number)):
         if individual:
             break  # an individual's partnerships are its lines' players, not pairs

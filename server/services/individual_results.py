@@ -152,5 +152,5 @@ def player_card(found: IndividualData, number: int, *, public: bool = True) -> P
     lines.sort(key=lambda x: (x.round or 0, x.board))
     placed = ranking(found, public=public)
     line = next((x for x in placed.lines if x.number == number), None)
-    unit = standings.UNITS[data.method]
+    unit = data.method.spec.unit
     return PlayerCard(found.player(number), line, lines, unit, len(data.plays))

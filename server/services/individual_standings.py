@@ -124,7 +124,7 @@ def rank_players(
         for player, _, label in places(tied_groups(ordered, key))
     ]
     section_id = data.section.id or 0
-    return PlayerRanking(section_id, data.method.value, standings.UNITS[data.method], lines)
+    return PlayerRanking(section_id, data.method.value, data.method.spec.unit, lines)
 
 
 def set_player_name(

@@ -14,10 +14,10 @@ from server import scoring
 from server.core.errors import InvalidError, NotFoundError
 from server.core.models import Event, MovementAssignment, Pair, Sanction, Section, utcnow
 from server.core.text import checked
-from server.scoring import Method, Offence, Unit
+from server.scoring import Offence, Unit, methods
 from server.services import audit
-from server.services.standings import METHODS, load, pair_name
 from server.services.standings import find_pair as find_pair_in
+from server.services.standings import load, pair_name
 
 OFFENCES = {
     "262C2": "Entry missing at the end of the round (§ 262C2)",
@@ -25,21 +25,13 @@ OFFENCES = {
     "211": "Other procedural offence (§ 211)",
 }
 
-_UNITS = {
-    Method.MATCHPOINTS: Unit.MATCHPOINTS,
-    Method.MATCHPOINTS_AMERICAN: Unit.MATCHPOINTS,
-    Method.IMPS_ACROSS: Unit.IMPS_ACROSS,
-    Method.CROSS_IMPS: Unit.IMPS_ACROSS,
-    Method.BUTLER: Unit.BUTLER,
-}
-
 
 def standard_deduction(session: Session, section: Section) -> Fraction | None:
     """One standard deduction (§ 211B) in the section's unit, or None (total points)."""
     event = session.get(Event, section.event_id)
     assert event is not None
-    method = METHODS.get(event.scoring, Method.MATCHPOINTS)
-    unit = _UNITS.get(method)
+    method = methods.of(event.scoring)
+    unit = method.penalty_unit
     if unit is None:
         return None
     plays: dict[int, int] = {}
@@ -50,8 +42,7 @@ def standard_deduction(session: Session, section: Section) -> Fraction | None:
             plays[board] = plays.get(board, 0) + 1
     field = max(plays.values(), default=1)
     if unit is Unit.MATCHPOINTS:
-        top = (field - 1) if method is Method.MATCHPOINTS_AMERICAN else 2 * (field - 1)
-        return scoring.standard_deduction(unit, top=top)
+        return scoring.standard_deduction(unit, top=method.top(field))
     return scoring.standard_deduction(unit, other_tables=field - 1)
 
 

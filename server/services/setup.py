@@ -13,13 +13,13 @@ from server.core.models import (
     Event,
     Language,
     Pair,
-    Scoring,
     ScoringProfile,
     Section,
     TricksStyle,
 )
 from server.core.text import checked
 from server.movements import Movement, MovementError, validate
+from server.scoring import methods
 from server.services import audit, movement_admin
 
 
@@ -27,7 +27,7 @@ def create_event(
     session: Session,
     *,
     name: str,
-    scoring: Scoring = "mp",
+    scoring: str = methods.DEFAULT,
     lead_required: bool = False,
     tricks_style: TricksStyle = "absolute",
     confirm_pin_required: bool = False,

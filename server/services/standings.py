@@ -23,27 +23,9 @@ from protocol.messages import COMPLETE_STATES, BoardResultView
 from server import scoring
 from server.core.errors import NotFoundError
 from server.core.models import Board, Event, MovementAssignment, Pair, Result, Sanction, Section
-from server.scoring import BoardResult, Method, ScoringOptions
+from server.scoring import BoardResult, Method, ScoringOptions, methods
 from server.services import adjusted, handicaps
 from server.services.deadlines import PublishedChange, published_changes
-
-METHODS = {
-    "mp": Method.MATCHPOINTS,
-    "mp-american": Method.MATCHPOINTS_AMERICAN,
-    "imps": Method.IMPS_ACROSS,
-    "cross-imps": Method.CROSS_IMPS,
-    "butler": Method.BUTLER,
-    "total": Method.AGGREGATE,
-}
-
-UNITS = {
-    Method.MATCHPOINTS: "MP",
-    Method.MATCHPOINTS_AMERICAN: "MP",
-    Method.IMPS_ACROSS: "IMP",
-    Method.CROSS_IMPS: "IMP",
-    Method.BUTLER: "IMP",
-    Method.AGGREGATE: "points",
-}
 
 
 @dataclass(frozen=True)
@@ -130,7 +112,7 @@ class SectionData:
 
     @property
     def method(self) -> Method:
-        return METHODS.get(self.event.scoring, Method.MATCHPOINTS)
+        return methods.of(self.event.scoring).key
 
     @property
     def profile(self) -> scoring.Profile:
@@ -323,7 +305,7 @@ def _ranking(data: SectionData, engine: scoring.PairsScorer, *, public: bool) ->
         event=data.event.name,
         letter=section.letter,
         method=data.method.value,
-        unit=UNITS[data.method],
+        unit=data.method.spec.unit,
         groups=groups,
         boards_shown=shown,
         boards_total=len(data.plays),
@@ -546,7 +528,7 @@ def travel(data: SectionData, board: int, *, public: bool = True) -> Traveller:
     section = data.section
     if board not in data.plays:
         raise NotFoundError("unknown_board", f"Board {board} is not played in this section.")
-    unit = UNITS[data.method]
+    unit = data.method.spec.unit
     if public and not data.published and board not in data.released():
         return Traveller(board, False, [], unit)
     engine = scorer(data, public=public)
@@ -560,16 +542,16 @@ def travel(data: SectionData, board: int, *, public: bool = True) -> Traveller:
         TravellerLine(
             table=row.table if isinstance(row.table, int) else None,
             round=row.round,
-            ns=_pair(data, row.ns_pair),
-            ew=_pair(data, row.ew_pair),
+            ns=_pair(data, row.ns),
+            ew=_pair(data, row.ew),
             contract=symbols(row.contract),
             declarer=row.declarer[0] if row.declarer else None,
             lead=row.lead,
             result=row.result,
             ns_score=row.ns_label,
             ew_score=row.ew_label,
-            ns_value=_dec(row.ns),
-            ew_value=_dec(row.ew),
+            ns_value=_dec(row.ns_value),
+            ew_value=_dec(row.ew_value),
             ns_percent=_dec(row.ns_percent, 0),
             ew_percent=_dec(row.ew_percent, 0),
             note=notes.get((board, row.table, row.round)),
@@ -674,7 +656,7 @@ def card(data: SectionData, key: str, *, public: bool = True) -> ScoreCard:
     ]
     placed = rank(data, public=public)
     line = next((x for x in placed.lines if x.pair.id == pair.id), None)
-    return ScoreCard(pair_name(pair), line, lines, UNITS[data.method], len(data.plays))
+    return ScoreCard(pair_name(pair), line, lines, data.method.spec.unit, len(data.plays))
 
 
 def pairs(session: Session, section: Section) -> list[PairName]:

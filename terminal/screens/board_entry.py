@@ -17,7 +17,7 @@ from protocol.messages import (
 )
 from terminal import i18n
 from terminal.i18n import N_, _
-from terminal.keypad import Draft, keys_for
+from terminal.keypad import ScoredDraft, keys_for
 from terminal.rules import CORRECTABLE
 from terminal.widgets.contract_input import ContractInput
 from terminal.widgets.score_preview import ScorePreview
@@ -118,11 +118,11 @@ class BoardEntryScreen(TableScreen):
         """The contract input widget."""
         return self.query_one("#contract", ContractInput)
 
-    def _fresh_draft(self) -> Draft:
+    def _fresh_draft(self) -> ScoredDraft:
         info = self.client.round
         if info is None:
-            return Draft(self.board)
-        return Draft(self.board, info.tricks_style, info.lead_required)
+            return ScoredDraft(self.board)
+        return ScoredDraft(self.board, info.tricks_style, info.lead_required)
 
     def _stored_keys(self, view: BoardResultView) -> tuple[str, ...]:
         draft = self._fresh_draft()

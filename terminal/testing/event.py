@@ -26,7 +26,7 @@ from protocol.messages import (
     PlayerNumbers,
     RoundInfo,
 )
-from terminal.rules import RuleError
+from terminal.rules import RuleRefusedError
 
 NAMES = [
     ("Anna Berg", "Carl Dahl"),
@@ -37,7 +37,7 @@ NAMES = [
 
 
 @dataclass(frozen=True)
-class Seating:
+class FakeSeating:
     """Who plays which boards at a table in one round."""
 
     ns: int
@@ -46,7 +46,7 @@ class Seating:
 
 
 @dataclass
-class KeyedDeal:
+class FakeKeyedDeal:
     """A deal keyed at a table: by whom, its state, and the tables that checked it."""
 
     table: int
@@ -77,7 +77,7 @@ class FakeEvent:
     auction_entry: AuctionEntry = "off"
     play_entry: PlayEntry = "off"
     deal_entry: bool = False  # boards without a hand record are keyed at the tables
-    keyed_deals: dict[int, KeyedDeal] = field(default_factory=dict)
+    keyed_deals: dict[int, FakeKeyedDeal] = field(default_factory=dict)
     names: dict[int, tuple[str, str]] = field(default_factory=dict)
     started_round: int | None = None  # None: the TD has started every round
     results: dict[tuple[int, int, int], BoardResultView] = field(default_factory=dict)
@@ -87,13 +87,13 @@ class FakeEvent:
 
     # ------------------------------------------------------------------ the movement
 
-    def seating(self, table: int, round_no: int) -> Seating:
+    def seating(self, table: int, round_no: int) -> FakeSeating:
         """A Mitchell: N/S pairs stay, E/W pairs move up a table, boards move down."""
         ew = (table - 1 + round_no - 1) % self.tables + 1
         group = (table - 1 - (round_no - 1)) % self.tables
         first = group * self.boards_per_round + 1
         boards = tuple(range(first, first + self.boards_per_round))
-        return Seating(ns=table, ew=self.tables + ew, boards=boards)
+        return FakeSeating(ns=table, ew=self.tables + ew, boards=boards)
 
     def pairing_code(self, table: int) -> str:
         """The code the TD would show for a table."""
@@ -184,12 +184,12 @@ class FakeEvent:
         )
 
     def board_status(self, table: int, board: int) -> BoardStatus:
-        """A board of the table's current round, or RuleError board_not_in_round."""
+        """A board of the table's current round, or RuleRefusedError board_not_in_round."""
         round_no = self.table_round.get(table, 0)
         info = self.round_info(table)
         status = next((b for b in info.boards if b.board == board), None)
         if status is None:
-            raise RuleError(
+            raise RuleRefusedError(
                 "board_not_in_round",
                 f"Board {board} is not played at table {table} in round {round_no}.",
             )

@@ -29,7 +29,7 @@ from protocol.messages import (
     TravellerLineView,
 )
 from terminal.hands import LEADER, SYMBOLS, holds
-from terminal.rules import RuleError
+from terminal.rules import RuleRefusedError
 from terminal.scoring import ScoredEntry, score_entry
 
 from .event import FakeEvent
@@ -39,7 +39,7 @@ QUERIES = (GetTableSettings, LookupMember, CheckEntry, GetBoardReport, GetRankin
 
 
 def query(server: FakeEvent, table: int, command: FakeQuery) -> ServerMessage:
-    """Answer a question that changes nothing (RuleError when refused)."""
+    """Answer a question that changes nothing (RuleRefusedError when refused)."""
     if isinstance(command, GetTableSettings):
         return settings(server)
     if isinstance(command, LookupMember):
@@ -69,22 +69,22 @@ def settings(server: FakeEvent) -> TableSettings:
 
 def _players_allowed(server: FakeEvent, table: int) -> None:
     if server.player_numbers == "off":
-        raise RuleError(
+        raise RuleRefusedError(
             "player_numbers_off", "This event does not take membership numbers at the table."
         )
     if server.player_numbers == "first_round" and server.table_round.get(table) != 1:
-        raise RuleError(
+        raise RuleRefusedError(
             "player_numbers_round_one",
             "Membership numbers are keyed in round 1 only: ask the TD to change a name.",
         )
 
 
 def lookup(server: FakeEvent, table: int, number: str) -> MemberFound:
-    """The member's name, or RuleError unknown_member."""
+    """The member's name, or RuleRefusedError unknown_member."""
     _players_allowed(server, table)
     name = server.members.get(number.strip())
     if name is None:
-        raise RuleError(
+        raise RuleRefusedError(
             "unknown_member",
             f"No member has the number {number.strip()}. Key it again, or key a visitor's name.",
         )
@@ -113,7 +113,7 @@ def check_lead(
     server: FakeEvent, table: int, entry_id: str, board: int, values: EntryValues
 ) -> None:
     """The lead of an actual entry, as the real server checks it (protocol/fair_play.py): a
-    lead not in the opening leader's hand is refused (RuleError ``lead_not_in_hand``) at most
+    lead not in the opening leader's hand is refused (RuleRefusedError ``lead_not_in_hand``) at most
     ``LEAD_REFUSALS`` times per table and board, then taken and flagged for the TD."""
     if not values.declarer or not values.lead:
         return
@@ -127,7 +127,9 @@ def check_lead(
             server.td_calls.append((table, f"board {board}: the lead {card} is not in hand"))
             return
         refused.add(entry_id)
-    raise RuleError("lead_not_in_hand", fair_play.lead_refusal_text(board, values.declarer, card))
+    raise RuleRefusedError(
+        "lead_not_in_hand", fair_play.lead_refusal_text(board, values.declarer, card)
+    )
 
 
 def first_entry_warning(server: FakeEvent, board: int, values: EntryValues) -> str | None:
@@ -153,7 +155,7 @@ def _scored(board: int, values: EntryValues) -> ScoredEntry:
     try:
         return score_entry(board, values)
     except BridgeError as error:
-        raise RuleError(error.code, error.message) from None
+        raise RuleRefusedError(error.code, error.message) from None
 
 
 # ---------------------------------------------------------------- after confirmation
@@ -201,7 +203,7 @@ def board_report(server: FakeEvent, table: int, board: int) -> BoardReport:
     shown, seated, agreed = _disclosed(server, table, board)
     current = server.table_round.get(table, 0)
     if not shown.played:
-        raise RuleError(
+        raise RuleRefusedError(
             "board_not_played_here",
             f"Board {board} has not been played and confirmed at table {table}: "
             "nothing about it is shown here.",
@@ -251,10 +253,12 @@ def board_report(server: FakeEvent, table: int, board: int) -> BoardReport:
 def ranking(server: FakeEvent, table: int) -> RankingReport:
     """Average percentages per pair, once this table's last round is done."""
     if not server.show_ranking:
-        raise RuleError("ranking_not_shown", "This event does not show the ranking at the tables.")
+        raise RuleRefusedError(
+            "ranking_not_shown", "This event does not show the ranking at the tables."
+        )
     info = server.round_info(table)
     if info.round < server.rounds or not info.complete:
-        raise RuleError(
+        raise RuleRefusedError(
             "session_not_over", "The ranking is shown when your last round is finished."
         )
     scores: dict[int, list[float]] = {}
@@ -306,7 +310,9 @@ def mark_not_played(server: FakeEvent, table: int, command: MarkNotPlayed) -> Bo
     """The TD's code marks a board of the round not played."""
     status = server.board_status(table, command.board)
     if command.td_code.strip() != server.td_code:
-        raise RuleError("td_code_wrong", "That is not the TD's code. Only the TD may do this.")
+        raise RuleRefusedError(
+            "td_code_wrong", "That is not the TD's code. Only the TD may do this."
+        )
     version = status.result.version if status.result else 0
     result = BoardResultView(
         board=command.board,

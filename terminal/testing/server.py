@@ -43,7 +43,7 @@ from terminal.client import Link, PushHandler, SyncingClient
 from terminal.config import OUTBOX_NAME, ConfigStore, TerminalConfig
 from terminal.errors import ClientError, LinkDownError
 from terminal.outbox import Outbox
-from terminal.rules import RuleError, apply_command
+from terminal.rules import RuleRefusedError, apply_command
 from terminal.scoring import with_contract
 
 from . import extras, table_entry
@@ -93,7 +93,7 @@ class FakeServer(FakeEvent):
         if isinstance(command, extras.QUERIES):
             try:
                 return extras.query(self, table, command)
-            except RuleError as error:
+            except RuleRefusedError as error:
                 return Error(code=error.code, message=error.message)
         if isinstance(command, TableStatus):
             self.queued[table] = command.queued
@@ -135,7 +135,7 @@ class FakeServer(FakeEvent):
                 return ack
             else:
                 reply = self._board_command(table, command)
-        except RuleError as error:
+        except RuleRefusedError as error:
             return Error(code=error.code, message=error.message, entry_id=entry_id)
         self._seen[entry_id] = (fingerprint, (table, self.table_round[table], command.board))
         return reply

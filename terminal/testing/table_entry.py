@@ -16,29 +16,29 @@ from protocol.bridge.deal import Hand, InvalidDeal, confirm_hand, parse_deal, pa
 from protocol.bridge.enums import Seat
 from protocol.bridge.play import parse_play
 from protocol.messages import BoardStatus, CheckDeal, DealAck, EnterDeal, EntryValues
-from terminal.rules import RuleError
+from terminal.rules import RuleRefusedError
 
-from .event import FakeEvent, KeyedDeal
+from .event import FakeEvent, FakeKeyedDeal
 from .extras import disclosure
 
 
 def check_values(server: FakeEvent, status: BoardStatus, values: EntryValues) -> int | None:
-    """The auction and the play of an entry checked as the event takes them (RuleError with the
-    reason); the tricks the play gives declarer, or None without a play."""
+    """The auction and the play of an entry checked as the event takes them (RuleRefusedError
+    with the reason); the tricks the play gives declarer, or None without a play."""
     auction = values.auction.strip() if values.auction else ""
     if auction:
         if server.auction_entry == "off":
-            raise RuleError("auction_not_taken", "This event does not take the auction.")
+            raise RuleRefusedError("auction_not_taken", "This event does not take the auction.")
         _check_auction(status, values, auction)
     elif server.auction_entry == "required":
-        raise RuleError(
+        raise RuleRefusedError(
             "auction_required",
             f"This event asks for the auction: key the calls of board {status.board}.",
         )
     if not values.play or not values.play.strip():
         return None
     if server.play_entry == "off":
-        raise RuleError("play_not_taken", "This event does not take the play: leave it out.")
+        raise RuleRefusedError("play_not_taken", "This event does not take the play: leave it out.")
     return _check_play(server, status, values)
 
 
@@ -51,7 +51,7 @@ def _contract(status: BoardStatus, values: EntryValues) -> TableResult:
     try:
         return TableResult.make(contract, declarer, values.tricks)
     except BridgeError as error:
-        raise RuleError(error.code, error.message) from None
+        raise RuleRefusedError(error.code, error.message) from None
 
 
 def _check_auction(status: BoardStatus, values: EntryValues, text: str) -> None:
@@ -60,18 +60,18 @@ def _check_auction(status: BoardStatus, values: EntryValues, text: str) -> None:
         try:
             auction.add(Call.parse(word))
         except BridgeError as error:
-            raise RuleError(
+            raise RuleRefusedError(
                 error.code, f"Board {status.board}, call {number} ({word}): {error.message}."
             ) from None
     if not auction.ended:
-        raise RuleError("auction_open", f"Board {status.board}: the auction has not ended.")
+        raise RuleRefusedError("auction_open", f"Board {status.board}: the auction has not ended.")
     if values.contract:
         outcome = auction.outcome()
         keyed = _contract(status, values)
         seat = outcome.declarer.value if outcome.declarer else None
         given = keyed.declarer.value if keyed.declarer else None
         if keyed.contract != outcome.contract or (values.declarer and given != seat):
-            raise RuleError(
+            raise RuleRefusedError(
                 "auction_disagrees",
                 f"Board {status.board}: the auction ends in {outcome.contract} {seat or ''}, "
                 "not as keyed. Check the contract or the auction.",
@@ -93,7 +93,7 @@ def hands_of(server: FakeEvent, board: int) -> dict[Seat, Hand] | None:
 def _check_play(server: FakeEvent, status: BoardStatus, values: EntryValues) -> int:
     result = _contract(status, values)
     if result.contract.is_pass or result.declarer is None or result.contract.strain is None:
-        raise RuleError("play_passed_out", f"Board {status.board} was passed out: no play.")
+        raise RuleRefusedError("play_passed_out", f"Board {status.board} was passed out: no play.")
     try:
         play = parse_play(
             values.play or "",
@@ -102,9 +102,11 @@ def _check_play(server: FakeEvent, status: BoardStatus, values: EntryValues) -> 
             hands_of(server, status.board),
         )
     except BridgeError as error:
-        raise RuleError(error.code, f"Board {status.board}, the play: {error.message}.") from None
+        raise RuleRefusedError(
+            error.code, f"Board {status.board}, the play: {error.message}."
+        ) from None
     if not play.ended:
-        raise RuleError(
+        raise RuleRefusedError(
             "play_open", f"Board {status.board}: the play has not ended: key 13 tricks or a claim."
         )
     return play.declarer_tricks()
@@ -119,13 +121,15 @@ def play_differs(status: BoardStatus, values: EntryValues, played: int | None) -
 
 
 def deal_command(server: FakeEvent, table: int, command: EnterDeal | CheckDeal) -> DealAck:
-    """EnterDeal or CheckDeal from a table (RuleError when refused)."""
+    """EnterDeal or CheckDeal from a table (RuleRefusedError when refused)."""
     if not server.deal_entry:
-        raise RuleError("deal_entry_off", "This event does not take deals keyed at the table.")
+        raise RuleRefusedError(
+            "deal_entry_off", "This event does not take deals keyed at the table."
+        )
     round_no = server.table_round.get(table, 0)
     server.board_status(table, command.board)  # board_not_in_round
     if server.deals.get(command.board):
-        raise RuleError("deal_known", f"Board {command.board} has a hand record already.")
+        raise RuleRefusedError("deal_known", f"Board {command.board} has a hand record already.")
     keyed = server.keyed_deals.get(command.board)
     try:
         if isinstance(command, EnterDeal):
@@ -133,17 +137,19 @@ def deal_command(server: FakeEvent, table: int, command: EnterDeal | CheckDeal) 
         else:
             hands = {Seat(command.seat): parse_hand(command.hand, Seat(command.seat))}
     except InvalidDeal as error:
-        raise RuleError(error.code, f"Board {command.board}: {error.message}.") from None
+        raise RuleRefusedError(error.code, f"Board {command.board}: {error.message}.") from None
     if keyed is None:
         if isinstance(command, CheckDeal):
-            raise RuleError("deal_not_keyed", f"Board {command.board}: no deal keyed yet.")
-        server.keyed_deals[command.board] = KeyedDeal(table, round_no, hands)
+            raise RuleRefusedError("deal_not_keyed", f"Board {command.board}: no deal keyed yet.")
+        server.keyed_deals[command.board] = FakeKeyedDeal(table, round_no, hands)
         return DealAck(board=command.board, state="keyed")
     if (keyed.table, keyed.round) == (table, round_no):
-        raise RuleError("deal_keyed_here", f"Board {command.board}: this table keyed the deal.")
+        raise RuleRefusedError(
+            "deal_keyed_here", f"Board {command.board}: this table keyed the deal."
+        )
     here = keyed.checks.setdefault((table, round_no), [])
     if not fair_play.deal_checked(len(here)):
-        raise RuleError(
+        raise RuleRefusedError(
             "deal_checks_used",
             f"Board {command.board}: this table has checked the deal {fair_play.DEAL_CHECKS} "
             "times; the TD settles it.",

@@ -12,7 +12,14 @@ from textual.widgets import Static
 
 from terminal import i18n
 from terminal.i18n import N_, _
-from terminal.keypad import Draft, KeyRefusedError, backspace, describe_draft, press, replay
+from terminal.keypad import (
+    DraftKeyRefusedError,
+    ScoredDraft,
+    backspace,
+    describe_draft,
+    press,
+    replay,
+)
 
 FIELDS = (
     ("contract", N_("Contract")),
@@ -56,7 +63,7 @@ class ContractInput(Horizontal):
         """The draft changed (a key was taken or taken back)."""
 
         contract_input: ContractInput
-        draft: Draft
+        draft: ScoredDraft
 
     @dataclass
     class Refused(Message):
@@ -65,7 +72,7 @@ class ContractInput(Horizontal):
         contract_input: ContractInput
         reason: str
 
-    def __init__(self, draft: Draft, *, id: str | None = None) -> None:
+    def __init__(self, draft: ScoredDraft, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.draft = draft
         self.locked = False
@@ -83,7 +90,7 @@ class ContractInput(Horizontal):
         """Feed one key; False (and a Refused message) when it does not fit."""
         try:
             self.draft = press(self.draft, key)
-        except KeyRefusedError as refusal:
+        except DraftKeyRefusedError as refusal:
             if refusal.draft is not None:  # the refusal took more back ("14": its "1" too)
                 self.draft = refusal.draft
                 self._changed()
@@ -100,7 +107,7 @@ class ContractInput(Horizontal):
         self._changed()
         return True
 
-    def load(self, draft: Draft, keys: tuple[str, ...] = ()) -> None:
+    def load(self, draft: ScoredDraft, keys: tuple[str, ...] = ()) -> None:
         """Start again from ``draft`` with ``keys`` pressed (for a correction or a re-entry)."""
         self.draft = replay(draft, keys)
         self._changed()

@@ -14,8 +14,8 @@ from firmware_sim.fake_gateway import FakeGateway, FakeTables
 from firmware_sim.faults import FaultInjector, Faults
 from firmware_sim.keypad import Keypad
 from firmware_sim.nullmodem import Network, NullModem, SharedBus, VirtualClock
-from firmware_sim.player import Player
-from firmware_sim.store import FileStore, MemoryStore, Outbox
+from firmware_sim.player import VirtualPlayer
+from firmware_sim.store import FileStore, KeypadStore, MemoryStore
 from protocol.link import BusDevice, BusMaster, PointToPointLink
 
 NOISY = Faults(corrupt=0.01, drop=0.02, duplicate=0.02, delay=0.02, delay_max=0.2)
@@ -39,7 +39,7 @@ class PointToPoint:
         self.keypads: list[Keypad] = []
         self.gateways: list[FakeGateway] = []
         self.lines: list[NullModem] = []
-        self.players: list[Player] = []
+        self.players: list[VirtualPlayer] = []
         for t in range(1, tables.tables + 1):
             keypad = Keypad(
                 Device(t, MemoryStore(t)), PointToPointLink(t, self.clock, session=seed + t)
@@ -56,7 +56,7 @@ class PointToPoint:
             )
             self.keypads.append(keypad)
             self.gateways.append(gateway)
-            self.players.append(Player(keypad, self.clock, code=f"{t:04d}", seed=seed + t))
+            self.players.append(VirtualPlayer(keypad, self.clock, code=f"{t:04d}", seed=seed + t))
         self.net = Network(self.lines, self.clock, hooks=self._hooks())
 
     def _hooks(self) -> list:  # type: ignore[type-arg]
@@ -132,12 +132,12 @@ def test_gateway_restart_mid_round_loses_and_duplicates_nothing() -> None:
 def test_keypad_reboot_while_sending_resends_from_its_store(tmp_path: Path) -> None:
     tables = FakeTables(tables=1, rounds=2, boards_per_round=2)
     clock = VirtualClock()
-    store: Outbox = FileStore(tmp_path / "kp1.json", 1)
+    store: KeypadStore = FileStore(tmp_path / "kp1.json", 1)
     keypad = Keypad(Device(1, store), PointToPointLink(1, clock, session=1))
     gateway = FakeGateway(tables, PointToPointLink(None, clock, role="gateway"))
     k2g, g2k = FaultInjector(baud=9600), FaultInjector(seed=1, baud=9600)
     line = NullModem(keypad.link, gateway.endpoint, clock, a_to_b=k2g, b_to_a=g2k)
-    player = Player(keypad, clock, code="0001")
+    player = VirtualPlayer(keypad, clock, code="0001")
     line.hooks = [keypad.pump, gateway.pump, player]
     keypad.boot()
     # Play until an entry has just been sent, then cut the cable and the power.
@@ -153,7 +153,7 @@ def test_keypad_reboot_while_sending_resends_from_its_store(tmp_path: Path) -> N
         Device(1, FileStore(tmp_path / "kp1.json", 1)), PointToPointLink(1, clock, session=2)
     )
     line.a = reborn.link
-    player = Player(reborn, clock, code="0001", seed=9)
+    player = VirtualPlayer(reborn, clock, code="0001", seed=9)
     line.hooks = [reborn.pump, gateway.pump, player]
     reborn.boot()
     assert line.run(lambda: player.finished and reborn.link.pending == 0, max_time=600)
@@ -169,7 +169,9 @@ def test_ten_keypads_on_one_rs485_bus_with_noise() -> None:
     keypads = [
         Keypad(Device(t, MemoryStore(t)), BusDevice(t, clock, session=t)) for t in range(1, 11)
     ]
-    players = [Player(k, clock, code=f"{k.device.table:04d}", seed=k.device.table) for k in keypads]
+    players = [
+        VirtualPlayer(k, clock, code=f"{k.device.table:04d}", seed=k.device.table) for k in keypads
+    ]
     faults = Faults(corrupt=0.005, drop=0.01)
     lines = [FaultInjector(faults, seed=i, baud=9600) for i in range(11)]
     bus = SharedBus(

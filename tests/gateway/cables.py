@@ -18,7 +18,7 @@ import tty
 from pathlib import Path
 
 from firmware_sim.keypad import Keypad
-from firmware_sim.player import Player
+from firmware_sim.player import VirtualPlayer
 
 
 class PtyCable:
@@ -60,7 +60,9 @@ class PtyCable:
 class CableEnd(threading.Thread):
     """The keypads on one cable, with their players, running until stopped."""
 
-    def __init__(self, cable: PtyCable, keypads: list[Keypad], players: list[Player]) -> None:
+    def __init__(
+        self, cable: PtyCable, keypads: list[Keypad], players: list[VirtualPlayer]
+    ) -> None:
         super().__init__(daemon=True, name=f"keypads on {cable.path.name}")
         self.cable = cable
         self.keypads = keypads

@@ -19,7 +19,7 @@ from firmware_sim.device import Device
 from firmware_sim.faults import FaultInjector, Faults
 from firmware_sim.keypad import Keypad
 from firmware_sim.nullmodem import Endpoint, Network, NullModem, SharedBus, VirtualClock
-from firmware_sim.player import Player
+from firmware_sim.player import VirtualPlayer
 from firmware_sim.store import MemoryStore
 from protocol.keypad_codec import KeypadCommand
 from protocol.link import BusDevice, LinkConfig, PointToPointLink
@@ -104,7 +104,7 @@ class Night:
         self.config = LinkConfig(baud=BAUD)
         self.club = make_club(self.engine, tables=self.tables, rounds=self.rounds, bpr=self.bpr)
         self.keypads: dict[int, Keypad] = {}
-        self.players: list[Player] = []
+        self.players: list[VirtualPlayer] = []
         self.wires: dict[int, tuple[FaultInjector, FaultInjector]] = {}
         for t in range(1, self.tables + 1):
             link: PointToPointLink | BusDevice
@@ -118,7 +118,7 @@ class Night:
             keypad = Keypad(RecordingDevice(t), link)
             self.keypads[t] = keypad
             self.players.append(
-                Player(
+                VirtualPlayer(
                     keypad,
                     self.clock,
                     code=self.club.codes[t],

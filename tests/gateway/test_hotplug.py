@@ -17,7 +17,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from firmware_sim.keypad import Keypad
-from firmware_sim.player import Player
+from firmware_sim.player import VirtualPlayer
 from protocol.link import BusDevice, PointToPointLink
 from server.core.db import make_engine, transact
 from server.core.models import Section
@@ -38,9 +38,9 @@ def _keypad(table: int, bus: bool) -> Keypad:
     return Keypad(RecordingDevice(table), link)
 
 
-def _player(keypad: Keypad, club: Club) -> Player:
+def _player(keypad: Keypad, club: Club) -> VirtualPlayer:
     table = keypad.device.table
-    return Player(keypad, time.monotonic, code=club.codes[table], seed=table, think=THINK)
+    return VirtualPlayer(keypad, time.monotonic, code=club.codes[table], seed=table, think=THINK)
 
 
 async def _td(engine: Engine, club: Club, bus: Bus) -> None:

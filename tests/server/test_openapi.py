@@ -15,6 +15,7 @@ from server.api.openapi import InvalidRequestError
 from server.app import create_app
 from server.core.config import Settings
 from server.core.db import make_engine
+from server.scoring.methods import KEYS
 from tests.support.env import TD_PASSWORD
 
 #: The Bridgemate Data Connector speaks Bridgemate's protocol (errors inside its envelope),
@@ -124,3 +125,12 @@ def test_the_table_commands_keep_their_examples() -> None:
     commands = _document()["paths"]["/api/v1/table/commands"]["post"]
     body = commands["requestBody"]["content"]["application/json"]
     assert body.get("examples") or body.get("schema", {}).get("examples")
+
+
+def test_an_events_scoring_is_one_of_the_registrys_methods() -> None:
+    """EventCreate, EventPatch and EventPublic take the keys from server/scoring/methods.py."""
+    schemas = _document()["components"]["schemas"]
+    assert schemas["Method"]["enum"] == list(KEYS)
+    for name in ("EventCreate", "EventPublic"):
+        assert schemas[name]["properties"]["scoring"]["$ref"] == "#/components/schemas/Method"
+    assert schemas["EventCreate"]["properties"]["scoring"]["default"] == KEYS[0]

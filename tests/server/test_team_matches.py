@@ -26,7 +26,7 @@ def round_robin(session: Session, pairs: int) -> Section:
     made = event_wizard.create(
         session,
         name="Teams",
-        settings=event_wizard.Settings(scoring="imps"),
+        settings=event_wizard.WizardSettings(scoring="imps"),
         sections=[event_wizard.SectionPlan("A", proposal.movement, {}, {1: "Aces"})],
     )
     return setup.get_section(session, made.section_ids[0])
@@ -123,7 +123,7 @@ def test_a_pairs_section_is_not_a_team_table(engine: Engine, client: TestClient)
         made = event_wizard.create(
             s,
             name="Pairs",
-            settings=event_wizard.Settings(),
+            settings=event_wizard.WizardSettings(),
             sections=[event_wizard.SectionPlan("A", proposal.movement)],
         )
         with pytest.raises(InvalidError, match="not a teams movement"):
@@ -136,7 +136,7 @@ def swiss(session: Session, pairs: int) -> Section:
     made = event_wizard.create(
         session,
         name="Swiss",
-        settings=event_wizard.Settings(scoring="imps"),
+        settings=event_wizard.WizardSettings(scoring="imps"),
         sections=[event_wizard.SectionPlan("A", proposal.movement)],
     )
     return setup.get_section(session, made.section_ids[0])

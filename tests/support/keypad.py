@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from firmware_sim.device import Device, Key
 from firmware_sim.fake_gateway import FakeTables
-from firmware_sim.store import MemoryStore, Outbox
+from firmware_sim.store import KeypadStore, MemoryStore
 
 
 class Table:
     """One keypad and the server, exchanging messages at once (a perfect, instant gateway)."""
 
-    def __init__(self, tables: FakeTables, table: int = 3, store: Outbox | None = None) -> None:
+    def __init__(
+        self, tables: FakeTables, table: int = 3, store: KeypadStore | None = None
+    ) -> None:
         self.tables = tables
         self.device = Device(table, store or MemoryStore(table))
         self.bound: int | None = None

@@ -7,11 +7,11 @@ from typing import Any
 import pytest
 
 from protocol.messages import BoardResultView
-from terminal.keypad import Draft, KeyRefusedError, backspace, keys_for, press, replay
+from terminal.keypad import DraftKeyRefusedError, ScoredDraft, backspace, keys_for, press, replay
 
 
-def keyed(keys: str, board: int = 1, **options: Any) -> Draft:
-    draft = Draft(board, **options)
+def keyed(keys: str, board: int = 1, **options: Any) -> ScoredDraft:
+    draft = ScoredDraft(board, **options)
     for key in keys:
         draft = press(draft, key)
     return draft
@@ -78,12 +78,12 @@ def test_refused_keys_say_what_fits(keys: str, bad: str, reason: str) -> None:
     if not reason:
         assert press(draft, bad).doubling == "X"
         return
-    with pytest.raises(KeyRefusedError, match=reason):
+    with pytest.raises(DraftKeyRefusedError, match=reason):
         press(draft, bad)
 
 
 def test_relative_style_needs_a_sign() -> None:
-    with pytest.raises(KeyRefusedError, match="0 = made"):
+    with pytest.raises(DraftKeyRefusedError, match="0 = made"):
         keyed("4439", tricks_style="relative")
 
 
@@ -124,7 +124,7 @@ def test_keys_for_a_stored_result_round_trip(
         result=result,
     )
     assert keys_for(view, style) == keys  # type: ignore[arg-type]
-    again = replay(Draft(1, style), keys)  # type: ignore[arg-type]
+    again = replay(ScoredDraft(1, style), keys)  # type: ignore[arg-type]
     scored = again.scored()
     assert scored is not None
     assert (scored.contract, scored.tricks) == (contract, tricks)
@@ -133,7 +133,7 @@ def test_keys_for_a_stored_result_round_trip(
 @pytest.mark.parametrize("second", ["4", "5", "9"])
 def test_fourteen_tricks_are_not_possible_and_the_one_goes_too(second: str) -> None:
     draft = keyed("4431")
-    with pytest.raises(KeyRefusedError, match=f"^1{second} is not possible") as refused:
+    with pytest.raises(DraftKeyRefusedError, match=f"^1{second} is not possible") as refused:
         press(draft, second)
     kept = refused.value.draft
     assert kept is not None
@@ -145,5 +145,5 @@ def test_the_declarer_keys_are_the_keypads_bridge_order() -> None:
     """1 2 3 4 = N E S W on every device (protocol/keys.md); the compass 8 and 6 are refused."""
     assert [keyed(f"44{key}").declarer for key in "1234"] == ["N", "E", "S", "W"]
     for compass in "86":
-        with pytest.raises(KeyRefusedError, match="Declarer"):
+        with pytest.raises(DraftKeyRefusedError, match="Declarer"):
             keyed(f"44{compass}")

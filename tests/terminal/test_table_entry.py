@@ -15,7 +15,7 @@ from terminal.screens.board_entry import BoardEntryScreen
 from terminal.screens.confirm import ConfirmScreen
 from terminal.screens.deal_entry import DealEntryScreen
 from terminal.screens.play import PlayScreen
-from terminal.testing.event import KeyedDeal
+from terminal.testing.event import FakeKeyedDeal
 from terminal.testing.server import FakeServer
 from tests.support.terminal import checked, make_app, screen_text, seated, settle
 
@@ -231,7 +231,7 @@ async def test_without_the_deal_the_server_refuses_a_card_not_in_the_hand() -> N
 
 async def test_checking_a_deal_keyed_elsewhere_reports_a_conflict_to_the_td() -> None:
     server = FakeServer(deal_entry=True)
-    server.keyed_deals[1] = KeyedDeal(table=2, round=1, hands=parse_deal(DEAL))
+    server.keyed_deals[1] = FakeKeyedDeal(table=2, round=1, hands=parse_deal(DEAL))
     app, client = make_app(server)
     async with app.run_test(size=SIZE) as pilot:
         await seated(pilot, client)

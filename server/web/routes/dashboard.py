@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, cast
+import re
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request, WebSocket
 from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
-from server.core.models import Scoring
 from server.movements import mitchell
+from server.scoring import methods
 from server.services import dashboard, round_control, setup, standings, td
 from server.web.auth import TD, TDForm, TDPage, current_td, same_origin
 from server.web.fields import whole_number
@@ -18,6 +19,8 @@ from server.web.respond import act, language, page
 from server.web.state import RuntimeDep, WebDep, get_runtime, get_web
 
 router = APIRouter(prefix="/td", include_in_schema=False)
+#: A scoring method's key (server/scoring/methods.py), as the event form sends it.
+SCORING_PATTERN = "^(" + "|".join(re.escape(key) for key in methods.KEYS) + ")$"
 
 
 def dashboard_context(
@@ -38,7 +41,7 @@ def dashboard_context(
 @router.get("", response_class=HTMLResponse)
 async def home(request: Request, runtime: RuntimeDep, td_: TDPage) -> Response:
     sections = await runtime.read(dashboard.sections)
-    return page(request, "td/home.html", td_, sections=sections)
+    return page(request, "td/home.html", td_, sections=sections, scorings=methods.METHODS.values())
 
 
 @router.post("/events")
@@ -48,13 +51,13 @@ async def create_event(
     name: Annotated[str, Form(min_length=1, max_length=200)],
     tables: Annotated[int, Form(ge=2, le=60)],
     boards_per_round: Annotated[int, Form(ge=1, le=8)] = 3,
-    scoring: Annotated[str, Form(pattern="^(mp|imps|butler)$")] = "mp",
+    scoring: Annotated[str, Form(pattern=SCORING_PATTERN)] = methods.DEFAULT,
 ) -> Response:
     movement = mitchell(tables, boards_per_round=boards_per_round)
 
     def work(s: Session) -> int:
-        # The form field's pattern lets only these scorings through.
-        event = setup.create_event(s, name=name.strip(), scoring=cast(Scoring, scoring))
+        # The form field's pattern lets only the methods' keys through.
+        event = setup.create_event(s, name=name.strip(), scoring=scoring)
         section = setup.create_section(s, event=event, letter="A", movement=movement)
         return section.id or 0
 

@@ -34,6 +34,7 @@ from server.movements.advice import (
     propose,
 )
 from server.movements.upload import MovementFileError, read_movement
+from server.scoring import methods
 from server.scoring.profiles import PROFILES
 from server.services import dashboard, event_wizard, members, setup, uploads
 from server.web.auth import TDForm, TDPage
@@ -80,7 +81,9 @@ REASONS = {
     "swiss_size": N_("Swiss is for %(least)s to %(most)s pairs (two a team)"),
     "not_built": N_("the engine has no such movement for this size"),
 }
-SCORING = ("mp", "mp-american", "imps", "butler", "total")
+#: The scoring methods (server/scoring/methods.py), the default first; their labels.
+SCORING = methods.KEYS
+SCORING_LABELS = {entry.key.value: entry.label for entry in methods.METHODS.values()}
 AFTER_CONFIRM = ("nothing", "score", "traveller")
 TRICKS_STYLES = ("absolute", "relative")
 PLAYER_NUMBERS = ("off", "first_round", "every_round")
@@ -258,15 +261,18 @@ async def _movement(ask: Ask) -> Movement | None:
 
 def _details_context(s: Session, ask: Ask, movement: Movement | None) -> dict[str, Any]:
     refs = sorted(movement.pairs(), key=PairRef.sort_key) if movement else []
+    teams = movement is not None and movement.kind == "teams"
     return {
         "ask": ask,
         "movement": movement,
         "refs": [] if movement and movement.kind == "individual" else [str(r) for r in refs],
-        "teams": sorted({r.number for r in refs}) if movement and movement.kind == "teams" else [],
+        "teams": sorted({r.number for r in refs}) if teams else [],
         "letters": letters(ask.sections),
         "members": members.members(s),
         "title": TITLES.get(ask.choice, ""),
         "scorings": SCORING,
+        "scoring_labels": SCORING_LABELS,
+        "scoring_default": methods.TEAMS_DEFAULT if teams else methods.DEFAULT,
         "after_confirms": AFTER_CONFIRM,
         "tricks_styles": TRICKS_STYLES,
         "player_numbers": PLAYER_NUMBERS,
@@ -346,9 +352,9 @@ def _choice(form: FormData, key: str, allowed: tuple[str, ...]) -> str:
     return text
 
 
-def _settings(form: FormData) -> event_wizard.Settings:
+def _settings(form: FormData) -> event_wizard.WizardSettings:
     language = _choice(form, "language", LANGUAGES)
-    return event_wizard.Settings(
+    return event_wizard.WizardSettings(
         scoring=_choice(form, "scoring", SCORING),
         lead_required=form.get("lead_required") == "on",
         tricks_style=_choice(form, "tricks_style", TRICKS_STYLES),

@@ -110,7 +110,7 @@ def test_artificial_label_round_trips() -> None:
         ("IMP;Cross", Method.CROSS_IMPS),
         ("Butler", Method.BUTLER),
         ("BUTLER_PAIRS", Method.BUTLER),
-        ("TotalPoints", Method.AGGREGATE),
+        ("TotalPoints", Method.TOTAL),
         ("Rubber", None),
         ("", None),
     ],
@@ -127,7 +127,7 @@ def test_file_method_names(text: str, method: Method | None) -> None:
         ("imps", Method.IMPS_ACROSS),
         ("butler", Method.BUTLER),
         ("cross-imps", Method.CROSS_IMPS),
-        ("total", Method.AGGREGATE),
+        ("total", Method.TOTAL),
     ],
 )
 def test_cli_method_names(text: str, method: Method) -> None:

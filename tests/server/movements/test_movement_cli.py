@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typer.testing import CliRunner
 
+from server.api.schemas import SPEC_KINDS, MovementSpec
+from server.movements.catalog import KINDS
 from server.movements.cli import app
 
 runner = CliRunner()
@@ -55,3 +57,13 @@ def test_bad_options() -> None:
     assert result.exit_code == 2
     assert "needs tables" in result.output
     assert runner.invoke(app, ["show", "mitchell", "--tables", "4", "--rounds", "9"]).exit_code == 2
+
+
+def test_the_kinds_come_from_the_catalogue() -> None:
+    """`list`, the API's kinds and its spec's schema are the catalogue's entries."""
+    listed = runner.invoke(app, ["list"]).output
+    for kind in KINDS.values():
+        assert f"  {kind.name}: " in listed
+    assert "  howell: --pairs, --tables, --rounds, --boards-per-round, --even" in listed
+    assert (*KINDS, "imported") == SPEC_KINDS
+    assert MovementSpec.model_json_schema()["properties"]["kind"]["enum"] == list(SPEC_KINDS)

@@ -213,7 +213,7 @@ def test_traveller_rows_with_contracts_leads_and_both_sides_scores():
         "=",
     )
     assert first.ns_score == 420
-    assert (first.ns, first.ew) == (F("3.5"), F("0.5"))
+    assert (first.ns_value, first.ew_value) == (F("3.5"), F("0.5"))
     assert (rows[1].ns_label, rows[1].ew_label) == ("A60", "A40")
     assert (rows[2].ns_score, rows[2].result) == (-100, "-1")
 

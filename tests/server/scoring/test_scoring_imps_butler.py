@@ -1,4 +1,4 @@
-"""IMPs across the field (§ 203), Butler (§ 204) and aggregate scoring, worked by hand."""
+"""IMPs across the field (§ 203), Butler (§ 204) and total points, worked by hand."""
 
 from fractions import Fraction
 
@@ -107,8 +107,8 @@ def test_butler_weighted_score_gets_the_weighted_imps_of_its_parts():
     assert scored.value(4, NS) == F("0.4") * 10 + F("0.6") * -7
 
 
-def test_aggregate_scores_total_points_each_direction():
+def test_total_scores_points_each_direction():
     results = [*plain(420, -50), BoardResult.weighted(1, "N3", "E3", (420, "0.3"), (-50, "0.7"))]
-    scored = board(results, Method.AGGREGATE)
+    scored = board(results, Method.TOTAL)
     assert column(scored, NS, 3) == [420, -50, F("0.3") * 420 + F("0.7") * -50]
     assert column(scored, EW, 3) == [-420, 50, -(F("0.3") * 420 + F("0.7") * -50)]

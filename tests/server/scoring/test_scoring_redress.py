@@ -156,7 +156,7 @@ def test_mp_traveller_and_frequency_table_label_the_redress():
     row = next(r for r in traveller(board) if r.table == 5)
     assert row.ns_label == "420 (§ X78A4: M 140, F -100)"
     assert row.ew_label == "-420"
-    assert row.ns == 3
+    assert row.ns_value == 3
     labels = [r.label for r in frequency_table(board, NS)]
     assert "420 (§ X78A4: M 140, F -100)" in labels
 

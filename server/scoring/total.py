@@ -1,4 +1,4 @@
-"""Aggregate (total points) scoring on one board in one direction."""
+"""Total points scoring on one board in one direction."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from .frequency import parts
 from .models import Artificial, Number, SelfInflicted, SideScore
 
 
-def direction_aggregate(sides: Sequence[SideScore | None], sign: int) -> list[Number | None]:
+def direction_total(sides: Sequence[SideScore | None], sign: int) -> list[Number | None]:
     """Each side's own points (a weighted score: the weighted mean of its parts).
 
-    The regulations give no points value for an artificial score in aggregate scoring; it
+    The regulations give no points value for an artificial score in total-points scoring; it
     scores 0 here (the average of a zero-sum comparison), and a TD wanting more assigns a score.
     """
     out: list[Number | None] = []
