@@ -17,10 +17,7 @@ SKIPPED = ("node_modules", "__pycache__", "benchmarks/RESULTS.md")
 ISSUE_REFERENCE = re.compile(r"\bissues?[- ]?#?\d+", re.IGNORECASE)
 #: Files still holding a reference, each with who removes it (they are being changed elsewhere
 #: now). An entry whose file no longer has one fails too: remove the entry.
-STILL_TO_CLEAN: dict[str, str] = {
-    "server/movements/individual.py": "the registries' change (server/movements)",
-    "server/scoring/profiles.py": "the registries' change (server/scoring)",
-}
+STILL_TO_CLEAN: dict[str, str] = {}
 #: Project documents cited by path from the code and the guides.
 CITED_DOC = re.compile(r"(?<![\w./])docs/[\w.-]+\.md\b")
 GUIDES = ("README.md", "ARCHITECTURE.md", "CONTRIBUTING.md", "SECURITY.md")

@@ -9,7 +9,7 @@ from server.movements.bridgescorer import load_bundled
 from server.movements.model import IndividualAssignment, IndividualMovement
 from server.movements.validate import MovementError
 
-# The model moved to server.movements.model (issue 19); callers that import it from here still work.
+# The model moved to server.movements.model; callers that import it from here still work.
 __all__ = ["IndividualAssignment", "IndividualMovement", "individual", "validate_individual"]
 
 

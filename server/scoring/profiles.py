@@ -84,7 +84,7 @@ RUTER_MP_FILE = (
     "percentages are the 2-1-0 ones: 250 of 252 lines and, with its board 37, all 8 "
     "totals and percentages are DBf's; no board is rounded or factored differently there"
 )
-ISSUE = "stated by issue 16 (the program's own document was not found)"
+UNDOCUMENTED = "as the project's requirements state it (the program's own document was not found)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +203,7 @@ NZ = Profile(
     title="NZ Bridge / NZ Scorer",
     scaled_rounding=Rounding(1, "truncate"),
     sources=_sources(
-        scaled_rounding=ISSUE + ": NZ Scorer truncates factored matchpoints to 0.1",
+        scaled_rounding=UNDOCUMENTED + ": NZ Scorer truncates factored matchpoints to 0.1",
         handicap_share=NZ_HANDICAP_FILE,
     ),
 )
@@ -213,7 +213,7 @@ BRIAN = Profile(
     title="BriAn",
     factor_artificial=False,
     sources=_sources(
-        factor_artificial=ISSUE + ": BriAn matchpoints the real results among themselves "
+        factor_artificial=UNDOCUMENTED + ": BriAn matchpoints the real results among themselves "
         "without factoring them up, and the artificial score takes its share (BriAn User "
         "Manual, brianbridge.net, 'Clearing, entering and adjusting results', names the "
         "adjustment but not the arithmetic)",
@@ -225,7 +225,7 @@ PIANOLA = Profile(
     title="Pianola",
     sitout_scaling=True,
     sources=_sources(
-        sitout_scaling=ISSUE + ": Pianola scales the cross-IMP totals of pairs who sat out; "
+        sitout_scaling=UNDOCUMENTED + ": Pianola scales the cross-IMP totals of pairs who sat out; "
         "a club's description of the same convention: 'The total is adjusted if some pairs "
         "played fewer boards than others' (bridgewebs.com/chislehurst/page11.html)",
     ),
