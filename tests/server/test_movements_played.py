@@ -200,3 +200,20 @@ def test_stop_after_fewer_rounds_and_preview(client: TestClient, engine: Engine)
     )
     assert r.status_code == 200, r.text
     assert r.json()["rounds"] == 5
+
+
+def test_a_pair_going_to_the_phantoms_table_is_told_it_sits_out(
+    client: TestClient, engine: Engine
+) -> None:
+    """7 pairs in a Howell (phantom 8 at table 1): at the end of round 1 the pair that goes to
+    the phantom's table plays no board there, so its move says it sits out (no table, no
+    boards), and every other pair is sent to a table where it plays boards."""
+    club = _club(client, engine, {"kind": "howell", "pairs": 7, "boards_per_round": 3})
+    tables = [club.pair(n) for n in range(1, 5)]
+    club.start_round(1)
+    _play_round(tables)
+    moves = [m for t in tables for m in t.round()["next"]]
+    assert sorted(m["pair"] for m in moves) == ["1", "2", "3", "4", "5", "6", "7"]
+    out = [m for m in moves if m["table"] is None]
+    assert [(m["pair"], m["boards"]) for m in out] == [("2", [])]
+    assert all(m["boards"] for m in moves if m["table"] is not None)
