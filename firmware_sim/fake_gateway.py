@@ -39,6 +39,7 @@ from protocol.messages import (
     Paired,
     PairInfo,
     PairTerminal,
+    PlayEntry,
     RejectResult,
     ResultAck,
     ResultState,
@@ -74,6 +75,7 @@ class FakeTables:
     td_calls: list[int] = field(default_factory=list)
     language: str | None = None  # the event's language, sent in RoundInfo
     auction_entry: AuctionEntry = "off"
+    play_entry: PlayEntry = "off"  # the keypad does not key the play: it must cost no key
     deal_entry: bool = False  # every board is hand-dealt: the first table keys its deal
     deals: dict[int, tuple[int, dict[Seat, Hand]]] = field(default_factory=dict)  # keyed by
     deal_states: dict[int, str] = field(default_factory=dict)
@@ -194,7 +196,11 @@ class FakeTables:
         if isinstance(command, GetRound):
             return self.round_info(table)
         if isinstance(command, GetTableSettings):
-            return TableSettings(auction_entry=self.auction_entry, deal_entry=self.deal_entry)
+            return TableSettings(
+                auction_entry=self.auction_entry,
+                play_entry=self.play_entry,
+                deal_entry=self.deal_entry,
+            )
         if isinstance(command, EnterDeal | CheckDeal):
             return self._deal(table, command)
         if isinstance(command, NextRound):

@@ -25,6 +25,7 @@ from .store import FileStore, KeypadStore, MemoryStore
 
 _END = object()
 _TICK = 0.01  # longest wait for a byte before the loop runs again
+_REOPEN = 0.5  # seconds between tries to open a port that went away
 
 
 def parse_script(lines: Iterable[str]) -> Iterator[str]:
@@ -96,7 +97,7 @@ def run(
     else:
         threading.Thread(target=_feed, args=(keys, tokens), daemon=True).start()
         scripted = True
-    port = serial.serial_for_url(url, baudrate=baud, timeout=_TICK)
+    port = _Port(url, baud, out, clock)
     try:
         _loop(port, keypad, tokens, scripted, out, max_seconds, clock)
     finally:
@@ -104,8 +105,65 @@ def run(
     return keypad.device
 
 
+class _Port:
+    """The serial port, reopened when it goes away (a ``socket://`` gateway restarted, a USB
+    adapter pulled): the keypad keeps its state and store, as one on a pulled cable does, and
+    its link finds the gateway again once the port is back."""
+
+    def __init__(self, url: str, baud: int, out: Callable[[str], Any], clock: Callable[[], float]):
+        self.url, self.baud, self.out, self.clock = url, baud, out, clock
+        self.port: Any = serial.serial_for_url(url, baudrate=baud, timeout=_TICK)
+        self.retry_at = 0.0
+
+    def _lost(self, exc: Exception) -> None:
+        self.out(f"(port {self.url} lost: {exc}; reopening)")
+        self.close()
+        self.port = None
+        self.retry_at = self.clock() + _REOPEN
+
+    def _open(self) -> bool:
+        if self.port is not None:
+            return True
+        if self.clock() < self.retry_at:
+            time.sleep(_TICK)
+            return False
+        try:
+            self.port = serial.serial_for_url(self.url, baudrate=self.baud, timeout=_TICK)
+        except (serial.SerialException, OSError):
+            self.retry_at = self.clock() + _REOPEN
+            return False
+        self.out(f"(port {self.url} open again)")
+        return True
+
+    def read(self) -> bytes:
+        """What has come in (nothing while the port is away)."""
+        if not self._open():
+            return b""
+        try:
+            data: bytes = self.port.read(1)
+            if data:
+                data += self.port.read(self.port.in_waiting)
+        except (serial.SerialException, OSError) as exc:
+            self._lost(exc)
+            return b""
+        return data
+
+    def write(self, data: bytes) -> None:
+        """Send ``data``; lost while the port is away (the link sends it again)."""
+        if not self._open():
+            return
+        try:
+            self.port.write(data)
+        except (serial.SerialException, OSError) as exc:
+            self._lost(exc)
+
+    def close(self) -> None:
+        if self.port is not None:
+            self.port.close()
+
+
 def _loop(
-    port: Any,
+    port: _Port,
     keypad: Keypad,
     tokens: queue.Queue[object],
     scripted: bool,
@@ -127,9 +185,8 @@ def _loop(
     keys_done = False
     resume_at = 0.0
     while max_seconds is None or clock() - start < max_seconds:
-        data = port.read(1)
+        data = port.read()
         if data:
-            data += port.read(port.in_waiting)
             link.receive_bytes(data)
         keypad.pump()
         show()

@@ -80,7 +80,10 @@ async def release_table(
         )
     )
     runtime.publish(pushes)
-    states = await runtime.read(lambda s: td.section_state(s, setup.get_section(s, section_id)))
+    connected = runtime.bus.terminals(section_id)
+    states = await runtime.read(
+        lambda s: td.section_state(s, setup.get_section(s, section_id), connected=connected)
+    )
     state = next(x for x in states if x.table == table)
     return schemas.TableStatePublic.model_validate(state, from_attributes=True)
 

@@ -202,7 +202,10 @@ async def close_round(runtime: RuntimeDep, section_id: int, round_: int) -> sche
 @guarded.get("/sections/{section_id}/tables", response_model=list[schemas.TableStatePublic])
 async def table_states(runtime: RuntimeDep, section_id: int) -> list[schemas.TableStatePublic]:
     """Every table at a glance: round, boards missing / entered / confirmed / in conflict."""
-    states = await runtime.read(lambda s: td.section_state(s, setup.get_section(s, section_id)))
+    connected = runtime.bus.terminals(section_id)
+    states = await runtime.read(
+        lambda s: td.section_state(s, setup.get_section(s, section_id), connected=connected)
+    )
     return [schemas.TableStatePublic.model_validate(x, from_attributes=True) for x in states]
 
 

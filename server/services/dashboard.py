@@ -262,12 +262,16 @@ def _label(pairs: Mapping[int, Pair], pair_id: int | None) -> str:
 
 def _cell(data: _Section, table: BridgeTable, round_: int, overdue: bool = False) -> Cell:
     """A table's round; its open boards are red ("missing") only once they are overdue (the
-    round left, closed or past its time, as :func:`_overdue` says), else the round is in play."""
+    round left, closed or past its time, as :func:`_overdue` says), else the round is in play.
+    A round the table has not reached is "future", unless results are stored for it (the TD
+    keyed the travellers of a table without a device, whose own round never moves on): those
+    show as keyed, and its open boards as still in play."""
     row = data.assignments.get((table.number, round_))
     boards = row.board_numbers() if row else []
-    if round_ > table.round:
-        return Cell(round=round_, boards=len(boards), missing=len(boards))
     states = data.states.get((table.number, round_), {})
+    if round_ > table.round and not states:
+        return Cell(round=round_, boards=len(boards), missing=len(boards))
+    ahead = round_ > table.round
     counts: dict[str, int] = defaultdict(int)
     for board in boards:
         state = states.get(board, "missing")
@@ -279,7 +283,9 @@ def _cell(data: _Section, table: BridgeTable, round_: int, overdue: bool = False
     if counts["conflict"]:
         status = "conflict"
     elif counts["missing"] or counts["entered"]:
-        if not current:
+        if ahead:
+            status = "playing" if counts["missing"] else "entered"
+        elif not current:
             status = "left"
         elif overdue:
             status = "missing"

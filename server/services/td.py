@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from datetime import datetime, timedelta
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session, col, select
@@ -22,7 +23,7 @@ from server.core.models import (
 )
 from server.services import audit, deadlines
 from server.services.adjusted import Adjustment, artificial
-from server.services.dashboard import entry_values
+from server.services.dashboard import ONLINE_SECONDS, entry_values
 from server.services.entries import apply_values, checked_entry, conflict_call_reason
 from server.services.outcomes import Push, changed
 from server.services.setup import get_section, tables_of
@@ -101,7 +102,18 @@ class TableState(BaseModel):
     )
 
 
-def section_state(session: Session, section: Section) -> list[TableState]:
+def section_state(
+    session: Session,
+    section: Section,
+    *,
+    connected: Mapping[int, int] | None = None,
+    now: datetime | None = None,
+) -> list[TableState]:
+    """Every table's round and boards; ``terminals_online`` counts its devices online as the
+    dashboard's dot says (``connected``: each table's live terminal sockets, or a device heard
+    from within ``ONLINE_SECONDS``), not the devices paired."""
+    connected = connected or {}
+    recent = (now or utcnow()) - timedelta(seconds=ONLINE_SECONDS)
     out = []
     for table in tables_of(session, section):
         row = assignment(session, section, table.number, table.round) if table.round else None
@@ -126,7 +138,10 @@ def section_state(session: Session, section: Section) -> list[TableState]:
                 conflict=states.count(ResultState.CONFLICT),
                 td_pending=states.count(ResultState.TD_PENDING),
                 complete=row is not None and done == len(boards),
-                terminals_online=len(tokens),
+                terminals_online=max(
+                    connected.get(table.number, 0),
+                    sum(1 for t in tokens if t.last_seen is not None and t.last_seen >= recent),
+                ),
                 last_seen=max(seen).isoformat() if seen else None,
                 queued=sum(t.queued or 0 for t in tokens),
             )

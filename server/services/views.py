@@ -9,6 +9,7 @@ from typing import Literal, cast
 from sqlalchemy import bindparam, or_
 from sqlmodel import Session, col, select
 
+from protocol import fair_play
 from protocol.bridge import BridgeError, TableResult, describe, format_result
 from protocol.messages import (
     COMPLETE_STATES,
@@ -114,13 +115,17 @@ def next_positions(
 
 
 def _positions(pairs: list[Pair], rows: list[MovementAssignment]) -> list[NextPosition]:
-    """Where each pair goes next, from the next round's movement rows (any superset)."""
+    """Where each pair goes next, from the next round's movement rows (any superset). A pair
+    going to a table with nobody on the other side (a phantom's, a pair that left) plays
+    nothing there: it sits out (no table)."""
     out = []
     for pair in pairs:
         info = pair_info(pair)
         assert info is not None
         position = NextPosition(pair=info.label, table=None)
         for row in rows:
+            if not fair_play.plays_here(row.ns_pair_id, row.ew_pair_id):
+                continue
             if pair.id in (row.ns_pair_id, row.ew_pair_id):
                 seat: Literal["NS", "EW"] = "NS" if row.ns_pair_id == pair.id else "EW"
                 position = NextPosition(

@@ -103,7 +103,9 @@ class BoardFlow:
         return self.settings.auction_entry != "off" and self.auction is None
 
     def wants_play(self, contract: str | None) -> bool:
-        """The event takes the play, there is a contract to play, and none has been keyed."""
+        """The event takes the play, there is a contract to play, and none has been keyed.
+        The play is optional: it is keyed in place of the lead and tricks (Enter at the lead or
+        the tricks) or not at all, so a complete result is sent on Enter and costs no key more."""
         return (
             self.settings.play_entry != "off"
             and self.play is None
@@ -132,8 +134,8 @@ class BoardFlow:
             return None  # the board screen says what is still to key
         if self.wants_auction_after():
             return "auction"
-        if self.wants_play(draft.contract):
-            return "play"
+        if self.refused_play and self.wants_play(draft.contract):
+            return "play"  # the play the server refused, to change it
         return "send"
 
     def next_step(self) -> bool:

@@ -23,8 +23,10 @@ def pair_line(side: str, pair: PairInfo | None) -> str:
 
 
 def boards_text(info: RoundInfo) -> str:
-    """ "Boards 5, 6, 7, 8" """
+    """ "Boards 5, 6, 7, 8", or at a table with nobody on one side that the pair sits out."""
     numbers = [str(b.board) for b in info.boards]
+    if not numbers and info.round > 0 and (info.ns is None or info.ew is None):
+        return _("No boards: the pair sits out this round.")
     return ngettext("Board {numbers}", "Boards {numbers}", len(numbers)).format(
         numbers=", ".join(numbers)
     )

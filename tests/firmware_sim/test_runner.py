@@ -129,3 +129,40 @@ def test_cli_refuses_a_bad_script(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["--port", "loop://", "--table", "3", "--script", str(script)])
     assert result.exit_code != 0
     assert "not a key" in result.output
+
+
+def test_runner_reopens_a_socket_port_when_the_gateway_restarts() -> None:
+    """A gateway on ``tcp-listen://`` that restarts closes the keypad's socket: the simulator
+    keeps running (as a keypad on a pulled cable) and connects again, its link talking to the
+    new gateway, instead of dying with a traceback."""
+    import socket  # noqa: PLC0415
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(5)
+    port = listener.getsockname()[1]
+    screens: list[str] = []
+    errors: list[BaseException] = []
+
+    def keypad() -> None:
+        try:
+            run(f"socket://127.0.0.1:{port}", 3, None, out=screens.append, max_seconds=4)
+        except BaseException as exc:  # the test reports it
+            errors.append(exc)
+
+    thread = threading.Thread(target=keypad, daemon=True)
+    thread.start()
+    try:
+        first, _ = listener.accept()
+        first.settimeout(3)
+        assert first.recv(256)  # the keypad's link calls the gateway
+        first.close()  # the gateway goes away
+        second, _ = listener.accept()  # and comes back: the keypad connects again
+        second.settimeout(3)
+        assert second.recv(256)
+        second.close()
+    finally:
+        listener.close()
+    thread.join(timeout=8)
+    assert errors == []
+    assert any("lost" in s for s in screens)
+    assert any("open again" in s for s in screens)

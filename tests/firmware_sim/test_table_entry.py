@@ -38,10 +38,12 @@ def seated(tables: FakeTables) -> Table:
     return table
 
 
-def test_an_optional_auction_costs_no_key_on_a_result() -> None:
-    """4♠ by South made and East's OK: 7 keys, as without the auction; the screens say what
-    ENT does (the auction first on an empty entry, then sending)."""
-    tables = FakeTables(auction_entry="optional")
+@pytest.mark.parametrize("play_entry", ["off", "optional"])
+def test_an_optional_auction_costs_no_key_on_a_result(play_entry: str) -> None:
+    """4♠ by South made and East's OK: 7 keys, as without the auction (and with the event's
+    optional play, which the keypad does not key); the screens say what ENT does (the auction
+    first on an empty entry, then sending)."""
+    tables = FakeTables(auction_entry="optional", play_entry=play_entry)  # type: ignore[arg-type]
     table = seated(tables)
     # ENT on an empty entry keys the auction first, and the screen says so
     assert table.press("ENT") == ("B5 ENT=auction", "Level 1-7 0=pass")

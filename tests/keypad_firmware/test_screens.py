@@ -157,3 +157,27 @@ def test_the_move_screen_is_the_simulators(mp: MicroPython, lang: str) -> None:
         assert pair.sim.screen == "next_wait", name
         sim, fw = pair.lines()
         assert fw == sim, name
+
+
+def test_a_result_takes_7_keys_on_the_firmware_with_the_auction_and_play_optional(
+    mp: MicroPython,
+) -> None:
+    """The firmware keys neither the auction nor the play: an event that takes both as optional
+    still has 4♠ by South made and East's OK in `4 4 3 1 0 ENT ENT`, on the screens the
+    simulator shows."""
+    pair = Pair(mp, "en", "absolute", None)
+    for tables in (pair.sim_tables, pair.fw_tables):
+        tables.auction_entry = "optional"
+        tables.play_entry = "optional"
+    pair.boot()
+    for key in ("0", "0", "0", "3", "ENT", "ENT"):
+        pair.press(key)
+    presses = ["4", "4", "3", "1", "0", "ENT", "ENT"]
+    for key in presses:
+        pair.press(key)
+    stored = pair.fw_tables.results[(3, 7)]
+    assert (stored.contract, stored.declarer, stored.tricks, stored.state) == (
+        "4S", "S", 10, "confirmed",
+    )  # fmt: skip
+    assert pair.sim_tables.results == pair.fw_tables.results
+    assert len(presses) == 7

@@ -392,6 +392,28 @@ def test_section_state_for_the_td(club: Club) -> None:
     assert states[1]["missing"] == 3
 
 
+def test_terminals_online_counts_the_devices_online_not_the_devices_paired(club: Club) -> None:
+    """A table whose only device has not been heard from for longer than the dashboard's
+    online window (a terminal killed, a keypad's cable pulled) has no terminal online, as the
+    dashboard's dot says, though its device is still paired."""
+    from server.core.models import Section  # noqa: PLC0415
+    from server.services import dashboard, td  # noqa: PLC0415
+
+    club.start_round(1)
+    club.pair(1).enter(1, "4S", "S", 10)  # heard from just now: online
+    states = club.td("GET", f"/api/v1/sections/{club.section_id}/tables").json()
+    assert [s["terminals_online"] for s in states] == [1, 0, 0, 0, 0]
+    later = utcnow() + timedelta(seconds=dashboard.ONLINE_SECONDS + 1)
+    with Session(club.engine) as s:
+        section = s.get(Section, club.section_id)
+        assert section is not None
+        quiet = td.section_state(s, section, now=later)
+        assert [x.terminals_online for x in quiet] == [0, 0, 0, 0, 0]
+        assert dashboard.pairing(s, section, now=later)[0].online is False
+        socket = td.section_state(s, section, connected={1: 1}, now=later)
+        assert [x.terminals_online for x in socket] == [1, 0, 0, 0, 0]
+
+
 def test_pin_confirmation_when_the_event_asks_for_it(client: TestClient, engine: Engine) -> None:
     club = open_club(client, engine, tables=3, bpr=2, event={"confirm_pin_required": True})
     club.start_round(1)

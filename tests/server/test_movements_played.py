@@ -11,7 +11,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from server.core.models import Audit, Pair, Result
+from server.core.models import Audit, Pair, Result, Section
+from server.services import dashboard
 from tests.support.api import Club, Table
 from tests.support.env import TD_PASSWORD
 
@@ -200,3 +201,53 @@ def test_stop_after_fewer_rounds_and_preview(client: TestClient, engine: Engine)
     )
     assert r.status_code == 200, r.text
     assert r.json()["rounds"] == 5
+
+
+def test_a_pair_going_to_the_phantoms_table_is_told_it_sits_out(
+    client: TestClient, engine: Engine
+) -> None:
+    """7 pairs in a Howell (phantom 8 at table 1): at the end of round 1 the pair that goes to
+    the phantom's table plays no board there, so its move says it sits out (no table, no
+    boards), and every other pair is sent to a table where it plays boards."""
+    club = _club(client, engine, {"kind": "howell", "pairs": 7, "boards_per_round": 3})
+    tables = [club.pair(n) for n in range(1, 5)]
+    club.start_round(1)
+    _play_round(tables)
+    moves = [m for t in tables for m in t.round()["next"]]
+    assert sorted(m["pair"] for m in moves) == ["1", "2", "3", "4", "5", "6", "7"]
+    out = [m for m in moves if m["table"] is None]
+    assert [(m["pair"], m["boards"]) for m in out] == [("2", [])]
+    assert all(m["boards"] for m in moves if m["table"] is not None)
+
+
+def test_the_dashboard_shows_the_results_the_td_keyed_for_a_table_without_a_device(
+    client: TestClient, engine: Engine
+) -> None:
+    """Table 3 has no terminal: the TD keys its travellers. Its own round never moves on (no
+    device asks for the next round), but the dashboard shows its later rounds' results as
+    keyed, not as 'not yet played'."""
+    club = _club(client, engine, {"kind": "mitchell", "tables": 3, "boards_per_round": 2})
+    tables = [club.pair(n) for n in (1, 2)]
+    club.start_round(1)
+    _play_round(tables)
+    _advance(club, tables, 2)
+    for board in (1, 2):  # table 3's round 2 plays boards 1-2 in a 3-table Mitchell
+        r = club.td(
+            "POST",
+            f"/api/v1/sections/{club.section_id}/results/set",
+            json={
+                "table": 3,
+                "round": 2,
+                "board": board,
+                "values": {"contract": "3NT", "declarer": "N", "tricks": 9},
+                "reason": "keyed from the traveller slip",
+            },
+        )
+        assert r.status_code == 200, r.text
+    with Session(engine) as s:
+        section = s.get(Section, club.section_id)
+        assert section is not None
+        rows = {row.table: row for row in dashboard.grid(s, section).rows}
+    cell = next(c for c in rows[3].cells if c.round == 2)
+    assert rows[3].round == 1
+    assert (cell.status, cell.boards, cell.done) == ("complete", 2, 2)

@@ -116,13 +116,15 @@ async def key_board(record: dict[str, str], *, with_deal: bool) -> Counted:
     return counted
 
 
+@pytest.mark.parametrize("play_entry", ["off", "optional"])
 @pytest.mark.parametrize("auction_entry", ["off", "optional"])
 async def test_a_result_alone_takes_7_keys_with_the_auction_off_or_optional(
-    auction_entry: str,
+    auction_entry: str, play_entry: str
 ) -> None:
     """ "4♠ by South, ten tricks" and East's OK is `4 4 3 1 0 Enter Enter` whether the event
-    takes no auction or an optional one (keyed first, or not at all)."""
-    server = FakeServer(auction_entry=auction_entry)
+    takes no auction or an optional one (keyed first, or not at all), and no play or an
+    optional one (keyed at the tricks, or not at all)."""
+    server = FakeServer(auction_entry=auction_entry, play_entry=play_entry)
     app, client = make_app(server)
     keys = ["4", "4", "3", "1", "0", "enter", "enter"]
     async with app.run_test(size=SIZE) as pilot:

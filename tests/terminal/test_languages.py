@@ -293,3 +293,28 @@ def test_refusals_follow_the_language_shown_once_it_is_known() -> None:
         assert language_headers() == {"Accept-Language": "da"}
     finally:
         i18n.set_language(None)
+
+
+@pytest.mark.parametrize("lang", ["en", *sorted(set(LANGUAGES) - {"en"})])
+def test_a_sit_out_round_says_the_pair_sits_out_instead_of_an_empty_board_list(
+    lang: str,
+) -> None:
+    from protocol.messages import PairInfo, RoundInfo  # noqa: PLC0415
+    from terminal.screens.seat_check import boards_text  # noqa: PLC0415
+
+    pair = PairInfo(number=2, label="2", names=["Carl B", "Dorte B"])
+    info = RoundInfo(
+        event="E", section="A", table=1, round=2, rounds=7, ns=None, ew=pair, boards=[],
+        complete=True, round_open=True, next_round_released=False,
+    )  # fmt: skip
+    i18n.set_language(lang)
+    try:
+        text = boards_text(info)
+        empty = i18n.ngettext("Board {numbers}", "Boards {numbers}", 0).format(numbers="")
+        said = i18n._("No boards: the pair sits out this round.")
+    finally:
+        i18n.set_language("en")
+    assert text != empty
+    assert text == said
+    if lang != "en":
+        assert text != "No boards: the pair sits out this round."

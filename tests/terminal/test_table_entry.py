@@ -90,6 +90,34 @@ async def test_an_optional_auction_costs_no_key_and_every_screen_says_what_enter
     assert [e.board for e in entries(server)] == [1, 2]
 
 
+async def test_an_optional_play_costs_no_key_and_every_screen_says_what_enter_does() -> None:
+    """With the auction and the play both optional, 4♠ by South made with East's OK is still 7
+    keys: the play is keyed in place of the tricks (Enter at the tricks) or not at all."""
+    server = FakeServer(auction_entry="optional", play_entry="optional")
+    app, client = make_app(server)
+    async with app.run_test(size=SIZE) as pilot:
+        await seated(pilot, client)
+        assert "Enter = key the auction   Backspace = undo" in screen_text(app)
+        await pilot.press("4", "4", "3")
+        assert "Enter = key the play   Backspace = undo" in screen_text(app)
+        await pilot.press("1", "0")
+        text = screen_text(app)
+        assert "Enter = send   Backspace = undo" in text
+        assert "key the play" not in text
+        await pilot.press("enter")
+        assert isinstance(app.screen, ConfirmScreen)  # sent: no play dialog in between
+        await pilot.press("enter")
+        await settle(pilot, client)
+        stored = server.results[(1, 1, 1)]
+        assert (stored.state, stored.contract, stored.tricks, stored.play) == (
+            "confirmed", "4S", 10, None,
+        )  # fmt: skip
+        await pilot.press("1", "5", "3")  # board 2: 1NT by South, and Enter keys the play
+        await pilot.press("enter")
+        assert isinstance(app.screen, PlayScreen)
+    assert [e.board for e in entries(server)] == [1]
+
+
 async def test_the_auction_after_the_contract_refuses_an_illegal_call_and_marks_an_alert() -> None:
     server = FakeServer(auction_entry="required")
     app, client = make_app(server)
