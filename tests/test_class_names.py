@@ -17,17 +17,7 @@ PACKAGES = ("protocol", "server", "terminal", "firmware_sim")
 MOST_SHARED = 3
 
 #: Class names defined in two modules, with the reason; at most MOST_SHARED, never longer.
-SHARED: dict[str, tuple[frozenset[str], str]] = {
-    "Call": (
-        frozenset({"protocol/bridge/auction.py", "server/services/dashboard.py"}),
-        "a bid (auction) and a TD call on the dashboard: the dashboard's is to be renamed TdCall "
-        "with the table-command rework that owns services/dashboard.py",
-    ),
-    "TableState": (
-        frozenset({"server/services/table_memory.py", "server/services/td.py"}),
-        "a table held in memory and a table at a glance: owned by the table-command rework",
-    ),
-}
+SHARED: dict[str, tuple[frozenset[str], str]] = {}
 
 
 @cache

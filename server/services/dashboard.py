@@ -166,7 +166,7 @@ class MissingEntry:
 
 
 @dataclass(frozen=True)
-class Call:
+class OpenCall:
     """A TD call from a table, waiting for the TD."""
 
     id: int
@@ -502,13 +502,15 @@ def _missing_at(data: _Section, table: BridgeTable, now: datetime) -> list[Missi
     return out
 
 
-def calls(session: Session, section: Section) -> list[Call]:
+def calls(session: Session, section: Section) -> list[OpenCall]:
     """The open TD calls, oldest first."""
     return _calls(_load(session, section))
 
 
-def _calls(data: _Section) -> list[Call]:
-    return [Call(c.id or 0, c.table_number, c.round, c.reason, c.created_at) for c in data.calls]
+def _calls(data: _Section) -> list[OpenCall]:
+    return [
+        OpenCall(c.id or 0, c.table_number, c.round, c.reason, c.created_at) for c in data.calls
+    ]
 
 
 @dataclass(frozen=True)
@@ -517,7 +519,7 @@ class Overview:
 
     grid: Grid
     missing: list[MissingEntry]
-    calls: list[Call]
+    calls: list[OpenCall]
 
 
 def overview(

@@ -28,7 +28,7 @@ from server.core.models import (
     utcnow,
 )
 from server.services import commit_rows, table_memory
-from server.services.table_memory import TableState
+from server.services.table_memory import HeldTable
 from server.services.tokens import TableIdentity
 from server.services.views import (
     Facts,
@@ -120,7 +120,7 @@ class TableContext:
         session: Session,
         ident: TableIdentity,
         *,
-        memory: TableState | None = None,
+        memory: HeldTable | None = None,
         seen: tuple[str, tuple[str, int | None] | None] | None = None,
     ) -> None:
         """``memory``: the table's remembered state (server.services.table_memory), whose rows

@@ -5,7 +5,7 @@ its round, the round's results, the boards' deals and the E/W pair's PIN. Read a
 most of the writer's work; remembered, a command reads one small row: its table's generation
 counters (and, in the same statement, its entry id in the idempotency log).
 
-**The invariant.** A :class:`TableState` is used only inside a transaction that holds its
+**The invariant.** A :class:`HeldTable` is used only inside a transaction that holds its
 table's ``table_generation`` row FOR UPDATE (the table's lock; SQLite: the write lock taken at
 BEGIN) and only while
 
@@ -99,7 +99,7 @@ LOCK = LOCK.with_for_update()
 
 
 @dataclass
-class TableState:
+class HeldTable:
     """One table as its last command left it, valid at ``table_gen`` + ``bumps`` and
     ``section_gen`` (see the module's invariant)."""
 
@@ -128,7 +128,7 @@ class Opened:
     its entry id's row in the idempotency log (request, result id) if the read found one."""
 
     ident: tokens.TableIdentity
-    state: TableState | None
+    state: HeldTable | None
     seen: tuple[str, int | None] | None
     #: Whether ``seen`` answers the idempotency look-up (the entry id was in the read).
     looked_up: bool
@@ -164,11 +164,11 @@ class TableMemory:
     def __init__(self, *, enabled: bool = True) -> None:
         self.enabled = enabled
         self.stats = MemoryStats()
-        self._states: dict[int, TableState] = {}
+        self._states: dict[int, HeldTable] = {}
         #: Where a session keeps this memory's states until its COMMIT (``session.info``).
         self._key = f"{KEY}.{id(self)}"
 
-    def held(self) -> dict[int, TableState]:
+    def held(self) -> dict[int, HeldTable]:
         """The states held between transactions, by table id (a copy: to look at, not to use)."""
         return dict(self._states)
 
@@ -186,7 +186,7 @@ class TableMemory:
             return Opened(ident, None, None, looked_up=False)
         table_gen, section_gen, request, result_id = row
         seen = (request, result_id) if request is not None else None
-        pending: dict[int, TableState] = session.info.setdefault(self._key, {})
+        pending: dict[int, HeldTable] = session.info.setdefault(self._key, {})
         state = pending.pop(table_id, None) or self._states.pop(table_id, None)
         if not self.enabled:
             ident = tokens.table_identity(session, token, lock=True)
@@ -220,18 +220,18 @@ class TableMemory:
             state.by_token[key] = ident.token
             state.identity = ident
         else:
-            state = TableState(table_gen, section_gen, {key: ident.token}, ident)
+            state = HeldTable(table_gen, section_gen, {key: ident.token}, ident)
         return Opened(ident, state, seen, looked_up=entry_id is not None)
 
-    def done(self, session: Session, state: TableState) -> None:
+    def done(self, session: Session, state: HeldTable) -> None:
         """The command went well: keep its state for the transaction's COMMIT (or a later
         command of the same table in this transaction)."""
-        pending: dict[int, TableState] = session.info.setdefault(self._key, {})
+        pending: dict[int, HeldTable] = session.info.setdefault(self._key, {})
         pending[state.table_id] = state
 
     def apply(self, session: Session) -> None:
         """After the transaction's COMMIT (never before): its tables' states go back."""
-        pending: dict[int, TableState] = session.info.get(self._key, {})
+        pending: dict[int, HeldTable] = session.info.get(self._key, {})
         if len(self._states) + len(pending) > MAX_TABLES:
             self._states.clear()
         for table_id, state in pending.items():
@@ -252,8 +252,8 @@ __all__ = [
     "SECTION_GUARDED",
     "TABLE_GUARDED",
     "Event",
+    "HeldTable",
     "Opened",
     "Section",
     "TableMemory",
-    "TableState",
 ]
