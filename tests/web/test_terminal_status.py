@@ -121,3 +121,22 @@ def test_the_pairing_page_says_what_a_code_does(client: TestClient, club: Club) 
     again = club.client.post("/api/v1/table/pair", json={"code": used, "device": "spare"})
     assert again.status_code in (400, 404), again.text
     assert "works once" in again.json()["message"]
+
+
+def test_a_connected_terminal_quiet_for_ten_minutes_reads_online_not_last_seen(
+    client: TestClient, club: Club
+) -> None:
+    """ "Last seen" means the link: a terminal whose socket is open is online, however long ago
+    its last key; its line on the pairing page does not say when it was last heard of."""
+    token = club.pair(2).token
+    web_login(client)
+    with client.websocket_connect("/api/v1/table/ws") as ws:
+        ws.send_json({"type": "hello", "token": token})
+        assert ws.receive_json()["type"] == "round_info"
+        _age_terminals(club, 10)
+        page = client.get(f"/td/s/{club.section_id}/pairing").text
+    row = page.split('<tr data-table="2">', 1)[1].split("</tr>", 1)[0]
+    assert 'data-status="online"' in row
+    terminal = row.split('class="pr-terminals"', 1)[1]
+    assert "last seen" not in terminal
+    assert "online" in terminal
