@@ -157,7 +157,7 @@ class SummaryScreen(TableScreen):
         elif self.unsent:
             self._gate_unsent(info)
         elif info.round >= info.rounds:
-            gate.update(_("ALL BOARDS DONE ✓  This was the last round. Thank you!"))
+            gate.update(done_text(info))
             digits.display = False
             detail.update("")
             if self.client.settings.show_ranking:
@@ -167,7 +167,7 @@ class SummaryScreen(TableScreen):
             else:
                 self.set_hints(_("/ = boards   . = call the TD   + = language"))
         else:
-            gate.update(_("ALL BOARDS DONE ✓  You may move to the next round."))
+            gate.update(done_text(info))
             digits.display = False
             detail.update(next_text(info))
             self.set_hints(_("Enter = next round   / = boards   . = call the TD   + = language"))
@@ -256,3 +256,15 @@ class SummaryScreen(TableScreen):
             self.terminal.show_notice(_("Not yet"), error.message)
         finally:
             self.busy = False
+
+
+def done_text(info: RoundInfo) -> str:
+    """The gate of a round with nothing left to do: every board done, or (a sit-out round, no
+    boards at all) nothing to play; the last round says so."""
+    if info.round >= info.rounds:
+        if not info.boards:
+            return _("NO BOARDS: the pair sat out this round. This was the last round. Thank you!")
+        return _("ALL BOARDS DONE ✓  This was the last round. Thank you!")
+    if not info.boards:
+        return _("NO BOARDS: the pair sits out this round. You may move to the next round.")
+    return _("ALL BOARDS DONE ✓  You may move to the next round.")

@@ -318,3 +318,26 @@ def test_a_sit_out_round_says_the_pair_sits_out_instead_of_an_empty_board_list(
     assert text == said
     if lang != "en":
         assert text != "No boards: the pair sits out this round."
+
+
+@pytest.mark.parametrize("lang", ["en", *sorted(set(LANGUAGES) - {"en"})])
+@pytest.mark.parametrize("last", [False, True])
+def test_a_sit_out_rounds_summary_says_no_boards_not_all_boards_done(lang: str, last: bool) -> None:
+    from protocol.messages import RoundInfo  # noqa: PLC0415
+    from terminal.screens.summary import done_text  # noqa: PLC0415
+
+    info = RoundInfo(
+        event="E", section="A", table=1, round=7 if last else 2, rounds=7, ns=None, ew=None,
+        boards=[], complete=True, round_open=True, next_round_released=False,
+    )  # fmt: skip
+    i18n.set_language(lang)
+    try:
+        text = done_text(info)
+        done = i18n._("ALL BOARDS DONE ✓  You may move to the next round.")
+        done_last = i18n._("ALL BOARDS DONE ✓  This was the last round. Thank you!")
+    finally:
+        i18n.set_language("en")
+    assert text not in (done, done_last)
+    assert ("✓" in text) is False
+    if lang != "en":
+        assert not text.startswith("NO BOARDS")
