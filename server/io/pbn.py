@@ -596,7 +596,7 @@ def _table_game(event: EventFile, line: Line, record: BoardRecord, scoring: str)
     out.append(f"[Contract {quote('Pass' if passed else line.contract or '?')}]")
     out.append(f"[Result {quote('' if passed or line.tricks is None else str(line.tricks))}]")
     if line.auction:
-        out.extend(auction_section(seat_dealer, line.auction))
+        out.extend(auction_section(seat_dealer, line.auction, line.alerts))
     if line.play and line.contract and line.declarer and not passed:
         out.extend(play_section(line.contract, line.declarer, line.play, record.deal))
     out.append("")
