@@ -31,7 +31,7 @@ from .limits import MAX_XML_DEPTH, MAX_XML_ELEMENTS, check_size
 from .lines import Cells, fill_play
 from .model import EventFile, Line, PairKey, PlayerEntry, Refusal, provisional_note
 from .report import RankingLine, ScoreReport, decimal, line_key
-from .usebio_hands import HAND_SEATS, SUIT_TAGS, read_handset
+from .usebio_hands import HAND_SEATS, SUIT_TAGS, WRITTEN_SUITS, read_handset
 
 DOCTYPE = '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">'
 _VALUE_TAGS = {
@@ -490,10 +490,10 @@ def write_usebio(event: EventFile, report: ScoreReport | None = None) -> bytes:
     _add(event_el, "DATE", dates.usebio(event.date))
     if method is not None:
         _add(event_el, "BOARD_SCORING_METHOD", _BOARD_METHOD[method])
-    _add(event_el, "BOARDS_PLAYED", len({line.board for line in event.lines if line.played}))
     winners = report.winners if report else event.winners
     if winners:
         _add(event_el, "WINNER_TYPE", winners)
+    _add(event_el, "BOARDS_PLAYED", len({line.board for line in event.lines if line.played}))
     sections = sorted(
         {p.key.section or "" for p in event.pairs}
         | {p.section or "" for p in event.players}
@@ -577,8 +577,9 @@ def _write_handset(root: ET.Element, event: EventFile) -> None:
         for name, seat in HAND_SEATS.items():
             hand = _add(board_el, "HAND", None)
             _add(hand, "DIRECTION", name)
-            for tag, cards in zip(SUIT_TAGS, held[seat], strict=True):
-                _add(hand, tag, cards)
+            suits = dict(zip(SUIT_TAGS, held[seat], strict=True))
+            for tag in WRITTEN_SUITS:
+                _add(hand, tag, suits[tag])
 
 
 Values = tuple[str, str, str]
