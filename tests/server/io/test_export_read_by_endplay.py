@@ -156,3 +156,19 @@ def test_an_individual_opens_in_endplay_and_rescores_per_player(data_dir: Path, 
     assert again.refused == []
     assert _figures(score_event(again)) == _figures(report)
     assert [p.names for p in score_event(again).pairs] == [p.names for p in report.pairs]
+
+
+def test_a_real_individual_opens_in_endplay_and_rescores_to_ruters_figures(data_dir: Path) -> None:
+    """Ruter's real individual (tests/data/published), exported again: endplay opens its 27
+    boards with their deals, and `traveller score` of the file gives every player's figures."""
+    event = load(data_dir / "published" / "ruter_nesodden_bk_2022-10-04_hostsingel_individual.pbn")
+    text, report, boards = _written(event)
+    assert [b.board_num for b in boards] == list(range(1, 28))
+    assert all(normalise_deal(b.deal.to_pbn()) == event.boards[b.board_num].deal for b in boards)
+    rows = [row for b in boards for row in b.info["ScoreTable"]["rows"]]
+    assert len(rows) == 135
+    again = read_pbn(text)
+    assert again.individual
+    assert again.refused == []
+    assert _figures(score_event(again)) == _figures(report)
+    assert len(report.pairs) == 20

@@ -155,6 +155,9 @@ VARIANTS: dict[str, Callable[[Path], EventFile]] = {
     "pairs without hand records": lambda d: load(d / "io" / "mitchell_3_tables.xml"),
     "pairs with hand records": lambda d: load(d / "io" / "howell_2_tables.pbn"),
     "individual": lambda d: load(d / "io" / "individual_minimal.xml"),
+    "real individual (Ruter)": lambda d: load(
+        d / "published" / "ruter_nesodden_bk_2022-10-04_hostsingel_individual.pbn"
+    ),
     "hostile names": _hostile,
     "mid-session (provisional)": _provisional,
     "real event with auctions and play": _played,
