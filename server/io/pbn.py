@@ -23,7 +23,14 @@ from .errors import EventFileError
 from .handrecords import law2_vulnerable, normalise_deal
 from .lines import Cells, fill_play
 from .model import BoardRecord, EventFile, Line, PairKey, PlayerEntry, Refusal, provisional_note
-from .pbn_play import SectionError, auction_section, play_section, read_auction, read_play
+from .pbn_play import (
+    SectionError,
+    auction_section,
+    play_section,
+    read_auction,
+    read_explanations,
+    read_play,
+)
 from .pbn_syntax import UNKNOWN, Game, Split, cell, quote, split_games, table_rows
 from .report import ScoreReport, decimal, line_key
 from .teamfile import team_event_from_games
@@ -420,6 +427,7 @@ def _read_sections(game: Game, line: Line, event: EventFile) -> None:
     deal = event.boards[line.board].deal if line.board in event.boards else None
     try:
         line.auction = read_auction(game, line.contract, line.declarer)
+        line.alerts = read_explanations(game) if line.auction else {}
     except SectionError as exc:
         event.refused.append(Refusal(exc.reason, line=exc.line, board=line.board))
     try:

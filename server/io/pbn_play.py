@@ -20,9 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from protocol.alerts import ALERT_TEXT
 from protocol.bridge import Contract
 from protocol.bridge.auction import Auction, Call, parse_pbn_auction
 from protocol.bridge.play import Play, parse_pbn_play, parse_play
+from protocol.text import neutral
 
 from .pbn_syntax import Game, quote
 from .played import PlayedError, auction_text, hands_of, play_text
@@ -58,6 +60,26 @@ def read_auction(game: Game, contract: str | None, declarer: str | None) -> str 
         return auction_text(lambda: parse_pbn_auction(dealer, body), contract, declarer)
     except PlayedError as exc:
         raise SectionError(str(exc), game.lines.get("Auction")) from None
+
+
+def read_explanations(game: Game) -> dict[int, str]:
+    """The explanations the game's [Auction] refers to with "=n=" notes, call number (1 = the
+    dealer's first call) -> text; a note that only says "Alert" explains nothing. The text is
+    made one safe line (``protocol.text.neutral``) and cut to an explanation's length."""
+    out: dict[int, str] = {}
+    calls = 0
+    for token in _body(game, "Auction").split():
+        if token.startswith("=") and token.endswith("=") and len(token) > 2:
+            text = neutral(game.notes.get(token[1:-1], "")).strip()[:ALERT_TEXT].strip()
+            if calls and text and text.casefold() != ALERT_NOTE.casefold():
+                out[calls] = text
+        elif token.startswith("$"):
+            continue
+        elif token in ("*", "+", "-") or token.upper() == "AP":
+            break  # the rest are passes or unknown calls: nothing more to explain
+        else:
+            calls += 1
+    return out
 
 
 def read_play(
