@@ -258,6 +258,7 @@ _VALUES = Struct(
         Field("tricks", _TRICKS),
         Field("lead", OPT_TEXT),
         Absent("play", "the keypad does not key the play (protocol/keys.md)"),
+        Absent("alerts", "the keypad keys no text: its alerts are Alert (protocol/keys.md)"),
         # An entry without an auction ends before it.
         Field("auction", Calls(), On.TRAILING),
     ),
@@ -433,10 +434,11 @@ TYPES: Final[dict[type[BaseModel], MessageType]] = {
 
 def _trim_view(view: BoardResultView | None) -> BoardResultView | None:
     """A result as a keypad gets it: without the description (the keypad words a result
-    itself), the auction and the play (the keypad shows neither)."""
-    if view is None or (view.description is None and view.auction is None and view.play is None):
+    itself), the auction with its alerts' explanations and the play (the keypad shows neither)."""
+    hidden = ("description", "auction", "alerts", "play")
+    if view is None or all(getattr(view, name) is None for name in hidden):
         return view
-    return view.model_copy(update={"description": None, "auction": None, "play": None})
+    return view.model_copy(update=dict.fromkeys(hidden))
 
 
 def _trim_round(info: RoundInfo) -> RoundInfo:

@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from protocol.alerts import ALERT_TEXT, MAX_CALLS, MAX_EXPLAINED
 from protocol.text import MAX_NAME, SingleLine
 
 PROTOCOL_VERSION: Literal[1] = 1
@@ -77,6 +78,15 @@ class PairInfo(BaseModel):
     label: str = Field(description='How the pair is shown, e.g. "7" or "3 NS".')
 
 
+class AlertExplanation(BaseModel):
+    """What an alerted call means, as the table keyed it (protocol/alerts.py): the call's
+    number in the auction (1 = the dealer's first call) and one short line of text."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    call: int = Field(ge=1, le=MAX_CALLS, examples=[2])
+    text: SingleLine = Field(min_length=1, max_length=ALERT_TEXT, examples=["12-14 balanced"])
+
+
 class EntryValues(BaseModel):
     """What North keys for one board: contract, declarer, tricks taken, optional lead card,
     and (when the event takes it) the auction, which the contract and declarer must agree with."""
@@ -96,6 +106,11 @@ class EntryValues(BaseModel):
         examples=["1C 1NT! P 3NT P P P"],
         max_length=AUCTION_TEXT,
         description='The calls from the board\'s dealer: 1C..7NT, P, X, XX; "!" an alert.',
+    )
+    alerts: list[AlertExplanation] | None = Field(
+        default=None,
+        max_length=MAX_EXPLAINED,
+        description="Explanations of alerted calls of the auction (a call without one: Alert).",
     )
     play: str | None = Field(
         default=None,
@@ -123,6 +138,9 @@ class BoardResultView(BaseModel):
     result: str | None = Field(default=None, description='Relative result: "=", "+1", "-2".')
     lead: str | None = None
     auction: str | None = Field(default=None, description="The calls from the dealer, if keyed.")
+    alerts: list[AlertExplanation] | None = Field(
+        default=None, description="The explanations of alerted calls keyed with the auction."
+    )
     play: str | None = Field(default=None, description="The cards played (and a claim), if keyed.")
     ns_score: int | None = None
     description: str | None = Field(

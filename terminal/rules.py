@@ -82,6 +82,7 @@ def result_view(
         result=scored.result or None,
         lead=scored.lead,
         auction=values.auction or None,
+        alerts=(values.alerts or None) if values.auction else None,
         play=values.play or None,
         ns_score=scored.ns_score,
         description=scored.description,

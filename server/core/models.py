@@ -16,6 +16,7 @@ from sqlalchemy.types import TypeDecorator
 from sqlmodel import AutoString, Field, SQLModel
 
 from protocol import fair_play
+from protocol.alerts import STORED_TEXT as STORED_ALERTS
 from protocol.messages import (
     AUCTION_TEXT,
     PLAY_TEXT,
@@ -371,6 +372,8 @@ class Result(SQLModel, table=True):
     lead: str | None = Field(default=None, max_length=3)
     # The auction keyed at the table, canonical calls from the dealer: "1C 1NT! P 3NT P P P".
     auction: str | None = Field(default=None, max_length=AUCTION_TEXT)
+    # The explanations of its alerted calls (protocol/alerts.py): '{"2":"12-14 balanced"}'.
+    alerts: str | None = Field(default=None, max_length=STORED_ALERTS)
     # The play keyed at the table: cards from the opening lead, a last "=n" a claim (format_play).
     play: str | None = Field(default=None, max_length=PLAY_TEXT)
     ns_score: int | None = None

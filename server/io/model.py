@@ -97,6 +97,9 @@ class Line:
     auction: str | None = None
     """The auction at the table, canonical calls from the dealer ("1C 1NT! P 3NT P P P", an
     alert marked "!"), as ``Result.auction`` holds it; None when not known."""
+    alerts: dict[int, str] = field(default_factory=dict)
+    """The explanations of the auction's alerted calls, call number (1 = the dealer's first
+    call) -> text, as the table keyed them (protocol/alerts.py); empty when none."""
     play: str | None = None
     """The play at the table (``protocol.bridge.play.format_play``: the cards in the order
     played from the opening lead, a last "=n" a claim), as ``Result.play``; None when not known."""

@@ -31,7 +31,14 @@ from .model import (
     Refusal,
     provisional_note,
 )
-from .pbn_play import SectionError, auction_section, play_section, read_auction, read_play
+from .pbn_play import (
+    SectionError,
+    auction_section,
+    play_section,
+    read_auction,
+    read_explanations,
+    read_play,
+)
 from .pbn_syntax import UNKNOWN, Game, Split, cell, quote, split_games, table_rows
 from .report import ScoreReport, decimal, line_key
 from .teamfile import team_event_from_games
@@ -428,6 +435,7 @@ def _read_sections(game: Game, line: Line, event: EventFile) -> None:
     deal = event.boards[line.board].deal if line.board in event.boards else None
     try:
         line.auction = read_auction(game, line.contract, line.declarer)
+        line.alerts = read_explanations(game) if line.auction else {}
     except SectionError as exc:
         event.refused.append(Refusal(exc.reason, line=exc.line, board=line.board))
     try:
@@ -595,7 +603,7 @@ def _table_game(event: EventFile, line: Line, record: BoardRecord, scoring: str)
     out.append(f"[Contract {quote('Pass' if passed else line.contract or '?')}]")
     out.append(f"[Result {quote('' if passed or line.tricks is None else str(line.tricks))}]")
     if line.auction:
-        out.extend(auction_section(seat_dealer, line.auction))
+        out.extend(auction_section(seat_dealer, line.auction, line.alerts))
     if line.play and line.contract and line.declarer and not passed:
         out.extend(play_section(line.contract, line.declarer, line.play, record.deal))
     out.append("")

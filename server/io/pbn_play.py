@@ -3,9 +3,10 @@ and from a traveller line's auction and play.
 
 - §3.5 Auction section: the tag's value is the dealer; the calls follow in rotation, "Pass",
   "X", "XX" and the bids, four a line. An alerted call is written with a note reference "=n="
-  after it and a ``[Note "n:Alert"]`` tag (§3.5.4 "Notes"), the form the standard keeps in its
-  export format (the "!" suffix is an import-format annotation, "good call", §3.5.2). On import
-  both "=n=" and "!" mark the call alerted (``protocol.bridge.auction.parse_pbn_auction``).
+  after it and a ``[Note "n:text"]`` tag (§3.5.4 "Notes"): the table's explanation of the call
+  when it keyed one, else "Alert". That is the form the standard keeps in its export format
+  (the "!" suffix is an import-format annotation, "good call", §3.5.2). On import both "=n="
+  and "!" mark the call alerted (``protocol.bridge.auction.parse_pbn_auction``).
 - §3.6 Play section: the tag's value is the opening leader; each line is a trick, the cards in
   the columns of the seats clockwise from the opening leader (not in the order played), "-" for
   a card not played and "*" where the play stops. A play that stops early is ended by a claim of
@@ -17,9 +18,13 @@ and a broken one is refused with its place and the line is kept without it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from protocol.alerts import ALERT_TEXT
 from protocol.bridge import Contract
 from protocol.bridge.auction import Auction, Call, parse_pbn_auction
 from protocol.bridge.play import Play, parse_pbn_play, parse_play
+from protocol.text import neutral
 
 from .pbn_syntax import Game, quote
 from .played import PlayedError, auction_text, hands_of, play_text
@@ -57,6 +62,26 @@ def read_auction(game: Game, contract: str | None, declarer: str | None) -> str 
         raise SectionError(str(exc), game.lines.get("Auction")) from None
 
 
+def read_explanations(game: Game) -> dict[int, str]:
+    """The explanations the game's [Auction] refers to with "=n=" notes, call number (1 = the
+    dealer's first call) -> text; a note that only says "Alert" explains nothing. The text is
+    made one safe line (``protocol.text.neutral``) and cut to an explanation's length."""
+    out: dict[int, str] = {}
+    calls = 0
+    for token in _body(game, "Auction").split():
+        if token.startswith("=") and token.endswith("=") and len(token) > 2:
+            text = neutral(game.notes.get(token[1:-1], "")).strip()[:ALERT_TEXT].strip()
+            if calls and text and text.casefold() != ALERT_NOTE.casefold():
+                out[calls] = text
+        elif token.startswith("$"):
+            continue
+        elif token in ("*", "+", "-") or token.upper() == "AP":
+            break  # the rest are passes or unknown calls: nothing more to explain
+        else:
+            calls += 1
+    return out
+
+
 def read_play(
     game: Game, contract: str | None, declarer: str | None, tricks: int | None, deal: str | None
 ) -> str | None:
@@ -89,15 +114,19 @@ def _call_word(call: Call) -> str:
     return call.kind
 
 
-def auction_section(dealer: str, text: str) -> list[str]:
-    """The [Auction] tag, the calls four a line, and a [Note] per alerted call."""
+def auction_section(
+    dealer: str, text: str, explanations: Mapping[int, str] | None = None
+) -> list[str]:
+    """The [Auction] tag, the calls four a line, and a [Note] per alerted call: the table's
+    explanation of it (``explanations``: call number -> text), else "Alert"."""
     auction = Auction(dealer, text.split())
+    explained = explanations or {}
     words: list[str] = []
     notes: list[str] = []
-    for call in auction.calls:
+    for number, call in enumerate(auction.calls, start=1):
         word = _call_word(call)
         if call.alert:
-            notes.append(f"{len(notes) + 1}:{ALERT_NOTE}")
+            notes.append(f"{len(notes) + 1}:{explained.get(number) or ALERT_NOTE}")
             word += f" ={len(notes)}="
         words.append(word)
     out = [f"[Auction {quote(auction.dealer.value)}]"]

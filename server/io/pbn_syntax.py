@@ -28,6 +28,8 @@ class Game:
     tags: dict[str, str] = field(default_factory=dict)
     lines: dict[str, int] = field(default_factory=dict)
     rows: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)
+    """The game's [Note "n:text"] tags, n -> text (PBN 2.1 §3.5.4: a game may have several)."""
 
 
 @dataclass(slots=True)
@@ -120,6 +122,9 @@ def split_games(text: str, found: Split | None = None) -> list[Game]:
                 value = previous[name]
             game.tags[name] = value
             game.lines[name] = number
+            if name == "Note":
+                note, _, text = value.partition(":")
+                game.notes[note.strip()] = text
             section = name
             matched = True
             rest = _strip_comment(rest[tag.end() :]).strip()

@@ -184,14 +184,15 @@ def _suggested(program: str) -> str | None:
     return None if found is None else found.name
 
 
-Played = dict[tuple[int, str, str], tuple[str | None, str | None]]
-"""(board, N/S, E/W as printed) -> the table's auction and play, as the file gave them."""
+Played = dict[tuple[int, str, str], tuple[str | None, str | None, dict[int, str]]]
+"""(board, N/S, E/W as printed) -> the table's auction, play and alert explanations, as the
+file gave them."""
 
 
 def _auctions_and_plays(report: ScoreReport) -> Played:
-    """Each line's auction and play, found again by its board and its two sides."""
+    """Each line's auction, play and explanations, found again by its board and its two sides."""
     return {
-        line_key(line): (line.auction, line.play)
+        line_key(line): (line.auction, line.play, line.alerts)
         for line in report.event.lines
         if line.auction is not None or line.play is not None
     }
@@ -200,7 +201,7 @@ def _auctions_and_plays(report: ScoreReport) -> Played:
 def _row_json(report: ScoreReport, board: int, row: ScoredLine, played: Played) -> dict[str, Any]:
     key = report.row_key(board, row)
     _, ns, ew = key
-    auction, play = played.get(key, (None, None))
+    auction, play, explained = played.get(key, (None, None, {}))
     return {
         "ns": None if row.ns is None else ns,
         "ew": None if row.ew is None else ew,
@@ -218,6 +219,7 @@ def _row_json(report: ScoreReport, board: int, row: ScoredLine, played: Played) 
         "ns_percentage": decimal(row.ns_percent),
         "ew_percentage": decimal(row.ew_percent),
         "auction": auction,
+        "alerts": {str(call): text for call, text in explained.items()},
         "play": play,
     }
 

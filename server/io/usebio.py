@@ -31,7 +31,7 @@ from .limits import MAX_XML_DEPTH, MAX_XML_ELEMENTS, check_size
 from .lines import Cells, fill_play
 from .model import EventFile, IndividualPlayer, Line, PairKey, Refusal, provisional_note
 from .report import ScoredRankingLine, ScoreReport, decimal, line_key
-from .usebio_hands import HAND_SEATS, SUIT_TAGS, read_handset
+from .usebio_hands import HAND_SEATS, SUIT_TAGS, WRITTEN_SUITS, read_handset
 
 DOCTYPE = '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">'
 
@@ -473,10 +473,10 @@ def write_usebio(event: EventFile, report: ScoreReport | None = None) -> bytes:
     _add(event_el, "DATE", dates.usebio(event.date))
     if method is not None:
         _add(event_el, "BOARD_SCORING_METHOD", method.spec.usebio_method)
-    _add(event_el, "BOARDS_PLAYED", len({line.board for line in event.lines if line.played}))
     winners = report.winners if report else event.winners
     if winners:
         _add(event_el, "WINNER_TYPE", winners)
+    _add(event_el, "BOARDS_PLAYED", len({line.board for line in event.lines if line.played}))
     sections = sorted(
         {p.key.section or "" for p in event.pairs}
         | {p.section or "" for p in event.players}
@@ -560,8 +560,9 @@ def _write_handset(root: ET.Element, event: EventFile) -> None:
         for name, seat in HAND_SEATS.items():
             hand = _add(board_el, "HAND", None)
             _add(hand, "DIRECTION", name)
-            for tag, cards in zip(SUIT_TAGS, held[seat], strict=True):
-                _add(hand, tag, cards)
+            suits = dict(zip(SUIT_TAGS, held[seat], strict=True))
+            for tag in WRITTEN_SUITS:
+                _add(hand, tag, suits[tag])
 
 
 Values = tuple[str, str, str]

@@ -10,6 +10,9 @@ from .model import BoardRecord, EventFile, Refusal
 
 HAND_SEATS = {"North": "N", "East": "E", "South": "S", "West": "W"}
 SUIT_TAGS = ("SPADES", "HEARTS", "DIAMONDS", "CLUBS")
+#: The suits in the order a HAND is written: as Compscore writes them (the one real USEBIO
+#: writer of hand records whose files we could see; tests/server/io/test_usebio_structure.py).
+WRITTEN_SUITS = ("CLUBS", "DIAMONDS", "HEARTS", "SPADES")
 
 
 def child_text(element: ET.Element | None, name: str) -> str:

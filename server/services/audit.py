@@ -28,6 +28,7 @@ def snapshot(result: Result) -> dict[str, Any]:
         "tricks": result.tricks,
         "lead": result.lead,
         "auction": result.auction,
+        "alerts": result.alerts,
         "play": result.play,
         "ns_score": result.ns_score,
         "ruling_pending": result.ruling_pending,

@@ -12,6 +12,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
+from protocol import alerts
 from protocol.messages import COMPLETE_STATES, BoardResultView, ResultState
 from server.core.errors import NotFoundError
 from server.core.models import (
@@ -784,9 +785,19 @@ def _changes(old: dict[str, Any] | None, new: dict[str, Any] | None) -> list[Cha
     return [Change(k, old.get(k), new.get(k)) for k in keys if old.get(k) != new.get(k)]
 
 
+def _readable(values: Any) -> Any:
+    """An audited result's values as the trail shows them: the alert explanations as
+    "2: 15-17 · 4: Stayman" (call number: text) rather than their stored JSON."""
+    if isinstance(values, dict) and isinstance(values.get("alerts"), str):
+        notes = alerts.read_stored(values["alerts"])
+        shown = " · ".join(f"{call}: {text}" for call, text in notes.items())
+        return {**values, "alerts": shown or values["alerts"]}
+    return values
+
+
 def _line(row: Audit, result: Result | None, pairs: Mapping[int, Pair]) -> AuditLine:
-    old = json.loads(row.old) if row.old else None
-    new = json.loads(row.new) if row.new else None
+    old = _readable(json.loads(row.old)) if row.old else None
+    new = _readable(json.loads(row.new)) if row.new else None
     who = ""
     if result is not None:
         who = f"{_label(pairs, result.ns_pair_id)} v {_label(pairs, result.ew_pair_id)}"
@@ -809,7 +820,9 @@ def _line(row: Audit, result: Result | None, pairs: Mapping[int, Pair]) -> Audit
 
 
 #: What a first entry shows (its state, version and "no ruling" go without saying).
-_ENTRY_FIELDS = ("contract", "declarer", "tricks", "lead", "auction", "ns_score", "adjusted")
+_ENTRY_FIELDS = (
+    "contract", "declarer", "tricks", "lead", "auction", "alerts", "ns_score", "adjusted",
+)  # fmt: skip
 
 
 def _details(new: object, of_result: bool) -> dict[str, Any]:

@@ -13,19 +13,22 @@ are taken, but the TD is called (``CheckedValues.play_differs``)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlmodel import Session, select
 
+from protocol import alerts
 from protocol.bridge import BridgeError, Contract, TableResult, dealer, ns_score, parse_card
 from protocol.bridge.auction import Auction, AuctionOutcome, Call
 from protocol.bridge.deal import Hand, InvalidDeal, parse_deal
 from protocol.bridge.enums import Seat
 from protocol.bridge.play import IllegalPlay, format_play, parse_play
-from protocol.messages import EntryValues
+from protocol.messages import AlertExplanation, EntryValues
 from server.core.errors import InvalidError
 from server.core.models import Board, Event, Result
+from server.core.text import checked
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,8 @@ class CheckedValues:
     ns_score: int
     auction: str | None = None
     play: str | None = None
+    #: The explanations of the auction's alerted calls, as stored (protocol/alerts.py).
+    alerts: str | None = None
     #: Declarer's tricks as played (the claim when there is one), None without a play.
     play_tricks: int | None = None
 
@@ -175,6 +180,7 @@ def check_values(
         raise InvalidError(
             "auction_required", f"This event asks for the auction: key the calls of board {board}."
         )
+    explained = check_explanations(board, auction, values.alerts or ())
     try:
         result = TableResult.make(contract, declarer, values.tricks)
         lead = parse_card(values.lead) if values.lead else None
@@ -196,8 +202,40 @@ def check_values(
         ns_score=ns_score(board, result.contract, result.declarer, result.tricks),
         auction=str(auction) if auction is not None else None,
         play=play_text,
+        alerts=alerts.stored_text(explained),
         play_tricks=play_tricks,
     )
+
+
+def check_explanations(
+    board: int, auction: Auction | None, given: Sequence[AlertExplanation]
+) -> dict[int, str]:
+    """The explanations of alerted calls, call number -> text: each one names an alerted call
+    of the auction, once, in one short line (``checked``: no control or formatting
+    character); an empty one leaves the call with its alert alone."""
+    out: dict[int, str] = {}
+    if given and auction is None:
+        raise InvalidError(
+            "alert_without_auction",
+            f"Board {board}: an alert's explanation goes with the auction: key the calls.",
+        )
+    calls = auction.calls if auction is not None else ()
+    for note in given:
+        number = note.call
+        if number > len(calls) or not calls[number - 1].alert:
+            raise InvalidError(
+                "alert_not_alerted",
+                f"Board {board}, call {number}: only an alerted call is explained.",
+            )
+        if number in out:
+            raise InvalidError(
+                "alert_explained_twice",
+                f"Board {board}, call {number}: the call has one explanation.",
+            )
+        text = checked(note.text, max_length=alerts.ALERT_TEXT)
+        if text:
+            out[number] = text
+    return out
 
 
 def _hands(board: int, deal: str | None) -> dict[Seat, Hand] | None:
@@ -323,6 +361,7 @@ def value_columns(values: CheckedValues) -> dict[str, Any]:
         "lead": values.lead,
         "ns_score": values.ns_score,
         "auction": values.auction,
+        "alerts": values.alerts,
         "play": values.play,
     }
 

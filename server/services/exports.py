@@ -9,6 +9,7 @@ from typing import cast
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
+from protocol import alerts
 from server.core.errors import NotFoundError
 from server.core.models import Board, MovementAssignment, Result, Section
 from server.io.csv_io import write_ranking_csv, write_travellers_csv
@@ -85,9 +86,10 @@ def event_file(data: SectionData, club_id: str | None = None) -> EventFile:
         if result.state in ("confirmed", "td_pending") and result.contract:
             line.contract, line.declarer = result.contract, result.declarer
             line.tricks, line.lead = result.tricks, result.lead
-            line.auction, line.play = data.played.get(
-                (result.table_number, result.round, result.board), (None, None)
+            line.auction, line.play, explained = data.played.get(
+                (result.table_number, result.round, result.board), (None, None, None)
             )
+            line.alerts = alerts.read_stored(explained) if line.auction else {}
         elif result.state == "adjusted" and result.adjusted:
             try:
                 _adjusted_line(line, adjusted.parse(result.adjusted))
@@ -106,7 +108,10 @@ def load(session: Session, section: Section) -> SectionData:
     data = standings.load(session, section)
     boards = session.exec(select(Board).where(Board.section_id == section.id))
     data.boards = {board.number: board for board in boards}
-    columns = (Result.table_number, Result.round, Result.board, Result.auction, Result.play)
+    columns = (
+        Result.table_number, Result.round, Result.board, Result.auction, Result.play,
+        Result.alerts,
+    )  # fmt: skip
     known = sa.or_(col(Result.auction).is_not(None), col(Result.play).is_not(None))
     rows = session.connection().execute(
         sa.select(*(col(c) for c in columns)).where(col(Result.section_id) == section.id, known)
@@ -122,10 +127,10 @@ def load(session: Session, section: Section) -> SectionData:
                 north, east, south, west = (int(n or 0) for n in seated)
                 data.seats[(assignment.table_number, assignment.round)] = (north, east, south, west)
     for row in rows:
-        table, round_, board, auction, play = cast(
-            tuple[int, int, int, str | None, str | None], row
+        table, round_, board, auction, play, explained = cast(
+            tuple[int, int, int, str | None, str | None, str | None], row
         )
-        data.played[(table, round_, board)] = (auction, play)
+        data.played[(table, round_, board)] = (auction, play, explained)
     return data
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
 
+from protocol import alerts
 from protocol.bridge import BridgeError, Contract, Seat
 from protocol.bridge.auction import Call
 from protocol.bridge.card import RANKS
@@ -35,11 +36,23 @@ SHOWN_STATES = frozenset({ResultState.CONFIRMED, ResultState.TD_PENDING, ResultS
 
 @dataclass(frozen=True, slots=True)
 class CallCell:
-    """One call of an auction: "1NT", "P", "X" or "XX", and whether it was alerted."""
+    """One call of an auction: "1NT", "P", "X" or "XX", whether it was alerted, and the
+    number of its explanation below the grid (None when the table keyed none)."""
 
     call: str
     bid: bool
     alert: bool
+    note: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AlertNote:
+    """An alerted call's explanation under the grid: its number, the call and the text."""
+
+    number: int
+    call: str
+    bid: bool
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +60,8 @@ class AuctionView:
     dealer: str
     rows: tuple[tuple[CallCell | None, ...], ...]
     """Rows of four cells under W N E S; None before the dealer's first call and after the end."""
+    notes: tuple[AlertNote, ...] = ()
+    """The explanations of alerted calls the table keyed, in call order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,22 +162,31 @@ def card_view(seat: str, card: str) -> CardView:
     return CardView(seat, card, card[0], "10" if rank == "T" else rank, _SYMBOL[card[0]])
 
 
-def auction_view(dealer: str, text: str) -> AuctionView:
-    """Stored calls ("1C 1NT! P 3NT P P P", from the dealer) in rows under W N E S. A word that is
-    not a call is shown as it was stored, never dropped."""
+def auction_view(
+    dealer: str, text: str, explanations: Mapping[int, str] | None = None
+) -> AuctionView:
+    """Stored calls ("1C 1NT! P 3NT P P P", from the dealer) in rows under W N E S, with the
+    table's explanations of alerted calls (call number -> text) numbered under the grid. A
+    word that is not a call is shown as it was stored, never dropped."""
+    explained = explanations or {}
     cells: list[CallCell | None] = [None] * COLUMNS.index(Seat.parse(dealer).value)
-    for word in text.split():
+    notes: list[AlertNote] = []
+    for number, word in enumerate(text.split(), start=1):
         try:
             call = Call.parse(word)
         except BridgeError:
             cells.append(CallCell(word, False, False))
             continue
         plain = str(call).rstrip("!")
-        cells.append(CallCell(plain, call.is_bid, call.alert))
+        note = None
+        if call.alert and explained.get(number):
+            notes.append(AlertNote(len(notes) + 1, plain, call.is_bid, explained[number]))
+            note = len(notes)
+        cells.append(CallCell(plain, call.is_bid, call.alert, note))
     rows = tuple(
         tuple((cells[i : i + 4] + [None] * 4)[:4]) for i in range(0, max(len(cells), 1), 4)
     )
-    return AuctionView(Seat.parse(dealer).value, rows)
+    return AuctionView(Seat.parse(dealer).value, rows, tuple(notes))
 
 
 def deal_hands(deal: str | None) -> dict[Seat, Hand] | None:
@@ -270,7 +294,11 @@ def table_play(result: Result, dealer: str, hands: Mapping[Seat, Hand] | None) -
         contract=result.contract,
         declarer=result.declarer,
         tricks=result.tricks,
-        auction=auction_view(dealer, result.auction) if result.auction else None,
+        auction=(
+            auction_view(dealer, result.auction, alerts.read_stored(result.alerts))
+            if result.auction
+            else None
+        ),
         play=play_view(result.contract, result.declarer, result.play, hands),
     )
 

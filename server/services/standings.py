@@ -102,8 +102,11 @@ class SectionData:
     changes: list[PublishedChange] = field(default_factory=list)  # § X79, newest first
     boards: dict[int, Board] = field(default_factory=dict)
     """Number -> hand record; loaded for the exports only (``exports.load``), else empty."""
-    played: dict[tuple[int, int, int], tuple[str | None, str | None]] = field(default_factory=dict)
-    """(table, round, board) -> the auction and play keyed there; for the exports only."""
+    played: dict[tuple[int, int, int], tuple[str | None, str | None, str | None]] = field(
+        default_factory=dict
+    )
+    """(table, round, board) -> the auction, play and alert explanations (as stored) keyed
+    there; for the exports only."""
     seats: dict[tuple[int, int], tuple[int, int, int, int]] = field(default_factory=dict)
     """An individual's (table, round) -> its North, East, South and West players; for the
     exports only (empty for a pairs section)."""

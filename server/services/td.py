@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -207,6 +208,9 @@ def set_result(
         lead_required=event.lead_required and not lead_optional,
         auction_required=False,
     )
+    if values.alerts is None and checked.auction and checked.auction == result.auction:
+        # The TD's form keys no explanations: the table's stay with the auction it keeps.
+        checked = replace(checked, alerts=result.alerts)
     old = audit.snapshot(result)
     apply_values(result, checked)
     result.state = rules.td_set_result().state

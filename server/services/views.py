@@ -9,10 +9,11 @@ from typing import Literal, cast
 from sqlalchemy import bindparam, or_
 from sqlmodel import Session, col, select
 
-from protocol import fair_play
+from protocol import alerts, fair_play
 from protocol.bridge import BridgeError, TableResult, describe, format_result
 from protocol.messages import (
     COMPLETE_STATES,
+    AlertExplanation,
     BoardResultView,
     BoardStatus,
     NextPosition,
@@ -23,6 +24,12 @@ from server.core.models import Board, BridgeTable, Event, MovementAssignment, Pa
 from server.services import keyed_deals
 
 SeatLetter = Literal["N", "E", "S", "W"]
+
+
+def alert_explanations(text: str | None) -> list[AlertExplanation] | None:
+    """A result's stored explanations of its alerted calls as the views carry them."""
+    notes = alerts.read_stored(text)
+    return [AlertExplanation(call=call, text=note) for call, note in notes.items()] or None
 
 
 def result_view(result: Result) -> BoardResultView:
@@ -46,6 +53,7 @@ def result_view(result: Result) -> BoardResultView:
         result=relative,
         lead=result.lead,
         auction=result.auction,
+        alerts=alert_explanations(result.alerts),
         play=result.play,
         ns_score=result.ns_score,
         description=description,

@@ -77,6 +77,7 @@ FIELDS = {
     "tricks": N_("Tricks"),
     "lead": N_("Lead"),
     "auction": N_("Auction"),
+    "alerts": N_("Alert explanations"),
     "ns_score": N_("N/S score"),
     "ruling_pending": N_("Ruling pending"),
     "adjusted": N_("Adjusted"),

@@ -1,7 +1,9 @@
 """North keys the auction call by call, in the one grammar (protocol/keys_play.py):
-level then suit for a bid, 0 pass, * double or redouble, + alerts the call just made. The
-calls show as a grid under W N E S from the dealer; an illegal call is refused with its reason
-and the auction ends by itself after the closing passes (Law 22A)."""
+level then suit for a bid, 0 pass, * double or redouble, + alerts the call just made, and +
+again on an alerted call types its explanation (ExplainScreen; the terminal only, the keypad
+keys no text). The calls show as a grid under W N E S from the dealer, the explained ones
+listed under it; an illegal call is refused with its reason and the auction ends by itself
+after the closing passes (Law 22A)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from terminal import i18n
 from terminal.bridge_words import call_text, refusal_text
 from terminal.i18n import N_, _
 
+from .explain import ExplainScreen
 from .keyed_dialog import KeyedDialog
 
 COLUMNS = (Seat.W, Seat.N, Seat.E, Seat.S)
@@ -39,6 +42,15 @@ def auction_grid(auction: Auction, pending: str = "") -> str:
     return "\n".join(lines)
 
 
+def explained_lines(auction: Auction, explanations: dict[int, str]) -> str:
+    """The explained calls under the grid, one a line: "1NT!  12-14 balanced"."""
+    lines = []
+    for number, text in sorted(explanations.items()):
+        if number <= len(auction.calls):
+            lines.append(f"{call_text(auction.calls[number - 1])}  {text}")
+    return "\n".join(lines)
+
+
 def outcome_words(auction: Auction) -> str:
     """ "The auction has ended: 3NT by South." """
     outcome = auction.outcome()
@@ -56,10 +68,20 @@ class AuctionScreen(KeyedDialog[Call]):
     DIALOG = "auction"
     REFUSED = IllegalCall
 
-    def __init__(self, board: int, dealer: str, *, optional: bool, calls: str = "") -> None:
+    def __init__(
+        self,
+        board: int,
+        dealer: str,
+        *,
+        optional: bool,
+        calls: str = "",
+        explanations: dict[int, str] | None = None,
+    ) -> None:
         super().__init__(board)
         self.optional = optional
         self.auction = Auction(dealer, calls.split())
+        #: The explanations typed, call number (1 = the dealer's first call) -> text.
+        self.explanations: dict[int, str] = dict(explanations or {})
 
     def heading(self) -> str:
         """ "Board 3: the auction"."""
@@ -68,12 +90,16 @@ class AuctionScreen(KeyedDialog[Call]):
     def compose_lines(self) -> ComposeResult:
         """The grid and whose call it is."""
         yield Static("", id="auction-grid", classes="dialog-text", markup=False)
+        yield Static("", id="auction-notes", classes="dialog-text", markup=False)
         yield Static("", id="auction-turn", classes="dialog-text")
 
     def show_lines(self) -> None:
         """The grid with the call being made, and whose call it is."""
         pending = " ".join(self.keys)
         self.query_one("#auction-grid", Static).update(auction_grid(self.auction, pending))
+        notes = explained_lines(self.auction, self.explanations)
+        self.query_one("#auction-notes", Static).update(notes)
+        self.query_one("#auction-notes", Static).display = bool(notes)
         turn = _("{seat} to call.").format(seat=i18n.seat_name(self.auction.to_call.value))
         self.query_one("#auction-turn", Static).update(turn)
 
@@ -89,9 +115,12 @@ class AuctionScreen(KeyedDialog[Call]):
         if key == ALERT_KEY:
             if self.keys or not self.auction.calls:
                 self.show(_("Make the call first, then + alerts it."))
+            elif self.auction.calls[-1].alert:
+                self.explain()
             else:
                 self.auction.mark_alert()
-                self.show()
+                call = call_text(self.auction.calls[-1])
+                self.show(_("{call} alerted: + again to explain it.").format(call=call))
         elif key == "enter":
             if self.optional and not self.auction.calls and not self.keys:
                 self.dismiss("")
@@ -99,6 +128,24 @@ class AuctionScreen(KeyedDialog[Call]):
                 self.show(_("Key the next call; the auction ends by itself after the passes."))
         elif len(key) == 1:
             self.press(key)
+
+    def explain(self) -> None:
+        """Type the explanation of the alerted call just made (or change it)."""
+        number = len(self.auction.calls)
+        call = call_text(self.auction.calls[-1])
+        screen = ExplainScreen(self.board, call, self.explanations.get(number, ""))
+
+        def typed(text: str | None) -> None:
+            if text is None:
+                self.show()
+                return
+            if text:
+                self.explanations[number] = text
+            else:
+                self.explanations.pop(number, None)
+            self.show()
+
+        self.app.push_screen(screen, typed)
 
     def read(self, keys: tuple[str, ...]) -> Call | None:
         """The call the keys make (IllegalCall when the auction does not allow it)."""
@@ -120,6 +167,7 @@ class AuctionScreen(KeyedDialog[Call]):
         """Take back the last call."""
         if not self.auction.calls:
             return False
+        self.explanations.pop(len(self.auction.calls), None)
         self.auction = Auction(self.auction.dealer, self.auction.calls[:-1])
         return True
 

@@ -17,7 +17,13 @@ from protocol.bridge.auction import Auction
 from protocol.bridge.deal import parse_deal
 from protocol.bridge.play import parse_play
 from protocol.keys import keys_for
-from protocol.messages import BoardResultView, BoardStatus, EntryValues, ResultState
+from protocol.messages import (
+    AlertExplanation,
+    BoardResultView,
+    BoardStatus,
+    EntryValues,
+    ResultState,
+)
 from terminal import i18n
 from terminal.client import TableClient
 from terminal.i18n import _
@@ -80,6 +86,7 @@ class BoardFlow:
         """A new board: nothing keyed beyond the result."""
         self.auction: str | None = None  # "" when North went on without one
         self.auction_calls = ""  # calls keyed that did not agree with the contract
+        self.explanations: dict[int, str] = {}  # alerted calls explained: number -> text
         self.auction_first = False
         self.play: str | None = None  # "" when North went on without it
         self.play_checked = False  # the tricks played were compared with the tricks keyed
@@ -166,6 +173,7 @@ class BoardFlow:
         it unless North takes them back (Backspace on an empty result)."""
         if view.auction:
             self.auction, self.auction_first = view.auction, False
+            self.explanations = {note.call: note.text for note in view.alerts or ()}
         if view.play:
             self.play, self.play_checked = view.play, True
 
@@ -195,14 +203,25 @@ class BoardFlow:
             return
         optional = self.settings.auction_entry == "optional"
         screen = AuctionScreen(
-            self.screen.board, status.dealer, optional=optional, calls=self.auction_calls
+            self.screen.board,
+            status.dealer,
+            optional=optional,
+            calls=self.auction_calls,
+            explanations=self.explanations,
         )
-        self.screen.app.push_screen(screen, lambda text: self.auction_keyed(text, first))
 
-    def auction_keyed(self, text: str | None, first: bool) -> None:
-        """The auction screen came back: go on, or say why not."""
+        def keyed(text: str | None) -> None:
+            self.auction_keyed(text, first, screen.explanations)
+
+        self.screen.app.push_screen(screen, keyed)
+
+    def auction_keyed(
+        self, text: str | None, first: bool, explanations: dict[int, str] | None = None
+    ) -> None:
+        """The auction screen came back (with the explanations typed): go on, or say why not."""
         if text is None:
             return
+        self.explanations = dict(explanations or {}) if text else {}
         if not text:
             self.auction = ""
             if not first:
@@ -320,6 +339,11 @@ class BoardFlow:
         update: dict[str, Any] = {}
         if self.auction:
             update["auction"] = self.auction
+            if self.explanations:
+                update["alerts"] = [
+                    AlertExplanation(call=call, text=text)
+                    for call, text in sorted(self.explanations.items())
+                ]
             if self.auction_first and self._agrees(values):
                 update["contract"], update["declarer"] = "", None
         if self.play:

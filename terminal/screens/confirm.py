@@ -78,6 +78,17 @@ def auction_line(dealer: str, text: str) -> str:
     )
 
 
+def alerts_line(view: BoardResultView) -> str:
+    """ "Alerts: 1NT! 12-14 balanced; 2♦! transfer" (the explanations keyed with the auction)."""
+    calls = [Call.parse(word) for word in (view.auction or "").split()]
+    notes = [
+        f"{call_text(calls[note.call - 1])} {note.text}"
+        for note in view.alerts or ()
+        if note.call <= len(calls)
+    ]
+    return _("Alerts: {notes}").format(notes="; ".join(notes))
+
+
 def play_line(view: BoardResultView) -> str:
     """ "Play keyed: 52 of 52 cards, declarer's tricks: 9" or "... 5 of 52 cards, then a claim
     of 9" (counted in cards: no plural forms to get wrong)."""
@@ -123,6 +134,8 @@ class ConfirmScreen(ModalScreen[EastAnswer | None]):
                 )
             if view.auction:
                 yield Static(auction_line(self.status.dealer, view.auction), classes="dialog-text")
+                if view.alerts:
+                    yield Static(alerts_line(view), classes="dialog-text", markup=False)
             if view.play:
                 yield Static(play_line(view), classes="dialog-text")
             if view.ruling_pending:

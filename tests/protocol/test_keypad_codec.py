@@ -29,6 +29,7 @@ from protocol.keypad_codec import (
 )
 from protocol.messages import (
     Ack,
+    AlertExplanation,
     BoardResultView,
     BoardStatus,
     CallTD,
@@ -390,6 +391,16 @@ def test_a_long_round_drops_settled_results_to_fit_a_frame() -> None:
             board=1,
             values=EntryValues(contract="", tricks=9, auction="1nt p 3nt p p p"),
         ),
+        EnterResult(  # the keypad keys no text: an alert's explanation never goes in a frame
+            entry_id="x" * 8,
+            board=1,
+            values=EntryValues(
+                contract="",
+                tricks=9,
+                auction="1NT! P 3NT P P P",
+                alerts=[AlertExplanation(call=1, text="15-17")],
+            ),
+        ),
     ],
 )
 def test_commands_that_cannot_be_carried_raise_codec_error(message: KeypadMessage) -> None:
@@ -578,3 +589,22 @@ def test_a_corrupt_frame_is_a_codec_error_or_a_message(
         except CodecError:
             continue
         assert type(decoded) is FRAMES[MessageType(msg_type)].model
+
+
+def test_a_keypad_view_has_no_auction_and_no_explanation() -> None:
+    view = BoardResultView(
+        board=1,
+        round=1,
+        table=1,
+        state="entered",
+        version=1,
+        contract="3NT",
+        declarer="N",
+        tricks=9,
+        auction="1NT! P 3NT P P P",
+        alerts=[AlertExplanation(call=1, text="15-17")],
+    )
+    trimmed = keypad_view(ResultChanged(result=view))
+    assert isinstance(trimmed, ResultChanged)
+    assert (trimmed.result.auction, trimmed.result.alerts) == (None, None)
+    assert decode(*encode(trimmed)) == trimmed

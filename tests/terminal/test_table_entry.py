@@ -4,16 +4,19 @@ so the same grammar is checked end to end."""
 
 from __future__ import annotations
 
+from textual import events
+
 from protocol.bridge.deal import format_hand, parse_deal
 from protocol.bridge.enums import Seat
 from protocol.bridge.play import Play
 from protocol.keys import OK
 from protocol.keys_play import ALERT, card_keys
-from protocol.messages import DealAck, EnterDeal, EnterResult
+from protocol.messages import AlertExplanation, DealAck, EnterDeal, EnterResult
 from terminal.screens.auction import AuctionScreen
 from terminal.screens.board_entry import BoardEntryScreen
 from terminal.screens.confirm import ConfirmScreen
 from terminal.screens.deal_entry import DealEntryScreen
+from terminal.screens.explain import ExplainScreen
 from terminal.screens.play import PlayScreen
 from terminal.testing.event import FakeKeyedDeal
 from terminal.testing.server import FakeServer
@@ -138,6 +141,61 @@ async def test_the_auction_after_the_contract_refuses_an_illegal_call_and_marks_
     stored = server.results[(1, 1, 1)]
     assert (stored.state, stored.contract, stored.declarer) == ("confirmed", "3NT", "N")
     assert stored.auction == "1NT! P 3NT P P P"
+
+
+async def test_the_table_keys_an_alert_explanation_and_east_sees_it_with_the_auction() -> None:
+    """+ alerts 1NT, + again opens its explanation: typed on the keyboard (a pasted right-to-left
+    override refused, a line break too), it goes with the auction, East sees it and the server
+    stores it."""
+    server = FakeServer(auction_entry="required")
+    app, client = make_app(server)
+    async with app.run_test(size=SIZE) as pilot:
+        await seated(pilot, client)
+        await pilot.press("3", "5", "1", "9", "enter")  # 3NT by North, nine tricks
+        await pilot.press("1", "5", "+")
+        assert "1NT! alerted: + again to explain it." in screen_text(app)
+        await pilot.press("+")
+        assert isinstance(app.screen, ExplainScreen)
+        assert "Board 1: explain 1NT!" in screen_text(app)
+        await pilot.press("1", "5", "minus", "1", "7", "space", "h", "c", "p")
+        app.screen.post_message(events.Paste("\u202ebad"))
+        await pilot.pause()
+        assert "The character U+202E cannot stand in an explanation." in screen_text(app)
+        app.screen.post_message(events.Paste("x\ny"))
+        await pilot.pause()
+        assert "An explanation is one line." in screen_text(app)
+        assert "15-17 hcp_" in screen_text(app)  # nothing of the refused pastes kept
+        await pilot.press("enter")
+        assert isinstance(app.screen, AuctionScreen)
+        assert "1NT!  15-17 hcp" in screen_text(app)  # listed under the grid
+        await pilot.press("0", "3", "5", "0", "0", "0")
+        assert isinstance(app.screen, ConfirmScreen)
+        text = screen_text(app)
+        assert "Auction (dealer North): 1NT!  Pass  3NT  Pass  Pass  Pass" in text
+        assert "Alerts: 1NT! 15-17 hcp" in text
+        await pilot.press("enter")
+        await settle(pilot, client)
+    sent = entries(server)[-1].values
+    assert sent.alerts == [AlertExplanation(call=1, text="15-17 hcp")]
+    stored = server.results[(1, 1, 1)]
+    assert (stored.state, stored.auction) == ("confirmed", "1NT! P 3NT P P P")
+    assert stored.alerts == [AlertExplanation(call=1, text="15-17 hcp")]
+
+
+async def test_an_explanation_goes_with_its_call_when_the_call_is_taken_back() -> None:
+    server = FakeServer(auction_entry="required")
+    app, client = make_app(server)
+    async with app.run_test(size=SIZE) as pilot:
+        await seated(pilot, client)
+        await pilot.press("3", "5", "1", "9", "enter")
+        await pilot.press("1", "5", "+", "+", "x", "enter")
+        assert "1NT!  x" in screen_text(app)
+        await pilot.press("backspace")  # 1NT taken back, and its explanation with it
+        await pilot.press("1", "5", "+", "0", "3", "5", "0", "0", "0", "enter")
+        await settle(pilot, client)
+    assert server.results[(1, 1, 1)].auction == "1NT! P 3NT P P P"
+    assert server.results[(1, 1, 1)].alerts is None
+    assert entries(server)[-1].values.alerts is None
 
 
 async def test_an_auction_that_disagrees_with_the_contract_is_not_sent() -> None:

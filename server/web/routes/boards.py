@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import ValidationError
 from sqlmodel import Session
 
+from protocol import alerts
 from protocol.bridge.errors import BridgeError
 from protocol.messages import AUCTION_TEXT, PLAY_TEXT, EntryValues
 from protocol.text import MAX_TEXT, SingleLine
@@ -112,6 +113,7 @@ async def board_page(
             "auction_entry": event.auction_entry if event else "off",
             "play_entry": event.play_entry if event else "off",
             "auction_rows": auction_grid(desk.dealer or "N", auction) if auction else [],
+            "auction_notes": alert_notes(desk.dealer or "N", result),
             # every table's auction and play on the board (the TD sees them all)
             "board_plays": replay.board_plays(s, section, board),
             "kind": adjusted.kind_of(result.adjusted) if result else None,
@@ -185,6 +187,13 @@ def _auction_contract(board: int, auction: str | None) -> str:
 
 #: The auction's columns on the TD's page, as printed in bridge columns and hand records.
 AUCTION_COLUMNS = ("W", "N", "E", "S")
+
+
+def alert_notes(dealer: str, result: Result | None) -> tuple[replay.AlertNote, ...]:
+    """The table's explanations of its auction's alerted calls, numbered in call order."""
+    if result is None or not result.auction or not result.alerts:
+        return ()
+    return replay.auction_view(dealer, result.auction, alerts.read_stored(result.alerts)).notes
 
 
 def auction_grid(dealer: str, auction: str) -> list[list[str]]:

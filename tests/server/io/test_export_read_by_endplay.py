@@ -17,6 +17,7 @@ from server.io.formats import load
 from server.io.handrecords import normalise_deal
 from server.io.model import EventFile, PairEntry
 from server.io.pbn import read_pbn, write_pbn
+from server.io.pbn_play import read_explanations
 from server.io.pbn_syntax import split_games
 from server.io.report import ScoreReport
 from server.io.scorefile import score_event
@@ -156,3 +157,62 @@ def test_an_individual_opens_in_endplay_and_rescores_per_player(data_dir: Path, 
     assert again.refused == []
     assert _figures(score_event(again)) == _figures(report)
     assert [p.names for p in score_event(again).pairs] == [p.names for p in report.pairs]
+
+
+def test_a_real_individual_opens_in_endplay_and_rescores_to_ruters_figures(data_dir: Path) -> None:
+    """Ruter's real individual (tests/data/published), exported again: endplay opens its 27
+    boards with their deals, and `traveller score` of the file gives every player's figures."""
+    event = load(data_dir / "published" / "ruter_nesodden_bk_2022-10-04_hostsingel_individual.pbn")
+    text, report, boards = _written(event)
+    assert [b.board_num for b in boards] == list(range(1, 28))
+    assert all(normalise_deal(b.deal.to_pbn()) == event.boards[b.board_num].deal for b in boards)
+    rows = [row for b in boards for row in b.info["ScoreTable"]["rows"]]
+    assert len(rows) == 135
+    again = read_pbn(text)
+    assert again.individual
+    assert again.refused == []
+    assert _figures(score_event(again)) == _figures(report)
+    assert len(report.pairs) == 20
+
+
+def test_alert_explanations_are_written_as_notes_and_read_back(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    """A table's explanations go out as the calls' [Note]s ("Alert" where it keyed none); endplay
+    and Traveller's reader both read them back, and `traveller score --format json` shows them."""
+    event = load(data_dir / "io" / "howell_2_tables.pbn")
+    line = next(ln for ln in event.lines if ln.board == 1 and ln.contract == "6NT")
+    assert (event.boards[1].dealer, line.declarer) == ("N", "S")
+    line.auction = "1C! P 1NT! P 6NT P P P"  # South named notrump first: South declares
+    line.alerts = {3: 'range "12-14" \\ balanced'}
+    text, report, boards = _written(event)
+    assert '[Note "1:Alert"]' in text
+    assert '[Note "2:range \\"12-14\\" \\\\ balanced"]' in text
+    played = next(b for b in boards if b.auction)
+    assert [c.announcement for c in played.auction if c.alertable] == [
+        "Alert",
+        'range \\"12-14\\" \\\\ balanced',  # endplay keeps PBN's escapes as written
+    ]
+    again = read_pbn(text)
+    assert again.refused == []
+    (back,) = [ln for ln in again.lines if ln.auction]
+    assert back.auction == line.auction
+    assert back.alerts == {3: 'range "12-14" \\ balanced'}
+    assert _figures(score_event(again)) == _figures(report)
+    path = tmp_path / "alerts.pbn"
+    path.write_text(text)
+    result = CliRunner().invoke(score_cli(), ["score", str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    rows = [row for b in json.loads(result.stdout)["boards"] for row in b["results"]]
+    assert [row["alerts"] for row in rows if row["auction"]] == [{"3": 'range "12-14" \\ balanced'}]
+
+
+def test_a_hostile_note_is_read_as_one_safe_line() -> None:
+    """Another program's note with a line break or a bidi override is read as one safe line;
+    a note the auction does not refer to is left out."""
+    game = split_games(
+        '[Board "1"]\n[Dealer "N"]\n[Declarer "N"]\n[Contract "1NT"]\n[Result "7"]\n'
+        '[Auction "N"]\n1NT =1= Pass Pass Pass\n[Note "1:weak\u202e\tno-trump"]\n'
+        '[Note "2:not referred to"]\n'
+    )[0]
+    assert read_explanations(game) == {1: "weak no-trump"}
