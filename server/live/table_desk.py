@@ -73,7 +73,7 @@ class TableDesk:
         self._orders: dict[str, int] = {}
 
     # ------------------------------------------------------------------ around the COMMIT
-    # A table command is decided in its savepoint (``work``); its write-only rows wait in the
+    # A table command decides before it writes (``work``); its write-only rows wait in the
     # transaction's unit of work; the writer calls these three in this order (CommitSteps).
 
     def begin(self, session: Session) -> None:

@@ -9,7 +9,7 @@ writes it (:func:`append`) just before the COMMIT, both called in order by the w
 a job (:func:`job`, the desk's wrapper) are rows kept back; anywhere else :func:`write`
 executes at once, and so does a job in a transaction with no unit open (its rows are written
 when it ends). A job's rows join the unit only if the job ends without an exception (a refused
-command's savepoint is rolled back, and so are its rows), so "committed before acknowledged"
+command's rows are dropped with the rest of what it did), so "committed before acknowledged"
 holds unchanged.
 
 Nothing in a command reads these rows back except the idempotency look-up, which asks
@@ -50,7 +50,7 @@ def begin(session: Session) -> None:
 @contextmanager
 def job(session: Session) -> Iterator[None]:
     """Keep the rows :func:`write` is given while the block runs, for the transaction's commit;
-    dropped if the block raises (its savepoint is rolled back with everything else it wrote).
+    dropped if the block raises (the command is refused, and nothing it did is stored).
     With no unit open (:func:`begin`) they are written when the block ends."""
     rows: _Rows | None = session.info.get(KEY)
     opened = rows is None

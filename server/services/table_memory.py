@@ -34,10 +34,10 @@ after the counters, so it is at least as new as them (a newer section row under 
 **Its life.** A command takes its table's state out of the memory (:meth:`TableMemory.open`);
 the state goes back only once the transaction's COMMIT has returned: the table desk calls
 :meth:`TableMemory.apply` then (server.core.db ``CommitSteps``), and :meth:`TableMemory.done`
-keeps the state for it until then. A refused command (its savepoint rolled
-back), a failed batch, a failed COMMIT: the state is simply never put back, and the next command
-reads the table again. Within one batch a table's later command takes the state its earlier
-one left (uncommitted but in the same transaction, under the same lock).
+keeps the state for it until then. A refused command, a failed batch, a failed COMMIT: the
+state is simply never put back, and the next command reads the table again. Within one batch
+a table's later command takes the state its earlier one left (uncommitted but in the same
+transaction, under the same lock).
 
 With several workers (PostgreSQL) each has its own memory; the counters make another worker's
 commands visible as a mismatch. The lock order is unchanged: a command locks only its own
