@@ -109,6 +109,7 @@ class Draft:
             "lead": None if self.passed else self.lead,
             "auction": None,
             "play": None,
+            "alerts": None,  # the keypad keys no text: its alerts stay "Alert"
         }
 
     def taken(self):
