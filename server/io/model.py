@@ -203,6 +203,8 @@ class PublishedMatch:
     away_score: Decimal | None = None
     home_vp: Decimal | None = None
     away_vp: Decimal | None = None
+    boards: int | None = None
+    """The boards that counted in the match, where the file says."""
 
 
 @dataclass(slots=True)
