@@ -244,6 +244,14 @@ class Refusal:
         return f"{', '.join(where)}: {self.reason}" if where else self.reason
 
 
+TEAM_PROVISIONAL = (
+    "provisional: exported before every result was in; a board counts in a match once both "
+    "rooms have played it"
+)
+"""What a provisional team export says of itself (PBN: a comment and [Provisional]; USEBIO:
+the ``<?traveller ...?>`` instruction and a comment)."""
+
+
 def provisional_note(tables: int) -> str:
     """What a provisional export says of itself (PBN: a comment and the [Provisional] and
     [TablesPerBoard] tags; USEBIO: the ``<?traveller ...?>`` instruction and a comment)."""

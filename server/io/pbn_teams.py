@@ -19,16 +19,11 @@ from protocol.bridge import dealer
 
 from . import dates
 from .handrecords import law2_vulnerable
-from .model import BoardRecord, EventFile, TeamEvent, TeamLine
+from .model import TEAM_PROVISIONAL, BoardRecord, EventFile, TeamEvent, TeamLine
 from .pbn import table_spec, unknown_deal
 from .pbn_play import auction_section, play_section
 from .pbn_syntax import quote
 from .teamfile import pair_rooms
-
-PROVISIONAL = (
-    "provisional: exported before every result was in; a board counts in a match once both "
-    "rooms have played it"
-)
 
 TOTAL_COLUMNS = [
     "Rank\\3R",
@@ -57,7 +52,7 @@ def write_team_pbn(event: EventFile) -> str:
         raise ValueError("the event has no team matches")
     out = ["% PBN 2.1", "% EXPORT", "%Creator: Traveller"]
     if event.provisional:
-        out.append(f"% {PROVISIONAL}")
+        out.append(f"% {TEAM_PROVISIONAL}")
     out.append("")
     imps = _board_imps(teams)
     first = True

@@ -28,7 +28,7 @@ from server.io.model import (
 from server.io.pbn import write_pbn
 from server.io.pbn_teams import write_team_pbn
 from server.io.scorefile import score_event
-from server.io.usebio import write_usebio
+from server.io.usebio import write_team_usebio, write_usebio
 from server.movements.model import parse_seats
 from server.scoring import to_decimal
 from server.scoring.models import RealScore
@@ -252,11 +252,12 @@ def export(data: SectionData, kind: str, club_id: str | None = None) -> ExportFi
     suffix, media_type = FORMATS[kind]
     event = event_file(data, club_id)
     event.provisional = len(event.lines) < sum(len(plays) for plays in data.plays.values())
-    if data.teams is not None and kind == "pbn":
+    if data.teams is not None and kind in ("pbn", "usebio"):
         event.teams = TeamEvent(
             _team_lines(data, event), entries=data.teams.entries, published=data.teams.published
         )
-        return _file(event, suffix, media_type, write_team_pbn(event).encode())
+        written = write_team_pbn(event).encode() if kind == "pbn" else write_team_usebio(event)
+        return _file(event, suffix, media_type, written)
     if event.provisional:  # the file says over how many tables, so a reader scores it alike
         event.tables_per_board = data.field_size
     report = score_event(event, data.method, field=data.field_size, profile=data.profile)

@@ -1,4 +1,4 @@
-"""A teams section's PBN export as a team event: each match's two rooms per board under
+"""A teams section's PBN and USEBIO exports as a team event: each match's two rooms per board under
 [HomeTeam]/[VisitTeam], [Round] and [Room], the match results (IMPs, VPs) and the VP ranking.
 endplay's PBN reader opens it, and Traveller's reader (`traveller score`) scores it to the TD's
 own standings (`services/team_matches.team_table`), mid-session too."""
@@ -17,6 +17,7 @@ from sqlmodel import Session, select
 from typer.testing import CliRunner
 
 from server.core.models import Team
+from server.io.formats import load
 from server.io.pbn import read_pbn
 from server.io.pbn_syntax import quote
 from server.io.teamfile import score_team_event
@@ -31,7 +32,7 @@ pbn = pytest.importorskip("endplay.parsers.pbn")  # the handrecords extra, as `t
 NAMES = {1: "Aces", 2: "Kings of Oslo", 3: 'Queens "Q"', 4: "Jacks"}
 
 
-def _teams_event(engine: Engine, *, finished: bool) -> tuple[str, TeamTable]:
+def _teams_event(engine: Engine, *, finished: bool, kind: str = "pbn") -> tuple[str, TeamTable]:
     """Four teams, three rounds of two matches (2 boards a round): rounds 1 and 2 played but
     the closed room of match 2 in round 2, or (``finished``) every table of every round; the
     export and the TD's standings."""
@@ -56,7 +57,7 @@ def _teams_event(engine: Engine, *, finished: bool) -> tuple[str, TeamTable]:
         s.commit()
         s.refresh(section)
         table = team_table(s, section)
-        made = exports.export(exports.load(s, section), "pbn")
+        made = exports.export(exports.load(s, section), kind)
     return made.content.decode(), table
 
 
@@ -152,3 +153,41 @@ def test_a_teams_export_rescores_to_the_tds_standings(
     assert [
         (e.team, e.published_place, float(e.published_total or 0)) for e in event.teams.entries
     ] == (_td_ranking(table))
+
+
+@pytest.mark.parametrize("finished", [True, False], ids=["finished", "mid-session"])
+def test_a_teams_usebio_export_rescores_to_the_tds_standings(
+    engine: Engine, client: TestClient, tmp_path: Path, finished: bool
+) -> None:
+    text, table = _teams_event(engine, finished=finished, kind="usebio")
+    assert "<MATCH>" in text
+    assert 'EVENT_TYPE="TEAMS"' in text
+    path = tmp_path / "teams.xml"
+    path.write_text(text, encoding="utf-8")
+    event = load(path)
+    assert event.refused == []
+    assert event.teams is not None
+    assert event.provisional is not finished
+    result = CliRunner().invoke(score_cli(), ["score", str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    scored = json.loads(result.stdout)
+    assert scored["method"] == "teams"
+    # The file names each team by its number (TEAM_ID) and gives its name (TEAM_NAME).
+    names = {t["team"]: t["name"] for t in scored["teams"]}
+    assert [(t["name"], t["place"], t["vp"]) for t in scored["teams"]] == _td_ranking(table)
+    matches = [{**m, "home": names[m["home"]], "away": names[m["away"]]} for m in scored["matches"]]
+    assert _file_matches(matches) == _td_matches(table)
+    assert {(m["stage"], m["home"], m["away"]): m["published"] for m in matches} == {
+        (str(m.round), table.names[m.home], table.names[m.away]): {
+            "home_score": _dec(m.result.home_won),
+            "away_score": _dec(m.result.away_won),
+            "home_vp": _dec(m.result.home_vp),
+            "away_vp": _dec(m.result.away_vp),
+        }
+        for m in table.matches
+        if m.result is not None
+    }
+    ranking = [
+        (e.name, e.published_place, float(e.published_total or 0)) for e in event.teams.entries
+    ]
+    assert ranking == _td_ranking(table)
