@@ -207,6 +207,14 @@ class PublishedMatch:
     """The boards that counted in the match, where the file says."""
 
 
+@dataclass(frozen=True, slots=True)
+class TeamBye:
+    """A team without a match in a round (a round robin of an odd number of teams)."""
+
+    stage: str | None
+    team: str
+
+
 @dataclass(slots=True)
 class TeamEvent:
     """The team matches of an event file: every table's result with the teams seated."""
@@ -219,6 +227,9 @@ class TeamEvent:
     scoring: str = ""
     """The file's own words for the board and match scoring (USEBIO BOARD_SCORING_METHOD /
     MATCH_SCORING_METHOD), e.g. "IMPS/VPS" or "PAB"."""
+    byes: list[TeamBye] = field(default_factory=list)
+    """The teams that sat a round out, as the file says; each gets the bye's VPs (§ 202D)
+    once a match of its round has a board that counts."""
 
 
 @dataclass(frozen=True, slots=True)

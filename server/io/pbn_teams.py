@@ -138,6 +138,8 @@ def _event_tables(event: EventFile, teams: TeamEvent) -> list[str]:
         cells += [_fixed(v) for v in (match.home_score, match.away_score)]
         cells += [_fixed(v) for v in (match.home_vp, match.away_vp)]
         out.append(" ".join(cells))
+    for bye in teams.byes:  # a row without a visiting team: the home team had the bye
+        out.append(" ".join([bye.stage or "-", ids[bye.team], *("-" * 6)]))
     return out
 
 

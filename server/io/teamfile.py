@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from server.scoring import (
+    BYE_VP,
     MatchScore,
     TeamBoard,
     TeamStanding,
@@ -37,7 +38,15 @@ from .csv_io import text_cell
 from .errors import EventFileError
 from .handrecords import normalise_deal
 from .lines import Cells, read_cells, team_refusal
-from .model import EventFile, PublishedMatch, Refusal, TeamEntry, TeamEvent, TeamLine
+from .model import (
+    EventFile,
+    PublishedMatch,
+    Refusal,
+    TeamBye,
+    TeamEntry,
+    TeamEvent,
+    TeamLine,
+)
 from .pbn_play import SectionError, read_auction, read_play
 from .pbn_syntax import cell, table_rows
 
@@ -100,6 +109,9 @@ def _read_published(games: Sequence[Game], event: TeamEvent, refused: list[Refus
                 event.entries.append(entry)
         for number, row in table_rows(game, "MatchScoreTable", refused):
             home, away = cell(row, "HomeTeamId"), cell(row, "VisitTeamId")
+            if home in names and not away:  # the home team sat the round out
+                event.byes.append(TeamBye(cell(row, "Round") or None, names[home]))
+                continue
             if home not in names or away not in names:
                 refused.append(Refusal("MatchScoreTable: a TeamId not in the ranking", number))
                 continue
@@ -315,7 +327,12 @@ def score_team_event(event: EventFile, *, integer_scale: bool = False) -> TeamRe
     # A match none of whose boards counts yet (each played in one room only) has no result,
     # as the scorer's own standings give it none: it stays listed, out of the ranking.
     matches = [m.result.as_tie_record(m.home, m.away) for m in reports if m.result.boards]
-    standings = team_standings(matches)
+    started = {m.stage for m in reports if m.result.boards}
+    byes: dict[Hashable, Fraction] = {}
+    for bye in event.teams.byes:  # the bye's VPs (§ 202D) once its round is under way
+        if bye.stage in started and not by_points:
+            byes[bye.team] = byes.get(bye.team, Fraction(0)) + BYE_VP
+    standings = team_standings(matches, extra_vp=byes)
     return TeamReport(event, tuple(reports), tuple(standings), integer_scale, by_points)
 
 

@@ -21,6 +21,7 @@ from server.io.model import (
     PairEntry,
     PairKey,
     PublishedMatch,
+    TeamBye,
     TeamEntry,
     TeamEvent,
     TeamLine,
@@ -191,6 +192,7 @@ def _teams(table: team_matches.TeamTable) -> TeamEvent:
         published.home_vp = to_decimal(made.home_vp, 2)
         published.away_vp = to_decimal(made.away_vp, 2)
         teams.published.append(published)
+    teams.byes = [TeamBye(str(round_), labels[team]) for round_, team in sorted(table.byes.items())]
     return teams
 
 
@@ -254,7 +256,10 @@ def export(data: SectionData, kind: str, club_id: str | None = None) -> ExportFi
     event.provisional = len(event.lines) < sum(len(plays) for plays in data.plays.values())
     if data.teams is not None and kind in ("pbn", "usebio"):
         event.teams = TeamEvent(
-            _team_lines(data, event), entries=data.teams.entries, published=data.teams.published
+            _team_lines(data, event),
+            entries=data.teams.entries,
+            published=data.teams.published,
+            byes=data.teams.byes,
         )
         written = write_team_pbn(event).encode() if kind == "pbn" else write_team_usebio(event)
         return _file(event, suffix, media_type, written)

@@ -191,3 +191,30 @@ def test_a_teams_usebio_export_rescores_to_the_tds_standings(
         (e.name, e.published_place, float(e.published_total or 0)) for e in event.teams.entries
     ]
     assert ranking == _td_ranking(table)
+
+
+def test_a_bye_is_written_and_scored_as_the_td_scores_it(
+    engine: Engine, client: TestClient, tmp_path: Path
+) -> None:
+    """Three teams: each round one team has the bye, and the TD gives it the bye's VPs once the
+    round has a match under way; the PBN file says who had it, and its reader does the same."""
+    with Session(engine) as s:
+        section = round_robin(s, 6)
+        for team in s.exec(select(Team)):
+            team.name = NAMES[team.number]
+            s.add(team)
+        play(s, section, 1, 1, "4S", 10)
+        play(s, section, 1, 2, "4S", 8)
+        play(s, section, 2, 1, "3NT", 9)  # round 2: one room only, no board counts yet
+        s.commit()
+        s.refresh(section)
+        table = team_table(s, section)
+        text = exports.export(exports.load(s, section), "pbn").content.decode()
+    assert set(table.byes) == {1, 2, 3}
+    assert len([m for m in table.matches if m.result is not None]) == 1
+    event = read_pbn(text)
+    assert event.refused == []
+    report = score_team_event(event)
+    ranking = [(str(s.team), s.place, _dec(s.vp)) for s in report.standings]
+    assert ranking == _td_ranking(table)
+    assert ("1", table.names[table.byes[1]]) in [(b.stage, b.team) for b in event.teams.byes]
