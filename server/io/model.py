@@ -168,6 +168,8 @@ class TeamLine:
     published_ns_score: int | None = None
     published_ns_imps: Decimal | None = None
     """The N/S team's IMPs on the board as the file published them ([ScoreIMP])."""
+    players: tuple[str, str, str, str] = ("", "", "", "")
+    """The players' names, North, East, South and West, where known (written, not read)."""
     source_line: int | None = None
     element: str | None = None
     """Where in a structured file the line is ("MATCH 2 / BOARD 5 / TRAVELLER_LINE 1")."""

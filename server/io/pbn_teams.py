@@ -72,7 +72,9 @@ def _game(event: EventFile, line: TeamLine, record: BoardRecord, imps: Decimal |
     )
     out = [f"[Event {quote(event.name)}]", '[Site ""]', f"[Date {quote(dates.pbn(event.date))}]"]
     out.append(f'[Board "{line.board}"]')
-    out.extend(f'[{seat} ""]' for seat in ("West", "North", "East", "South"))
+    north, east, south, west = line.players
+    for seat, name in (("West", west), ("North", north), ("East", east), ("South", south)):
+        out.append(f"[{seat} {quote(name)}]")
     out.append(f"[Dealer {quote(seat_dealer)}]")
     out.append(f"[Vulnerable {quote(record.vulnerable or law2_vulnerable(line.board))}]")
     out.append(f"[Deal {quote(record.deal or unknown_deal(record, line.board))}]")

@@ -220,6 +220,10 @@ def _team_lines(data: SectionData, event: EventFile) -> list[TeamLine]:
         )
         team.contract, team.declarer, team.tricks = line.contract, line.declarer, line.tricks
         team.auction, team.play = line.auction, line.play
+        ns, ew = (event.pair(key) for key in (line.ns, line.ew))
+        north, south = (*(ns.names if ns else ()), "", "")[:2]
+        east, west = (*(ew.names if ew else ()), "", "")[:2]
+        team.players = (north, east, south, west)
         out.append(team)
     return out
 

@@ -16,7 +16,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from server.core.models import Team
+from server.core.models import Pair, Team
 from server.io.formats import load
 from server.io.pbn import read_pbn
 from server.io.pbn_syntax import quote
@@ -41,6 +41,9 @@ def _teams_event(engine: Engine, *, finished: bool, kind: str = "pbn") -> tuple[
         for team in s.exec(select(Team)):
             team.name = NAMES[team.number]
             s.add(team)
+        for pair in s.exec(select(Pair)):
+            pair.player1, pair.player2 = f"Ann {pair.id}", f"Bo {pair.id}"
+            s.add(pair)
         play(s, section, 1, 1, "4S", 10)
         play(s, section, 1, 2, "4S", 9)
         play(s, section, 1, 3, "3NT", 8)
@@ -118,6 +121,9 @@ def test_a_teams_export_rescores_to_the_tds_standings(
     assert {g[1] for g in games} | {g[2] for g in games} == escaped
     assert {g[3] for g in games} == {"Open", "Closed"}
     assert boards[0].info["Competition"] == "Teams"
+    # Each game names the four players at its table, as the TD's pairs give them.
+    assert all(b.info["North"].startswith("Ann ") for b in boards)
+    assert all(b.info["West"].startswith("Bo ") for b in boards)
 
     event = read_pbn(text)
     assert event.refused == []
