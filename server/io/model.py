@@ -168,6 +168,8 @@ class TeamLine:
     published_ns_score: int | None = None
     published_ns_imps: Decimal | None = None
     """The N/S team's IMPs on the board as the file published them ([ScoreIMP])."""
+    players: tuple[str, str, str, str] = ("", "", "", "")
+    """The players' names, North, East, South and West, where known (written, not read)."""
     source_line: int | None = None
     element: str | None = None
     """Where in a structured file the line is ("MATCH 2 / BOARD 5 / TRAVELLER_LINE 1")."""
@@ -203,6 +205,16 @@ class PublishedMatch:
     away_score: Decimal | None = None
     home_vp: Decimal | None = None
     away_vp: Decimal | None = None
+    boards: int | None = None
+    """The boards that counted in the match, where the file says."""
+
+
+@dataclass(frozen=True, slots=True)
+class TeamBye:
+    """A team without a match in a round (a round robin of an odd number of teams)."""
+
+    stage: str | None
+    team: str
 
 
 @dataclass(slots=True)
@@ -217,6 +229,9 @@ class TeamEvent:
     scoring: str = ""
     """The file's own words for the board and match scoring (USEBIO BOARD_SCORING_METHOD /
     MATCH_SCORING_METHOD), e.g. "IMPS/VPS" or "PAB"."""
+    byes: list[TeamBye] = field(default_factory=list)
+    """The teams that sat a round out, as the file says; each gets the bye's VPs (§ 202D)
+    once a match of its round has a board that counts."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +255,14 @@ class Refusal:
         if self.board is not None and self.element is None:
             where.append(f"board {self.board}")
         return f"{', '.join(where)}: {self.reason}" if where else self.reason
+
+
+TEAM_PROVISIONAL = (
+    "provisional: exported before every result was in; a board counts in a match once both "
+    "rooms have played it"
+)
+"""What a provisional team export says of itself (PBN: a comment and [Provisional]; USEBIO:
+the ``<?traveller ...?>`` instruction and a comment)."""
 
 
 def provisional_note(tables: int) -> str:

@@ -222,6 +222,8 @@ def _read_total(number: int, row: dict[str, str], assembler: Assembler) -> None:
     if not pair_text and cell(row, "PlayerId"):
         _read_player_total(number, row, assembler.event)
         return
+    if not pair_text and cell(row, "TeamId"):
+        return  # a team's row: read with the team matches (``teamfile``)
     if not pair_text:
         raise EventFileError("the row has no PairId", line=number)
     try:

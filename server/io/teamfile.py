@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from server.scoring import (
+    BYE_VP,
     MatchScore,
     TeamBoard,
     TeamStanding,
@@ -37,8 +38,17 @@ from .csv_io import text_cell
 from .errors import EventFileError
 from .handrecords import normalise_deal
 from .lines import Cells, read_cells, team_refusal
-from .model import EventFile, Refusal, TeamEvent, TeamLine
+from .model import (
+    EventFile,
+    PublishedMatch,
+    Refusal,
+    TeamBye,
+    TeamEntry,
+    TeamEvent,
+    TeamLine,
+)
 from .pbn_play import SectionError, read_auction, read_play
+from .pbn_syntax import cell, table_rows
 
 if TYPE_CHECKING:
     from .pbn_syntax import Game
@@ -74,7 +84,53 @@ def team_event_from_games(games: Sequence[Game], refused: list[Refusal]) -> Team
         if line is not None:
             _read_sections(game, line, refused)
             lines.append(line)
-    return TeamEvent(lines) if lines else None
+    if not lines:
+        return None
+    event = TeamEvent(lines)
+    _read_published(games, event, refused)
+    return event
+
+
+def _read_published(games: Sequence[Game], event: TeamEvent, refused: list[Refusal]) -> None:
+    """The teams and match results the file published (kept to compare against): a
+    [TotalScoreTable] keyed by TeamId, and the [MatchScoreTable] Traveller writes, whose
+    teams are TeamIds of that ranking."""
+    names: dict[str, str] = {}
+    for game in games:
+        if "TeamId" in game.tags.get("TotalScoreTable", ""):
+            for number, row in table_rows(game, "TotalScoreTable", refused):
+                team, name = cell(row, "TeamId"), cell(row, "TeamName", "Name")
+                if not team:
+                    refused.append(Refusal("TotalScoreTable: the row has no TeamId", number))
+                    continue
+                names[team] = name or team
+                entry = TeamEntry(names[team], name, published_place=cell(row, "Rank") or None)
+                entry.published_total = _published_number(cell(row, "TotalScoreVP"))
+                event.entries.append(entry)
+        for number, row in table_rows(game, "MatchScoreTable", refused):
+            home, away = cell(row, "HomeTeamId"), cell(row, "VisitTeamId")
+            if home in names and not away:  # the home team sat the round out
+                event.byes.append(TeamBye(cell(row, "Round") or None, names[home]))
+                continue
+            if home not in names or away not in names:
+                refused.append(Refusal("MatchScoreTable: a TeamId not in the ranking", number))
+                continue
+            boards = cell(row, "Boards")
+            match = PublishedMatch(cell(row, "Round") or None, names[home], names[away])
+            match.boards = int(boards) if boards.isascii() and boards.isdigit() else None
+            match.home_score = _published_number(cell(row, "IMP_Home"))
+            match.away_score = _published_number(cell(row, "IMP_Visit"))
+            match.home_vp = _published_number(cell(row, "VP_Home"))
+            match.away_vp = _published_number(cell(row, "VP_Visit"))
+            event.published.append(match)
+
+
+def _published_number(text: str) -> Decimal | None:
+    try:
+        value = Decimal(text.replace(",", "."))
+    except InvalidOperation:
+        return None
+    return value if value.is_finite() else None
 
 
 def _read_sections(game: Game, line: TeamLine, refused: list[Refusal]) -> None:
@@ -268,8 +324,15 @@ def score_team_event(event: EventFile, *, integer_scale: bool = False) -> TeamRe
         else:
             result = score_match(boards, integer_scale=integer_scale)
         reports.append(MatchReport(stage, home, away, tuple(plays), result))
-    matches = [m.result.as_tie_record(m.home, m.away) for m in reports]
-    standings = team_standings(matches)
+    # A match none of whose boards counts yet (each played in one room only) has no result,
+    # as the scorer's own standings give it none: it stays listed, out of the ranking.
+    matches = [m.result.as_tie_record(m.home, m.away) for m in reports if m.result.boards]
+    started = {m.stage for m in reports if m.result.boards}
+    byes: dict[Hashable, Fraction] = {}
+    for bye in event.teams.byes:  # the bye's VPs (§ 202D) once its round is under way
+        if bye.stage in started and not by_points:
+            byes[bye.team] = byes.get(bye.team, Fraction(0)) + BYE_VP
+    standings = team_standings(matches, extra_vp=byes)
     return TeamReport(event, tuple(reports), tuple(standings), integer_scale, by_points)
 
 
@@ -423,7 +486,9 @@ def team_to_text(report: TeamReport) -> str:
     for m in report.matches:
         stage = f" ({m.stage})" if m.stage else ""
         r = m.result
-        if report.board_a_match:
+        if not r.boards:
+            summary = "no board played in both rooms yet: no result"
+        elif report.board_a_match:
             summary = f"points {_fixed(r.home_vp)}-{_fixed(r.away_vp)} over {r.boards} boards"
         else:
             summary = (

@@ -29,8 +29,18 @@ from .assemble import UNSEATED, Assembler, RawPair, RawRef, finish, unseated
 from .errors import EventFileError
 from .limits import MAX_XML_DEPTH, MAX_XML_ELEMENTS, check_size
 from .lines import Cells, fill_play
-from .model import EventFile, IndividualPlayer, Line, PairKey, Refusal, provisional_note
+from .model import (
+    TEAM_PROVISIONAL,
+    EventFile,
+    IndividualPlayer,
+    Line,
+    PairKey,
+    Refusal,
+    TeamLine,
+    provisional_note,
+)
 from .report import ScoredRankingLine, ScoreReport, decimal, line_key
+from .teamfile import pair_rooms
 from .usebio_hands import HAND_SEATS, SUIT_TAGS, WRITTEN_SUITS, read_handset
 
 DOCTYPE = '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">'
@@ -127,8 +137,9 @@ def read_usebio(data: bytes) -> EventFile:
     if event_el is None:
         raise EventFileError("no <EVENT> in the USEBIO file")
     if usebio_teams.is_team_event(event_el):  # teams: matches, IMPs/VPs, point-a-board
-        return usebio_teams.read_team_event(root, event_el)
-    event = _read_pairs_event(root, event_el, lines)
+        event = usebio_teams.read_team_event(root, event_el)
+    else:
+        event = _read_pairs_event(root, event_el, lines)
     _read_instruction(said, event)
     return event
 
@@ -610,3 +621,90 @@ def _traveller_line(board_el: ET.Element, line: Line, values: Values | None) -> 
         tag, ns, ew = values
         _add(element, "NS_" + tag, ns)
         _add(element, "EW_" + tag, ew)
+
+
+def write_team_usebio(event: EventFile) -> bytes:
+    """USEBIO 1.2 XML for the team event of ``event.teams``, in the elements the team reader
+    takes (``usebio_teams``): the TEAMs (TEAM_ID, TEAM_NAME, PLACE, TOTAL_SCORE in VPs), then a
+    MATCH per match (ROUND_NUMBER, TEAM the home team, OPPOSING_TEAM, the IMPs each team won as
+    TEAM_SCORE / OPPOSING_TEAM_SCORE, the VPs) with a BOARD per board both rooms have played:
+    its home IMPs and a TRAVELLER_LINE per room, DIRECTION where the home team sat. A board
+    played in one room only is left out (it does not count in the match yet, § 202B2), and a
+    match with no such board with it; a provisional export says so as the pairs one does."""
+    teams = event.teams
+    if teams is None:
+        raise ValueError("the event has no team matches")
+    root = ET.Element("USEBIO", {"Version": "1.2"})
+    club = _add(root, "CLUB", None)
+    _add(club, "CLUB_NAME", event.name or "Traveller")
+    if event.club_id:
+        _add(club, "CLUB_ID_NUMBER", event.club_id)
+    event_el = ET.SubElement(root, "EVENT", {"EVENT_TYPE": "TEAMS"})
+    _add(event_el, "PROGRAM_NAME", "Traveller")
+    _add(event_el, "PROGRAM_VERSION", PROGRAM_VERSION)
+    _add(event_el, "EVENT_DESCRIPTION", event.name)
+    _add(event_el, "DATE", dates.usebio(event.date))
+    _add(event_el, "BOARD_SCORING_METHOD", "IMPS")
+    _add(event_el, "MATCH_SCORING_METHOD", "VPS")
+    _add(event_el, "BOARDS_PLAYED", len({line.board for line in teams.lines}))
+    participants = _add(event_el, "PARTICIPANTS", None)
+    ids = {
+        entry.team: entry.pairs[0] if entry.pairs else str(number)
+        for number, entry in enumerate(teams.entries, 1)
+    }
+    for entry in teams.entries:
+        team_el = ET.SubElement(participants, "TEAM", {"TEAM_ID": ids[entry.team]})
+        _add(team_el, "TEAM_NAME", entry.name or entry.team)
+        if entry.published_place is not None:
+            _add(team_el, "PLACE", entry.published_place)
+        if entry.published_total is not None:
+            _add(team_el, "TOTAL_SCORE", f"{entry.published_total:.2f}")
+    published = {(p.stage, p.home, p.away): p for p in teams.published}
+    for stage, home, away, plays in pair_rooms(teams.lines):
+        counted = [p for p in plays if p.open is not None and p.closed is not None]
+        if not counted:
+            continue
+        match_el = _add(event_el, "MATCH", None)
+        _add(match_el, "ROUND_NUMBER", stage)
+        _add(match_el, "TEAM", ids[home])
+        _add(match_el, "OPPOSING_TEAM", ids[away])
+        result = published.get((stage, home, away))
+        if result is not None:
+            for tag, value in (
+                ("TEAM_SCORE", result.home_score),
+                ("OPPOSING_TEAM_SCORE", result.away_score),
+                ("TEAM_VICTORY_POINTS", result.home_vp),
+                ("OPPOSING_TEAM_VICTORY_POINTS", result.away_vp),
+            ):
+                if value is not None:
+                    _add(match_el, tag, f"{value:.2f}")
+        for play in counted:
+            board_el = _add(match_el, "BOARD", None)
+            _add(board_el, "BOARD_NUMBER", play.board)
+            if play.home_imps is not None:
+                _add(board_el, "IMPS", f"{decimal(play.home_imps):.2f}")
+            for direction, room in (("NS", play.open), ("EW", play.closed)):
+                assert room is not None
+                _team_traveller_line(board_el, direction, room)
+    _write_handset(root, event)
+    instruction = ""
+    if event.provisional:
+        instruction = f'<?{_INSTRUCTION} provisional="yes"?>\n'
+        root.insert(0, ET.Comment(f" {TEAM_PROVISIONAL} "))
+    ET.indent(root)
+    body = ET.tostring(root, encoding="unicode")
+    head = '<?xml version="1.0" encoding="UTF-8"?>\n' + DOCTYPE + "\n" + instruction
+    return (head + body + "\n").encode()
+
+
+def _team_traveller_line(board_el: ET.Element, direction: str, line: TeamLine) -> None:
+    element = _add(board_el, "TRAVELLER_LINE", None)
+    _add(element, "DIRECTION", direction)
+    if line.contract is not None:
+        _add(element, "CONTRACT", line.contract)
+        if line.contract != "PASS":
+            _add(element, "PLAYED_BY", line.declarer)
+            if line.lead:
+                _add(element, "LEAD", line.lead)
+            _add(element, "TRICKS", line.tricks)
+        _add(element, "SCORE", line.ns_points())

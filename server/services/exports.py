@@ -13,12 +13,27 @@ from protocol import alerts
 from server.core.errors import NotFoundError
 from server.core.models import Board, MovementAssignment, Result, Section
 from server.io.csv_io import write_ranking_csv, write_travellers_csv
-from server.io.model import BoardRecord, EventFile, IndividualPlayer, Line, PairEntry, PairKey
+from server.io.model import (
+    BoardRecord,
+    EventFile,
+    IndividualPlayer,
+    Line,
+    PairEntry,
+    PairKey,
+    PublishedMatch,
+    TeamBye,
+    TeamEntry,
+    TeamEvent,
+    TeamLine,
+)
 from server.io.pbn import write_pbn
+from server.io.pbn_teams import write_team_pbn
 from server.io.scorefile import score_event
-from server.io.usebio import write_usebio
+from server.io.usebio import write_team_usebio, write_usebio
 from server.movements.model import parse_seats
-from server.services import adjusted, individual_standings, standings
+from server.scoring import to_decimal
+from server.scoring.models import RealScore
+from server.services import adjusted, individual_standings, standings, team_matches
 from server.services.standings import SectionData
 
 #: Kind -> (file suffix, media type).
@@ -126,12 +141,91 @@ def load(session: Session, section: Section) -> SectionData:
             if seated is not None and all(seated):
                 north, east, south, west = (int(n or 0) for n in seated)
                 data.seats[(assignment.table_number, assignment.round)] = (north, east, south, west)
+    if section.movement_kind == "teams":
+        data.teams = _teams(team_matches.team_table(session, section))
     for row in rows:
         table, round_, board, auction, play, explained = cast(
             tuple[int, int, int, str | None, str | None, str | None], row
         )
         data.played[(table, round_, board)] = (auction, play, explained)
     return data
+
+
+def _team_labels(table: team_matches.TeamTable) -> dict[int, str]:
+    """Team number -> the name that stands for it in the file: its name, or "Team n" for a
+    team without one or with another team's name (the files tell teams apart by name)."""
+    numbers = sorted(set(table.names) | {t for m in table.matches for t in (m.home, m.away)})
+    named = [table.names.get(n, "").strip() for n in numbers]
+    return {
+        n: name if name and named.count(name) == 1 else f"Team {n}"
+        for n, name in zip(numbers, named, strict=True)
+    }
+
+
+def _teams(table: team_matches.TeamTable) -> TeamEvent:
+    """The TD's teams, ranking and match results (``team_matches.team_table``) as the files
+    publish them."""
+    labels = _team_labels(table)
+    teams = TeamEvent()
+    for standing in table.standings:
+        label = labels[int(str(standing.team))]
+        entry = TeamEntry(label, label, pairs=(str(standing.team),))
+        entry.published_place = standing.place
+        entry.published_total = to_decimal(standing.vp, 2)
+        teams.entries.append(entry)
+    ranked = {entry.team for entry in teams.entries}
+    teams.entries += [
+        TeamEntry(label, label, pairs=(str(number),))
+        for number, label in labels.items()
+        if label not in ranked
+    ]
+    for match in table.matches:
+        if match.result is None:
+            continue
+        made = match.result
+        published = PublishedMatch(str(match.round), labels[match.home], labels[match.away])
+        published.boards = made.boards
+        published.home_score, published.away_score = (
+            to_decimal(made.home_won, 2),
+            to_decimal(made.away_won, 2),
+        )
+        published.home_vp = to_decimal(made.home_vp, 2)
+        published.away_vp = to_decimal(made.away_vp, 2)
+        teams.published.append(published)
+    teams.byes = [TeamBye(str(round_), labels[team]) for round_, team in sorted(table.byes.items())]
+    return teams
+
+
+def _team_lines(data: SectionData, event: EventFile) -> list[TeamLine]:
+    """Each table's real score in a teams section, as the TD's matches count them: a table
+    at an odd table number is its match's open room (the home team N/S), the next one the
+    closed room; a board without a real score (unsettled, or the TD's artificial score) is
+    left out, and with it the board from its match."""
+    assert data.teams is not None
+    by_number = {int(n): entry.team for entry in data.teams.entries for n in entry.pairs}
+    stored = {(r.table_number, r.round, r.board): r for r in data.results}
+    out = []
+    for line in event.lines:
+        made = standings.board_result(stored[(line.table or 0, line.round or 0, line.board)])
+        if made is None or not isinstance(made.ns, RealScore) or line.ns is None or line.ew is None:
+            continue
+        room = "Open" if (line.table or 0) % 2 else "Closed"
+        team = TeamLine(
+            line.board,
+            by_number[line.ns.number],
+            by_number[line.ew.number],
+            stage=str(line.round),
+            room=room,
+            table=str(line.table),
+        )
+        team.contract, team.declarer, team.tricks = line.contract, line.declarer, line.tricks
+        team.auction, team.play = line.auction, line.play
+        ns, ew = (event.pair(key) for key in (line.ns, line.ew))
+        north, south = (*(ns.names if ns else ()), "", "")[:2]
+        east, west = (*(ew.names if ew else ()), "", "")[:2]
+        team.players = (north, east, south, west)
+        out.append(team)
+    return out
 
 
 def _vulnerable(board: Board) -> str:
@@ -164,6 +258,15 @@ def export(data: SectionData, kind: str, club_id: str | None = None) -> ExportFi
     suffix, media_type = FORMATS[kind]
     event = event_file(data, club_id)
     event.provisional = len(event.lines) < sum(len(plays) for plays in data.plays.values())
+    if data.teams is not None and kind in ("pbn", "usebio"):
+        event.teams = TeamEvent(
+            _team_lines(data, event),
+            entries=data.teams.entries,
+            published=data.teams.published,
+            byes=data.teams.byes,
+        )
+        written = write_team_pbn(event).encode() if kind == "pbn" else write_team_usebio(event)
+        return _file(event, suffix, media_type, written)
     if event.provisional:  # the file says over how many tables, so a reader scores it alike
         event.tables_per_board = data.field_size
     report = score_event(event, data.method, field=data.field_size, profile=data.profile)
@@ -175,5 +278,9 @@ def export(data: SectionData, kind: str, club_id: str | None = None) -> ExportFi
         content = write_travellers_csv(event, report, section=data.section.letter).encode()
     else:
         content = write_ranking_csv(report, section=data.section.letter).encode()
+    return _file(event, suffix, media_type, content)
+
+
+def _file(event: EventFile, suffix: str, media_type: str, content: bytes) -> ExportFile:
     stem = "".join(c if c.isalnum() else "-" for c in event.name.lower()).strip("-") or "event"
     return ExportFile(f"{stem}{suffix}", media_type, content)

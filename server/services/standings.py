@@ -23,6 +23,7 @@ from protocol.messages import COMPLETE_STATES, BoardResultView
 from server import scoring
 from server.core.errors import NotFoundError
 from server.core.models import Board, Event, MovementAssignment, Pair, Result, Sanction, Section
+from server.io.model import TeamEvent
 from server.scoring import BoardResult, Method, ScoringOptions, methods
 from server.services import adjusted, handicaps
 from server.services.deadlines import PublishedChange, published_changes
@@ -112,6 +113,9 @@ class SectionData:
     exports only (empty for a pairs section)."""
     players: dict[int, str] = field(default_factory=dict)
     """An individual's players, number -> name; for the exports only."""
+    teams: TeamEvent | None = None
+    """A teams section's teams and match results as the TD's standings give them (no lines
+    yet: ``exports.event_file`` adds the tables); for the exports only."""
 
     @property
     def method(self) -> Method:

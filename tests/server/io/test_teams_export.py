@@ -1,0 +1,226 @@
+"""A teams section's PBN and USEBIO exports as a team event: each match's two rooms per board under
+[HomeTeam]/[VisitTeam], [Round] and [Room], the match results (IMPs, VPs) and the VP ranking.
+endplay's PBN reader opens it, and Traveller's reader (`traveller score`) scores it to the TD's
+own standings (`services/team_matches.team_table`), mid-session too."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine
+from sqlmodel import Session, select
+from typer.testing import CliRunner
+
+from server.core.models import Pair, Team
+from server.io.formats import load
+from server.io.pbn import read_pbn
+from server.io.pbn_syntax import quote
+from server.io.teamfile import score_team_event
+from server.scoring import to_decimal
+from server.services import exports
+from server.services.team_matches import TeamTable, team_table
+from tests.server.test_team_matches import play, round_robin
+from tests.support.io import score_cli
+
+pbn = pytest.importorskip("endplay.parsers.pbn")  # the handrecords extra, as `traveller test`
+
+NAMES = {1: "Aces", 2: "Kings of Oslo", 3: 'Queens "Q"', 4: "Jacks"}
+
+
+def _teams_event(engine: Engine, *, finished: bool, kind: str = "pbn") -> tuple[str, TeamTable]:
+    """Four teams, three rounds of two matches (2 boards a round): rounds 1 and 2 played but
+    the closed room of match 2 in round 2, or (``finished``) every table of every round; the
+    export and the TD's standings."""
+    with Session(engine) as s:
+        section = round_robin(s, 8)
+        for team in s.exec(select(Team)):
+            team.name = NAMES[team.number]
+            s.add(team)
+        for pair in s.exec(select(Pair)):
+            pair.player1, pair.player2 = f"Ann {pair.id}", f"Bo {pair.id}"
+            s.add(pair)
+        play(s, section, 1, 1, "4S", 10)
+        play(s, section, 1, 2, "4S", 9)
+        play(s, section, 1, 3, "3NT", 8)
+        play(s, section, 1, 4, "2H", 8)
+        play(s, section, 2, 1, "6NT", 12)
+        play(s, section, 2, 2, "3NT", 10)
+        play(s, section, 2, 3, "1NT", 7)
+        if finished:
+            play(s, section, 2, 4, "3S", 10)
+            for table, (contract, tricks) in enumerate(
+                [("4H", 10), ("4H", 11), ("3NT", 6), ("2S", 8)], 1
+            ):
+                play(s, section, 3, table, contract, tricks)
+        s.commit()
+        s.refresh(section)
+        table = team_table(s, section)
+        made = exports.export(exports.load(s, section), kind)
+    return made.content.decode(), table
+
+
+def _dec(value: Fraction) -> float:
+    return float(to_decimal(value, 2))
+
+
+def _td_ranking(table: TeamTable) -> list[tuple[str, str, float]]:
+    return [(table.names[int(str(s.team))], s.place, _dec(s.vp)) for s in table.standings]
+
+
+def _td_matches(table: TeamTable) -> set[tuple[str, str, str, int, float, float, float, float]]:
+    return {
+        (
+            str(m.round),
+            table.names[m.home],
+            table.names[m.away],
+            m.result.boards,
+            _dec(m.result.home_margin),
+            _dec(m.result.away_margin),
+            _dec(m.result.home_vp),
+            _dec(m.result.away_vp),
+        )
+        for m in table.matches
+        if m.result is not None
+    }
+
+
+def _file_matches(matches: list[dict[str, Any]]) -> set[tuple[Any, ...]]:
+    return {
+        (
+            m["stage"],
+            m["home"],
+            m["away"],
+            m["boards"],
+            m["home_imps"],
+            m["away_imps"],
+            m["home_vp"],
+            m["away_vp"],
+        )
+        for m in matches
+        if m["boards"]  # a match with no board in both rooms yet: listed, without a result
+    }
+
+
+@pytest.mark.parametrize("finished", [True, False], ids=["finished", "mid-session"])
+def test_a_teams_export_rescores_to_the_tds_standings(
+    engine: Engine, client: TestClient, tmp_path: Path, finished: bool
+) -> None:
+    text, table = _teams_event(engine, finished=finished)
+    assert len([m for m in table.matches if m.result is not None]) == (6 if finished else 3)
+
+    boards = pbn.loads(text)  # endplay opens every table's game
+    games = [(b.board_num, b.info["HomeTeam"], b.info["VisitTeam"], b.info["Room"]) for b in boards]
+    assert len(games) == (24 if finished else 14)  # 2 boards at each table that played
+    # endplay keeps a tag's PBN escapes (\\" for a quote) in the value it gives.
+    escaped = {quote(name)[1:-1] for name in NAMES.values()}
+    assert {g[1] for g in games} | {g[2] for g in games} == escaped
+    assert {g[3] for g in games} == {"Open", "Closed"}
+    assert boards[0].info["Competition"] == "Teams"
+    # Each game names the four players at its table, as the TD's pairs give them.
+    assert all(b.info["North"].startswith("Ann ") for b in boards)
+    assert all(b.info["West"].startswith("Bo ") for b in boards)
+
+    event = read_pbn(text)
+    assert event.refused == []
+    assert event.teams is not None
+    assert event.provisional is not finished
+    report = score_team_event(event)
+    ranking = [(str(s.team), s.place, _dec(s.vp)) for s in report.standings]
+    assert ranking == _td_ranking(table)
+
+    path = tmp_path / "teams.pbn"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(score_cli(), ["score", str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    scored = json.loads(result.stdout)
+    assert scored["method"] == "teams"
+    assert [(t["team"], t["place"], t["vp"]) for t in scored["teams"]] == _td_ranking(table)
+    assert _file_matches(scored["matches"]) == _td_matches(table)
+    # What the file published for each match (IMPs won by each team, VPs) is the TD's figure.
+    published = {
+        (m["stage"], m["home"], m["away"]): m["published"] for m in scored["matches"] if m["boards"]
+    }
+    assert published == {
+        (str(m.round), table.names[m.home], table.names[m.away]): {
+            "home_score": _dec(m.result.home_won),
+            "away_score": _dec(m.result.away_won),
+            "home_vp": _dec(m.result.home_vp),
+            "away_vp": _dec(m.result.away_vp),
+        }
+        for m in table.matches
+        if m.result is not None
+    }
+    # And its ranking ([TotalScoreTable]): each team's place and VPs as the TD ranks them.
+    assert [
+        (e.team, e.published_place, float(e.published_total or 0)) for e in event.teams.entries
+    ] == (_td_ranking(table))
+
+
+@pytest.mark.parametrize("finished", [True, False], ids=["finished", "mid-session"])
+def test_a_teams_usebio_export_rescores_to_the_tds_standings(
+    engine: Engine, client: TestClient, tmp_path: Path, finished: bool
+) -> None:
+    text, table = _teams_event(engine, finished=finished, kind="usebio")
+    assert "<MATCH>" in text
+    assert 'EVENT_TYPE="TEAMS"' in text
+    path = tmp_path / "teams.xml"
+    path.write_text(text, encoding="utf-8")
+    event = load(path)
+    assert event.refused == []
+    assert event.teams is not None
+    assert event.provisional is not finished
+    result = CliRunner().invoke(score_cli(), ["score", str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    scored = json.loads(result.stdout)
+    assert scored["method"] == "teams"
+    # The file names each team by its number (TEAM_ID) and gives its name (TEAM_NAME).
+    names = {t["team"]: t["name"] for t in scored["teams"]}
+    assert [(t["name"], t["place"], t["vp"]) for t in scored["teams"]] == _td_ranking(table)
+    matches = [{**m, "home": names[m["home"]], "away": names[m["away"]]} for m in scored["matches"]]
+    assert _file_matches(matches) == _td_matches(table)
+    assert {(m["stage"], m["home"], m["away"]): m["published"] for m in matches} == {
+        (str(m.round), table.names[m.home], table.names[m.away]): {
+            "home_score": _dec(m.result.home_won),
+            "away_score": _dec(m.result.away_won),
+            "home_vp": _dec(m.result.home_vp),
+            "away_vp": _dec(m.result.away_vp),
+        }
+        for m in table.matches
+        if m.result is not None
+    }
+    ranking = [
+        (e.name, e.published_place, float(e.published_total or 0)) for e in event.teams.entries
+    ]
+    assert ranking == _td_ranking(table)
+
+
+def test_a_bye_is_written_and_scored_as_the_td_scores_it(
+    engine: Engine, client: TestClient, tmp_path: Path
+) -> None:
+    """Three teams: each round one team has the bye, and the TD gives it the bye's VPs once the
+    round has a match under way; the PBN file says who had it, and its reader does the same."""
+    with Session(engine) as s:
+        section = round_robin(s, 6)
+        for team in s.exec(select(Team)):
+            team.name = NAMES[team.number]
+            s.add(team)
+        play(s, section, 1, 1, "4S", 10)
+        play(s, section, 1, 2, "4S", 8)
+        play(s, section, 2, 1, "3NT", 9)  # round 2: one room only, no board counts yet
+        s.commit()
+        s.refresh(section)
+        table = team_table(s, section)
+        text = exports.export(exports.load(s, section), "pbn").content.decode()
+    assert set(table.byes) == {1, 2, 3}
+    assert len([m for m in table.matches if m.result is not None]) == 1
+    event = read_pbn(text)
+    assert event.refused == []
+    report = score_team_event(event)
+    ranking = [(str(s.team), s.place, _dec(s.vp)) for s in report.standings]
+    assert ranking == _td_ranking(table)
+    assert ("1", table.names[table.byes[1]]) in [(b.stage, b.team) for b in event.teams.byes]
