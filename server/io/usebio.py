@@ -686,6 +686,10 @@ def write_team_usebio(event: EventFile) -> bytes:
             for direction, room in (("NS", play.open), ("EW", play.closed)):
                 assert room is not None
                 _team_traveller_line(board_el, direction, room)
+    for bye in teams.byes:  # a MATCH of one team and no board: it sat the round out
+        match_el = _add(event_el, "MATCH", None)
+        _add(match_el, "ROUND_NUMBER", bye.stage)
+        _add(match_el, "TEAM", ids[bye.team])
     _write_handset(root, event)
     instruction = ""
     if event.provisional:

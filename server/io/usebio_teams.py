@@ -62,7 +62,15 @@ from protocol.text import neutral
 from . import spelling
 from .errors import EventFileError
 from .lines import Cells, read_cells, team_refusal
-from .model import EventFile, PublishedMatch, Refusal, TeamEntry, TeamEvent, TeamLine
+from .model import (
+    EventFile,
+    PublishedMatch,
+    Refusal,
+    TeamBye,
+    TeamEntry,
+    TeamEvent,
+    TeamLine,
+)
 from .usebio_hands import read_handset
 
 TEAM_EVENT_TYPES = frozenset(
@@ -127,6 +135,7 @@ class _TeamsReader:
     vp_match_scoring: bool
     lines: list[TeamLine] = field(default_factory=list)
     published: list[PublishedMatch] = field(default_factory=list)
+    byes: list[TeamBye] = field(default_factory=list)
     refused: list[Refusal] = field(default_factory=list)
     matches: int = 0
     loose_boards: int = 0
@@ -163,6 +172,13 @@ class _TeamsReader:
         place = f"MATCH {self.matches}" + (f" (round {round_text})" if round_text else "")
         home_text, away_text = _text(element, "TEAM"), _text(element, "OPPOSING_TEAM")
         home, away = self.team(home_text), self.team(away_text)
+        if (
+            home is not None
+            and element.find("OPPOSING_TEAM") is None
+            and not len(element.findall("BOARD"))
+        ):  # a MATCH of one team and no board: the team sat the round out (a bye)
+            self.byes.append(TeamBye(round_text, home))
+            return
         if home is None or away is None:
             text = home_text if home is None else away_text
             reason = f"team {text!r} is not in PARTICIPANTS" if text else "no TEAM or OPPOSING_TEAM"
@@ -444,7 +460,9 @@ def read_team_event(root: ET.Element, event_el: ET.Element) -> EventFile:
         event.notes.append(
             f"scored board-a-match (2/1/0 a board, § 206) as the file says ({event.scoring})"
         )
-    event.teams = TeamEvent(lines, reader.board_a_match, entries, reader.published, event.scoring)
+    event.teams = TeamEvent(
+        lines, reader.board_a_match, entries, reader.published, event.scoring, reader.byes
+    )
     read_handset(root.find("HANDSET"), event)
     return event
 

@@ -224,3 +224,33 @@ def test_a_bye_is_written_and_scored_as_the_td_scores_it(
     ranking = [(str(s.team), s.place, _dec(s.vp)) for s in report.standings]
     assert ranking == _td_ranking(table)
     assert ("1", table.names[table.byes[1]]) in [(b.stage, b.team) for b in event.teams.byes]
+
+
+def test_a_bye_in_a_usebio_export_is_scored_as_the_td_scores_it(
+    engine: Engine, client: TestClient, tmp_path: Path
+) -> None:
+    """The same three teams in USEBIO: the bye is a MATCH of one team and no board, and the
+    reader gives that team the bye's VPs once its round is under way, as the TD does."""
+    with Session(engine) as s:
+        section = round_robin(s, 6)
+        for team in s.exec(select(Team)):
+            team.name = NAMES[team.number]
+            s.add(team)
+        play(s, section, 1, 1, "4S", 10)
+        play(s, section, 1, 2, "4S", 8)
+        play(s, section, 2, 1, "3NT", 9)  # round 2: one room only, no board counts yet
+        s.commit()
+        s.refresh(section)
+        table = team_table(s, section)
+        text = exports.export(exports.load(s, section), "usebio").content.decode()
+    assert set(table.byes) == {1, 2, 3}
+    path = tmp_path / "teams.xml"
+    path.write_text(text, encoding="utf-8")
+    event = load(path)
+    assert event.refused == []
+    assert event.teams is not None
+    assert len(event.teams.byes) == 3
+    result = CliRunner().invoke(score_cli(), ["score", str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    scored = json.loads(result.stdout)
+    assert [(t["name"], t["place"], t["vp"]) for t in scored["teams"]] == _td_ranking(table)
