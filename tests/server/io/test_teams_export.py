@@ -199,11 +199,9 @@ def test_a_teams_usebio_export_rescores_to_the_tds_standings(
     assert ranking == _td_ranking(table)
 
 
-def test_a_bye_is_written_and_scored_as_the_td_scores_it(
-    engine: Engine, client: TestClient, tmp_path: Path
-) -> None:
-    """Three teams: each round one team has the bye, and the TD gives it the bye's VPs once the
-    round has a match under way; the PBN file says who had it, and its reader does the same."""
+def _three_teams(engine: Engine, kind: str) -> tuple[str, TeamTable]:
+    """Three teams in a round robin (a bye each round): round 1 played in both rooms, round 2
+    in one room only; the section exported as ``kind``, and the TD's standings."""
     with Session(engine) as s:
         section = round_robin(s, 6)
         for team in s.exec(select(Team)):
@@ -215,8 +213,17 @@ def test_a_bye_is_written_and_scored_as_the_td_scores_it(
         s.commit()
         s.refresh(section)
         table = team_table(s, section)
-        text = exports.export(exports.load(s, section), "pbn").content.decode()
+        text = exports.export(exports.load(s, section), kind).content.decode()
     assert set(table.byes) == {1, 2, 3}
+    return text, table
+
+
+def test_a_bye_is_written_and_scored_as_the_td_scores_it(
+    engine: Engine, client: TestClient, tmp_path: Path
+) -> None:
+    """Three teams: each round one team has the bye, and the TD gives it the bye's VPs once the
+    round has a match under way; the PBN file says who had it, and its reader does the same."""
+    text, table = _three_teams(engine, "pbn")
     assert len([m for m in table.matches if m.result is not None]) == 1
     event = read_pbn(text)
     assert event.refused == []
@@ -231,19 +238,7 @@ def test_a_bye_in_a_usebio_export_is_scored_as_the_td_scores_it(
 ) -> None:
     """The same three teams in USEBIO: the bye is a MATCH of one team and no board, and the
     reader gives that team the bye's VPs once its round is under way, as the TD does."""
-    with Session(engine) as s:
-        section = round_robin(s, 6)
-        for team in s.exec(select(Team)):
-            team.name = NAMES[team.number]
-            s.add(team)
-        play(s, section, 1, 1, "4S", 10)
-        play(s, section, 1, 2, "4S", 8)
-        play(s, section, 2, 1, "3NT", 9)  # round 2: one room only, no board counts yet
-        s.commit()
-        s.refresh(section)
-        table = team_table(s, section)
-        text = exports.export(exports.load(s, section), "usebio").content.decode()
-    assert set(table.byes) == {1, 2, 3}
+    text, table = _three_teams(engine, "usebio")
     path = tmp_path / "teams.xml"
     path.write_text(text, encoding="utf-8")
     event = load(path)
