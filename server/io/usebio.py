@@ -610,13 +610,7 @@ def _traveller_line(board_el: ET.Element, line: Line, values: Values | None) -> 
     elif line.contract is None and line.score is not None:
         _add(element, "SCORE", line.score)
     elif line.contract is not None:
-        _add(element, "CONTRACT", line.contract)
-        if line.contract != "PASS":
-            _add(element, "PLAYED_BY", line.declarer)
-            if line.lead:
-                _add(element, "LEAD", line.lead)
-            _add(element, "TRICKS", line.tricks)
-        _add(element, "SCORE", line.ns_points())
+        _add_contract(element, line)
     if values is not None:
         tag, ns, ew = values
         _add(element, "NS_" + tag, ns)
@@ -705,10 +699,16 @@ def _team_traveller_line(board_el: ET.Element, direction: str, line: TeamLine) -
     element = _add(board_el, "TRAVELLER_LINE", None)
     _add(element, "DIRECTION", direction)
     if line.contract is not None:
-        _add(element, "CONTRACT", line.contract)
-        if line.contract != "PASS":
-            _add(element, "PLAYED_BY", line.declarer)
-            if line.lead:
-                _add(element, "LEAD", line.lead)
-            _add(element, "TRICKS", line.tricks)
-        _add(element, "SCORE", line.ns_points())
+        _add_contract(element, line)
+
+
+def _add_contract(element: ET.Element, line: Line | TeamLine) -> None:
+    """A played line's CONTRACT, PLAYED_BY, LEAD and TRICKS (a passed-out board: the contract
+    alone), then its N/S SCORE."""
+    _add(element, "CONTRACT", line.contract)
+    if line.contract != "PASS":
+        _add(element, "PLAYED_BY", line.declarer)
+        if line.lead:
+            _add(element, "LEAD", line.lead)
+        _add(element, "TRICKS", line.tricks)
+    _add(element, "SCORE", line.ns_points())
