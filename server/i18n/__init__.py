@@ -19,7 +19,7 @@ from typing import Final
 
 from babel import Locale
 from babel.dates import format_date, format_datetime, format_time
-from babel.numbers import format_decimal, format_percent
+from babel.numbers import NumberPattern, format_decimal, parse_pattern
 
 from protocol import catalogues, languages
 
@@ -117,12 +117,18 @@ def number(value: Decimal | int | float, lang: str, places: int | None = None) -
 
 def percent(value: Decimal | int | float, lang: str, places: int = 2) -> str:
     """A percentage given as 0-100, as the language writes it: "56,23 %" (da), "56.23%" (en)."""
-    locale = _locale(lang)
-    pattern = locale.percent_formats[None].pattern
-    digits = "0." + "0" * places if places else "0"
-    pattern = pattern.replace("#,##0", "#,##" + digits, 1)
-    text = format_percent(Decimal(str(value)) / 100, format=pattern, locale=locale)
+    text: str = _percent_pattern(lang, places).apply(Decimal(str(value)) / 100, _locale(lang))
     return text.replace("-", "−")
+
+
+@cache
+def _percent_pattern(lang: str, places: int) -> NumberPattern:
+    """The language's percent pattern with ``places`` decimals, parsed once (a ranking writes
+    hundreds of percentages a render; reading the locale's formats each time cost more than
+    writing them)."""
+    pattern = _locale(lang).percent_formats[None].pattern
+    digits = "0." + "0" * places if places else "0"
+    return parse_pattern(pattern.replace("#,##0", "#,##" + digits, 1))
 
 
 def clock(value: datetime, lang: str) -> str:
@@ -147,6 +153,7 @@ def seat_letter(letter: str | None, lang: str) -> str:
     return SEAT_LETTERS.get(lang, SEAT_LETTERS[SOURCE]).get(letter, letter)
 
 
+@cache
 @cache
 def _locale(lang: str) -> Locale:
     return Locale.parse(lang if lang in LANGUAGES else SOURCE)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -13,7 +13,15 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from protocol import alerts
-from protocol.messages import COMPLETE_STATES, BoardResultView, ResultState
+from protocol.messages import (
+    COMPLETE_STATES,
+    BoardResultView,
+    Message,
+    ResultChanged,
+    ResultState,
+    RoundChanged,
+    RoundInfo,
+)
 from server.core.errors import NotFoundError
 from server.core.models import (
     Audit,
@@ -578,6 +586,47 @@ class LiveRoom:
         data.states.setdefault((view.table, view.round), {})[view.board] = view.state.value
         self.touched.add(view.table)
         return True
+
+    def follow(self, messages: Sequence[Message], now: datetime | None = None) -> bool:
+        """Take pushed messages in order: results (:meth:`put`) and tables moving on to their
+        next round (:meth:`move`); False as soon as one needs a new read (anything else)."""
+        for message in messages:
+            if isinstance(message, ResultChanged):
+                known = self.put(message.result)
+            elif isinstance(message, RoundChanged):
+                known = self.move(message.round, now)
+            else:
+                known = False
+            if not known:
+                return False
+        return True
+
+    def move(self, info: RoundInfo, now: datetime | None = None) -> bool:
+        """A table moved on to its next round (its own "next round", pushed as the round it
+        now plays): True when the snapshot shows it as it is (the table's row is worked out
+        again at the next :meth:`changes`). False for anything else a round push can mean (the
+        TD started or closed a round, changed the movement or the settings): only a new read
+        shows those. The table's time in the round starts at ``now``, the push's arrival, until
+        the next full read gives the stored time (the commit's, milliseconds earlier)."""
+        section, table = self.data.section, self.seats.get(info.table)
+        if table is None or info.round != table.round + 1 or info.round > section.current_round:
+            return False
+        if info.rounds != section.rounds or info.round_open != (info.round > section.closed_rounds):
+            return False
+        seating = self.data.assignments.get((info.table, info.round))
+        if seating is None or [b.board for b in info.boards] != seating.board_numbers():
+            return False
+        seated = (self._number(seating.ns_pair_id), self._number(seating.ew_pair_id))
+        shown = tuple(p.number if p is not None else None for p in (info.ns, info.ew))
+        if seated != shown:
+            return False
+        table.round, table.round_entered_at = info.round, now or utcnow()
+        self.touched.add(info.table)
+        return True
+
+    def _number(self, pair_id: int | None) -> int | None:
+        pair = self.data.pairs.get(pair_id) if pair_id is not None else None
+        return pair.number if pair is not None else None
 
     def take(self) -> set[int]:
         """The tables whose row changed since the last call."""

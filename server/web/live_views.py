@@ -13,10 +13,12 @@ full (``apply`` answers None)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from fastapi import WebSocket
 from fastapi.concurrency import run_in_threadpool
+from markupsafe import Markup
 from sqlmodel import Session
 
 from protocol.messages import BoardResultView, ConflictRaised, Message, ResultChanged
@@ -30,8 +32,40 @@ DASHBOARD_FRAGMENTS = ("summary", "grid", "calls", "missing")
 RANKING_FRAGMENTS = ("status", "ranking", "boards")
 
 
-def dashboard_fragments(web: WebState, ctx: dict[str, Any]) -> Fragments:
-    """The dashboard's fragments (the page, and its live feed's full refresh)."""
+#: The grid's fields a table's row shows (td/_grid_row.html); a test reads the template.
+ROW_GRID_FIELDS = ("section_id", "round_minutes", "earlier")
+
+
+class GridRows:
+    """Each table's grid row as last rendered, in one language: a row whose fields did not
+    change is not rendered again (the seconds in the round are not shown: the page counts
+    them from ``since``). A full refresh of a 200-table dashboard after a round starts then
+    renders the rows that changed, not all 200."""
+
+    def __init__(self, web: WebState) -> None:
+        self.web = web
+        self.renders = 0
+        self._kept: dict[int, tuple[object, str]] = {}
+
+    def html(self, ctx: dict[str, Any], row: dashboard.TableRow) -> Markup:
+        grid = ctx["grid"]
+        key = (replace(row, elapsed=None), *(getattr(grid, f) for f in ROW_GRID_FIELDS))
+        kept = self._kept.get(row.table)
+        if kept is None or kept[0] != key:
+            self.renders += 1
+            kept = (key, fragment(self.web, "td/_grid_row.html", **ctx, row=row))
+            self._kept[row.table] = kept
+        return Markup(kept[1])  # rendered by the autoescaping templates
+
+
+def dashboard_fragments(
+    web: WebState, ctx: dict[str, Any], rows: GridRows | None = None
+) -> Fragments:
+    """The dashboard's fragments (the page, and its live feed's full refresh); ``rows``: the
+    rows as last rendered (a live page's), else each row is rendered afresh."""
+    rows = rows if rows is not None else GridRows(web)
+    row_html = {row.table: rows.html(ctx, row) for row in ctx["grid"].rows}
+    ctx = {**ctx, "row_html": row_html}
     return {name: fragment(web, f"td/_{name}.html", **ctx) for name in DASHBOARD_FRAGMENTS}
 
 
@@ -63,6 +97,7 @@ class DashboardView:
         self.head: dashboard.SectionHead | None = None
         self.totals: dict[str, int] = {}
         self.missing: list[dashboard.MissingEntry] = []
+        self.rows = GridRows(web)
 
     async def load(self) -> None:
         def work(s: Session) -> tuple[dashboard.SectionHead, dashboard.LiveRoom]:
@@ -87,29 +122,20 @@ class DashboardView:
     def fragments(self) -> Fragments:
         assert self.room is not None
         room = self.room.overview(connected=self._connected())
-        out = dashboard_fragments(self.web, self._context(room))
+        out = dashboard_fragments(self.web, self._context(room), self.rows)
         self.totals, self.missing = room.grid.totals, room.missing
         return out
 
     def apply(self, messages: Sequence[Message]) -> Delta | None:
-        results = results_of(messages)
-        if results is None or self.room is None:
+        """Results, and tables moving on to their next round, in memory; None for anything
+        else (a conflict, a round started or closed, a change of movement or settings)."""
+        if self.room is None or not self.room.follow(messages):
             return None
-        if any(isinstance(m, ConflictRaised) for m in messages):
-            return None
-        for result in results:
-            if not self.room.put(result):
-                return None
         if not self.room.touched:
             return {}
         room, changed = self.room.changes(connected=self._connected())
         ctx = self._context(room)
-        delta: Delta = {
-            "rows": {
-                str(row.table): fragment(self.web, "td/_grid_row.html", **ctx, row=row)
-                for row in changed
-            }
-        }
+        delta: Delta = {"rows": {str(row.table): str(self.rows.html(ctx, row)) for row in changed}}
         if room.grid.totals != self.totals:
             self.totals = room.grid.totals
             delta["totals"] = self.totals

@@ -21,13 +21,13 @@ from sqlmodel import Session, select
 
 from protocol.messages import (
     ConfirmResult,
-    ConflictRaised,
     CorrectResult,
     EnterResult,
     EntryValues,
     Message,
     NextRound,
     RejectResult,
+    RoundChanged,
     TableCommand,
 )
 from server.core.db import make_engine, migrate, transact
@@ -85,6 +85,8 @@ class Night:
     tokens: dict[int, str]
     scoring: str
     reloads: int = 0
+    room_reloads: int = 0  # of them, the dashboard's own
+    moves: int = 0  # tables moving on that the dashboard followed without a read
 
     def section(self, s: Session) -> Section:
         return setup.get_section(s, self.section_id)
@@ -192,10 +194,18 @@ class Followers:
         self.load()
 
     def load(self) -> None:
+        self.load_room()
+        self.load_rankings()
+
+    def load_room(self) -> None:
+        self.moved: set[int] = set()  # tables moved since the read, their time from the push
+        with Session(self.night.engine) as s:
+            self.room = dashboard.LiveRoom.load(s, self.night.section(s))
+        self.room.overview(now=NOW)  # the lines each change starts from
+
+    def load_rankings(self) -> None:
         with Session(self.night.engine) as s:
             section = self.night.section(s)
-            self.room = dashboard.LiveRoom.load(s, section)
-            self.room.overview(now=NOW)  # the lines each change starts from
             seated, versions = standings.seats(s, section), standings.versions(s, section)
             self.public = standings.LiveRanking(
                 standings.load(s, section), seated, public=True, versions=versions
@@ -205,31 +215,50 @@ class Followers:
             )
 
     def take(self, messages: list[Message]) -> None:
-        results = results_of(messages)
-        # a conflict calls the TD, which no push carries: the dashboard reads it in full
-        conflict = any(isinstance(m, ConflictRaised) for m in messages)
-        followed = (
-            results is not None
-            and not conflict
-            and all(
-                [self.room.put(r) for r in results]
-                + [self.public.put(r) for r in results]
-                + [self.td.put(r) for r in results]
-            )
-        )
-        if not followed:
+        """Each live page as its channel does: follow in memory, else read again in full."""
+        # The dashboard follows results and tables moving on; a conflict calls the TD, which
+        # no push carries, and the TD's changes of rounds: those it reads in full.
+        if self.room.follow(messages):  # a move starts the table's time at its arrival
+            self.moved |= {m.round.table for m in messages if isinstance(m, RoundChanged)}
+            self.night.moves += sum(isinstance(m, RoundChanged) for m in messages)
+        else:
             self.night.reloads += 1
-            self.load()
+            self.night.room_reloads += 1
+            self.load_room()
+        # The rankings follow results only: where the pairs now sit decides what the public
+        # may see.
+        results = results_of(messages)
+        if results is None or not all(
+            [self.public.put(r) for r in results] + [self.td.put(r) for r in results]
+        ):
+            self.night.reloads += 1
+            self.load_rankings()
 
 
-def without_terminals(room: dashboard.Overview) -> dashboard.Overview:
+def without_terminals(room: dashboard.Overview, moved: set[int]) -> dashboard.Overview:
     """The overview less what no push announces (a terminal's last contact, which the live
-    page's poll reads again)."""
+    page's poll reads again; the exact time a table moved on, which the push's arrival stands
+    for until then)."""
     rows = [
         dataclasses.replace(r, online=False, last_seen=None, devices=0, unsent=0)
         for r in room.grid.rows
     ]
+    rows = [
+        dataclasses.replace(r, since=None, elapsed=None) if r.table in moved else r for r in rows
+    ]
     return dataclasses.replace(room, grid=dataclasses.replace(room.grid, rows=rows))
+
+
+def moved_in_time(live: dashboard.Overview, full: dashboard.Overview, moved: set[int]) -> bool:
+    """The tables that moved on started their round, as the dashboard shows it, within a
+    second of the stored time."""
+    stored = {r.table: r.since for r in full.grid.rows}
+    shown = {r.table: r.since for r in live.grid.rows}
+    for table in moved:
+        a, b = shown[table], stored[table]
+        if a is None or b is None or abs((a - b).total_seconds()) > 1:
+            return False
+    return True
 
 
 def check(night: Night, live: Followers) -> None:
@@ -242,9 +271,12 @@ def check(night: Night, live: Followers) -> None:
     touched = set(live.room.touched)
     # a change works out only its tables' lines again, and comes to the full read
     changed, rows = live.room.changes(now=NOW)
-    assert without_terminals(changed) == without_terminals(full_room)
+    moved = live.moved
+    assert without_terminals(changed, moved) == without_terminals(full_room, moved)
+    assert moved_in_time(changed, full_room, moved)
     assert [r.table for r in rows] == sorted(touched)
-    assert without_terminals(live.room.overview(now=NOW)) == without_terminals(full_room)
+    whole = live.room.overview(now=NOW)
+    assert without_terminals(whole, moved) == without_terminals(full_room, moved)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -265,8 +297,9 @@ def test_the_live_pages_equal_a_full_read_after_every_command(
 
 
 def test_a_round_of_entries_is_followed_without_a_single_read() -> None:
-    """The common case, a round played through (enter, confirm), never needs the fallback,
-    and the public ranking takes a board only once every table has played it."""
+    """The common case, a round played through (enter, confirm) and every table moving on,
+    never needs the dashboard's fallback, and the public ranking takes a board only once every
+    table has played it."""
     db = make_engine("sqlite://")
     migrate(db)
     night = open_night(db, 4, 2, "mp")
@@ -284,3 +317,8 @@ def test_a_round_of_entries_is_followed_without_a_single_read() -> None:
     # the TD every one.
     assert shown == [[]] * 8
     assert live.td.ranking().boards_shown == list(range(1, 9))
+    # Every table moves on: the dashboard follows each move (the rankings read again).
+    for table in range(1, 5):
+        live.take(play(night, (table - 1, "next_round", 0, "PASS", "N", 0)))
+        check(night, live)
+    assert (night.moves, night.room_reloads) == (4, 0)

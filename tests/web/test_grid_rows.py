@@ -1,0 +1,91 @@
+"""The dashboard's grid rows are rendered once per change (server/web/live_views.GridRows): a
+full refresh renders again only the rows whose fields changed, and gives the same page as
+rendering every row afresh."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from sqlalchemy import Engine
+from sqlmodel import Session
+
+from protocol.messages import EnterResult, EntryValues
+from server.core.db import make_engine, migrate, transact
+from server.limits.ratelimit import LoginLimiter
+from server.movements.mitchell import mitchell
+from server.services import dashboard, setup, td, tokens
+from server.services.table_commands import outcome_for
+from server.web.live_views import ROW_GRID_FIELDS, GridRows, dashboard_fragments
+from server.web.render import make_templates
+from server.web.state import WebState
+from tests.support.api import new_id
+
+TEMPLATES = Path(__file__).parents[2] / "server" / "web" / "templates"
+
+
+def night(db: Engine) -> tuple[int, dict[int, str]]:
+    def work(s: Session) -> tuple[int, dict[int, str]]:
+        ev = setup.create_event(s, name="Grid night", scoring="mp")
+        section = setup.create_section(
+            s, event=ev, letter="A", movement=mitchell(6, boards_per_round=2)
+        )
+        td.start_round(s, section, 1)
+        paired = {
+            n: tokens.pair_terminal(s, code=code, device=f"t{n}")[0]
+            for n, code in td.pairing_codes(s, section).items()
+        }
+        return section.id or 0, paired
+
+    return transact(db, work)
+
+
+def context(db: Engine, section_id: int) -> dict[str, object]:
+    with Session(db) as s:
+        section = setup.get_section(s, section_id)
+        room = dashboard.overview(s, section)
+        return {
+            "head": dashboard.head(s, section),
+            "grid": room.grid,
+            "missing": room.missing,
+            "calls": room.calls,
+            "section_id": section_id,
+            "lang": "en",
+        }
+
+
+def enter(db: Engine, token: str, board: int) -> None:
+    values = EntryValues(contract="4S", declarer="S", tricks=10)
+    command = EnterResult(entry_id=new_id(), board=board, values=values)
+    transact(db, lambda s: outcome_for(s, tokens.table_identity(s, token, lock=True), command))
+
+
+def test_a_full_refresh_renders_again_only_the_rows_that_changed() -> None:
+    db = make_engine("sqlite://")
+    migrate(db)
+    section_id, paired = night(db)
+    web = WebState(templates=make_templates(), limiter=LoginLimiter())
+    rows = GridRows(web)
+
+    first = dashboard_fragments(web, context(db, section_id), rows)
+    assert rows.renders == 6
+    assert first == dashboard_fragments(web, context(db, section_id))  # each row afresh
+    assert first["grid"].count("<tr class=") == 6
+
+    again = dashboard_fragments(web, context(db, section_id), rows)
+    assert (rows.renders, again) == (6, first)  # nothing changed: no row rendered
+
+    enter(db, paired[3], 5)  # table 3 plays boards 5-6 in round 1
+    after = dashboard_fragments(web, context(db, section_id), rows)
+    assert rows.renders == 7  # table 3's row only
+    assert after == dashboard_fragments(web, context(db, section_id))
+    assert after["grid"] != first["grid"]
+    assert 'data-entered="1"' in after["grid"]
+
+
+def test_a_row_shows_no_field_of_the_grid_but_those_its_memory_compares() -> None:
+    """A row is rendered again when one of the grid's fields it shows changes: the memory's
+    key must name every one (a new one in the template fails here)."""
+    source = (TEMPLATES / "td" / "_grid_row.html").read_text(encoding="utf-8")
+    shown = set(re.findall(r"\bgrid\.(\w+)", source)) - {"html"}  # "td/_grid.html" in a comment
+    assert shown == set(ROW_GRID_FIELDS)
