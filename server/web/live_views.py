@@ -7,8 +7,10 @@ and the missing-entries list when it moved. The public ranking's delta is the fr
 changed after its board was scored again (``standings.LiveRanking``): the same rule as the full
 page decides what the public may see (a board counts once every table has played it), so a
 delta never carries a result the full page would hide (tests/security/test_live_deltas.py).
-Anything but a result (a round started, the movement or the settings changed) is read again in
-full (``apply`` answers None)."""
+The dashboard also follows a table moving on to its next round (``LiveRoom.move``); anything
+else (a conflict, a round started or closed, the movement or the settings changed) is read again
+in full (``apply`` answers None), and so is anything but a result on the public ranking (where
+the pairs now sit decides what the public may see)."""
 
 from __future__ import annotations
 
