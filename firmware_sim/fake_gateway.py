@@ -9,8 +9,9 @@ gateway is server/gateway.py; this one only exists so firmware_sim can be exerci
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal, cast
 
 from protocol import board_rules, fair_play
 from protocol.bridge import BridgeError, TableResult, dealer, ns_score, vulnerability
@@ -35,6 +36,7 @@ from protocol.messages import (
     GetRound,
     GetTableSettings,
     Hello,
+    Message,
     NextRound,
     Paired,
     PairInfo,
@@ -193,45 +195,41 @@ class FakeTables:
         )
 
     def _command(self, table: int, command: KeypadCommand) -> KeypadReply:
-        if isinstance(command, GetRound):
-            return self.round_info(table)
-        if isinstance(command, GetTableSettings):
-            return TableSettings(
-                auction_entry=self.auction_entry,
-                play_entry=self.play_entry,
-                deal_entry=self.deal_entry,
-            )
-        if isinstance(command, EnterDeal | CheckDeal):
-            return self._deal(table, command)
-        if isinstance(command, NextRound):
-            info = self.round_info(table)
-            if not info.complete:
-                return Error(code="round_incomplete", message="Boards are missing.")
-            self.round_of[table] = min(info.round + 1, self.rounds)
-            return Ack(detail="next round")
-        assert isinstance(
-            command, EnterResult | CorrectResult | ConfirmResult | RejectResult | CallTD
-        )
-        if command.entry_id in self.answers:
-            answer = self.answers[command.entry_id]
-            if isinstance(answer, ResultAck):
-                current = self.results[(table, answer.result.board)]
-                return ResultAck(entry_id=command.entry_id, duplicate=True, result=current)
-            return answer
-        answer = self._apply(table, command)
-        self.answers[command.entry_id] = answer
-        if not isinstance(answer, Error):
-            self.applied[command.entry_id] += 1
-        return answer
+        answer = ANSWERS.get(type(command))
+        if answer is not None:
+            return answer(self, table, command)
+        entry = cast(EntryCommand, command)
+        if entry.entry_id in self.answers:
+            first = self.answers[entry.entry_id]
+            if isinstance(first, ResultAck):
+                current = self.results[(table, first.result.board)]
+                return ResultAck(entry_id=entry.entry_id, duplicate=True, result=current)
+            return first
+        reply = ENTRIES[type(entry)](self, table, entry)
+        self.answers[entry.entry_id] = reply
+        if not isinstance(reply, Error):
+            self.applied[entry.entry_id] += 1
+        return reply
 
-    def _apply(
-        self,
-        table: int,
-        command: EnterResult | CorrectResult | ConfirmResult | RejectResult | CallTD,
-    ) -> KeypadReply:
-        if isinstance(command, CallTD):
-            self.td_calls.append(table)
-            return Ack(entry_id=command.entry_id, detail="TD called")
+    def _settings(self, table: int, command: GetTableSettings) -> KeypadReply:
+        return TableSettings(
+            auction_entry=self.auction_entry,
+            play_entry=self.play_entry,
+            deal_entry=self.deal_entry,
+        )
+
+    def _next_round(self, table: int, command: NextRound) -> KeypadReply:
+        info = self.round_info(table)
+        if not info.complete:
+            return Error(code="round_incomplete", message="Boards are missing.")
+        self.round_of[table] = min(info.round + 1, self.rounds)
+        return Ack(detail="next round")
+
+    def _td_called(self, table: int, command: CallTD) -> KeypadReply:
+        self.td_calls.append(table)
+        return Ack(entry_id=command.entry_id, detail="TD called")
+
+    def _apply(self, table: int, command: board_rules.BoardCommand) -> KeypadReply:
         rnd = self.round_of[table]
         if command.board not in self.boards(table, rnd):
             return Error(
@@ -293,6 +291,25 @@ class FakeTables:
     def confirmed(self) -> dict[tuple[int, int], BoardResultView]:
         """Results East confirmed, by (table, board)."""
         return {k: v for k, v in self.results.items() if v.state == ResultState.CONFIRMED}
+
+
+#: The table commands answered without the entry-id log, by type.
+ANSWERS: dict[type[Message], Callable[[FakeTables, int, Any], KeypadReply]] = {
+    GetRound: lambda tables, table, c: tables.round_info(table),
+    GetTableSettings: FakeTables._settings,
+    EnterDeal: FakeTables._deal,
+    CheckDeal: FakeTables._deal,
+    NextRound: FakeTables._next_round,
+}
+#: The table commands logged by entry id (a resend gets its first answer), by type.
+ENTRIES: dict[type[Message], Callable[[FakeTables, int, Any], KeypadReply]] = {
+    EnterResult: FakeTables._apply,
+    CorrectResult: FakeTables._apply,
+    ConfirmResult: FakeTables._apply,
+    RejectResult: FakeTables._apply,
+    CallTD: FakeTables._td_called,
+}
+EntryCommand = EnterResult | CorrectResult | ConfirmResult | RejectResult | CallTD
 
 
 class FakeGateway:

@@ -13,6 +13,7 @@ from protocol import alerts
 from server.core.errors import NotFoundError
 from server.core.models import Board, MovementAssignment, Result, Section
 from server.io.csv_io import write_ranking_csv, write_travellers_csv
+from server.io.csv_teams import write_team_ranking_csv, write_team_travellers_csv
 from server.io.model import (
     BoardRecord,
     EventFile,
@@ -258,15 +259,14 @@ def export(data: SectionData, kind: str, club_id: str | None = None) -> ExportFi
     suffix, media_type = FORMATS[kind]
     event = event_file(data, club_id)
     event.provisional = len(event.lines) < sum(len(plays) for plays in data.plays.values())
-    if data.teams is not None and kind in ("pbn", "usebio"):
+    if data.teams is not None:
         event.teams = TeamEvent(
             _team_lines(data, event),
             entries=data.teams.entries,
             published=data.teams.published,
             byes=data.teams.byes,
         )
-        written = write_team_pbn(event).encode() if kind == "pbn" else write_team_usebio(event)
-        return _file(event, suffix, media_type, written)
+        return _file(event, suffix, media_type, _team_export(event, kind, data.section.letter))
     if event.provisional:  # the file says over how many tables, so a reader scores it alike
         event.tables_per_board = data.field_size
     report = score_event(event, data.method, field=data.field_size, profile=data.profile)
@@ -279,6 +279,17 @@ def export(data: SectionData, kind: str, club_id: str | None = None) -> ExportFi
     else:
         content = write_ranking_csv(report, section=data.section.letter).encode()
     return _file(event, suffix, media_type, content)
+
+
+def _team_export(event: EventFile, kind: str, section: str) -> bytes:
+    """A teams section's export: its matches room by room and its VP ranking."""
+    if kind == "usebio":
+        return write_team_usebio(event)
+    if kind == "pbn":
+        return write_team_pbn(event).encode()
+    if kind == "travellers":
+        return write_team_travellers_csv(event, section=section).encode()
+    return write_team_ranking_csv(event, section=section).encode()
 
 
 def _file(event: EventFile, suffix: str, media_type: str, content: bytes) -> ExportFile:

@@ -81,8 +81,6 @@ LAST_SEEN_EVERY = timedelta(seconds=30)
 BoardCommand = rules.BoardCommand
 
 Query = GetTableSettings | LookupMember | CheckEntry | GetBoardReport | GetRanking
-#: Commands that only read: no entry id, nothing stored.
-QUERIES = (GetTableSettings, LookupMember, CheckEntry, GetBoardReport, GetRanking)
 
 
 def refusal(exc: rules.RuleError, cmd: BoardCommand, version: int) -> TravellerError:
@@ -208,15 +206,7 @@ class TableCommands(TableContext):
 
     def query(self, command: Query) -> Message:
         """Answer a question that changes nothing (settings, member, entry check, reports)."""
-        if isinstance(command, GetTableSettings):
-            return table_extras.settings(self)
-        if isinstance(command, LookupMember):
-            return table_extras.lookup_member(self, command.number)
-        if isinstance(command, CheckEntry):
-            return table_extras.check_entry(self, command)
-        if isinstance(command, GetBoardReport):
-            return table_extras.board_report(self, command.board)
-        return table_extras.ranking(self)
+        return QUERIES[type(command)](self, command)
 
     def set_players(self, cmd: SetPlayers) -> Outcome:
         """Players keyed membership numbers or visitors' names for the pair at a seat."""
@@ -448,6 +438,15 @@ class TableCommands(TableContext):
 
 
 Handler = Callable[[TableCommands, Any], Outcome]
+
+#: The commands that only read (no entry id, nothing stored), by type: each one's answer.
+QUERIES: dict[type[Message], Callable[[TableCommands, Any], Message]] = {
+    GetTableSettings: lambda t, c: table_extras.settings(t),
+    LookupMember: lambda t, c: table_extras.lookup_member(t, c.number),
+    CheckEntry: table_extras.check_entry,
+    GetBoardReport: lambda t, c: table_extras.board_report(t, c.board),
+    GetRanking: lambda t, c: table_extras.ranking(t),
+}
 
 #: The table commands answered without the idempotency log (they store nothing under an entry
 #: id, or, the deal's, keep their own), by type.

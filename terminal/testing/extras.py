@@ -4,6 +4,9 @@ fair-play rule (protocol/fair_play.py), ranking, TD code."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from protocol import board_rules, fair_play
 from protocol.bridge import BridgeError
 from protocol.messages import (
@@ -19,6 +22,7 @@ from protocol.messages import (
     LookupMember,
     MarkNotPlayed,
     MemberFound,
+    Message,
     RankingGroupView,
     RankingLineView,
     RankingReport,
@@ -35,20 +39,11 @@ from terminal.scoring import ScoredEntry, score_entry
 from .event import FakeEvent
 
 FakeQuery = GetTableSettings | LookupMember | CheckEntry | GetBoardReport | GetRanking
-QUERIES = (GetTableSettings, LookupMember, CheckEntry, GetBoardReport, GetRanking)
 
 
 def query(server: FakeEvent, table: int, command: FakeQuery) -> ServerMessage:
     """Answer a question that changes nothing (RuleRefusedError when refused)."""
-    if isinstance(command, GetTableSettings):
-        return settings(server)
-    if isinstance(command, LookupMember):
-        return lookup(server, table, command.number)
-    if isinstance(command, CheckEntry):
-        return check_entry(server, table, command.board, command.values)
-    if isinstance(command, GetBoardReport):
-        return board_report(server, table, command.board)
-    return ranking(server, table)
+    return ANSWERS[type(command)](server, table, command)
 
 
 def settings(server: FakeEvent) -> TableSettings:
@@ -323,3 +318,13 @@ def mark_not_played(server: FakeEvent, table: int, command: MarkNotPlayed) -> Bo
     )
     server.results[(table, result.round, command.board)] = result
     return result
+
+
+#: The questions that change nothing, by type: each one's answer.
+ANSWERS: dict[type[Message], Callable[[FakeEvent, int, Any], ServerMessage]] = {
+    GetTableSettings: lambda server, table, c: settings(server),
+    LookupMember: lambda server, table, c: lookup(server, table, c.number),
+    CheckEntry: lambda server, table, c: check_entry(server, table, c.board, c.values),
+    GetBoardReport: lambda server, table, c: board_report(server, table, c.board),
+    GetRanking: lambda server, table, c: ranking(server, table),
+}

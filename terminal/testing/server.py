@@ -9,8 +9,10 @@ their commands. Used by the tests and by ``traveller terminal --demo``.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, cast
 
 from protocol import board_rules
 from protocol.messages import (
@@ -26,6 +28,7 @@ from protocol.messages import (
     Error,
     GetRound,
     MarkNotPlayed,
+    Message,
     NextRound,
     Paired,
     RejectResult,
@@ -86,20 +89,12 @@ class FakeServer(FakeEvent):
     def handle(self, table: int, command: TableCommand) -> ServerMessage:
         """Answer one command from a table, as the real server would."""
         self.received.append(command)
-        if isinstance(command, GetRound):
-            return self.round_info(table)
-        if isinstance(command, NextRound):
-            return self._next_round(table)
-        if isinstance(command, extras.QUERIES):
-            try:
-                return extras.query(self, table, command)
-            except RuleRefusedError as error:
-                return Error(code=error.code, message=error.message)
-        if isinstance(command, TableStatus):
-            self.queued[table] = command.queued
-            return Ack(detail=f"{command.queued} queued noted")
-        entry_id = command.entry_id
-        fingerprint = command.model_dump_json()
+        answer = ANSWERS.get(type(command))
+        if answer is not None:
+            return answer(self, table, command)
+        entry = cast(EntryCommand, command)
+        entry_id = entry.entry_id
+        fingerprint = entry.model_dump_json()
         if entry_id in self._seen:
             seen_fingerprint, key = self._seen[entry_id]
             if seen_fingerprint != fingerprint:
@@ -113,32 +108,49 @@ class FakeServer(FakeEvent):
             if key is None:
                 return Ack(entry_id=entry_id, detail="duplicate")
             return ResultAck(entry_id=entry_id, duplicate=True, result=self.results[key])
-        if isinstance(command, CallTD):
-            self._seen[entry_id] = (fingerprint, None)
-            self.td_calls.append((table, command.reason))
-            return Ack(entry_id=entry_id, detail="The TD has been called.")
         try:
-            if isinstance(command, SetPlayers):
-                info = extras.set_players(self, table, command)
-                self._seen[entry_id] = (fingerprint, None)
-                self._push(table, RoundChanged(round=info))
-                return info
-            if isinstance(command, MarkNotPlayed):
-                result = extras.mark_not_played(self, table, command)
-                self._push(table, ResultChanged(result=result))
-                reply: ServerMessage = ResultAck(entry_id=entry_id, result=result)
-            elif isinstance(command, EnterDeal | CheckDeal):
-                ack = table_entry.deal_command(self, table, command)
-                self._seen[entry_id] = (fingerprint, None)
-                self.deal_acks[entry_id] = ack
-                self._push(table, self.round_info(table))
-                return ack
-            else:
-                reply = self._board_command(table, command)
+            reply, key = ENTRIES[type(entry)](self, table, entry)
         except RuleRefusedError as error:
             return Error(code=error.code, message=error.message, entry_id=entry_id)
-        self._seen[entry_id] = (fingerprint, (table, self.table_round[table], command.board))
+        self._seen[entry_id] = (fingerprint, key)
         return reply
+
+    def _query(self, table: int, command: extras.FakeQuery) -> ServerMessage:
+        try:
+            return extras.query(self, table, command)
+        except RuleRefusedError as error:
+            return Error(code=error.code, message=error.message)
+
+    def _table_status(self, table: int, command: TableStatus) -> ServerMessage:
+        self.queued[table] = command.queued
+        return Ack(detail=f"{command.queued} queued noted")
+
+    def _td_called(self, table: int, command: CallTD) -> Entered:
+        self.td_calls.append((table, command.reason))
+        return Ack(entry_id=command.entry_id, detail="The TD has been called."), None
+
+    def _set_players(self, table: int, command: SetPlayers) -> Entered:
+        info = extras.set_players(self, table, command)
+        self._push(table, RoundChanged(round=info))
+        return info, None
+
+    def _mark_not_played(self, table: int, command: MarkNotPlayed) -> Entered:
+        result = extras.mark_not_played(self, table, command)
+        self._push(table, ResultChanged(result=result))
+        reply = ResultAck(entry_id=command.entry_id, result=result)
+        return reply, (table, self.table_round[table], command.board)
+
+    def _deal(self, table: int, command: EnterDeal | CheckDeal) -> Entered:
+        ack = table_entry.deal_command(self, table, command)
+        self.deal_acks[command.entry_id] = ack
+        self._push(table, self.round_info(table))
+        return ack, None
+
+    def _result(
+        self, table: int, command: EnterResult | CorrectResult | ConfirmResult | RejectResult
+    ) -> Entered:
+        reply = self._board_command(table, command)
+        return reply, (table, self.table_round[table], command.board)
 
     def _board_command(
         self, table: int, command: EnterResult | CorrectResult | ConfirmResult | RejectResult
@@ -189,6 +201,41 @@ class FakeServer(FakeEvent):
         for link in self._links:
             if link.table == table:
                 link.push(message)
+
+
+#: A command's reply, and the result it acted on (table, round, board) if any.
+Entered = tuple[ServerMessage, tuple[int, int, int] | None]
+EntryCommand = (
+    EnterResult
+    | CorrectResult
+    | ConfirmResult
+    | RejectResult
+    | CallTD
+    | SetPlayers
+    | MarkNotPlayed
+    | EnterDeal
+    | CheckDeal
+)
+
+#: The commands answered without the entry-id log, by type.
+ANSWERS: dict[type[Message], Callable[[FakeServer, int, Any], ServerMessage]] = {
+    GetRound: lambda server, table, c: server.round_info(table),
+    NextRound: lambda server, table, c: server._next_round(table),
+    **dict.fromkeys(extras.ANSWERS, FakeServer._query),
+    TableStatus: FakeServer._table_status,
+}
+#: The commands logged by entry id (a resend is a duplicate), by type.
+ENTRIES: dict[type[Message], Callable[[FakeServer, int, Any], Entered]] = {
+    EnterResult: FakeServer._result,
+    CorrectResult: FakeServer._result,
+    ConfirmResult: FakeServer._result,
+    RejectResult: FakeServer._result,
+    CallTD: FakeServer._td_called,
+    SetPlayers: FakeServer._set_players,
+    MarkNotPlayed: FakeServer._mark_not_played,
+    EnterDeal: FakeServer._deal,
+    CheckDeal: FakeServer._deal,
+}
 
 
 class FakeLink(Link):

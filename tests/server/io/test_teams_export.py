@@ -5,6 +5,8 @@ own standings (`services/team_matches.team_table`), mid-session too."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -16,7 +18,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from server.core.models import Pair, Team
+from server.core.models import Pair, Section, Team
 from server.io.formats import load
 from server.io.pbn import read_pbn
 from server.io.pbn_syntax import quote
@@ -26,6 +28,7 @@ from server.services import exports
 from server.services.team_matches import TeamTable, team_table
 from tests.server.test_team_matches import play, round_robin
 from tests.support.io import score_cli
+from tests.support.web import web_login
 
 pbn = pytest.importorskip("endplay.parsers.pbn")  # the handrecords extra, as `traveller test`
 
@@ -249,3 +252,92 @@ def test_a_bye_in_a_usebio_export_is_scored_as_the_td_scores_it(
     assert result.exit_code == 0, result.output
     scored = json.loads(result.stdout)
     assert [(t["name"], t["place"], t["vp"]) for t in scored["teams"]] == _td_ranking(table)
+
+
+def _teams_section(engine: Engine, *, finished: bool) -> tuple[int, TeamTable, dict[int, str]]:
+    """The four teams of ``_teams_event``; the section's id, the TD's standings and each team's
+    members as the TD named its pairs ("Ann 1 & Bo 1; Ann 5 & Bo 5")."""
+    _teams_event(engine, finished=finished)
+    with Session(engine) as s:
+        section = s.exec(select(Section)).one()
+        table = team_table(s, section)
+        pairs = sorted(s.exec(select(Pair)), key=lambda p: (p.number, p.direction or ""))
+    members: dict[int, list[str]] = {}
+    for pair in pairs:
+        members.setdefault(pair.number, []).append(f"{pair.player1} & {pair.player2}")
+    return section.id or 0, table, {n: "; ".join(names) for n, names in members.items()}
+
+
+def _csv(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+@pytest.mark.parametrize("finished", [True, False], ids=["finished", "mid-session"])
+def test_a_teams_ranking_csv_lists_the_tds_team_standings(
+    engine: Engine, client: TestClient, finished: bool
+) -> None:
+    section_id, table, members = _teams_section(engine, finished=finished)
+    won: dict[int, Fraction] = {}
+    lost: dict[int, Fraction] = {}
+    for m in table.matches:
+        if m.result is None:
+            continue
+        for team, plus, minus in (
+            (m.home, m.result.home_won, m.result.home_lost),
+            (m.away, m.result.away_won, m.result.away_lost),
+        ):
+            won[team] = won.get(team, Fraction(0)) + plus
+            lost[team] = lost.get(team, Fraction(0)) + minus
+    web_login(client)
+    response = client.get(f"/td/s/{section_id}/publish/export/ranking")
+    assert response.status_code == 200
+    text = response.text
+    assert text.splitlines()[0] == "place,section,number,team,members,vp,imps_won,imps_lost,matches"
+    assert [tuple(row.values()) for row in _csv(text)] == [
+        (
+            s.place,
+            "A",
+            str(s.team),
+            table.names[int(str(s.team))],
+            members[int(str(s.team))],
+            f"{_dec(s.vp):.2f}",
+            f"{_dec(won[int(str(s.team))]):.2f}",
+            f"{_dec(lost[int(str(s.team))]):.2f}",
+            str(s.matches),
+        )
+        for s in table.standings
+    ]
+
+
+@pytest.mark.parametrize("finished", [True, False], ids=["finished", "mid-session"])
+def test_a_teams_travellers_csv_gives_both_rooms_and_the_home_teams_imps(
+    engine: Engine, client: TestClient, finished: bool
+) -> None:
+    section_id, table, _ = _teams_section(engine, finished=finished)
+    web_login(client)
+    response = client.get(f"/td/s/{section_id}/publish/export/travellers")
+    assert response.status_code == 200
+    text = response.text
+    assert text.splitlines()[0] == (
+        "section,board,round,table,room,home,away,contract,declarer,tricks,score,home_imps,"
+        "north,east,south,west,event"
+    )
+    rows = _csv(text)
+    assert len(rows) == (24 if finished else 14)  # every table that played, 2 boards each
+    assert {row["room"] for row in rows} == {"Open", "Closed"}
+    # Each room's table and seating: the open room at the odd table seats the home team N/S.
+    assert all(int(row["table"]) % 2 == (row["room"] == "Open") for row in rows)
+    assert all(row["north"].startswith("Ann ") and row["west"].startswith("Bo ") for row in rows)
+    for m in table.matches:
+        home, away = table.names[m.home], table.names[m.away]
+        match = (str(m.round), home, away)
+        played = [r for r in rows if (r["round"], r["home"], r["away"]) == match]
+        if m.result is None:
+            assert all(r["home_imps"] == "" for r in played)  # one room only: no IMPs yet
+            continue
+        counted = {r["board"]: Fraction(r["home_imps"]) for r in played if r["home_imps"]}
+        assert len(counted) == m.result.boards
+        assert [r["home_imps"] for r in played if r["room"] == "Closed"] == [
+            r["home_imps"] for r in played if r["room"] == "Open"
+        ]  # a board's IMPs, given on both rooms' rows
+        assert sum(counted.values()) == m.result.home_won - m.result.away_won
