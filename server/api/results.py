@@ -21,8 +21,9 @@ from protocol.messages import Error
 from server.api.deps import RuntimeDep, require_td
 from server.api.openapi import ERRORS, operation_id
 from server.scoring.methods import DEFAULT
-from server.services import individual_results, setup, standings
-from server.services.individual_standings import PlayerLine, PlayerRanking
+from server.services.event import setup
+from server.services.results import individual_results, standings
+from server.services.results.individual_standings import PlayerLine, PlayerRanking
 
 T = TypeVar("T")
 _NOT_FOUND: dict[int | str, dict[str, Any]] = {

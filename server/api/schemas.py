@@ -19,7 +19,7 @@ from server.core.models import (
 )
 from server.movements.catalog import KINDS
 from server.scoring.methods import DEFAULT, Method
-from server.services.td import TableState
+from server.services.td.actions import TableState
 
 
 class TDLogin(BaseModel):

@@ -34,8 +34,8 @@ from server.limits.ratelimit import PIN_GUESSES, RateLimitedError
 from server.live.bus import Bus
 from server.services import commit_rows, tokens
 from server.services.outcomes import Outcome, Push
-from server.services.table_commands import outcome_for
-from server.services.table_memory import TableMemory
+from server.services.table.table_commands import outcome_for
+from server.services.table.table_memory import TableMemory
 from server.services.views import round_info
 
 T = TypeVar("T")

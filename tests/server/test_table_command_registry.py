@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import get_args
 
 from protocol.messages import TableCommand
-from server.services.table_commands import ANSWERS, ENTRIES, EntryCommand
+from server.services.table.table_commands import ANSWERS, ENTRIES, EntryCommand
 
 MEMBERS = set(get_args(get_args(TableCommand)[0]))
 

@@ -10,7 +10,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
-from server.services import dashboard, setup, team_matches
+from server.services.event import setup
+from server.services.glance import dashboard
+from server.services.results import team_matches
 from server.web.auth import TDForm, TDPage
 from server.web.respond import act, page
 from server.web.state import RuntimeDep

@@ -27,8 +27,9 @@ from server.core.models import (
     TDCall,
     utcnow,
 )
-from server.services import commit_rows, table_memory
-from server.services.table_memory import HeldTable
+from server.services import commit_rows
+from server.services.table import table_memory
+from server.services.table.table_memory import HeldTable
 from server.services.tokens import TableIdentity
 from server.services.views import (
     Facts,

@@ -46,7 +46,7 @@ from protocol.messages import (
 )
 from server.core.errors import ConflictError, ForbiddenError, TravellerError
 from server.core.models import MovementAssignment, ReceivedEntry, Result, utcnow
-from server.services import audit, deal_entry, play_entry, table_extras, table_memory
+from server.services import audit
 from server.services.entries import (
     CheckedValues,
     apply_values,
@@ -57,7 +57,8 @@ from server.services.entries import (
     value_columns,
 )
 from server.services.outcomes import TD_VIEWS, Outcome, Push, changed
-from server.services.table_context import Seen, TableContext
+from server.services.table import deal_entry, play_entry, table_extras, table_memory
+from server.services.table.table_context import Seen, TableContext
 from server.services.tokens import TableIdentity
 from server.services.views import missing_boards, result_view
 

@@ -23,7 +23,7 @@ from protocol.bridge.deal import Hand, parse_deal
 from protocol.bridge.play import Play
 from protocol.messages import ResultState
 from server.core.models import Board, Result, Section
-from server.services.standings import Traveller, TravellerLine
+from server.services.results.standings import Traveller, TravellerLine
 
 #: The columns of an auction and of the trick table, as bridge columns and hand records print them.
 COLUMNS = ("W", "N", "E", "S")

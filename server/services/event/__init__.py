@@ -1,0 +1,1 @@
+"""Event set-up: events, sections, pairs, members, hand records, movements."""

@@ -1,0 +1,1 @@
+"""What the TD watches: the dashboard, the room view, the movement pages."""

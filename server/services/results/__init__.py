@@ -1,0 +1,1 @@
+"""Results, standings and exports."""

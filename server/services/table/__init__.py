@@ -1,0 +1,1 @@
+"""The table's commands and what a table reads."""

@@ -1,0 +1,1 @@
+"""The TD's actions."""
