@@ -22,8 +22,8 @@ from server.movements import PairRef
 from server.services import audit, tokens
 from server.services.event import event_settings, handicaps, setup
 from server.services.glance import dashboard
+from server.services.outcomes import Push
 from server.services.results import adjusted
-from server.services.table.table_commands import Push
 from server.services.td import actions as td
 from server.services.td import round_control
 from server.services.views import result_view

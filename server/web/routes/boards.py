@@ -20,8 +20,8 @@ from server.i18n import N_
 from server.services import deadlines, entries
 from server.services.event import setup
 from server.services.glance import dashboard
+from server.services.outcomes import Push
 from server.services.results import adjusted, replay
-from server.services.table.table_commands import Push
 from server.services.td import actions as td
 from server.services.td import round_control
 from server.web.auth import TDForm, TDPage
