@@ -1,6 +1,6 @@
 """Results as JSON: a section's ranking, a board's traveller and a pair's score card.
 
-Two views of the same services (server.services.standings): the TD's (bearer token; every
+Two views of the same services (server.services.results.standings): the TD's (bearer token; every
 result entered so far) and the public one (as the /results pages show it: only boards every
 table has finished, until the section is published).
 """

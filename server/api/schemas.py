@@ -144,7 +144,7 @@ class PairPublic(PairBase):
 
 
 class TableStatePublic(TableState):
-    # services.td.TableState as the API sends it (no docstring: the schema has no description)
+    # services.td.actions.TableState as the API sends it (no docstring: no schema description)
     pass
 
 

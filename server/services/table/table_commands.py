@@ -482,7 +482,7 @@ def outcome_for(
     opened: table_memory.Opened | None = None,
 ) -> Outcome:
     """Run one table command (the caller commits the transaction before replying);
-    ``opened``: the table as server.services.table_memory opened it (its remembered state and
+    ``opened``: the table as server.services.table.table_memory opened it (its remembered state and
     the idempotency look-up its lock read made)."""
     if opened is None:
         return TableCommands(session, ident).handle(command)

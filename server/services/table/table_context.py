@@ -124,7 +124,7 @@ class TableContext:
         memory: HeldTable | None = None,
         seen: tuple[str, tuple[str, int | None] | None] | None = None,
     ) -> None:
-        """``memory``: the table's remembered state (server.services.table_memory), whose rows
+        """``memory``: the table's remembered state (server.services.table.table_memory), whose rows
         this command reads and keeps in step with its writes; ``seen``: (entry id, its row in
         the idempotency log or None) when the table's lock read it already."""
         self.s = session

@@ -1,6 +1,6 @@
 """The TD's page of a teams section: the matches round by round (IMPs and VPs) and the VP
 standings, and for a Swiss the button that pairs the next round from them
-(`services/team_matches.py`); a thin adapter over that service."""
+(`services/results/team_matches.py`); a thin adapter over that service."""
 
 from __future__ import annotations
 
