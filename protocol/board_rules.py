@@ -5,11 +5,11 @@ the board within the round; a second, different entry is never taken over the fi
 conflict, and the TD decides (§ 262B1, docs/rules.md § 4). The TD's actions (set a result, an
 adjusted score, not played) take a board out of the table's hands.
 
-Pure, no I/O: the server (server/services/table_commands.py) asks :func:`decide` and writes the
-:class:`Step` to its rows; the terminal (replaying its queued commands, and its fake server),
-the keypad simulator and its fake gateway ask :func:`apply_to_view` on the views they hold, and
-fold the answer into their round with :func:`fold`. The refusal is a code and its facts; each
-side words it in its own language layer.
+Pure, no I/O: the server (server/services/table/table_commands.py) asks :func:`decide` and
+writes the :class:`Step` to its rows; the terminal (replaying its queued commands, and its fake
+server), the keypad simulator and its fake gateway ask :func:`apply_to_view` on the views they
+hold, and fold the answer into their round with :func:`fold`. The refusal is a code and its
+facts; each side words it in its own language layer.
 """
 
 from __future__ import annotations

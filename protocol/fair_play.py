@@ -7,7 +7,7 @@ an individual, each player) has played the board and its result is confirmed, wh
 played it. The table number and round say nothing about that: the next pair at a table number
 may still have the board to play. The event's "after a board" setting narrows it further.
 
-One pure rule, no I/O: the server (server/services/fair_play.py) and the terminal's fake
+One pure rule, no I/O: the server (server/services/table/fair_play.py) and the terminal's fake
 server load the facts their own way and ask :func:`disclosure`; the public pages ask
 :func:`released` which boards every table playing them has finished. Also the lead check and the
 double-dummy warning, which must not become an oracle for a board not yet played.

@@ -10,7 +10,8 @@ from sqlmodel import Session
 
 from server.core.errors import ConflictError
 from server.live.runtime import Runtime
-from server.services import audit, setup
+from server.services import audit
+from server.services.event import setup
 from server.site import backup
 
 

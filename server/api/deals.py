@@ -13,7 +13,8 @@ from sqlmodel import Session
 from protocol.text import MAX_TEXT, SingleLine
 from server.api.deps import RuntimeDep, require_td
 from server.api.openapi import ERRORS, operation_id
-from server.services import deal_entry, event_wizard, hand_records, setup, uploads
+from server.services.event import event_wizard, hand_records, setup, uploads
+from server.services.table import deal_entry
 
 router = APIRouter(
     prefix="/api/v1/sections/{section_id}",

@@ -34,7 +34,8 @@ from server.movements.guide import table_card as guide_table_card
 from server.movements.individual import validate_individual
 from server.movements.individual_pairs import as_partnerships
 from server.movements.model import IndividualMovement
-from server.services import individual_standings, movement_admin, setup
+from server.services.event import movement_admin, setup
+from server.services.results import individual_standings
 
 router = APIRouter(
     prefix="/api/v1",

@@ -15,7 +15,8 @@ from protocol.text import MAX_TEXT
 from server.api.deps import RuntimeDep, require_td
 from server.api.openapi import ERRORS, operation_id
 from server.core.models import Sanction, Section
-from server.services import sanctions, setup
+from server.services.event import setup
+from server.services.td import sanctions
 
 router = APIRouter(
     prefix="/api/v1/sections/{section_id}/penalties",

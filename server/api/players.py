@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from server.api.deps import RuntimeDep, require_td
 from server.api.openapi import ERRORS, operation_id
-from server.services import members, uploads
+from server.services.event import members, uploads
 
 router = APIRouter(
     prefix="/api/v1/members",

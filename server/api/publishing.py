@@ -16,7 +16,9 @@ from server.api import backups
 from server.api.deps import RuntimeDep, require_td
 from server.api.openapi import ERRORS, operation_id
 from server.core.errors import ConflictError, InvalidError
-from server.services import exports, publication, round_control, setup
+from server.services.event import setup
+from server.services.results import exports
+from server.services.td import publication, round_control
 
 router = APIRouter(
     prefix="/api/v1/sections/{section_id}",

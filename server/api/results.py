@@ -1,6 +1,6 @@
 """Results as JSON: a section's ranking, a board's traveller and a pair's score card.
 
-Two views of the same services (server.services.standings): the TD's (bearer token; every
+Two views of the same services (server.services.results.standings): the TD's (bearer token; every
 result entered so far) and the public one (as the /results pages show it: only boards every
 table has finished, until the section is published).
 """
@@ -21,8 +21,9 @@ from protocol.messages import Error
 from server.api.deps import RuntimeDep, require_td
 from server.api.openapi import ERRORS, operation_id
 from server.scoring.methods import DEFAULT
-from server.services import individual_results, setup, standings
-from server.services.individual_standings import PlayerLine, PlayerRanking
+from server.services.event import setup
+from server.services.results import individual_results, standings
+from server.services.results.individual_standings import PlayerLine, PlayerRanking
 
 T = TypeVar("T")
 _NOT_FOUND: dict[int | str, dict[str, Any]] = {

@@ -15,8 +15,12 @@ from server.api import schemas
 from server.api.deps import RuntimeDep, require_td
 from server.api.openapi import ERRORS, operation_id
 from server.api.td import get_section
-from server.services import dashboard, round_control, setup, td, team_matches
-from server.services.round_control import MAX_ROUND_MINUTES
+from server.services.event import setup
+from server.services.glance import dashboard
+from server.services.results import team_matches
+from server.services.td import actions as td
+from server.services.td import round_control
+from server.services.td.round_control import MAX_ROUND_MINUTES
 
 router = APIRouter(
     prefix="/api/v1/sections/{section_id}",

@@ -19,7 +19,7 @@ from server.core.models import (
 )
 from server.movements.catalog import KINDS
 from server.scoring.methods import DEFAULT, Method
-from server.services.td import TableState
+from server.services.td.actions import TableState
 
 
 class TDLogin(BaseModel):
@@ -144,7 +144,7 @@ class PairPublic(PairBase):
 
 
 class TableStatePublic(TableState):
-    # services.td.TableState as the API sends it (no docstring: the schema has no description)
+    # services.td.actions.TableState as the API sends it (no docstring: no schema description)
     pass
 
 

@@ -19,18 +19,13 @@ from server.core.models import Event, Result, Section, SectionBase
 from server.limits import ratelimit
 from server.live.runtime import Runtime
 from server.movements import PairRef
-from server.services import (
-    adjusted,
-    audit,
-    dashboard,
-    event_settings,
-    handicaps,
-    round_control,
-    setup,
-    td,
-    tokens,
-)
-from server.services.table_commands import Push
+from server.services import audit, tokens
+from server.services.event import event_settings, handicaps, setup
+from server.services.glance import dashboard
+from server.services.outcomes import Push
+from server.services.results import adjusted
+from server.services.td import actions as td
+from server.services.td import round_control
 from server.services.views import result_view
 
 router = APIRouter(

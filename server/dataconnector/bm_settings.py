@@ -17,8 +17,9 @@ from server.dataconnector import checks
 from server.dataconnector.movement import round_pushes
 from server.dataconnector.store import event_of, load, same_session, save, section_of, sections_of
 from server.dataconnector.wire import PROGRAM
-from server.services import audit, event_settings
-from server.services.table_commands import Push
+from server.services import audit
+from server.services.event import event_settings
+from server.services.table.table_commands import Push
 
 #: Result entry method (BM2 EnterResultsMethod, BM3 BM3ResultMethod) -> Traveller tricks style:
 #: 0 up/down tricks, 1 number of tricks, 2 American style (made/down: relative to the contract).

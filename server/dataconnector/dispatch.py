@@ -35,7 +35,7 @@ from server.dataconnector.store import find_session, load, section_of, sections_
 from server.dataconnector.tdcalls import KIND as TD_CALLS
 from server.dataconnector.tdcalls import put_td_calls
 from server.dataconnector.wire import Command, DataType, DcError, ErrorType, Request, Response, ok
-from server.services.table_commands import Push
+from server.services.table.table_commands import Push
 
 POLLS = {
     Command.POLL_NEW_RESULTS: ("results", False),

@@ -26,8 +26,8 @@ from server.dataconnector.queues import clear
 from server.dataconnector.sections import TEAMS, add_section, meta, traveller_scoring, unsupported
 from server.dataconnector.store import event_of, load, save, sections_of
 from server.dataconnector.wire import DcError, ErrorType
-from server.services.setup import create_event
-from server.services.table_commands import Push
+from server.services.event.setup import create_event
+from server.services.table.table_commands import Push
 
 CLEAR_DATA = 128
 #: ContinueEvent may not ask for a reset (2) or an upload to the app (8).

@@ -12,9 +12,9 @@ from server.dataconnector.dto import RoundDTO, SectionDTO, TableDTO
 from server.dataconnector.wire import PROGRAM, DcError, ErrorType
 from server.movements import Movement, MovementError, PairRef, RoundAssignment, validate
 from server.services import audit
-from server.services.movement_admin import load_movement, store
-from server.services.setup import pairs_of, tables_of
-from server.services.table_commands import Push
+from server.services.event.movement_admin import load_movement, store
+from server.services.event.setup import pairs_of, tables_of
+from server.services.table.table_commands import Push
 from server.services.views import round_info
 
 

@@ -26,8 +26,10 @@ from server.dataconnector import checks
 from server.dataconnector.dto import ResultDTO
 from server.dataconnector.store import same_session, section_of, sections_of
 from server.dataconnector.wire import PROGRAM, DcError, ErrorType
-from server.services import adjusted, audit, td
-from server.services.table_commands import Push, changed
+from server.services import audit
+from server.services.results import adjusted
+from server.services.table.table_commands import Push, changed
+from server.services.td import actions as td
 from server.services.views import assignment
 
 #: Result states the scoring program hears about: agreed at the table or settled by the TD

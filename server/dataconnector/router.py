@@ -35,7 +35,7 @@ from server.limits import ratelimit
 from server.limits.http_limits import RequestLimits
 from server.limits.ratelimit import GuessLimiter
 from server.live.runtime import Runtime
-from server.services.table_commands import Push
+from server.services.table.table_commands import Push
 
 log = logging.getLogger(__name__)
 

@@ -15,8 +15,8 @@ from server.dataconnector.store import event_of, load, save, section_of, section
 from server.dataconnector.wire import DcError, ErrorType
 from server.scoring import methods
 from server.scoring.methods import Method
-from server.services.setup import create_section
-from server.services.table_commands import Push
+from server.services.event.setup import create_section
+from server.services.table.table_commands import Push
 
 INDIVIDUAL, TEAMS = 20, 30
 

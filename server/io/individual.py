@@ -3,7 +3,7 @@
 Each line's two partnerships (North-South, East-West) are scored on the board as pairs are;
 a player's score is the sum over the partnerships they played in (individual matchpoints),
 and the ranking is by percentage of the possible (matchpoint methods) or by total, as the
-live ranking of an individual section (``server/services/individual_standings.py``).
+live ranking of an individual section (``server/services/results/individual_standings.py``).
 """
 
 from __future__ import annotations

@@ -34,8 +34,8 @@ from server.limits.ratelimit import PIN_GUESSES, RateLimitedError
 from server.live.bus import Bus
 from server.services import commit_rows, tokens
 from server.services.outcomes import Outcome, Push
-from server.services.table_commands import outcome_for
-from server.services.table_memory import TableMemory
+from server.services.table.table_commands import outcome_for
+from server.services.table.table_memory import TableMemory
 from server.services.views import round_info
 
 T = TypeVar("T")
@@ -62,7 +62,7 @@ class TableDesk:
         """``batch``: the most commands a group commit takes (below 2: one transaction each);
         ``lock``: the process's write lock, which the writer's transactions queue on."""
         self.engine = engine
-        #: What it remembers of each table between commands (server.services.table_memory).
+        #: What it remembers of each table between commands (server.services.table.table_memory).
         self.memory = memory if memory is not None else TableMemory()
         self.bus = bus
         self.writer = (

@@ -412,7 +412,7 @@ MIN_SWISS_ROUNDS = 3
 def _swiss(ask: _Ask) -> Movement:
     """Swiss teams: as many rounds of `SWISS_BOARDS`-board matches (or the TD's boards a
     round) as the time allows, fewer than a round robin's; round 1 by team number, each later
-    round paired from the VP standings after the round before (`services.team_matches`)."""
+    round paired from the VP standings after the round before (`services.results.team_matches`)."""
     if ask.pairs % 2:
         raise NoFitError("even_pairs_only")
     teams = ask.pairs // 2

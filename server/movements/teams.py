@@ -109,7 +109,7 @@ SWISS_NAME = "Swiss teams"
 def swiss_movement(teams: int, *, rounds: int, boards_per_match: int) -> Movement:
     """A Swiss of `rounds` rounds: round 1 paired by team number (1 v 2, 3 v 4: the seeding),
     the later rounds held by the round-robin schedule until each is paired from the standings
-    after the round before (`services.team_matches.pair_next_round`)."""
+    after the round before (`services.results.team_matches.pair_next_round`)."""
     schedule = round_robin(teams)
     if not 1 <= rounds <= max(m.round for m in schedule):
         raise ValueError(f"a Swiss of {teams} teams has 1 to {teams - 1 + teams % 2} rounds")

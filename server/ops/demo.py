@@ -18,7 +18,8 @@ from sqlmodel import Session, col, select
 from server.core.db import migrate, transact
 from server.core.models import Event, Section
 from server.movements import mitchell
-from server.services import setup, td
+from server.services.event import setup
+from server.services.td import actions as td
 
 DEMO_PAIRS = [
     ("Anna Jensen", "Bo Nielsen"),

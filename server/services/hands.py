@@ -2,8 +2,8 @@
 
 The deal is never sent to a terminal before everyone at the table has played the board
 (protocol/fair_play.py). The lead is checked only on an actual entry, and the tricks warning is
-given once, on a board's first entry (server/services/table_commands.py): neither can be swept
-to rebuild the deal. The double-dummy table is computed once per deal and cached in this
+given once, on a board's first entry (server/services/table/table_commands.py): neither can be
+swept to rebuild the deal. The double-dummy table is computed once per deal and cached in this
 process; without endplay the check is skipped.
 """
 

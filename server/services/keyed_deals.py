@@ -1,5 +1,6 @@
 """The keyed deals of a section as the tables' round info reads them: which boards
-ask a table to key their deal, or to check one. The commands are server/services/deal_entry.py.
+ask a table to key their deal, or to check one. The commands are
+server/services/table/deal_entry.py.
 """
 
 from __future__ import annotations

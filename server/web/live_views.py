@@ -25,7 +25,9 @@ from sqlmodel import Session
 
 from protocol.messages import BoardResultView, ConflictRaised, Message, ResultChanged
 from server.live.runtime import Runtime
-from server.services import dashboard, individual_results, setup, standings
+from server.services.event import setup
+from server.services.glance import dashboard
+from server.services.results import individual_results, standings
 from server.web.live import Delta, Fragments
 from server.web.respond import fragment, language
 from server.web.state import WebState

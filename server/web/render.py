@@ -16,7 +16,7 @@ from markupsafe import Markup, escape
 
 from server import i18n
 from server.i18n import N_
-from server.services.standings import symbols
+from server.services.results.standings import symbols
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"

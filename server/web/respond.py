@@ -15,7 +15,7 @@ from server import i18n
 from server.core.errors import TravellerError
 from server.i18n import error_words
 from server.live.runtime import Runtime
-from server.services.table_commands import Push
+from server.services.outcomes import Push
 from server.web.auth import TD
 from server.web.state import WebState, get_web
 

@@ -1,11 +1,11 @@
 """The fake server's side of the auction, play and deal entry, as thin as the real server's rules
 allow: the auction and the play of an entry checked by the bridge domain
 (protocol/bridge/auction.py, play.py), and a hand-dealt board's deal keyed and checked
-(protocol/bridge/deal.py). Like the real server (server/services/entries.py, deal_entry.py): the
-event's settings decide what is taken, a play whose tricks differ from the result keyed is stored
-and the TD called, and a deal that differs from the one stored goes to the TD as a conflict,
-never overwritten. What a board asks of a table (key its deal, check it) is the event's
-(event.py, ``deal_ask``)."""
+(protocol/bridge/deal.py). Like the real server (server/services/entries.py,
+table/deal_entry.py): the event's settings decide what is taken, a play whose tricks differ from
+the result keyed is stored and the TD called, and a deal that differs from the one stored goes
+to the TD as a conflict, never overwritten. What a board asks of a table (key its deal, check
+it) is the event's (event.py, ``deal_ask``)."""
 
 from __future__ import annotations
 

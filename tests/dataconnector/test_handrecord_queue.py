@@ -9,7 +9,7 @@ from bridgemate_dataconnector.dto import DataConnectorResponseData, ScoringProgr
 from sqlmodel import Session, select
 
 from server.core.models import Board, Section
-from server.services import event_wizard
+from server.services.event import event_wizard
 from tests.dataconnector import scenario
 from tests.dataconnector.deals import deal
 from tests.support.dataconnector import Served, new_guid

@@ -28,7 +28,8 @@ from server.core.db import migrate, transact
 from server.core.models import Audit, BridgeTable, ReceivedEntry, Result, Section
 from server.gateway.inline import InlineGateway
 from server.movements import mitchell
-from server.services import setup, td
+from server.services.event import setup
+from server.services.td import actions as td
 
 BAUD = 9600
 

@@ -24,7 +24,7 @@ from server.core.models import Section
 from server.gateway.ports import PortSpec
 from server.gateway.runner import Gateway
 from server.live.bus import Bus
-from server.services import td
+from server.services.td import actions as td
 from tests.support.wait import wait_until_async
 
 from .cables import CableEnd, PtyCable

@@ -25,7 +25,8 @@ from server.core.models import Section, utcnow
 from server.gateway import service as gateway_service
 from server.gateway.inline import InlineGateway
 from server.gateway.jobs import Station
-from server.services import dashboard, table_commands
+from server.services.glance import dashboard
+from server.services.table import table_commands
 from tests.gateway.harness import make_club
 
 BAUD = 9600

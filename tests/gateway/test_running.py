@@ -25,7 +25,7 @@ from server.gateway import inline
 from server.gateway.cli import gateway
 from server.gateway.runner import Gateway
 from server.gateway.watch import Watcher
-from server.services import td
+from server.services.td import actions as td
 from tests.support.wait import wait_until
 
 from .harness import RecordingDevice, make_club

@@ -32,7 +32,8 @@ from server.gateway import service
 from server.gateway.jobs import KEEP, Binding, Station
 from server.gateway.service import handle, load_bindings
 from server.limits.ratelimit import GuessLimiter
-from server.services import round_control, td
+from server.services.td import actions as td
+from server.services.td import round_control
 
 from .harness import Club, make_club
 

@@ -21,7 +21,7 @@ from protocol.messages import (
     parse_server_message,
 )
 from server.core.errors import InvalidError
-from server.services.table_commands import check_values
+from server.services.table.table_commands import check_values
 
 
 def _types(union: Any) -> list[str]:

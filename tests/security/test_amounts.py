@@ -17,7 +17,9 @@ from server import scoring
 from server.core.db import transact
 from server.core.errors import InvalidError
 from server.core.models import Pair, Sanction
-from server.services import exports, sanctions, setup, standings
+from server.services.event import setup
+from server.services.results import exports, standings
+from server.services.td import sanctions
 from tests.support.api import Club, client, club, engine  # noqa: F401 (fixtures)
 from tests.support.web import web_login
 

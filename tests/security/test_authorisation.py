@@ -36,7 +36,9 @@ from server.core.models import (
     TDSession,
     utcnow,
 )
-from server.services import round_control, setup, tokens, uploads
+from server.services import tokens
+from server.services.event import setup, uploads
+from server.services.td import round_control
 from tests.support.api import Club, Table, new_id, open_club
 from tests.support.env import TD_PASSWORD
 

@@ -61,8 +61,11 @@ from server.io.handrecords import solver_available
 from server.movements.howell import howell
 from server.movements.mitchell import max_rounds, mitchell
 from server.movements.model import Movement
-from server.services import deal_entry, hands, setup, td, tokens
-from server.services.table_commands import TD_VIEWS, outcome_for
+from server.services import hands, tokens
+from server.services.event import setup
+from server.services.table import deal_entry
+from server.services.table.table_commands import TD_VIEWS, outcome_for
+from server.services.td import actions as td
 from terminal.testing.server import FakeServer
 from tests.server.test_movements_played import _advance as advance
 from tests.server.test_movements_played import _club

@@ -22,8 +22,9 @@ from protocol.text import neutral, refusal
 from server.core.db import transact
 from server.core.models import Audit, Event, Member, Pair, TDCall
 from server.io.cli import app as score_app
-from server.services import exports, setup, standings
-from server.services.members import import_members
+from server.services.event import setup
+from server.services.event.members import import_members
+from server.services.results import exports, standings
 from tests.support.api import Club, client, club, engine, open_club  # noqa: F401 (fixtures)
 from tests.support.web import web_login
 

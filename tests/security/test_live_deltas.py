@@ -19,7 +19,8 @@ from sqlmodel import Session
 
 from protocol.messages import BoardResultView, ResultChanged
 from server.live.runtime import Runtime
-from server.services import setup, standings
+from server.services.event import setup
+from server.services.results import standings
 from server.web.live import Fragments
 from server.web.live_views import RankingView, ranking_fragments
 from server.web.state import WebState

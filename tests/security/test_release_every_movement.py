@@ -38,15 +38,11 @@ from server.movements.individual_pairs import as_partnerships
 from server.movements.mitchell import max_rounds, mitchell
 from server.movements.mitchell_variants import add_rover
 from server.movements.model import Movement, PairRef
-from server.services import (
-    individual_results,
-    movement_admin,
-    publication,
-    setup,
-    standings,
-    td,
-    tokens,
-)
+from server.services import tokens
+from server.services.event import movement_admin, setup
+from server.services.results import individual_results, standings
+from server.services.td import actions as td
+from server.services.td import publication
 from tests.security.test_fair_play import send
 from tests.support.api import new_id
 

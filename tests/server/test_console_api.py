@@ -20,7 +20,7 @@ from server.app import create_app
 from server.core.config import Settings
 from server.core.db import make_engine
 from server.core.models import Audit, Board, Member, Result, Sanction, Section, utcnow
-from server.services import uploads
+from server.services.event import uploads
 from tests.support.api import Club, open_club
 from tests.support.env import ROOT, TD_PASSWORD
 from tests.support.web import web_login

@@ -16,17 +16,12 @@ from server.api import backups
 from server.app import create_app
 from server.core.config import Settings
 from server.core.db import make_engine
-from server.services import (
-    deal_entry,
-    exports,
-    members,
-    publication,
-    round_control,
-    sanctions,
-    td,
-    team_matches,
-    tokens,
-)
+from server.services import tokens
+from server.services.event import members
+from server.services.results import exports, team_matches
+from server.services.table import deal_entry
+from server.services.td import actions as td
+from server.services.td import publication, round_control, sanctions
 from tests.support.api import Club, open_club
 from tests.support.env import TD_PASSWORD
 from tests.support.web import web_login

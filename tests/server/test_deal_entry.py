@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 
 from protocol.messages import DealAck, Error, RoundInfo, parse_server_message
 from server.core.models import Audit, Board, BridgeTable, KeyedDeal, MovementAssignment, TDCall
-from server.services import deal_entry
+from server.services.table import deal_entry
 from tests.support.api import Club, Table, new_id, open_club
 
 DEAL = "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"

@@ -397,7 +397,8 @@ def test_terminals_online_counts_the_devices_online_not_the_devices_paired(club:
     online window (a terminal killed, a keypad's cable pulled) has no terminal online, as the
     dashboard's dot says, though its device is still paired."""
     from server.core.models import Section  # noqa: PLC0415
-    from server.services import dashboard, td  # noqa: PLC0415
+    from server.services.glance import dashboard  # noqa: PLC0415
+    from server.services.td import actions as td  # noqa: PLC0415
 
     club.start_round(1)
     club.pair(1).enter(1, "4S", "S", 10)  # heard from just now: online

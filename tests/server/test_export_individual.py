@@ -14,7 +14,8 @@ from sqlmodel import Session
 
 from server.io.formats import parse_bytes
 from server.io.scorefile import score_event
-from server.services import exports, setup
+from server.services.event import setup
+from server.services.results import exports
 from tests.server.test_movements_played import _club, _play_all
 
 

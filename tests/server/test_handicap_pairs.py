@@ -19,7 +19,8 @@ from server.core.db import transact
 from server.core.models import Audit, Pair
 from server.io.csv_io import RANKING_COLUMNS
 from server.io.usebio import read_usebio
-from server.services import exports, setup, standings
+from server.services.event import setup
+from server.services.results import exports, standings
 from tests.support.api import Club
 
 

@@ -34,8 +34,12 @@ from server.core.db import make_engine, migrate, transact
 from server.core.errors import TravellerError
 from server.core.models import Result, Section
 from server.movements.mitchell import mitchell
-from server.services import dashboard, setup, standings, td, tokens
-from server.services.table_commands import outcome_for
+from server.services import tokens
+from server.services.event import setup
+from server.services.glance import dashboard
+from server.services.results import standings
+from server.services.table.table_commands import outcome_for
+from server.services.td import actions as td
 from server.web.live_views import results_of
 from tests.support.api import new_id
 

@@ -20,7 +20,9 @@ from server.core.config import Settings
 from server.core.db import make_engine
 from server.core.models import TableToken, utcnow
 from server.live.live_tokens import LiveTokens
-from server.services import round_control, setup, tokens
+from server.services import tokens
+from server.services.event import setup
+from server.services.td import round_control
 from tests.support.api import Club, open_club
 from tests.support.env import TD_PASSWORD
 

@@ -12,7 +12,7 @@ from server.core.db import transact
 from server.core.errors import ConflictError, InvalidError
 from server.core.models import Audit
 from server.movements import Movement, MovementError, PairRef, mitchell
-from server.services import movement_admin, setup
+from server.services.event import movement_admin, setup
 from tests.support.api import open_club
 
 NS1, NS2, EW3 = PairRef(1, "NS"), PairRef(2, "NS"), PairRef(3, "EW")

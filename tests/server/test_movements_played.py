@@ -12,7 +12,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from server.core.models import Audit, Pair, Result, Section
-from server.services import dashboard
+from server.services.glance import dashboard
 from tests.support.api import Club, Table
 from tests.support.env import TD_PASSWORD
 

@@ -19,7 +19,7 @@ from server.movements import PairRef
 from server.movements.catalog import build
 from server.movements.edit import add_late_table
 from server.movements.model import Movement
-from server.services import movement_admin
+from server.services.event import movement_admin
 from tests.server.test_movements_played import _advance, _club, _play_all, _play_round
 
 

@@ -22,7 +22,8 @@ from server.gateway.service import handle
 from server.limits.ratelimit import PIN_GUESSES, TD_CODE_GUESSES, SlidingWindow
 from server.live.runtime import Runtime
 from server.live.table_desk import TableDesk
-from server.services import table_extras, tokens
+from server.services import tokens
+from server.services.table import table_extras
 from server.services.views import round_info
 from tests.support.api import Club
 

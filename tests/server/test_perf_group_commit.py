@@ -18,7 +18,7 @@ from server.core.db import GroupWriter, Job, pool_for_workers
 from server.core.errors import ConflictError, TravellerError
 from server.core.models import Audit
 from server.services import tokens
-from server.services.table_commands import Outcome, outcome_for
+from server.services.table.table_commands import Outcome, outcome_for
 from tests.support.api import Club, new_id
 from tests.support.group_commit import enter, outcome, start_and_pair, stored
 

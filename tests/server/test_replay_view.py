@@ -12,8 +12,8 @@ from protocol.bridge import Contract
 from protocol.bridge.auction import parse_pbn_auction
 from protocol.bridge.deal import parse_deal
 from protocol.bridge.play import format_play, parse_pbn_play
-from server.services import replay
-from server.services.standings import PairName, Traveller, TravellerLine
+from server.services.results import replay
+from server.services.results.standings import PairName, Traveller, TravellerLine
 from tests.protocol.bridge.test_bridge_play import PLAYS, RECORDS
 
 # Board 12, table 11 of the RealBridge event: 4H by North, East leads, seven tricks played,

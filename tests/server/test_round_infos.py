@@ -6,8 +6,8 @@ from __future__ import annotations
 from sqlmodel import Session
 
 from server.core.models import Event
-from server.services import setup
-from server.services.setup import tables_of
+from server.services.event import setup
+from server.services.event.setup import tables_of
 from server.services.views import round_info, round_infos
 from tests.support.api import Club
 

@@ -13,7 +13,7 @@ from typing import get_args
 from firmware_sim import fake_gateway
 from protocol.keypad_codec import KeypadCommand
 from protocol.messages import Hello, PairTerminal, TableCommand
-from server.services.table_commands import ANSWERS, ENTRIES, QUERIES, EntryCommand
+from server.services.table.table_commands import ANSWERS, ENTRIES, QUERIES, EntryCommand
 from terminal.testing import extras
 from terminal.testing import server as terminal_fake
 

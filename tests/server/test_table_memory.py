@@ -18,8 +18,9 @@ from sqlalchemy.sql import visitors
 
 from server.core.db import make_engine, migrate
 from server.live.table_desk import TableDesk
-from server.services import hands, table_memory
-from server.services.table_memory import TableMemory
+from server.services import hands
+from server.services.table import table_memory
+from server.services.table.table_memory import TableMemory
 from tests.support.databases import pg_address, pg_database
 from tests.support.table_memory import (
     OPS,

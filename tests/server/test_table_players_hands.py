@@ -13,8 +13,9 @@ from sqlmodel import Session, select
 
 from server.core.models import Audit, Board, Pair, Result
 from server.io.handrecords import solver_available
-from server.services import hands, table_extras
-from server.services.members import import_members
+from server.services import hands
+from server.services.event.members import import_members
+from server.services.table import table_extras
 from tests.support.api import Club, Table, new_id, open_club
 
 # N holds the top spades, W the top hearts: 4♠ by South is led by West.

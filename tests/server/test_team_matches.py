@@ -16,8 +16,9 @@ from server.core.errors import ConflictError, InvalidError
 from server.core.models import Audit, MovementAssignment, Pair, Result, Section
 from server.movements.advice import proposal_for
 from server.scoring.vp import victory_points
-from server.services import event_wizard, round_control, setup
-from server.services.team_matches import pair_next_round, team_table
+from server.services.event import event_wizard, setup
+from server.services.results.team_matches import pair_next_round, team_table
+from server.services.td import round_control
 
 
 def round_robin(session: Session, pairs: int) -> Section:

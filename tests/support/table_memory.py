@@ -33,8 +33,11 @@ from server.core.models import (
     TableToken,
 )
 from server.live.runtime import Runtime
-from server.services import deal_entry, round_control, setup, tokens, views
-from server.services.table_memory import TableMemory
+from server.services import tokens, views
+from server.services.event import setup
+from server.services.table import deal_entry
+from server.services.table.table_memory import TableMemory
+from server.services.td import round_control
 from tests.support.api import Club, open_club
 from tests.support.env import TD_PASSWORD
 

@@ -28,7 +28,7 @@ from server.core.config import Settings
 from server.core.db import make_engine
 from server.core.models import Board, Event, Pair, ReceivedEntry, Result
 from server.ops.demo import Demo, create_demo
-from server.services.members import import_members
+from server.services.event.members import import_members
 from terminal.app import TravellerTerminal
 from terminal.client import SyncingClient
 from terminal.link import WebsocketClient

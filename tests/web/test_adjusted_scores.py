@@ -19,7 +19,9 @@ from server.core.db import transact
 from server.core.errors import InvalidError
 from server.core.models import Audit, Result, Section
 from server.scoring import Artificial, Points, Weighted
-from server.services import adjusted, setup, standings, td
+from server.services.event import setup
+from server.services.results import adjusted, standings
+from server.services.td import actions as td
 from tests.support.api import Club, open_club
 from tests.support.env import TD_PASSWORD
 from tests.support.web import web_login

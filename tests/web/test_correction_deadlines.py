@@ -18,7 +18,11 @@ from server.core.config import Settings
 from server.core.db import transact
 from server.core.errors import ConflictError
 from server.core.models import Audit, Result, Section, utcnow
-from server.services import deadlines, publication, setup, standings, td
+from server.services import deadlines
+from server.services.event import setup
+from server.services.results import standings
+from server.services.td import actions as td
+from server.services.td import publication
 from tests.support.api import Club, open_club
 from tests.support.env import TD_PASSWORD
 from tests.support.web import web_login

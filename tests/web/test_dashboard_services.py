@@ -18,15 +18,10 @@ from server.core.config import Settings
 from server.core.db import transact
 from server.core.errors import ConflictError, InvalidError
 from server.core.models import Section, utcnow
-from server.services import (
-    dashboard,
-    members,
-    publication,
-    round_control,
-    sanctions,
-    setup,
-    standings,
-)
+from server.services.event import members, setup
+from server.services.glance import dashboard
+from server.services.results import standings
+from server.services.td import publication, round_control, sanctions
 from tests.support.api import Club, open_club
 from tests.support.env import TD_PASSWORD
 

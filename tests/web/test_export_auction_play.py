@@ -11,7 +11,7 @@ from protocol.bridge.deal import parse_deal
 from protocol.bridge.play import Play, format_play
 from server.core.models import Result
 from server.io.pbn import read_pbn
-from server.services import event_wizard
+from server.services.event import event_wizard
 from tests.support.api import Club
 from tests.support.web import web_login
 

@@ -17,7 +17,10 @@ from server.app import create_app
 from server.core.config import Settings
 from server.core.db import transact
 from server.core.models import Result
-from server.services import adjusted, exports, sanctions, setup, standings, td
+from server.services.event import setup
+from server.services.results import adjusted, exports, standings
+from server.services.td import actions as td
+from server.services.td import sanctions
 from tests.support.api import Club, open_club
 from tests.support.env import TD_PASSWORD
 

@@ -15,7 +15,10 @@ from sqlmodel import Session, select
 from protocol.messages import EntryValues
 from server.core.db import transact
 from server.core.models import Section, TDCall, utcnow
-from server.services import dashboard, room, round_control, setup, td
+from server.services.event import setup
+from server.services.glance import dashboard, room
+from server.services.td import actions as td
+from server.services.td import round_control
 from tests.support.api import Club, Table
 from tests.support.web import web_login
 

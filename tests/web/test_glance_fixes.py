@@ -23,7 +23,9 @@ from server.app import create_app
 from server.core.config import Settings
 from server.core.db import transact
 from server.core.models import Audit, Pair, Section
-from server.services import setup, standings, td
+from server.services.event import setup
+from server.services.results import standings
+from server.services.td import actions as td
 from server.site.discovery import lan_addresses
 from server.web.routes.public import lan_origin
 from tests.support.api import Club, open_club

@@ -14,8 +14,11 @@ from protocol.messages import EnterResult, EntryValues
 from server.core.db import make_engine, migrate, transact
 from server.limits.ratelimit import LoginLimiter
 from server.movements.mitchell import mitchell
-from server.services import dashboard, setup, td, tokens
-from server.services.table_commands import outcome_for
+from server.services import tokens
+from server.services.event import setup
+from server.services.glance import dashboard
+from server.services.table.table_commands import outcome_for
+from server.services.td import actions as td
 from server.web.live_views import ROW_GRID_FIELDS, GridRows, dashboard_fragments
 from server.web.render import make_templates
 from server.web.state import WebState

@@ -16,7 +16,8 @@ from sqlmodel import col, select
 
 from server.core.db import make_engine, transact
 from server.core.models import Audit
-from server.services import setup, standings
+from server.services.event import setup
+from server.services.results import standings
 from tests.support.api import Club
 from tests.support.web import LiveServer, Room, login, web_login
 from tests.web.test_glance_fixes import pairs_of

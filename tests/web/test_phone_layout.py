@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from server.core.db import make_engine, transact
-from server.services import publication, setup
+from server.services.event import setup
+from server.services.td import publication
 from tests.support.env import TD_PASSWORD
 from tests.support.web import LiveServer, Room, login, open_room, overflow, scrolling_inside
 

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from server.core.errors import ConflictError
 from server.core.models import utcnow
-from server.services import publication
+from server.services.td import publication
 from tests.support.api import Club
 from tests.support.web import web_login
 from tests.web.test_dashboard_services import play, run

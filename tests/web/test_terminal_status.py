@@ -10,7 +10,8 @@ from sqlmodel import select
 
 from server.core.db import transact
 from server.core.models import TableToken, utcnow
-from server.services import dashboard, setup
+from server.services.event import setup
+from server.services.glance import dashboard
 from tests.support.api import Club
 from tests.support.web import web_login
 

@@ -1,4 +1,4 @@
-"""pair handicap: a handicap pairs event's percentage points per pair (server/services/handicaps.py)
+"""pair handicap: percentage points per pair in a handicap event (services/event/handicaps.py)
 
 Revision ID: 0011
 Revises: 0010

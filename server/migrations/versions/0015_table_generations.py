@@ -7,7 +7,7 @@ DELETE of that table's own rows (the bridge table, its tokens, its results), and
 of its section (the section, its event, its movement, its pairs, its boards, its event's
 scoring-program session). A table command takes its table's generation row FOR UPDATE and
 uses what it remembers of the table only while both counters are what they were when it
-remembered it (server/services/table_memory.py).
+remembered it (server/services/table/table_memory.py).
 
 Revision ID: 0015
 Revises: 0014
@@ -27,8 +27,9 @@ depends_on: str | Sequence[str] | None = None
 
 #: The guarded tables, how a row names the counters it moves ({row} is NEW or OLD), and
 #: whether the table's generation row is created (INSERT) and dropped (DELETE) with the row.
-#: Keep in step with server/services/table_memory.py GUARDED (tests/server/test_table_memory.py
-#: checks every one has its three triggers on SQLite and PostgreSQL).
+#: Keep in step with server/services/table/table_memory.py GUARDED
+#: (tests/server/test_table_memory.py checks every one has its three triggers on SQLite and
+#: PostgreSQL).
 _TABLE = "UPDATE table_generation SET gen = gen + 1 WHERE table_id IN ({ids})"
 _SECTION = "UPDATE section_generation SET gen = gen + 1 WHERE section_id IN ({ids})"
 BUMPS: dict[str, tuple[str, str]] = {

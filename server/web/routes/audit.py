@@ -8,7 +8,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
-from server.services import dashboard, setup, standings
+from server.services.event import setup
+from server.services.glance import dashboard
+from server.services.results import standings
 from server.web.auth import TDPage
 from server.web.fields import whole_number
 from server.web.respond import page

@@ -17,17 +17,13 @@ from protocol.text import MAX_TEXT, SingleLine
 from server.core.errors import InvalidError
 from server.core.models import Event, Result, utcnow
 from server.i18n import N_
-from server.services import (
-    adjusted,
-    dashboard,
-    deadlines,
-    entries,
-    replay,
-    round_control,
-    setup,
-    td,
-)
-from server.services.table_commands import Push
+from server.services import deadlines, entries
+from server.services.event import setup
+from server.services.glance import dashboard
+from server.services.outcomes import Push
+from server.services.results import adjusted, replay
+from server.services.td import actions as td
+from server.services.td import round_control
 from server.web.auth import TDForm, TDPage
 from server.web.fields import whole_number
 from server.web.respond import act, page, redirect

@@ -19,7 +19,8 @@ from server.core.errors import InvalidError, TravellerError
 from server.core.models import Section
 from server.i18n import error_words
 from server.movements import PairRef
-from server.services import dashboard, movement_admin, movement_views, setup
+from server.services.event import movement_admin, setup
+from server.services.glance import dashboard, movement_views
 from server.web.auth import TDForm, TDPage
 from server.web.fields import whole_number
 from server.web.respond import language, page, redirect

@@ -11,7 +11,11 @@ from sqlmodel import Session
 
 from server.movements import mitchell
 from server.scoring import methods
-from server.services import dashboard, round_control, setup, standings, td
+from server.services.event import setup
+from server.services.glance import dashboard
+from server.services.results import standings
+from server.services.td import actions as td
+from server.services.td import round_control
 from server.web.auth import TD, TDForm, TDPage, current_td, same_origin
 from server.web.fields import whole_number
 from server.web.live_views import DashboardView, dashboard_fragments

@@ -12,7 +12,9 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from sqlmodel import Session
 
 from server.api import backups
-from server.services import dashboard, setup, standings
+from server.services.event import setup
+from server.services.glance import dashboard
+from server.services.results import standings
 from server.web.auth import TDForm, TDPage
 from server.web.respond import page
 from server.web.routes.publish import where_results_stand

@@ -8,7 +8,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlmodel import Session
 
-from server.services import dashboard, room, setup, td
+from server.services.event import setup
+from server.services.glance import dashboard, room
+from server.services.td import actions as td
 from server.web.auth import TDPage
 from server.web.respond import fragment, language, page
 from server.web.state import RuntimeDep, WebDep

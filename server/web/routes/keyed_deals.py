@@ -9,7 +9,9 @@ from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
 from protocol.text import MAX_TEXT, SingleLine
-from server.services import dashboard, deal_entry, setup
+from server.services.event import setup
+from server.services.glance import dashboard
+from server.services.table import deal_entry
 from server.web.auth import TDForm, TDPage
 from server.web.respond import act, page
 from server.web.state import RuntimeDep

@@ -8,7 +8,8 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
-from server.services import dashboard, movement_views, setup
+from server.services.event import setup
+from server.services.glance import dashboard, movement_views
 from server.web.auth import TDPage
 from server.web.respond import language, page
 from server.web.state import RuntimeDep

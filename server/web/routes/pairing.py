@@ -8,7 +8,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
-from server.services import dashboard, round_control, setup
+from server.services.event import setup
+from server.services.glance import dashboard
+from server.services.td import round_control
 from server.web.auth import TDForm, TDPage
 from server.web.respond import act, page
 from server.web.state import RuntimeDep

@@ -12,7 +12,10 @@ from sqlmodel import Session
 from server import scoring
 from server.core.models import Sanction
 from server.i18n.error_words import notice
-from server.services import dashboard, sanctions, setup, standings
+from server.services.event import setup
+from server.services.glance import dashboard
+from server.services.results import standings
+from server.services.td import sanctions
 from server.web.auth import TDForm, TDPage
 from server.web.respond import act, page
 from server.web.state import RuntimeDep

@@ -12,7 +12,9 @@ from sqlmodel import Session
 from server.core.errors import InvalidError
 from server.core.models import Pair
 from server.i18n.error_words import notice
-from server.services import dashboard, handicaps, members, setup, standings, uploads
+from server.services.event import handicaps, members, setup, uploads
+from server.services.glance import dashboard
+from server.services.results import standings
 from server.web.auth import TDForm, TDPage
 from server.web.respond import act, page, redirect
 from server.web.state import RuntimeDep

@@ -15,7 +15,9 @@ from sqlmodel import Session
 
 from server.core.models import Section
 from server.live.runtime import Runtime
-from server.services import dashboard, hand_view, individual_results, replay, setup, standings
+from server.services.event import setup
+from server.services.glance import dashboard
+from server.services.results import hand_view, individual_results, replay, standings
 from server.site.discovery import WILDCARDS, lan_addresses
 from server.web.live_views import RankingView, ranking_fragments
 from server.web.respond import language, page

@@ -10,15 +10,11 @@ from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
 from server.i18n import N_
-from server.services import (
-    dashboard,
-    deadlines,
-    exports,
-    publication,
-    round_control,
-    setup,
-    standings,
-)
+from server.services import deadlines
+from server.services.event import setup
+from server.services.glance import dashboard
+from server.services.results import exports, standings
+from server.services.td import publication, round_control
 from server.web.auth import TDForm, TDPage
 from server.web.fields import whole_number
 from server.web.respond import act, page

@@ -36,7 +36,8 @@ from server.movements.advice import (
 from server.movements.upload import MovementFileError, read_movement
 from server.scoring import methods
 from server.scoring.profiles import PROFILES
-from server.services import dashboard, event_wizard, members, setup, uploads
+from server.services.event import event_wizard, members, setup, uploads
+from server.services.glance import dashboard
 from server.web.auth import TDForm, TDPage
 from server.web.fields import whole_number
 from server.web.respond import page, redirect

@@ -11,7 +11,8 @@ from sqlmodel import Session
 from protocol.languages import LANGUAGES
 from protocol.table_card import DEVICES
 from server.i18n import table_cards
-from server.services import dashboard, setup
+from server.services.event import setup
+from server.services.glance import dashboard
 from server.web.auth import TDPage
 from server.web.respond import language, page
 from server.web.state import RuntimeDep

@@ -1,6 +1,6 @@
 """The TD's page of a teams section: the matches round by round (IMPs and VPs) and the VP
 standings, and for a Swiss the button that pairs the next round from them
-(`services/team_matches.py`); a thin adapter over that service."""
+(`services/results/team_matches.py`); a thin adapter over that service."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
-from server.services import dashboard, setup, team_matches
+from server.services.event import setup
+from server.services.glance import dashboard
+from server.services.results import team_matches
 from server.web.auth import TDForm, TDPage
 from server.web.respond import act, page
 from server.web.state import RuntimeDep

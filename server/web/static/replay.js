@@ -1,4 +1,4 @@
-// The trick-by-trick replay of a table's play (public/_replay.html, server/services/replay.py).
+// The trick-by-trick replay of a table's play (public/_replay.html, server/services/results/replay.py).
 // The page lists every trick (the lead, the cards under W N E S, the winner); this script reads
 // that list and steps through it card by card: the cards of the current trick around the table,
 // the cards played taken out of the hands, the tricks each side has won, the claim at the end.

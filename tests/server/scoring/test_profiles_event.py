@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 from server.core.models import Event, Pair, Section
 from server.io.cli import _suggest, score
-from server.services import standings
-from server.services.standings import Played, SectionData
+from server.services.results import standings
+from server.services.results.standings import Played, SectionData
 from tests.support.api import open_club
 
 FFB = Path(__file__).resolve().parents[2] / "data" / "published"

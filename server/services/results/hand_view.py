@@ -1,8 +1,8 @@
 """A board's hand record as the public traveller shows it: the deal, the makeable contracts and par.
 
-Shown only beside a traveller that is itself shown (server/services/standings.travel: the board
-is released once every table has played it, or the results are published), so it reveals
-nothing before the traveller does. The double-dummy table comes from the cache
+Shown only beside a traveller that is itself shown (server/services/results/standings.travel:
+the board is released once every table has played it, or the results are published), so it
+reveals nothing before the traveller does. The double-dummy table comes from the cache
 (server/services/hands.dd_tricks, never waiting for the solver in a page request: a board not
 yet solved shows its deal and is solved in the background); par is solved from it
 (protocol.bridge.par). Without a solver installed, or for a deal the solver refused, the page

@@ -20,7 +20,8 @@ from server.core.models import (
 from server.core.text import checked
 from server.movements import Movement, MovementError, validate
 from server.scoring import methods
-from server.services import audit, movement_admin
+from server.services import audit
+from server.services.event import movement_admin
 
 
 def create_event(

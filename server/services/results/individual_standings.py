@@ -19,8 +19,9 @@ from server.core.errors import InvalidError, NotFoundError
 from server.core.models import MovementAssignment, Pair, Section, SectionPlayer
 from server.movements.model import parse_seats
 from server.scoring.ranking import places, tied_groups
-from server.services import audit, standings
-from server.services.movement_admin import player_label
+from server.services import audit
+from server.services.event.movement_admin import player_label
+from server.services.results import standings
 
 
 @dataclass(frozen=True)

@@ -34,8 +34,8 @@ from server.io.usebio import write_team_usebio, write_usebio
 from server.movements.model import parse_seats
 from server.scoring import to_decimal
 from server.scoring.models import RealScore
-from server.services import adjusted, individual_standings, standings, team_matches
-from server.services.standings import SectionData
+from server.services.results import adjusted, individual_standings, standings, team_matches
+from server.services.results.standings import SectionData
 
 #: Kind -> (file suffix, media type).
 FORMATS = {

@@ -32,19 +32,14 @@ from server.core.errors import ConflictError, ForbiddenError, NotFoundError
 from server.core.models import Pair, Result
 from server.limits.ratelimit import TD_CODE_GUESSES
 from server.movements.model import parse_seats
-from server.services import (
-    event_settings,
-    fair_play,
-    hands,
-    individual_standings,
-    members,
-    setup,
-    standings,
-    td,
-)
+from server.services import hands
 from server.services.entries import CheckedValues, checked_entry
+from server.services.event import event_settings, members, setup
 from server.services.outcomes import Outcome, Push
-from server.services.table_context import TableContext
+from server.services.results import individual_standings, standings
+from server.services.table import fair_play
+from server.services.table.table_context import TableContext
+from server.services.td import actions as td
 from server.services.views import missing_boards, result_view, results_at
 
 if TYPE_CHECKING:

@@ -11,10 +11,10 @@ from protocol.messages import COMPLETE_STATES, RoundChanged
 from server.core.errors import ConflictError, InvalidError, NotFoundError
 from server.core.models import Event, MovementAssignment, Result, Section, TableToken, utcnow
 from server.services import audit
-from server.services.setup import find_table as table_by_number
-from server.services.setup import tables_of
-from server.services.table_commands import Push
-from server.services.td import section_state, start_round
+from server.services.event.setup import find_table as table_by_number
+from server.services.event.setup import tables_of
+from server.services.outcomes import Push
+from server.services.td.actions import section_state, start_round
 from server.services.tokens import new_pairing_code, revoke_table_tokens
 from server.services.views import round_info
 

@@ -26,7 +26,7 @@ from server.services.entries import CheckedValues, check_play, play_call_reason
 from server.services.outcomes import Outcome
 
 if TYPE_CHECKING:
-    from server.services.table_context import TableContext
+    from server.services.table.table_context import TableContext
 
 
 def call_td_if_differs(cmds: TableContext, board: int, values: CheckedValues) -> bool:

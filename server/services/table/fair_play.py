@@ -21,7 +21,7 @@ from server.services import audit
 from server.services.views import assignment
 
 if TYPE_CHECKING:
-    from server.services.table_context import TableContext
+    from server.services.table.table_context import TableContext
 
 #: The audit action of a lead refused on an actual entry (counted per table, round and board).
 LEAD_REFUSED = "lead_refused"

@@ -37,12 +37,13 @@ from protocol.bridge.errors import BridgeError
 from protocol.messages import CheckDeal, DealAck, EnterDeal, Error
 from server.core.errors import ConflictError, InvalidError, NotFoundError
 from server.core.models import Board, KeyedDeal, TDCall, utcnow
-from server.services import audit, fair_play, hands
+from server.services import audit, hands
 from server.services.keyed_deals import checks_of, keyed_deal, keyed_here
 from server.services.outcomes import Outcome
+from server.services.table import fair_play
 
 if TYPE_CHECKING:
-    from server.services.table_context import TableContext
+    from server.services.table.table_context import TableContext
 
 DealState = Literal["keyed", "confirmed", "conflict"]
 

@@ -27,8 +27,9 @@ from server.core.models import (
     TDCall,
     utcnow,
 )
-from server.services import commit_rows, table_memory
-from server.services.table_memory import HeldTable
+from server.services import commit_rows
+from server.services.table import table_memory
+from server.services.table.table_memory import HeldTable
 from server.services.tokens import TableIdentity
 from server.services.views import (
     Facts,
@@ -123,7 +124,7 @@ class TableContext:
         memory: HeldTable | None = None,
         seen: tuple[str, tuple[str, int | None] | None] | None = None,
     ) -> None:
-        """``memory``: the table's remembered state (server.services.table_memory), whose rows
+        """``memory``: the table's remembered state (server.services.table.table_memory), whose rows
         this command reads and keeps in step with its writes; ``seen``: (entry id, its row in
         the idempotency log or None) when the table's lock read it already."""
         self.s = session

@@ -25,8 +25,9 @@ from server.core.errors import NotFoundError
 from server.core.models import Board, Event, MovementAssignment, Pair, Result, Sanction, Section
 from server.io.model import TeamEvent
 from server.scoring import BoardResult, Method, ScoringOptions, methods
-from server.services import adjusted, handicaps
 from server.services.deadlines import PublishedChange, published_changes
+from server.services.event import handicaps
+from server.services.results import adjusted
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from sqlmodel import Session
 from server import scoring
 from server.core.errors import NotFoundError
 from server.core.models import Section
-from server.services import standings
-from server.services.individual_standings import (
+from server.services.results import standings
+from server.services.results.individual_standings import (
     PlayerLine,
     PlayerRanking,
     partnership_players,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from server.services.dashboard import Overview
+from server.services.glance.dashboard import Overview
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from server.movements.balance import player_balance
 from server.movements.exchange import format_boards
 from server.movements.guide import END, RELAY, SIT_OUT, pair_card, table_card
 from server.movements.model import RoundAssignment
-from server.services.movement_admin import load_movement
+from server.services.event.movement_admin import load_movement
 
 SEATS = ("N", "E", "S", "W")
 #: A card's words and headings (English message ids, shown in the page's language).

@@ -37,7 +37,8 @@ from server.scoring.teams import (
     score_match,
     team_standings,
 )
-from server.services import movement_admin, standings
+from server.services.event import movement_admin
+from server.services.results import standings
 
 
 @dataclass(frozen=True)

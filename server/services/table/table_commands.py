@@ -46,7 +46,7 @@ from protocol.messages import (
 )
 from server.core.errors import ConflictError, ForbiddenError, TravellerError
 from server.core.models import MovementAssignment, ReceivedEntry, Result, utcnow
-from server.services import audit, deal_entry, play_entry, table_extras, table_memory
+from server.services import audit
 from server.services.entries import (
     CheckedValues,
     apply_values,
@@ -57,7 +57,8 @@ from server.services.entries import (
     value_columns,
 )
 from server.services.outcomes import TD_VIEWS, Outcome, Push, changed
-from server.services.table_context import Seen, TableContext
+from server.services.table import deal_entry, play_entry, table_extras, table_memory
+from server.services.table.table_context import Seen, TableContext
 from server.services.tokens import TableIdentity
 from server.services.views import missing_boards, result_view
 
@@ -480,7 +481,7 @@ def outcome_for(
     opened: table_memory.Opened | None = None,
 ) -> Outcome:
     """Run one table command (the caller commits the transaction before replying);
-    ``opened``: the table as server.services.table_memory opened it (its remembered state and
+    ``opened``: the table as server.services.table.table_memory opened it (its remembered state and
     the idempotency look-up its lock read made)."""
     if opened is None:
         return TableCommands(session, ident).handle(command)

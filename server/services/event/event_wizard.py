@@ -28,8 +28,9 @@ from server.io.handrecords import normalise_deal
 from server.io.pbn import read_pbn
 from server.movements import Movement
 from server.scoring import methods
-from server.services import audit, members, setup
-from server.services.uploads import text_of
+from server.services import audit
+from server.services.event import members, setup
+from server.services.event.uploads import text_of
 
 #: Characters a name may not hold: markup (apostrophes stay: O'Brien).
 MARKUP = frozenset("<>")

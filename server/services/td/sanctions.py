@@ -16,8 +16,8 @@ from server.core.models import Event, MovementAssignment, Pair, Sanction, Sectio
 from server.core.text import checked
 from server.scoring import Offence, Unit, methods
 from server.services import audit
-from server.services.standings import find_pair as find_pair_in
-from server.services.standings import load, pair_name
+from server.services.results.standings import find_pair as find_pair_in
+from server.services.results.standings import load, pair_name
 
 OFFENCES = {
     "262C2": "Entry missing at the end of the round (§ 262C2)",

@@ -16,7 +16,7 @@ from sqlmodel import Session, select
 
 from server.core.errors import ConflictError, InvalidError
 from server.core.models import Board, Section
-from server.services.event_wizard import HandRecords, put_deals
+from server.services.event.event_wizard import HandRecords, put_deals
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from protocol.messages import (
 )
 from server.core.models import Board, Event, Section
 from server.services import audit
+from server.services.event.setup import tables_of
 from server.services.outcomes import Push
-from server.services.setup import tables_of
 from server.services.views import round_info
 
 #: Settings a terminal reads from RoundInfo: a change is pushed as a new round to every table.

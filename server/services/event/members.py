@@ -12,8 +12,8 @@ from protocol.text import MAX_NAME, refused
 from server.core.errors import InvalidError
 from server.core.models import DcPlayer, DcSession, Member, Pair, Section
 from server.i18n.error_words import notice
-from server.services import setup
-from server.services.uploads import MAX_MEMBER_LIST
+from server.services.event import setup
+from server.services.event.uploads import MAX_MEMBER_LIST
 
 MAX_MEMBERS = 20000
 

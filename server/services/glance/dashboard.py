@@ -37,7 +37,7 @@ from server.core.models import (
     TDCall,
     utcnow,
 )
-from server.services.setup import tables_of
+from server.services.event.setup import tables_of
 from server.services.views import pair_info, result_view, results_at
 
 #: A terminal that spoke this recently counts as online even without a live websocket.

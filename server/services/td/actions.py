@@ -23,11 +23,11 @@ from server.core.models import (
     utcnow,
 )
 from server.services import audit, deadlines
-from server.services.adjusted import Adjustment, artificial
-from server.services.dashboard import ONLINE_SECONDS, entry_values
 from server.services.entries import apply_values, checked_entry, conflict_call_reason
+from server.services.event.setup import get_section, tables_of
+from server.services.glance.dashboard import ONLINE_SECONDS, entry_values
 from server.services.outcomes import Push, changed
-from server.services.setup import get_section, tables_of
+from server.services.results.adjusted import Adjustment, artificial
 from server.services.views import assignment, results_at, round_infos
 
 

@@ -3,7 +3,7 @@ W N E S from the dealer, and the play trick by trick (who led, the cards, who wo
 count of tricks, a claim), replayed with protocol.bridge.play so the winners are the Laws'.
 
 Pure view models and one loader. The public traveller shows them only through :func:`shown`,
-which keeps nothing unless the traveller itself is shown (server/services/standings.travel:
+which keeps nothing unless the traveller itself is shown (server/services/results/standings.travel:
 every table has played the board, or the results are published), and then only the tables on
 the traveller. The TD's board page shows every table.
 """
@@ -23,7 +23,7 @@ from protocol.bridge.deal import Hand, parse_deal
 from protocol.bridge.play import Play
 from protocol.messages import ResultState
 from server.core.models import Board, Result, Section
-from server.services.standings import Traveller, TravellerLine
+from server.services.results.standings import Traveller, TravellerLine
 
 #: The columns of an auction and of the trick table, as bridge columns and hand records print them.
 COLUMNS = ("W", "N", "E", "S")
