@@ -28,7 +28,9 @@ async def take_backup(runtime: Runtime, section_id: int) -> Path:
         else:
             made = await asyncio.to_thread(backup.dump_postgres, url, directory, label="td")
     except (backup.BackupError, OSError) as exc:
-        raise ConflictError("backup_failed", f"The backup could not be made: {exc}") from exc
+        raise ConflictError(
+            "backup_failed", "The backup could not be made: {exc}", exc=exc
+        ) from exc
 
     def record(s: Session) -> None:
         audit.record(

@@ -16,7 +16,7 @@ from server.api.deps import RuntimeDep, require_td
 from server.api.openapi import ERRORS, TEXT_ROUTE_ERRORS, operation_id
 from server.api.results import PlayerLinePublic
 from server.api.schemas import IMPORTED, SPEC_KINDS, MovementSpec
-from server.core.errors import InvalidError, TravellerError
+from server.core.errors import InvalidError, TravellerError, verbatim
 from server.i18n import error_words
 from server.movements import Movement, MovementError, PairRef, validate
 from server.movements.balance import comparison_balance
@@ -68,7 +68,7 @@ def build_movement(spec: MovementSpec) -> Movement:
             movement = built
         validate(movement)
     except (MovementError, ValueError, KeyError) as exc:
-        raise InvalidError("invalid_movement", str(exc)) from exc
+        raise InvalidError("invalid_movement", verbatim(str(exc))) from exc
     return movement
 
 
@@ -183,7 +183,7 @@ async def table_guide(runtime: RuntimeDep, section_id: int, table: int) -> dict[
         lambda s: movement_admin.load_movement(s, setup.get_section(s, section_id))
     )
     if not 1 <= table <= m.tables:
-        raise InvalidError("unknown_table", f"The movement has no table {table}.")
+        raise InvalidError("unknown_table", "The movement has no table {table}.", table=table)
     rows = [
         {
             "round": r.round,
@@ -207,7 +207,7 @@ async def pair_guide(runtime: RuntimeDep, section_id: int, pair: str) -> dict[st
         lambda s: movement_admin.load_movement(s, setup.get_section(s, section_id))
     )
     if ref not in m.pairs():
-        raise InvalidError("unknown_pair", f"Pair {ref} does not play in this movement.")
+        raise InvalidError("unknown_pair", "Pair {ref} does not play in this movement.", ref=ref)
     rows = [
         {
             "round": r.round,
@@ -226,7 +226,9 @@ def _pair(text: str) -> PairRef:
     try:
         return PairRef.parse(text)
     except ValueError as exc:
-        raise InvalidError("invalid_pair", f"{text!r} is not a pair: use 7, 3NS or 3EW.") from exc
+        raise InvalidError(
+            "invalid_pair", "{text} is not a pair: use 7, 3NS or 3EW.", text=repr(text)
+        ) from exc
 
 
 class LatePair(BaseModel):

@@ -90,8 +90,9 @@ async def publish(runtime: RuntimeDep, section_id: int, body: PublishIn) -> Publ
             count = len(unsettled)
             raise ConflictError(
                 "confirmation_needed",
-                f"{count} boards are missing, unconfirmed or in conflict: send confirmed true "
-                "to publish anyway.",
+                "{count} boards are missing, unconfirmed or in conflict: send confirmed "
+                "true to publish anyway.",
+                count=count,
             )
         publication.publish(s, section, status=body.status, minutes=body.minutes, hours=body.hours)
         return PublicationPublic(

@@ -164,7 +164,9 @@ def _pair_key(text: str) -> tuple[int, str | None]:
     try:
         ref = PairRef.parse(text)
     except ValueError as exc:
-        raise InvalidError("invalid_pair", f"{text!r} is not a pair: use 7, 3NS or 3EW.") from exc
+        raise InvalidError(
+            "invalid_pair", "{text} is not a pair: use 7, 3NS or 3EW.", text=repr(text)
+        ) from exc
     return ref.number, ref.direction
 
 

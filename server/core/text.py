@@ -16,9 +16,14 @@ def checked(text: str, *, max_length: int = MAX_NAME) -> str:
         point = code_point(char)
         raise InvalidError(
             "invalid_text",
-            f"A name or reason may not hold the control or formatting character {point}.",
+            "A name or reason may not hold the control or formatting character {point}.",
+            point=point,
         )
     text = text.strip()
     if len(text) > max_length:
-        raise InvalidError("invalid_text", f"A name or reason has at most {max_length} characters.")
+        raise InvalidError(
+            "invalid_text",
+            "A name or reason has at most {max_length} characters.",
+            max_length=max_length,
+        )
     return text

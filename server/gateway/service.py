@@ -151,7 +151,9 @@ class _Call:
     def pair(self, session: Session, command: PairTerminal) -> Handled:
         wait = PAIRING_FAILURES.retry_after(str(self.station))
         if wait:
-            raise RateLimitedError("rate_limited", f"Too many wrong codes: wait {wait} s.")
+            raise RateLimitedError(
+                "rate_limited", "Too many wrong codes: wait {wait} s.", wait=wait
+            )
         reply, ident = self.desk.pair(session, command.code, command.device)
         PAIRING_FAILURES.succeeded(str(self.station))
         row = self.bind(session, ident.token)

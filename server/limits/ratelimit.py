@@ -334,7 +334,9 @@ def guessing(conn: HTTPConnection, limiter: GuessLimiter) -> Iterator[None]:
     wait = limiter.retry_after(key)
     if wait:
         raise RateLimitedError(
-            "rate_limited", f"Too many failed attempts from this device: try again in {wait} s."
+            "rate_limited",
+            "Too many failed attempts from this device: try again in {wait} s.",
+            wait=wait,
         )
     try:
         yield

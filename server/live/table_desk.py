@@ -241,5 +241,6 @@ def check_pin_lockout(key: str) -> None:
     if wait:
         raise RateLimitedError(
             "pin_locked",
-            f"Too many wrong PINs at this table: call the TD (or wait {math.ceil(wait)} s).",
+            "Too many wrong PINs at this table: call the TD (or wait {value} s).",
+            value=math.ceil(wait),
         )

@@ -16,7 +16,9 @@ def add_late_pair(m: Movement, pair: PairRef, *, from_round: int = 1) -> Movemen
     """Seat a late pair in the phantom's place: the one empty seat of each round from
     `from_round` on (rounds with no empty seat are left alone)."""
     if pair in m.pairs():
-        raise MovementError(f"pair {pair} is already in the movement", pair=pair)
+        raise MovementError(
+            f"pair {pair} is already in the movement", kind="pair_already_seated", pair=pair
+        )
     cells = []
     for a in m.assignments:
         if a.round >= from_round:
@@ -24,6 +26,7 @@ def add_late_pair(m: Movement, pair: PairRef, *, from_round: int = 1) -> Movemen
             if len(empty) > 1:
                 raise MovementError(
                     "more than one empty seat: say which pair to replace (replace_pair)",
+                    kind="several_empty_seats",
                     round=a.round,
                     table=empty[1].table,
                 )
@@ -53,11 +56,19 @@ def add_late_table(
     own table (which it has therefore not played elsewhere).
     """
     if pair in m.pairs():
-        raise MovementError(f"pair {pair} is already in the movement", pair=pair)
+        raise MovementError(
+            f"pair {pair} is already in the movement", kind="pair_already_seated", pair=pair
+        )
     if share_with is not None and not 1 <= share_with <= m.tables:
-        raise ValueError(f"there is no table {share_with} to share boards with")
+        raise MovementError(
+            f"there is no table {share_with} to share boards with",
+            kind="no_table_to_share",
+            share_with=share_with,
+        )
     if from_round > m.rounds:
-        raise ValueError("no round is left to play: the late pair cannot join now")
+        raise MovementError(
+            "no round is left to play: the late pair cannot join now", kind="late_pair_too_late"
+        )
     new_table = m.tables + 1
     cells = [a for a in m.assignments if a.round < from_round]
     sharing: set[int] = set()
@@ -68,16 +79,27 @@ def add_late_table(
         if other is None and idle_at is not None:
             other = idle_at.pairs()[0]
         if other is None:
-            raise MovementError("nobody sits out to play the late pair: name an opponent", round=r)
+            raise MovementError(
+                "nobody sits out to play the late pair: name an opponent",
+                kind="no_opponent_for_late_pair",
+                round=r,
+            )
         source = share_with
         if source is None:
             home = next((a for a in others if other in a.pairs()), None)
             if home is None:
-                raise MovementError("give share_with: the opponent has no table", round=r)
+                raise MovementError(
+                    "give share_with: the opponent has no table", kind="share_with_needed", round=r
+                )
             source = home.table
         shared = m.at(source, r)
         if shared is None:
-            raise MovementError("the table to share with is not used", round=r, table=source)
+            raise MovementError(
+                "the table to share with is not used",
+                kind="share_table_unused",
+                round=r,
+                table=source,
+            )
         sharing.add(source)
         cells.extend(
             replace(a, ns=None if a.ns == other else a.ns, ew=None if a.ew == other else a.ew)
@@ -120,7 +142,9 @@ def remove_pair(m: Movement, pair: PairRef, *, from_round: int) -> Movement:
     """A pair has left: from `from_round` its seat is empty and its opponents sit out
     (their boards are scored as § 216 says; not here)."""
     if pair not in m.pairs():
-        raise MovementError(f"pair {pair} is not in the movement", pair=pair)
+        raise MovementError(
+            f"pair {pair} is not in the movement", kind="pair_not_in_movement", pair=pair
+        )
     changed = replace_pair(m, pair, None, from_round=from_round)
     return replace(changed, name=f"{m.name}, pair {pair} left after round {from_round - 1}")
 
@@ -128,7 +152,9 @@ def remove_pair(m: Movement, pair: PairRef, *, from_round: int) -> Movement:
 def stop_after(m: Movement, rounds: int) -> Movement:
     """Finish the session after `rounds` rounds."""
     if not 1 <= rounds <= m.rounds:
-        raise ValueError(f"rounds must be between 1 and {m.rounds}")
+        raise MovementError(
+            f"rounds must be between 1 and {m.rounds}", kind="rounds_out_of_range", most=m.rounds
+        )
     kept = [a for a in m.assignments if a.round <= rounds]
     return _checked(m.with_assignments(kept, rounds=rounds))
 
@@ -140,7 +166,9 @@ def change_boards_per_round(m: Movement, boards_per_round: int, *, from_round: i
     the highest board in the movement, the same extra boards wherever that set goes.
     """
     if boards_per_round < 1:
-        raise ValueError("boards_per_round must be at least 1")
+        raise MovementError(
+            "boards_per_round must be at least 1", kind="boards_per_round_too_small"
+        )
     next_board = max(m.boards(), default=0) + 1
     extra: dict[tuple[int, ...], tuple[int, ...]] = {}
     cells: list[RoundAssignment] = []

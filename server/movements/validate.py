@@ -8,15 +8,20 @@ from server.movements.model import Movement, PairRef, RoundAssignment
 
 
 class MovementError(ValueError):
-    """A movement that cannot be played; the message names the round, table and pair."""
+    """A movement that cannot be played; the message names the round, table and pair.
+
+    ``kind`` names the fault for a refusal in the TD's words, ``values`` the fault's other
+    numbers (server/i18n/error_words.py)."""
 
     def __init__(
         self,
         message: str,
         *,
+        kind: str | None = None,
         round: int | None = None,
         table: int | None = None,
         pair: PairRef | None = None,
+        **values: object,
     ) -> None:
         where = []
         if round is not None:
@@ -26,9 +31,16 @@ class MovementError(ValueError):
         if pair is not None:
             where.append(f"pair {pair}")
         super().__init__(f"{', '.join(where)}: {message}" if where else message)
+        self.kind = kind
         self.round = round
         self.table = table
         self.pair = pair
+        self.values = values
+
+    def fields(self) -> dict[str, object]:
+        """The round, table and pair that are named, and the values."""
+        where = {"round": self.round, "table": self.table, "pair": self.pair}
+        return {**{k: v for k, v in where.items() if v is not None}, **self.values}
 
 
 def _sharing(groups: Iterable[Iterable[int]]) -> set[frozenset[int]]:
@@ -63,6 +75,9 @@ def validate(m: Movement, *, shared_tables: Iterable[Iterable[int]] = ()) -> Non
                 if pair in seated:
                     raise MovementError(
                         f"sits at two tables ({seated[pair]} and {a.table})",
+                        kind="pair_seated_twice",
+                        first=seated[pair],
+                        second=a.table,
                         round=a.round,
                         table=a.table,
                         pair=pair,
@@ -77,6 +92,9 @@ def validate(m: Movement, *, shared_tables: Iterable[Iterable[int]] = ()) -> Non
                     raise MovementError(
                         f"board {board} is also in play at table {other} "
                         "(tables not declared as sharing)",
+                        kind="board_in_play_twice",
+                        board=board,
+                        other=other,
                         round=a.round,
                         table=a.table,
                         pair=a.ns,
@@ -90,6 +108,10 @@ def validate(m: Movement, *, shared_tables: Iterable[Iterable[int]] = ()) -> Non
                         raise MovementError(
                             f"plays board {board} again (already in round {before.round} "
                             f"at table {before.table})",
+                            kind="board_played_again",
+                            board=board,
+                            before=before.round,
+                            other=before.table,
                             round=a.round,
                             table=a.table,
                             pair=pair,

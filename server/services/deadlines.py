@@ -68,9 +68,12 @@ def check_open(
         return
     raise ConflictError(
         "corrections_closed",
-        f"The correction period for board {result.board} at table {result.table_number} ended "
-        f"{deadline:%Y-%m-%d %H:%M} UTC (§ X79). Change it only for a ruling or appeal "
-        "started in time, and say so.",
+        "The correction period for board {board} at table {table_number} ended "
+        "{deadline} UTC (§ X79). Change it only for a ruling or appeal started in time, "
+        "and say so.",
+        board=result.board,
+        table_number=result.table_number,
+        deadline=format(deadline, "%Y-%m-%d %H:%M"),
     )
 
 

@@ -26,7 +26,7 @@ from protocol.bridge.deal import Hand, InvalidDeal, parse_deal
 from protocol.bridge.enums import Seat
 from protocol.bridge.play import IllegalPlay, format_play, parse_play
 from protocol.messages import AlertExplanation, EntryValues
-from server.core.errors import InvalidError
+from server.core.errors import InvalidError, verbatim
 from server.core.models import Board, Event, Result
 from server.core.text import checked
 
@@ -64,7 +64,7 @@ def check_auction(board: int, text: str, board_dealer: str | None = None) -> Auc
     auction = Auction(board_dealer or dealer(board))
     calls = text.split()
     if not calls:
-        raise InvalidError("auction_empty", f"Board {board}: the auction has no calls.")
+        raise InvalidError("auction_empty", "Board {board}: the auction has no calls.", board=board)
     for number, word in enumerate(calls, start=1):
         try:
             auction.add(Call.parse(word))
@@ -73,8 +73,9 @@ def check_auction(board: int, text: str, board_dealer: str | None = None) -> Auc
     if not auction.ended:
         raise InvalidError(
             "auction_open",
-            f"Board {board}: the auction has not ended ({auction.to_call.value} to call): "
-            "three passes end it.",
+            "Board {board}: the auction has not ended ({value} to call): three passes end it.",
+            board=board,
+            value=auction.to_call.value,
         )
     return auction
 
@@ -87,38 +88,68 @@ def call_refusal(code: str, board: int, number: int, auction: Auction, word: str
     if code == "insufficient_bid":
         return InvalidError(
             "insufficient_bid",
-            f"Board {board}, call {number}: {call} by {seat} is insufficient after {last}.",
+            "Board {board}, call {number}: {call} by {seat} is insufficient after {last}.",
+            board=board,
+            number=number,
+            call=call,
+            seat=seat,
+            last=last,
         )
     if code == "double_own_side":
         return InvalidError(
             "double_own_side",
-            f"Board {board}, call {number}: {seat} may not double own side's {last}.",
+            "Board {board}, call {number}: {seat} may not double own side's {last}.",
+            board=board,
+            number=number,
+            seat=seat,
+            last=last,
         )
     if code == "double_twice":
         return InvalidError(
-            "double_twice", f"Board {board}, call {number}: {last} is already doubled."
+            "double_twice",
+            "Board {board}, call {number}: {last} is already doubled.",
+            board=board,
+            number=number,
+            last=last,
         )
     if code == "no_bid":
         return InvalidError(
-            "no_bid", f"Board {board}, call {number}: there is no bid to double yet."
+            "no_bid",
+            "Board {board}, call {number}: there is no bid to double yet.",
+            board=board,
+            number=number,
         )
     if code == "redouble_without_double":
         return InvalidError(
             "redouble_without_double",
-            f"Board {board}, call {number}: {seat} has no double of {last} to redouble.",
+            "Board {board}, call {number}: {seat} has no double of {last} to redouble.",
+            board=board,
+            number=number,
+            seat=seat,
+            last=last,
         )
     if code == "redouble_opponents":
         return InvalidError(
             "redouble_opponents",
-            f"Board {board}, call {number}: only the side whose {last} was doubled may redouble.",
+            "Board {board}, call {number}: only the side whose {last} was doubled may redouble.",
+            board=board,
+            number=number,
+            last=last,
         )
     if code == "auction_ended":
         return InvalidError(
             "auction_ended",
-            f"Board {board}, call {number}: the auction has ended, {call} comes after it.",
+            "Board {board}, call {number}: the auction has ended, {call} comes after it.",
+            board=board,
+            number=number,
+            call=call,
         )
     return InvalidError(
-        "invalid_call", f"Board {board}, call {number}: {word} is not a call (1C-7NT, P, X, XX)."
+        "invalid_call",
+        "Board {board}, call {number}: {word} is not a call (1C-7NT, P, X, XX).",
+        board=board,
+        number=number,
+        word=word,
     )
 
 
@@ -131,14 +162,17 @@ def _agree(board: int, values: EntryValues, outcome: AuctionOutcome) -> None:
             said = " ".join(filter(None, (str(outcome.contract), seat)))
             raise InvalidError(
                 "auction_disagrees",
-                f"Board {board}: the auction ends in {said}, not declared by {values.declarer} "
-                "as keyed. Check the declarer or the auction.",
+                "Board {board}: the auction ends in {said}, not declared by {declarer} as "
+                "keyed. Check the declarer or the auction.",
+                board=board,
+                said=said,
+                declarer=values.declarer,
             )
         return
     try:
         keyed = Contract.parse(values.contract)
     except BridgeError as exc:
-        raise InvalidError(exc.code, str(exc)) from exc
+        raise InvalidError(exc.code, verbatim(str(exc))) from exc
     seat = outcome.declarer.value if outcome.declarer is not None else None
     declarer_differs = values.declarer is not None and values.declarer != seat
     if keyed != outcome.contract or declarer_differs:
@@ -146,8 +180,11 @@ def _agree(board: int, values: EntryValues, outcome: AuctionOutcome) -> None:
         given = " ".join(filter(None, (str(keyed), values.declarer)))
         raise InvalidError(
             "auction_disagrees",
-            f"Board {board}: the auction ends in {said}, not {given} as keyed. "
-            "Check the contract or the auction.",
+            "Board {board}: the auction ends in {said}, not {given} as keyed. Check the "
+            "contract or the auction.",
+            board=board,
+            said=said,
+            given=given,
         )
 
 
@@ -178,14 +215,16 @@ def check_values(
         declarer = outcome.declarer.value if outcome.declarer is not None else None
     elif auction_entry == "required":
         raise InvalidError(
-            "auction_required", f"This event asks for the auction: key the calls of board {board}."
+            "auction_required",
+            "This event asks for the auction: key the calls of board {board}.",
+            board=board,
         )
     explained = check_explanations(board, auction, values.alerts or ())
     try:
         result = TableResult.make(contract, declarer, values.tricks)
         lead = parse_card(values.lead) if values.lead else None
     except BridgeError as exc:
-        raise InvalidError(exc.code, str(exc)) from exc
+        raise InvalidError(exc.code, verbatim(str(exc))) from exc
     if lead_required and lead is None and not result.contract.is_pass:
         raise InvalidError("lead_required", "This event asks for the opening lead: enter the card.")
     declarer = result.declarer.value if result.declarer is not None else None
@@ -217,7 +256,8 @@ def check_explanations(
     if given and auction is None:
         raise InvalidError(
             "alert_without_auction",
-            f"Board {board}: an alert's explanation goes with the auction: key the calls.",
+            "Board {board}: an alert's explanation goes with the auction: key the calls.",
+            board=board,
         )
     calls = auction.calls if auction is not None else ()
     for note in given:
@@ -225,12 +265,16 @@ def check_explanations(
         if number > len(calls) or not calls[number - 1].alert:
             raise InvalidError(
                 "alert_not_alerted",
-                f"Board {board}, call {number}: only an alerted call is explained.",
+                "Board {board}, call {number}: only an alerted call is explained.",
+                board=board,
+                number=number,
             )
         if number in out:
             raise InvalidError(
                 "alert_explained_twice",
-                f"Board {board}, call {number}: the call has one explanation.",
+                "Board {board}, call {number}: the call has one explanation.",
+                board=board,
+                number=number,
             )
         text = checked(note.text, max_length=alerts.ALERT_TEXT)
         if text:
@@ -253,7 +297,9 @@ def check_play(board: int, text: str, result: TableResult, deal: str | None) -> 
     """The keyed play replayed card by card (against the deal when known): its canonical text
     and declarer's tricks; refused with the card and the reason, or if it has not ended."""
     if result.contract.is_pass or result.declarer is None:
-        raise InvalidError("play_passed_out", f"Board {board} was passed out: there is no play.")
+        raise InvalidError(
+            "play_passed_out", "Board {board} was passed out: there is no play.", board=board
+        )
     try:
         strain = result.contract.strain
         assert strain is not None  # a contract that is not a pass has its strain
@@ -263,14 +309,19 @@ def check_play(board: int, text: str, result: TableResult, deal: str | None) -> 
     except BridgeError as exc:  # a token that is not a card
         card = exc.value
         raise InvalidError(
-            "invalid_card", f"Board {board}, the play: {card} is not a card (e.g. SA, HT, C2)."
+            "invalid_card",
+            "Board {board}, the play: {card} is not a card (e.g. SA, HT, C2).",
+            board=board,
+            card=card,
         ) from exc
     if not play.ended:
         played = sum(len(trick.cards) for trick in play.tricks)
         raise InvalidError(
             "play_open",
-            f"Board {board}: the play has not ended ({played} cards played): key all 13 tricks "
-            "or a claim (=n).",
+            "Board {board}: the play has not ended ({played} cards played): key all 13 "
+            "tricks or a claim (=n).",
+            board=board,
+            played=played,
         )
     return format_play(play), play.declarer_tricks()
 
@@ -280,27 +331,45 @@ def play_refusal(board: int, exc: IllegalPlay) -> InvalidError:
     card = exc.value
     if exc.code == "not_in_hand":
         return InvalidError(
-            "card_not_in_hand", f"Board {board}, the play: {card} is not in the player's hand."
+            "card_not_in_hand",
+            "Board {board}, the play: {card} is not in the player's hand.",
+            board=board,
+            card=card,
         )
     if exc.code == "revoke":
         return InvalidError(
-            "revoke", f"Board {board}, the play: {card} is a revoke (the player must follow suit)."
+            "revoke",
+            "Board {board}, the play: {card} is a revoke (the player must follow suit).",
+            board=board,
+            card=card,
         )
     if exc.code == "card_played":
         return InvalidError(
-            "card_played_twice", f"Board {board}, the play: {card} has already been played."
+            "card_played_twice",
+            "Board {board}, the play: {card} has already been played.",
+            board=board,
+            card=card,
         )
     if exc.code == "play_ended":
         return InvalidError(
-            "play_ended", f"Board {board}, the play: {card} comes after the play has ended."
+            "play_ended",
+            "Board {board}, the play: {card} comes after the play has ended.",
+            board=board,
+            card=card,
         )
     if exc.code == "claim_not_last":
         return InvalidError(
-            "claim_not_last", f"Board {board}, the play: the claim {card} must be last."
+            "claim_not_last",
+            "Board {board}, the play: the claim {card} must be last.",
+            board=board,
+            card=card,
         )
     claim = card
     return InvalidError(
-        "bad_claim", f"Board {board}, the play: the claim {claim} is not possible now."
+        "bad_claim",
+        "Board {board}, the play: the claim {claim} is not possible now.",
+        board=board,
+        claim=claim,
     )
 
 

@@ -79,7 +79,13 @@ def lead_in_hand(board: int, deal: str | None, declarer: str, lead: str) -> bool
 def lead_refusal(board: int, declarer: str, lead: str) -> InvalidError:
     """The refusal ``lead_not_in_hand`` of an entry whose lead the leader does not hold."""
     return InvalidError(
-        "lead_not_in_hand", fair_play.lead_refusal_text(board, declarer, card_text(lead))
+        "lead_not_in_hand",
+        "{card} is not in {leader}'s hand on board {board}: {leader} leads against {declarer}. "
+        "Check the lead and the declarer.",
+        card=card_text(lead),
+        leader=fair_play.SEAT_NAMES[LEADER[declarer]],
+        board=board,
+        declarer=fair_play.SEAT_NAMES[declarer],
     )
 
 

@@ -81,8 +81,9 @@ def pair_terminal(session: Session, *, code: str, device: str) -> tuple[str, Tab
     if table is None:
         raise NotFoundError(
             "pairing_code_unknown",
-            f"No table has the pairing code {code!r} (a code works once: ask the TD for the "
+            "No table has the pairing code {code} (a code works once: ask the TD for the "
             "table's current code).",
+            code=repr(code),
         )
     table.pairing_code = new_pairing_code(session)
     session.add(table)

@@ -13,7 +13,7 @@ from sqlmodel import Session
 
 from server import i18n
 from server.core.errors import TravellerError
-from server.i18n import error_words
+from server.i18n import error_words, notice_words
 from server.live.runtime import Runtime
 from server.services.outcomes import Push
 from server.web.auth import TD
@@ -38,7 +38,9 @@ def language(request: Request | WebSocket, default: str | None = None) -> str:
     )
 
 
-def _flash(request: Request) -> dict[str, str] | None:
+def _flash(request: Request, lang: str) -> dict[str, str] | None:
+    """The notice of the last action in ``lang``: a route's sentence, or a refusal by its code,
+    template and parameters (:func:`refuse`)."""
     raw = request.cookies.get(FLASH_COOKIE)
     if not raw:
         return None
@@ -48,7 +50,15 @@ def _flash(request: Request) -> dict[str, str] | None:
         return None
     if not isinstance(data, dict):
         return None
-    return {"kind": str(data.get("kind", "info")), "text": str(data.get("text", ""))[:400]}
+    text = str(data.get("text", ""))[:400]
+    refused = data.get("refused")
+    if isinstance(refused, dict) and isinstance(refused.get("params"), dict):
+        code, template = str(refused.get("code")), str(refused.get("template"))
+        params = {str(k): str(v) for k, v in refused["params"].items()}
+        text = error_words.translated(lang, code, template, params) or text
+    else:
+        text = notice_words.translate_notice(lang, text)
+    return {"kind": str(data.get("kind", "info")), "text": text}
 
 
 def page(
@@ -61,12 +71,10 @@ def page(
 ) -> HTMLResponse:
     """Render a full page (with the TD's CSRF token and any notice from the last action)."""
     web = get_web(request)
-    flash = _flash(request)
     translated = template.startswith(TRANSLATED)
     # Live fragments are rendered once per channel, and there is one channel per language.
     lang = (context.pop("lang", None) or language(request)) if translated else i18n.SOURCE
-    if flash is not None:  # a route's notice, or a refusal, in the page's language
-        flash["text"] = error_words.translate_notice(lang, flash["text"])
+    flash = _flash(request, lang)  # a route's notice, or a refusal, in the page's language
     response = web.templates.TemplateResponse(
         request,
         template,
@@ -105,7 +113,7 @@ async def act(
     try:
         outcome = await runtime.run(work)
     except TravellerError as exc:
-        return redirect(back, exc.message, "error")
+        return refuse(back, exc)
     if isinstance(outcome, list) and all(isinstance(p, Push) for p in outcome):
         runtime.publish(outcome)
     return redirect(back, done(outcome) if callable(done) else done)
@@ -115,6 +123,19 @@ def redirect(url: str, text: str | None = None, kind: str = "ok") -> RedirectRes
     """See-other to ``url`` (after a form), with a one-time notice shown there."""
     response = RedirectResponse(url, status_code=303)
     if text:
-        value = quote(json.dumps({"kind": kind, "text": text}))
-        response.set_cookie(FLASH_COOKIE, value, max_age=60, path="/", samesite="strict")
+        _set_flash(response, {"kind": kind, "text": text})
     return response
+
+
+def refuse(url: str, error: TravellerError) -> RedirectResponse:
+    """See-other to ``url`` with a refusal as its notice, put into the page's language there."""
+    response = RedirectResponse(url, status_code=303)
+    params = {name: str(value) for name, value in error.params.items()}
+    refused = {"code": error.code, "template": error.template, "params": params}
+    _set_flash(response, {"kind": "error", "text": error.message, "refused": refused})
+    return response
+
+
+def _set_flash(response: RedirectResponse, flash: dict[str, object]) -> None:
+    value = quote(json.dumps(flash))
+    response.set_cookie(FLASH_COOKIE, value, max_age=60, path="/", samesite="strict")

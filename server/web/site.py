@@ -15,7 +15,7 @@ from server.limits.ratelimit import login_limiter
 from server.web import static
 from server.web.auth import LoginRequiredError
 from server.web.render import make_templates
-from server.web.respond import language, page, redirect
+from server.web.respond import language, page, redirect, refuse
 from server.web.routes import (
     audit,
     boards,
@@ -82,9 +82,9 @@ def _wrap_errors(app: FastAPI) -> None:
             if api_error is not None:
                 return await api_error(request, exc)
             raise exc
-        message = error_words.translate(language(request), exc.code, exc.message)
         if request.method == "POST" and exc.status != 403:
-            return redirect(_referer(request), message, "error")
+            return refuse(_referer(request), exc)
+        message = error_words.translate(language(request), exc)
         return page(request, "error.html", status_code=exc.status, message=message)
 
     async def invalid(request: Request, exc: Exception) -> Response:

@@ -19,7 +19,7 @@ async def static_file(name: str) -> Response:
     """Only the known files of the static folder; never a path outside it."""
     path = FILES.get(name)
     if path is None:
-        raise NotFoundError("unknown_file", f"There is no static file {name!r}.")
+        raise NotFoundError("unknown_file", "There is no static file {name}.", name=repr(name))
     return FileResponse(
         path,
         media_type=TYPES[path.suffix],

@@ -76,10 +76,17 @@ def clean_name(text: str, where: str) -> str:
     """A player's name as typed, trimmed; refused with markup or control characters."""
     name = " ".join(text.split())
     if len(name) > MAX_NAME:
-        raise InvalidError("bad_name", f"{where}: a name has at most {MAX_NAME} characters.")
+        raise InvalidError(
+            "bad_name",
+            "{where}: a name has at most {MAX_NAME} characters.",
+            where=where,
+            MAX_NAME=MAX_NAME,
+        )
     if any(c in MARKUP or unicodedata.category(c)[0] == "C" for c in text.strip()):
         raise InvalidError(
-            "bad_name", f"{where}: a name may not hold markup (< >) or control characters."
+            "bad_name",
+            "{where}: a name may not hold markup (< >) or control characters.",
+            where=where,
         )
     return name
 
@@ -108,7 +115,7 @@ def read_hand_records(data: bytes | str, filename: str | None = None) -> HandRec
         else:
             deals = dealing_machines.read_machine_file(raw, kind)
     except (EventFileError, ValueError) as exc:
-        raise InvalidError("bad_hand_records", f"The hand-record file: {exc}") from exc
+        raise InvalidError("bad_hand_records", "The hand-record file: {exc}", exc=exc) from exc
     if not deals:
         raise InvalidError("bad_hand_records", "The hand-record file holds no deals.")
     return HandRecords(deals, refused)
@@ -152,7 +159,12 @@ def create(
             where = f"Section {section.letter}, pair {ref}"
             if pair is None:
                 label = ref
-                raise InvalidError("unknown_pair", f"Section {section.letter} has no pair {label}.")
+                raise InvalidError(
+                    "unknown_pair",
+                    "Section {letter} has no pair {label}.",
+                    letter=section.letter,
+                    label=label,
+                )
             players = [_player(clean_name(t, where), known, by_name) for t in typed]
             if not any(n for n, _ in players):
                 continue

@@ -38,8 +38,11 @@ def load(
         places = "; ".join(hands.refused[:5]) + ("; ..." if refused > 5 else "")
         raise InvalidError(
             "hand_records_refused",
-            f"The hand-record file: {read} read, {refused} refused: {places}. "
-            "Strict mode: nothing was created.",
+            "The hand-record file: {read} read, {refused} refused: {places}. Strict mode: "
+            "nothing was created.",
+            read=read,
+            refused=refused,
+            places=places,
         )
     boards = {
         b.number: b for b in session.exec(select(Board).where(Board.section_id == section.id))
@@ -51,8 +54,9 @@ def load(
         listed = ", ".join(str(n) for n in clashing[:10]) + (", ..." if len(clashing) > 10 else "")
         raise ConflictError(
             "deals_already_set",
-            f"Boards {listed} already hold another deal: load with replace to overwrite them "
+            "Boards {listed} already hold another deal: load with replace to overwrite them "
             "(each replaced deal is audited).",
+            listed=listed,
         )
     stored = put_deals(session, section.id or 0, hands.deals)
     return Loaded(

@@ -30,8 +30,10 @@ def parse(text: str | None, label: str) -> str | None:
         shown = text.strip()[:20]
         raise InvalidError(
             "invalid_handicap",
-            f"Pair {label}: {shown!r} is not a handicap. Type percentage points between "
-            "-100 and 100, such as 2.5, or leave it blank.",
+            "Pair {label}: {shown} is not a handicap. Type percentage points between -100 "
+            "and 100, such as 2.5, or leave it blank.",
+            label=label,
+            shown=repr(shown),
         ) from None
 
 

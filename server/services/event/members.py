@@ -11,7 +11,7 @@ from sqlmodel import Session, col, select
 from protocol.text import MAX_NAME, refused
 from server.core.errors import InvalidError
 from server.core.models import DcPlayer, DcSession, Member, Pair, Section
-from server.i18n.error_words import notice
+from server.i18n.notice_words import notice
 from server.services.event import setup
 from server.services.event.uploads import MAX_MEMBER_LIST
 
@@ -52,7 +52,11 @@ def import_members(session: Session, text: str) -> ImportReport:
             "invalid_member_list", "The member list is not CSV: is a quote left open?"
         ) from None
     if len(rows) > MAX_MEMBERS:
-        raise InvalidError("too_many_members", f"At most {MAX_MEMBERS} members in one import.")
+        raise InvalidError(
+            "too_many_members",
+            "At most {MAX_MEMBERS} members in one import.",
+            MAX_MEMBERS=MAX_MEMBERS,
+        )
     for line, row in enumerate(rows, start=1):
         cells = [c.strip() for c in row]
         if not any(cells):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from sqlmodel import Session, col, select
 
 from protocol.bridge import dealer, vulnerability
-from server.core.errors import ConflictError, InvalidError
+from server.core.errors import ConflictError, InvalidError, verbatim
 from server.core.models import Board, BridgeTable, MovementAssignment, Pair, Section, SectionPlayer
 from server.movements import Movement, MovementError, PairRef, RoundAssignment, validate
 from server.movements import edit as edits
@@ -93,15 +93,16 @@ def preview_change(session: Session, section: Section, edit: Edit) -> Preview:
         after = edit(before, section.current_round + 1)
         validate(after)
     except (MovementError, ValueError) as exc:
-        raise InvalidError("invalid_movement", str(exc)) from exc
+        raise InvalidError("invalid_movement", verbatim(str(exc))) from exc
     started = section.current_round
     old_started = {(a.round, a.table): a for a in before.assignments if a.round <= started}
     new_started = {(a.round, a.table): a for a in after.assignments if a.round <= started}
     if old_started != new_started:
         raise ConflictError(
             "round_already_started",
-            f"That change would alter rounds 1-{started}, which have started: "
-            "change only later rounds.",
+            "That change would alter rounds 1-{started}, which have started: change only "
+            "later rounds.",
+            started=started,
         )
     old = {(a.round, a.table): a for a in before.assignments}
     new = {(a.round, a.table): a for a in after.assignments}
@@ -136,8 +137,9 @@ def require_pairs(section: Section) -> None:
     if section.movement_kind == "individual":
         raise InvalidError(
             "individual_section",
-            f"Section {section.letter} is an individual: players, not pairs, are seated; "
-            "this change is for pairs sections.",
+            "Section {letter} is an individual: players, not pairs, are seated; this change "
+            "is for pairs sections.",
+            letter=section.letter,
         )
 
 
@@ -146,11 +148,16 @@ def late_pair(pair: PairRef) -> Edit:
 
     def edit(m: Movement, first: int) -> Movement:
         if first > m.rounds:
-            raise ValueError("no round is left to play: the late pair cannot join now")
+            raise MovementError(
+                "no round is left to play: the late pair cannot join now",
+                kind="late_pair_too_late",
+            )
         seated = edits.add_late_pair(m, pair, from_round=first)
         if pair not in seated.pairs():
-            raise ValueError(
-                f"no seat is empty for pair {pair}: seat it at a new table sharing boards"
+            raise MovementError(
+                f"no seat is empty for pair {pair}: seat it at a new table sharing boards",
+                kind="no_empty_seat",
+                late_pair=pair,
             )
         return seated
 
@@ -189,12 +196,18 @@ def swap_pairs(first: PairRef, second: PairRef, from_round: int | None = None) -
 def swapped(m: Movement, first: PairRef, second: PairRef, *, from_round: int) -> Movement:
     """The movement with ``first`` and ``second`` in each other's seats from ``from_round``."""
     if first == second:
-        raise ValueError(f"pick two different pairs to swap, not {first} twice")
+        raise MovementError(
+            f"pick two different pairs to swap, not {first} twice",
+            kind="same_pair_twice",
+            chosen=first,
+        )
     for pair in (first, second):
         if pair not in m.pairs():
-            raise MovementError(f"pair {pair} is not in the movement", pair=pair)
+            raise MovementError(
+                f"pair {pair} is not in the movement", kind="pair_not_in_movement", pair=pair
+            )
     if from_round > m.rounds:
-        raise ValueError("no round is left to play: nothing to swap")
+        raise MovementError("no round is left to play: nothing to swap", kind="nothing_to_swap")
     other = {first: second, second: first}
 
     def seat(p: PairRef | None) -> PairRef | None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from sqlmodel import Session, col, select
 
 from protocol.messages import AfterConfirm, AuctionEntry, PlayEntry, PlayerNumbers
-from server.core.errors import ConflictError, InvalidError, NotFoundError
+from server.core.errors import ConflictError, InvalidError, NotFoundError, verbatim
 from server.core.models import (
     BridgeTable,
     Event,
@@ -66,14 +66,16 @@ def create_event(
 def get_event(session: Session, event_id: int) -> Event:
     event = session.get(Event, event_id)
     if event is None:
-        raise NotFoundError("unknown_event", f"There is no event {event_id}.")
+        raise NotFoundError("unknown_event", "There is no event {event_id}.", event_id=event_id)
     return event
 
 
 def get_section(session: Session, section_id: int) -> Section:
     section = session.get(Section, section_id)
     if section is None:
-        raise NotFoundError("unknown_section", f"There is no section {section_id}.")
+        raise NotFoundError(
+            "unknown_section", "There is no section {section_id}.", section_id=section_id
+        )
     return section
 
 
@@ -83,14 +85,17 @@ def create_section(session: Session, *, event: Event, letter: str, movement: Mov
     try:
         validate(movement)
     except MovementError as exc:
-        raise InvalidError("invalid_movement", str(exc)) from exc
+        raise InvalidError("invalid_movement", verbatim(str(exc))) from exc
     letter = letter.strip().upper()
     clash = session.exec(
         select(Section).where(Section.event_id == event.id, Section.letter == letter)
     ).first()
     if clash is not None:
         raise ConflictError(
-            "section_exists", f"Event {event.name!r} already has a section {letter}."
+            "section_exists",
+            "Event {name} already has a section {letter}.",
+            name=repr(event.name),
+            letter=letter,
         )
     section = Section(
         event_id=event.id or 0,
@@ -131,7 +136,12 @@ def find_pair(session: Session, section: Section, number: int, direction: str | 
     ).first()
     if pair is None:
         label = f"{number}{direction or ''}"
-        raise NotFoundError("unknown_pair", f"Section {section.letter} has no pair {label}.")
+        raise NotFoundError(
+            "unknown_pair",
+            "Section {letter} has no pair {label}.",
+            letter=section.letter,
+            label=label,
+        )
     return pair
 
 
@@ -187,7 +197,12 @@ def find_table(session: Session, section: Section, number: int) -> BridgeTable:
         )
     ).first()
     if table is None:
-        raise NotFoundError("unknown_table", f"Section {section.letter} has no table {number}.")
+        raise NotFoundError(
+            "unknown_table",
+            "Section {letter} has no table {number}.",
+            letter=section.letter,
+            number=number,
+        )
     return table
 
 

@@ -14,7 +14,9 @@ MAX_MEMBER_LIST = 2_000_000
 def within(data: bytes) -> bytes:
     """``data``, or the refusal ``file_too_big`` when it is larger than ``MAX_FILE`` bytes."""
     if len(data) > MAX_FILE:
-        raise InvalidError("file_too_big", f"The file is larger than {MAX_FILE} bytes.")
+        raise InvalidError(
+            "file_too_big", "The file is larger than {MAX_FILE} bytes.", MAX_FILE=MAX_FILE
+        )
     return data
 
 

@@ -978,7 +978,12 @@ def entry_values(session: Session, result: Result, entry_id: str) -> dict[str, A
                 "tricks": entry.tricks,
                 "lead": entry.lead,
             }
-    raise NotFoundError("unknown_entry", f"Board {result.board} has no entry {entry_id}.")
+    raise NotFoundError(
+        "unknown_entry",
+        "Board {board} has no entry {entry_id}.",
+        board=result.board,
+        entry_id=entry_id,
+    )
 
 
 def board_info(session: Session, section: Section, board: int) -> Board | None:
@@ -1073,7 +1078,10 @@ def board_desk(
     if row is None or board not in row.board_numbers():
         raise NotFoundError(
             "board_not_in_round",
-            f"Board {board} is not played at table {table_number} in round {round_}.",
+            "Board {board} is not played at table {table_number} in round {round}.",
+            board=board,
+            table_number=table_number,
+            round=round_,
         )
     table = next(t for t in data.tables if t.number == table_number)
     here = results_at(session, section, table_number, round_)

@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Literal
 
 from protocol.bridge import BridgeError, TableResult, format_result, ns_score
-from server.core.errors import InvalidError
+from server.core.errors import InvalidError, verbatim
 from server.scoring import Artificial, BoardResult, Points, SideScore, Weighted
 
 #: More parts than this is a typing slip, not a ruling.
@@ -161,7 +161,9 @@ def _number(text: str) -> Fraction:
             value = Fraction(number)
     except (ValueError, ZeroDivisionError, InvalidOperation):
         raise InvalidError(
-            "invalid_weight", f"{text!r} is not a weight: write 60, 60 %, 0.6 or 3/5."
+            "invalid_weight",
+            "{text} is not a weight: write 60, 60 %, 0.6 or 3/5.",
+            text=repr(text),
         ) from None
     return value
 
@@ -183,20 +185,24 @@ def weights(texts: Sequence[str]) -> list[Fraction]:
     values = [_number(t.replace("%", "")) for t in texts]
     for text, value in zip(texts, values, strict=True):
         if value <= 0:
-            raise InvalidError("invalid_weight", f"A weight must be above zero, not {text!r}.")
+            raise InvalidError(
+                "invalid_weight", "A weight must be above zero, not {text}.", text=repr(text)
+            )
     total = sum(values, Fraction(0))
     if percent or any(v > 1 for v in values):
         if total != 100:
             raise InvalidError(
                 "weights_not_one",
-                f"The weights add up to {number_text(total)} %: they must make exactly 100 %.",
+                "The weights add up to {value} %: they must make exactly 100 %.",
+                value=number_text(total),
             )
         return [v / 100 for v in values]
     if total != 1:
         raise InvalidError(
             "weights_not_one",
-            f"The weights add up to {number_text(total)}: as fractions they must make exactly 1 "
-            "(or write percentages making 100).",
+            "The weights add up to {value}: as fractions they must make exactly 1 (or write "
+            "percentages making 100).",
+            value=number_text(total),
         )
     return values
 
@@ -219,10 +225,13 @@ def side_of_parts(board: int, rows: Sequence[PartIn], direction: str = "") -> Ad
     rows = [r for r in rows if r.contract.strip() or str(r.tricks).strip() or r.weight.strip()]
     who = f" for {direction}" if direction else ""
     if not rows:
-        raise InvalidError("score_missing", f"Give at least one contract result{who}.")
+        raise InvalidError("score_missing", "Give at least one contract result{who}.", who=who)
     if len(rows) > MAX_PARTS:
         raise InvalidError(
-            "too_many_parts", f"A weighted score has at most {MAX_PARTS} results{who}."
+            "too_many_parts",
+            "A weighted score has at most {MAX_PARTS} results{who}.",
+            MAX_PARTS=MAX_PARTS,
+            who=who,
         )
     shares = weights([r.weight for r in rows])
     parts: list[ScorePart] = []
@@ -233,7 +242,7 @@ def side_of_parts(board: int, rows: Sequence[PartIn], direction: str = "") -> Ad
         try:
             play = TableResult.make(row.contract.strip().upper(), row.declarer or None, tricks)
         except BridgeError as exc:
-            raise InvalidError(exc.code, f"{row.contract or '?'}{who}: {exc}") from exc
+            raise InvalidError(exc.code, verbatim(f"{row.contract or '?'}{who}: {exc}")) from exc
         declarer = play.declarer.value if play.declarer is not None else None
         part = ScorePart(share, str(play.contract), declarer, play.tricks)
         if any(
@@ -241,7 +250,10 @@ def side_of_parts(board: int, rows: Sequence[PartIn], direction: str = "") -> Ad
             for p in parts
         ):
             raise InvalidError(
-                "part_twice", f"{part.text(False)} is given twice{who}: add its weights up."
+                "part_twice",
+                "{value} is given twice{who}: add its weights up.",
+                value=part.text(False),
+                who=who,
             )
         parts.append(part)
     if len(parts) == 1 and parts[0].weight != 1:  # pragma: no cover - weights() sums to 1
@@ -253,7 +265,9 @@ def artificial_side(percent: Fraction | int | str) -> AdjustedSide:
     value = percent if isinstance(percent, Fraction) else _number(str(percent))
     if not 0 <= value <= 100:
         raise InvalidError(
-            "invalid_adjustment", f"{number_text(value)} % is not a percentage from 0 to 100."
+            "invalid_adjustment",
+            "{value} % is not a percentage from 0 to 100.",
+            value=number_text(value),
         )
     return AdjustedSide(percent=value)
 
@@ -276,8 +290,10 @@ def adjustment(board: int, ns: AdjustedSide, ew: AdjustedSide | None = None) -> 
     if len(made.text) > MAX_TEXT:
         raise InvalidError(
             "adjustment_too_long",
-            f"This adjusted score is {len(made.text)} characters long; at most {MAX_TEXT} can "
-            "be kept: give fewer results.",
+            "This adjusted score is {value} characters long; at most {MAX_TEXT} can be kept: "
+            "give fewer results.",
+            value=len(made.text),
+            MAX_TEXT=MAX_TEXT,
         )
     return made
 

@@ -255,7 +255,7 @@ def export(data: SectionData, kind: str, club_id: str | None = None) -> ExportFi
     ``HANDICAP``, and the handicap with the handicapped percentage in the PBN and CSV
     rankings."""
     if kind not in FORMATS:
-        raise NotFoundError("unknown_export", f"There is no {kind!r} export.")
+        raise NotFoundError("unknown_export", "There is no {kind} export.", kind=repr(kind))
     suffix, media_type = FORMATS[kind]
     event = event_file(data, club_id)
     event.provisional = len(event.lines) < sum(len(plays) for plays in data.plays.values())

@@ -121,7 +121,12 @@ def player_card(found: IndividualData, number: int, *, public: bool = True) -> P
     """A player's boards so far (public: released boards only) with partner and opponents."""
     if number not in found.names:
         letter = found.data.section.letter
-        raise NotFoundError("unknown_player", f"Section {letter} has no player {number}.")
+        raise NotFoundError(
+            "unknown_player",
+            "Section {letter} has no player {number}.",
+            letter=letter,
+            number=number,
+        )
     data = found.data
     engine = standings.scorer(data, public=public)
     notes = standings.adjusted_kinds(data)

@@ -47,7 +47,9 @@ class PlayerRanking:
 def require_individual(section: Section) -> None:
     if section.movement_kind != "individual":
         raise InvalidError(
-            "not_individual", f"Section {section.letter} is a pairs section, not an individual."
+            "not_individual",
+            "Section {letter} is a pairs section, not an individual.",
+            letter=section.letter,
         )
 
 
@@ -139,7 +141,12 @@ def set_player_name(
         )
     ).first()
     if player is None:
-        raise NotFoundError("unknown_player", f"Section {section.letter} has no player {number}.")
+        raise NotFoundError(
+            "unknown_player",
+            "Section {letter} has no player {number}.",
+            letter=section.letter,
+            number=number,
+        )
     old = {"name": player.name, "member": player.member}
     player.name, player.member = name.strip(), member
     session.add(player)

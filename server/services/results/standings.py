@@ -535,7 +535,9 @@ def travel(data: SectionData, board: int, *, public: bool = True) -> Traveller:
     """The traveller of loaded data (pure)."""
     section = data.section
     if board not in data.plays:
-        raise NotFoundError("unknown_board", f"Board {board} is not played in this section.")
+        raise NotFoundError(
+            "unknown_board", "Board {board} is not played in this section.", board=board
+        )
     unit = data.method.spec.unit
     if public and not data.published and board not in data.released():
         return Traveller(board, False, [], unit)
@@ -631,7 +633,7 @@ def find_pair(data: SectionData, key: str) -> Pair:
     for pair in data.pairs.values():
         if str(pair.number) == number and pair.direction == direction:
             return pair
-    raise NotFoundError("unknown_pair", f"There is no pair {key} in this section.")
+    raise NotFoundError("unknown_pair", "There is no pair {key} in this section.", key=key)
 
 
 def score_card(session: Session, section: Section, key: str, *, public: bool = True) -> ScoreCard:

@@ -25,7 +25,7 @@ from fractions import Fraction
 
 from sqlmodel import Session, select
 
-from server.core.errors import ConflictError, InvalidError
+from server.core.errors import ConflictError, InvalidError, verbatim
 from server.core.models import Audit, MovementAssignment, Section, Team
 from server.movements.teams import SWISS_NAME, Match, swiss_pairings, with_round
 from server.scoring.models import RealScore
@@ -167,8 +167,10 @@ def pair_next_round(session: Session, section: Section) -> list[Match]:
         where = ", ".join(f"{m.home} v {m.away}" for m in unfinished)
         raise ConflictError(
             "swiss_round_open",
-            f"Round {played_round} is not finished (matches {where}): "
-            "pair the next round when every board is in.",
+            "Round {played_round} is not finished (matches {where}): pair the next round "
+            "when every board is in.",
+            played_round=played_round,
+            where=where,
         )
     done = [m for m in table.matches if m.round <= played_round]
     homes: dict[int, int] = {}
@@ -186,7 +188,7 @@ def pair_next_round(session: Session, section: Section) -> list[Match]:
             had_bye=[t for r, t in table.byes.items() if r <= played_round],
         )
     except ValueError as exc:
-        raise ConflictError("swiss_no_pairing", str(exc)) from exc
+        raise ConflictError("swiss_no_pairing", verbatim(str(exc))) from exc
     movement_admin.change_movement(
         session,
         section,

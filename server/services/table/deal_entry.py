@@ -86,7 +86,9 @@ def handle(cmds: TableContext, command: EnterDeal | CheckDeal) -> Outcome:
     board = _board(cmds, command.board)
     if board.deal is not None:
         raise ConflictError(
-            "deal_known", f"Board {command.board} has a hand record already: nothing to key."
+            "deal_known",
+            "Board {board} has a hand record already: nothing to key.",
+            board=command.board,
         )
     if isinstance(command, EnterDeal):
         outcome = _enter(cmds, board, command)
@@ -102,7 +104,9 @@ def _board(cmds: TableContext, board: int) -> Board:
         select(Board).where(Board.section_id == cmds.section.id, Board.number == board)
     ).first()
     if row is None:
-        raise NotFoundError("unknown_board", f"Board {board} is not played in this session.")
+        raise NotFoundError(
+            "unknown_board", "Board {board} is not played in this session.", board=board
+        )
     return row
 
 
@@ -129,12 +133,18 @@ def read_hand(board: int, text: str, seat: Seat) -> Hand:
     except InvalidDeal as exc:
         if exc.code == "card_twice":
             raise InvalidError(
-                "card_twice", f"Board {board}, {letter}: a card is keyed twice in the hand."
+                "card_twice",
+                "Board {board}, {letter}: a card is keyed twice in the hand.",
+                board=board,
+                letter=letter,
             ) from exc
         raise InvalidError(
             "invalid_hand",
-            f"Board {board}, {letter}: {text} is not a hand: key four suits, "
+            "Board {board}, {letter}: {text} is not a hand: key four suits, "
             "spades.hearts.diamonds.clubs (ranks AKQJT98765432).",
+            board=board,
+            letter=letter,
+            text=text,
         ) from exc
 
 
@@ -161,7 +171,12 @@ def read_deal(board: int, text: str) -> dict[Seat, Hand]:
             if card in held:
                 first, second = held[card].value, seat.value
                 raise InvalidError(
-                    "card_twice", f"Board {board}: {card} is in two hands, {first} and {second}."
+                    "card_twice",
+                    "Board {board}: {card} is in two hands, {first} and {second}.",
+                    board=board,
+                    card=card,
+                    first=first,
+                    second=second,
                 )
             held[card] = seat
         deal[seat] = hand
@@ -175,14 +190,21 @@ def read_deal(board: int, text: str) -> dict[Seat, Hand]:
 
 def hand_size_refusal(board: int, letter: str, count: int) -> InvalidError:
     """A hand of 12 or 14 cards (or any but 13)."""
-    return InvalidError("hand_size", f"Board {board}: {letter} has {count} cards; a hand has 13.")
+    return InvalidError(
+        "hand_size",
+        "Board {board}: {letter} has {count} cards; a hand has 13.",
+        board=board,
+        letter=letter,
+        count=count,
+    )
 
 
 def _unreadable(board: int) -> InvalidError:
     return InvalidError(
         "invalid_deal",
-        f"Board {board}: the deal cannot be read. Key four hands, each as "
+        "Board {board}: the deal cannot be read. Key four hands, each as "
         "spades.hearts.diamonds.clubs.",
+        board=board,
     )
 
 
@@ -218,7 +240,9 @@ def _check(cmds: TableContext, board: Board, cmd: CheckDeal) -> Outcome:
     row = keyed_deal(cmds.s, cmds.section.id or 0, cmd.board)
     if row is None:
         raise ConflictError(
-            "deal_not_keyed", f"Board {cmd.board} has no deal keyed yet: key its four hands."
+            "deal_not_keyed",
+            "Board {board} has no deal keyed yet: key its four hands.",
+            board=cmd.board,
         )
     refused = _checks_used(cmds, row, cmd.entry_id)
     if refused is not None:
@@ -247,8 +271,9 @@ def _checks_used(cmds: TableContext, row: KeyedDeal, entry_id: str) -> Outcome |
     if keyed_here(row, cmds.table.number, cmds.table.round):
         raise ConflictError(
             "deal_keyed_here",
-            f"Board {row.board}: this table has keyed its deal already; "
-            "a table that plays it later checks it.",
+            "Board {board}: this table has keyed its deal already; a table that plays it "
+            "later checks it.",
+            board=row.board,
         )
     if rule.deal_checked(len(_checks_here(cmds, row))):
         return None
@@ -256,7 +281,9 @@ def _checks_used(cmds: TableContext, row: KeyedDeal, entry_id: str) -> Outcome |
     board, checks = row.board, rule.DEAL_CHECKS
     error = ConflictError(
         "deal_checks_used",
-        f"Board {board}: this table has checked the deal {checks} times; the TD settles it.",
+        "Board {board}: this table has checked the deal {checks} times; the TD settles it.",
+        board=board,
+        checks=checks,
     )
     error.language = cmds.event.language
     reply = Error(code=error.code, message=error.message, entry_id=entry_id)
@@ -397,14 +424,18 @@ def resolve(
         )
     row = keyed_deal(session, section_id, board)
     if row is None or row.state != "conflict":
-        raise ConflictError("no_deal_conflict", f"Board {board} has no conflicting deal to settle.")
+        raise ConflictError(
+            "no_deal_conflict", "Board {board} has no conflicting deal to settle.", board=board
+        )
     if choice == "keyed":
         chosen = row.deal
     elif choice == "check":
         found = [c for c in checks_of(row) if c.get("entry_id") == entry_id and c.get("deal")]
         if not found:
             raise InvalidError(
-                "no_such_check", f"Board {board}: no table keyed a whole deal with that entry."
+                "no_such_check",
+                "Board {board}: no table keyed a whole deal with that entry.",
+                board=board,
             )
         chosen = str(found[0]["deal"])
     elif choice == "deal":
@@ -415,7 +446,9 @@ def resolve(
         select(Board).where(Board.section_id == section_id, Board.number == board)
     ).first()
     if found_board is None:
-        raise NotFoundError("unknown_board", f"Board {board} is not played in this session.")
+        raise NotFoundError(
+            "unknown_board", "Board {board} is not played in this session.", board=board
+        )
     old = {"state": row.state, "deal": row.deal}
     row.deal = chosen
     row.state = "confirmed"

@@ -74,8 +74,10 @@ def require_played(cmds: TableContext, board: int) -> Disclosure:
     if not shown.played:
         raise ConflictError(
             "board_not_played_here",
-            f"Board {board} has not been played and confirmed at table {cmds.table.number}: "
-            "nothing about it is shown here.",
+            "Board {board} has not been played and confirmed at table {number}: nothing "
+            "about it is shown here.",
+            board=board,
+            number=cmds.table.number,
         )
     return shown
 

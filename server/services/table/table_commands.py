@@ -94,33 +94,46 @@ def refusal(exc: rules.RuleError, cmd: BoardCommand, version: int) -> TravellerE
         return ForbiddenError("pin_wrong", "That is not E/W's PIN: try again or call the TD.")
     if code == "not_entered":
         if isinstance(cmd, CorrectResult):
-            return ConflictError("not_entered", f"Board {exc.board} has no result to correct.")
+            return ConflictError(
+                "not_entered", "Board {board} has no result to correct.", board=exc.board
+            )
         return ConflictError(
-            "not_entered", f"Board {exc.board} has no result to act on: enter it first."
+            "not_entered", "Board {board} has no result to act on: enter it first.", board=exc.board
         )
     if code == "td_decided":
         if isinstance(cmd, EnterResult):
             return ConflictError(
                 "td_decided",
-                f"The TD has settled board {exc.board} at this table ({exc.state}).",
+                "The TD has settled board {board} at this table ({state}).",
+                board=exc.board,
+                state=exc.state,
             )
         return ConflictError(
-            "td_decided", f"Board {exc.board} is with the TD ({exc.state}): call the TD."
+            "td_decided",
+            "Board {board} is with the TD ({state}): call the TD.",
+            board=exc.board,
+            state=exc.state,
         )
     if code == "stale_version":
         if exc.state == ResultState.REJECTED:
-            return ConflictError("stale_version", f"Board {exc.board} has changed: look again.")
+            return ConflictError(
+                "stale_version", "Board {board} has changed: look again.", board=exc.board
+            )
         return ConflictError(
             "stale_version",
-            f"Board {exc.board} changed since it was shown (now version {version}): "
-            "look at it again.",
+            "Board {board} changed since it was shown (now version {version}): look at it again.",
+            board=exc.board,
+            version=version,
         )
     if isinstance(cmd, RejectResult):
         return ConflictError(
             "already_confirmed",
-            f"Board {exc.board} is confirmed: North can correct it within the round.",
+            "Board {board} is confirmed: North can correct it within the round.",
+            board=exc.board,
         )
-    return ConflictError("already_confirmed", f"Board {exc.board} is already confirmed.")
+    return ConflictError(
+        "already_confirmed", "Board {board} is already confirmed.", board=exc.board
+    )
 
 
 class TableCommands(TableContext):
@@ -423,12 +436,15 @@ class TableCommands(TableContext):
                 boards = ", ".join(str(b) for b in missing)
                 raise ConflictError(
                     "round_incomplete",
-                    f"Boards {boards} are not entered and confirmed yet: finish them before "
+                    "Boards {boards} are not entered and confirmed yet: finish them before "
                     "you leave the table.",
+                    boards=boards,
                 )
         if self.section.current_round <= current:
             raise ConflictError(
-                "next_round_not_released", f"The TD has not started round {current + 1} yet."
+                "next_round_not_released",
+                "The TD has not started round {current} yet.",
+                current=current + 1,
             )
         self.move_table(current + 1)
         info = self.round_info()

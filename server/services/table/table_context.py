@@ -170,7 +170,8 @@ class TableContext:
         if found.request != self.request_of(command):
             raise ConflictError(
                 "entry_id_reused",
-                f"Entry id {entry_id} was already used for a different command.",
+                "Entry id {entry_id} was already used for a different command.",
+                entry_id=entry_id,
             )
         return found
 
@@ -283,7 +284,8 @@ class TableContext:
         if row is None:
             raise ConflictError(
                 "round_not_started",
-                f"Table {self.table.number} has no round yet: wait for the TD to start it.",
+                "Table {number} has no round yet: wait for the TD to start it.",
+                number=self.table.number,
             )
         return row
 
@@ -296,18 +298,24 @@ class TableContext:
             ).all()
             if not any(board in a.board_numbers() for a in in_movement):
                 raise NotFoundError(
-                    "unknown_board", f"Board {board} is not played in this session."
+                    "unknown_board", "Board {board} is not played in this session.", board=board
                 )
             boards = ", ".join(str(b) for b in row.board_numbers())
             raise ConflictError(
                 "board_not_in_round",
-                f"Board {board} is not played at table {self.table.number} in round "
-                f"{self.table.round} (this round's boards: {boards}).",
+                "Board {board} is not played at table {number} in round {round} (this round's "
+                "boards: {boards}).",
+                board=board,
+                number=self.table.number,
+                round=self.table.round,
+                boards=boards,
             )
         if self.table.round <= self.section.closed_rounds:
             raise ConflictError(
                 "round_closed",
-                f"Round {self.table.round} is closed: ask the TD to change board {board}.",
+                "Round {round} is closed: ask the TD to change board {board}.",
+                round=self.table.round,
+                board=board,
             )
         return row
 

@@ -308,7 +308,8 @@ def lookup_member(cmds: TableContext, number: str) -> MemberFound:
     if name is None:
         raise NotFoundError(
             "unknown_member",
-            f"No member has the number {number.strip()}. Key it again, or key a visitor's name.",
+            "No member has the number {value}. Key it again, or key a visitor's name.",
+            value=number.strip(),
         )
     return MemberFound(number=number.strip(), name=name)
 
@@ -320,7 +321,9 @@ def set_players(cmds: TableContext, cmd: SetPlayers) -> Outcome:
     pair_id = row.ns_pair_id if cmd.seat == "NS" else row.ew_pair_id
     pair = cmds.s.get(Pair, pair_id) if pair_id else None
     if pair is None:
-        raise ConflictError("no_pair", f"Nobody sits {cmd.seat} at this table this round.")
+        raise ConflictError(
+            "no_pair", "Nobody sits {seat} at this table this round.", seat=cmd.seat
+        )
     names = [pair.player1, pair.player2]
     numbers = [pair.member1, pair.member2]
     for index, player in enumerate(cmd.players):

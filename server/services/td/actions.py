@@ -37,12 +37,18 @@ def start_round(session: Session, section: Section, round_: int) -> list[Push]:
     if round_ != section.current_round + 1:
         raise ConflictError(
             "round_order",
-            f"Section {section.letter} is at round {section.current_round}: "
-            f"the next round to start is {section.current_round + 1}.",
+            "Section {letter} is at round {current_round}: the next round to start is "
+            "{current_round2}.",
+            letter=section.letter,
+            current_round=section.current_round,
+            current_round2=section.current_round + 1,
         )
     if round_ > section.rounds:
         raise ConflictError(
-            "last_round", f"Section {section.letter} has only {section.rounds} rounds."
+            "last_round",
+            "Section {letter} has only {rounds} rounds.",
+            letter=section.letter,
+            rounds=section.rounds,
         )
     section.current_round = round_
     section.round_started_at = utcnow()
@@ -69,7 +75,7 @@ def start_round(session: Session, section: Section, round_: int) -> list[Push]:
 def close_round(session: Session, section: Section, round_: int) -> list[Push]:
     """Close rounds up to ``round_`` to table entries; the TD can still edit their results."""
     if round_ > section.current_round:
-        raise ConflictError("round_not_started", f"Round {round_} has not started yet.")
+        raise ConflictError("round_not_started", "Round {round} has not started yet.", round=round_)
     section.closed_rounds = max(section.closed_rounds, round_)
     session.add(section)
     audit.record(
@@ -166,7 +172,9 @@ def open_calls(session: Session, section: Section) -> list[TDCall]:
 def get_result(session: Session, result_id: int) -> Result:
     result = session.exec(select(Result).where(Result.id == result_id).with_for_update()).first()
     if result is None:
-        raise NotFoundError("unknown_result", f"There is no result {result_id}.")
+        raise NotFoundError(
+            "unknown_result", "There is no result {result_id}.", result_id=result_id
+        )
     return result
 
 
@@ -290,7 +298,10 @@ def board_result(
     if row is None or board not in row.board_numbers():
         raise NotFoundError(
             "board_not_in_round",
-            f"Board {board} is not played at table {table_number} in round {round_}.",
+            "Board {board} is not played at table {table_number} in round {round}.",
+            board=board,
+            table_number=table_number,
+            round=round_,
         )
     result = session.exec(
         select(Result).where(
@@ -383,7 +394,7 @@ def calls_waiting(session: Session) -> dict[int, int]:
 def acknowledge_call(session: Session, call_id: int) -> TDCall:
     call = session.get(TDCall, call_id)
     if call is None:
-        raise NotFoundError("unknown_call", f"There is no TD call {call_id}.")
+        raise NotFoundError("unknown_call", "There is no TD call {call_id}.", call_id=call_id)
     call.acknowledged_at = call.acknowledged_at or utcnow()
     session.add(call)
     return call

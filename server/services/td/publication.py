@@ -39,7 +39,9 @@ def publish(
     already published move to the new deadline if it is later. Changes published from now on
     each open their own deadline of the same period (``server.services.deadlines``)."""
     if status not in STATES:
-        raise InvalidError("invalid_status", f"Results are live, provisional or final: {status}?")
+        raise InvalidError(
+            "invalid_status", "Results are live, provisional or final: {given}?", given=status
+        )
     now = now or utcnow()
     if status == "live" and section.publication == "final" and not corrections_open(section, now):
         raise ConflictError(
@@ -57,7 +59,8 @@ def publish(
         if minutes is not None and minutes < MIN_PROVISIONAL_MINUTES:
             raise InvalidError(
                 "deadline_too_short",
-                f"A provisional deadline is at least {MIN_PROVISIONAL_MINUTES} minutes (§ X79).",
+                "A provisional deadline is at least {MIN_PROVISIONAL_MINUTES} minutes (§ X79).",
+                MIN_PROVISIONAL_MINUTES=MIN_PROVISIONAL_MINUTES,
             )
         if hours is not None and not 1 <= hours <= 24 * 30:
             raise InvalidError("invalid_deadline", "Give the correction period in hours (1-720).")

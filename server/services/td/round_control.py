@@ -59,7 +59,8 @@ def start_round_once(session: Session, section: Section, round_: int) -> list[Pu
     if round_ <= section.current_round:
         raise ConflictError(
             "round_already_started",
-            f"Round {round_} has already started: nothing was changed.",
+            "Round {round} has already started: nothing was changed.",
+            round=round_,
         )
     return start_round(session, section, round_)
 
@@ -70,7 +71,8 @@ def reopen_round(session: Session, section: Section, round_: int) -> list[Push]:
     if round_ < 1 or round_ != section.closed_rounds:
         raise ConflictError(
             "round_not_closed",
-            f"Round {round_} is not the last round closed: only that one can be reopened.",
+            "Round {round} is not the last round closed: only that one can be reopened.",
+            round=round_,
         )
     section.closed_rounds = round_ - 1
     session.add(section)
@@ -113,7 +115,10 @@ def set_round_time(session: Session, section: Section, minutes: int | None) -> N
     """Set (or clear, with None) the time a round should take; later tables show as late."""
     if minutes is not None and not 1 <= minutes <= MAX_ROUND_MINUTES:
         raise InvalidError(
-            "invalid_round_time", f"A round takes 1 to {MAX_ROUND_MINUTES} minutes, not {minutes}."
+            "invalid_round_time",
+            "A round takes 1 to {MAX_ROUND_MINUTES} minutes, not {minutes}.",
+            MAX_ROUND_MINUTES=MAX_ROUND_MINUTES,
+            minutes=minutes,
         )
     old = {"round_minutes": section.round_minutes}
     section.round_minutes = minutes
@@ -137,7 +142,10 @@ def release_table(session: Session, section: Section, number: int, reason: str) 
     if table.round >= section.current_round:
         raise ConflictError(
             "next_round_not_released",
-            f"Table {number} is on round {table.round}: start round {table.round + 1} first.",
+            "Table {number} is on round {round}: start round {round2} first.",
+            number=number,
+            round=table.round,
+            round2=table.round + 1,
         )
     old = {"table": number, "round": table.round}
     table.round += 1
@@ -182,7 +190,11 @@ def revoke_terminal(session: Session, section: Section, token_id: int) -> None:
         numbers = {t.id: t.number for t in tables_of(session, section)}
         table = numbers.get(token.table_id)
     if token is None or table is None:
-        raise NotFoundError("unknown_terminal", f"There is no terminal {token_id} in this section.")
+        raise NotFoundError(
+            "unknown_terminal",
+            "There is no terminal {token_id} in this section.",
+            token_id=token_id,
+        )
     if token.revoked_at is None:
         token.revoked_at = utcnow()
         session.add(token)

@@ -103,7 +103,9 @@ def record_offence(
     """Record an offence: the pair's first of its kind is a warning, each later one costs a
     standard deduction (§ X90C); ``immediate`` penalises at once (e.g. 3+ minutes late)."""
     if kind not in OFFENCES:
-        raise InvalidError("unknown_offence", f"{kind!r} is not an offence the TD can record.")
+        raise InvalidError(
+            "unknown_offence", "{kind} is not an offence the TD can record.", kind=repr(kind)
+        )
     reason = checked(reason, max_length=MAX_TEXT)
     pair = _pair(session, section, pair_key)
     earlier = session.exec(
@@ -159,7 +161,9 @@ def _amount(amount: str, one: Fraction | None) -> Fraction:
     try:
         value = Fraction(amount.strip().replace(",", "."))
     except (ValueError, ZeroDivisionError) as exc:
-        raise InvalidError("invalid_amount", f"{amount!r} is not a number.") from exc
+        raise InvalidError(
+            "invalid_amount", "{amount} is not a number.", amount=repr(amount)
+        ) from exc
     if value <= 0:
         raise InvalidError("invalid_amount", "A penalty is more than zero.")
     most = scoring.largest_deduction(one)
@@ -168,11 +172,13 @@ def _amount(amount: str, one: Fraction | None) -> Fraction:
         if one is None:
             raise InvalidError(
                 "amount_too_large",
-                f"A penalty is at most {largest} points (one board's greatest score).",
+                "A penalty is at most {largest} points (one board's greatest score).",
+                largest=largest,
             )
         raise InvalidError(
             "amount_too_large",
-            f"A penalty is at most {largest} here (5 standard deductions, § X90B3).",
+            "A penalty is at most {largest} here (5 standard deductions, § X90B3).",
+            largest=largest,
         )
     return value
 
@@ -182,7 +188,9 @@ def withdraw(session: Session, section: Section, sanction_id: int, reason: str) 
     reason = checked(reason, max_length=MAX_TEXT)
     row = session.get(Sanction, sanction_id)
     if row is None or row.section_id != section.id:
-        raise NotFoundError("unknown_sanction", f"There is no penalty {sanction_id}.")
+        raise NotFoundError(
+            "unknown_sanction", "There is no penalty {sanction_id}.", sanction_id=sanction_id
+        )
     if row.withdrawn_at is None:
         row.withdrawn_at = utcnow()
         session.add(row)

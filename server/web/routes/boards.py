@@ -26,7 +26,7 @@ from server.services.td import actions as td
 from server.services.td import round_control
 from server.web.auth import TDForm, TDPage
 from server.web.fields import whole_number
-from server.web.respond import act, page, redirect
+from server.web.respond import act, page, refuse
 from server.web.state import RuntimeDep
 
 router = APIRouter(prefix="/td/s/{section_id}/tables/{table}", include_in_schema=False)
@@ -154,7 +154,7 @@ async def set_result(
     try:
         values = _values(contract, declarer, tricks, lead, auction, play)
     except InvalidError as exc:
-        return redirect(back, exc.message, "error")
+        return refuse(back, exc)
     contract = values.contract or _auction_contract(board, values.auction)
     return await act(
         runtime,
@@ -266,7 +266,9 @@ def _rows(
     columns = [weights or [], contracts or [], declarers or [], tricks or []]
     size = max(len(c) for c in columns)
     if size > adjusted.MAX_PARTS:
-        raise InvalidError("too_many_parts", f"At most {adjusted.MAX_PARTS} results.")
+        raise InvalidError(
+            "too_many_parts", "At most {MAX_PARTS} results.", MAX_PARTS=adjusted.MAX_PARTS
+        )
     padded = [c + [""] * (size - len(c)) for c in columns]
     return [
         adjusted.PartIn(w[:12], c[:16], d.strip().upper()[:1] or None, t[:3])
@@ -304,7 +306,7 @@ async def assign_score(
             board, ns, ew=ew, ew_percent=ew_percent if ew_mode == "percent" else None
         )
     except InvalidError as exc:
-        return redirect(back, exc.message, "error")
+        return refuse(back, exc)
     return await act(
         runtime,
         td.settle(

@@ -23,7 +23,7 @@ from server.services.event import movement_admin, setup
 from server.services.glance import dashboard, movement_views
 from server.web.auth import TDForm, TDPage
 from server.web.fields import whole_number
-from server.web.respond import language, page, redirect
+from server.web.respond import language, page, redirect, refuse
 from server.web.state import RuntimeDep
 
 router = APIRouter(prefix="/td/s/{section_id}/changes", include_in_schema=False)
@@ -59,7 +59,9 @@ def _pair(text: str) -> PairRef:
     try:
         return PairRef.parse(text.strip())
     except ValueError as exc:
-        raise InvalidError("invalid_pair", f"{text!r} is not a pair: use 7, 3NS or 3EW.") from exc
+        raise InvalidError(
+            "invalid_pair", "{text} is not a pair: use 7, 3NS or 3EW.", text=repr(text)
+        ) from exc
 
 
 def _whole(text: str, default: int | None = None) -> int:
@@ -68,7 +70,7 @@ def _whole(text: str, default: int | None = None) -> int:
         return default
     number = whole_number(value)
     if number is None:
-        raise InvalidError("invalid_number", f"{value!r} is not a whole number.")
+        raise InvalidError("invalid_number", "{value} is not a whole number.", value=repr(value))
     return number
 
 
@@ -92,7 +94,7 @@ def edit_for(f: ChangeFields, first: int) -> movement_admin.Edit:
         return movement_admin.swap_pairs(
             _pair(f.pair), _pair(f.second), _whole(f.from_round, first)
         )
-    raise InvalidError("unknown_change", f"There is no change called {kind!r}.")
+    raise InvalidError("unknown_change", "There is no change called {kind}.", kind=repr(kind))
 
 
 def _edit(section: Section, fields: ChangeFields) -> movement_admin.Edit:
@@ -158,7 +160,7 @@ async def preview(
             lang=lang,
             values=fields.model_dump(),
             kind=fields.kind,
-            refusal=error_words.translate(lang, refused.code, refused.message),
+            refusal=error_words.translate(lang, refused),
             **ctx,
         )
     return page(
@@ -189,7 +191,7 @@ async def apply(
         await runtime.run(work)
     except TravellerError as exc:
         refused = error_words.movement_refusal(exc)
-        return redirect(f"/td/s/{section_id}/changes", refused.message, "error")
+        return refuse(f"/td/s/{section_id}/changes", refused)
     return redirect(
         f"/td/s/{section_id}/movement", "Movement changed: the tables see it from the next round."
     )

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from server.core.errors import TravellerError
-from server.i18n import error_words
+from server.i18n import notice_words
 from server.services import tokens
 from server.web.auth import (
     LOGIN_COOKIE,
@@ -37,7 +37,7 @@ def _safe_next(value: str | None) -> str:
 def _login_page(request: Request, next_path: str, error: str | None, status: int) -> Response:
     nonce = new_login_nonce()
     if error:  # in the page's language (the sentences are in the catalogue as notices)
-        error = error_words.translate_notice(language(request), error)
+        error = notice_words.translate_notice(language(request), error)
     response = page(
         request, "login.html", nonce=nonce, next=next_path, error=error, status_code=status
     )

@@ -11,7 +11,7 @@ from sqlmodel import Session
 
 from server import scoring
 from server.core.models import Sanction
-from server.i18n.error_words import notice
+from server.i18n.notice_words import notice
 from server.services.event import setup
 from server.services.glance import dashboard
 from server.services.results import standings

@@ -11,12 +11,12 @@ from sqlmodel import Session
 
 from server.core.errors import InvalidError
 from server.core.models import Pair
-from server.i18n.error_words import notice
+from server.i18n.notice_words import notice
 from server.services.event import handicaps, members, setup, uploads
 from server.services.glance import dashboard
 from server.services.results import standings
 from server.web.auth import TDForm, TDPage
-from server.web.respond import act, page, redirect
+from server.web.respond import act, page, refuse
 from server.web.state import RuntimeDep
 
 router = APIRouter(prefix="/td/s/{section_id}", include_in_schema=False)
@@ -59,7 +59,7 @@ async def import_members(
     try:
         text = members.member_list(raw, text)
     except InvalidError as exc:
-        return redirect(back, exc.message, "error")
+        return refuse(back, exc)
 
     def done(report: members.ImportReport) -> str:
         added, updated, skipped = report.added, report.updated, len(report.problems)

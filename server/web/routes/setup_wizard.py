@@ -23,7 +23,7 @@ from starlette.datastructures import FormData, UploadFile
 
 from server.core.errors import InvalidError, TravellerError
 from server.i18n import N_
-from server.i18n.error_words import notice
+from server.i18n.notice_words import notice
 from server.movements import Movement, PairRef
 from server.movements.advice import (
     DEFAULT_MINUTES,
@@ -40,7 +40,7 @@ from server.services.event import event_wizard, members, setup, uploads
 from server.services.glance import dashboard
 from server.web.auth import TDForm, TDPage
 from server.web.fields import whole_number
-from server.web.respond import page, redirect
+from server.web.respond import page, redirect, refuse
 from server.web.state import RuntimeDep
 
 router = APIRouter(prefix="/td/setup", include_in_schema=False)
@@ -142,7 +142,12 @@ def _number(values: dict[str, str], key: str, low: float, high: float, *, whole:
         value = None
     if value is None or not low <= value <= high:
         raise InvalidError(
-            "wizard_value", f"{key}: give a number from {low:g} to {high:g} (not {text!r})."
+            "wizard_value",
+            "{key}: give a number from {low} to {high} (not {text}).",
+            key=key,
+            low=format(low, "g"),
+            high=format(high, "g"),
+            text=repr(text),
         )
     return value
 
@@ -254,8 +259,11 @@ async def _movement(ask: Ask) -> Movement | None:
     if proposal is None:
         raise InvalidError(
             "movement_unfit",
-            f"The movement {ask.choice!r} does not fit {ask.pairs} pairs in {ask.minutes} "
-            "minutes: choose one of the proposals.",
+            "The movement {choice} does not fit {pairs} pairs in {minutes} minutes: choose "
+            "one of the proposals.",
+            choice=repr(ask.choice),
+            pairs=ask.pairs,
+            minutes=ask.minutes,
         )
     return proposal.movement
 
@@ -294,7 +302,7 @@ async def details(request: Request, runtime: RuntimeDep, td_: TDPage) -> Respons
         ask = read_ask(values)
         movement = await _movement(ask)
     except InvalidError as exc:
-        return redirect(f"/td/setup/movements?{urlencode(values)}", exc.message, "error")
+        return refuse(f"/td/setup/movements?{urlencode(values)}", exc)
     ctx = await runtime.read(lambda s: _details_context(s, ask, movement))
     return page(request, "td/wizard_details.html", td_, form={}, error=None, **ctx)
 
@@ -349,7 +357,13 @@ def _choice(form: FormData, key: str, allowed: tuple[str, ...]) -> str:
     value = form.get(key, allowed[0])
     text = value if isinstance(value, str) else ""
     if text not in allowed:
-        raise InvalidError("wizard_value", f"{key}: {text!r} is not one of {', '.join(allowed)}.")
+        raise InvalidError(
+            "wizard_value",
+            "{key}: {text} is not one of {value}.",
+            key=key,
+            text=repr(text),
+            value=", ".join(allowed),
+        )
     return text
 
 
@@ -380,7 +394,7 @@ async def create(request: Request, runtime: RuntimeDep, td_: TDForm) -> Response
         ask = read_ask(values)
         movement = await _movement(ask)
     except InvalidError as exc:
-        return redirect(f"/td/setup/movements?{urlencode(values)}", exc.message, "error")
+        return refuse(f"/td/setup/movements?{urlencode(values)}", exc)
     try:
         settings = _settings(form)
         if movement is None:
@@ -394,8 +408,11 @@ async def create(request: Request, runtime: RuntimeDep, td_: TDForm) -> Response
             read, refused, places = _summary(hands)
             raise InvalidError(
                 "hand_records_refused",
-                f"The hand-record file: {read} read, {refused} refused: {places}. "
-                "Strict mode: nothing was created.",
+                "The hand-record file: {read} read, {refused} refused: {places}. Strict mode: "
+                "nothing was created.",
+                read=read,
+                refused=refused,
+                places=places,
             )
         deals = None if hands is None else hands.deals
         names = _names(form, letters(ask.sections))
@@ -453,7 +470,7 @@ def _read_movement(text: str) -> Movement:
     try:
         return read_movement(text)
     except MovementFileError as exc:
-        raise InvalidError("bad_movement_file", f"The movement file: {exc}") from exc
+        raise InvalidError("bad_movement_file", "The movement file: {exc}", exc=exc) from exc
 
 
 @router.get("/done", response_class=HTMLResponse)
