@@ -19,9 +19,9 @@ from sqlmodel import Session, select
 from server.app import create_app
 from server.core.config import Settings
 from server.core.models import Board, Result
-from tests.server.test_replay_view import BOARD_12, _stored_play
 from tests.support.api import Club, Table, open_club
 from tests.support.env import TD_PASSWORD
+from tests.support.plays import BOARD_12, stored_play
 from tests.support.web import web_login
 from tests.web.test_hand_record_public import DEAL
 from tests.web.test_web_forms import board_url, post
@@ -30,7 +30,7 @@ from tests.web.test_web_forms import board_url, post
 # North opens 1♥, East's 2♦ is alerted, South raises to game. The play is the real one: East
 # leads the ♣9, seven tricks, then North claims 9 tricks.
 AUCTION = "1H 2D! 4H P P P"
-PLAY = _stored_play(BOARD_12)
+PLAY = stored_play(BOARD_12)
 EAST_LEAD = 'data-card="C9"'
 
 
