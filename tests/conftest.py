@@ -75,7 +75,7 @@ def schema_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """One SQLite database migrated to the newest revision for the whole session, made by
     `server.core.db.migrate` itself; every empty SQLite database a test (or a server it starts)
     migrates is copied from it instead of running every migration again. The copy is checked
-    against a full migration in tests/server/test_schema_template.py."""
+    against a full migration in tests/server/core/test_schema_template.py."""
     path = tmp_path_factory.mktemp("schema") / f"template-{WORKER}.db"  # one a worker
     engine = make_engine(f"sqlite:///{path}")
     saved = os.environ.pop(SCHEMA_TEMPLATE, None)

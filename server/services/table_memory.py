@@ -24,8 +24,8 @@ INSERT, UPDATE and DELETE, from any process, service or tool, of
 So a TD's change, another worker's command, a command's own write that the state did not
 count (an ORM write in a rarer path), or a migration's, makes the counters differ, and the next
 command reads the table again. Every row the state holds comes from one of the guarded tables
-(tests/server/test_table_memory.py reads the statements the state loads with and checks that
-each table they read has its three triggers, on SQLite and on PostgreSQL).
+(tests/server/services/test_table_memory.py reads the statements the state loads with and
+checks that each table they read has its three triggers, on SQLite and on PostgreSQL).
 
 A data load never makes the state older than its counters: it is read under the table's lock
 after the counters, so it is at least as new as them (a newer section row under an older

@@ -260,7 +260,7 @@ def test_a_quiet_old_socket_is_closed_after_the_move(engine: Engine) -> None:
 # ----------------------------------------------- the TD console's actions as JSON routes
 
 DEALS = Path(__file__).resolve().parents[1] / "data" / "dealing-machines"
-#: Every JSON route twinning a TD console action (tests/server/test_console_twins.py), with
+#: Every JSON route twinning a TD console action (tests/server/api/test_console_twins.py), with
 #: a body it would take: ("json", {...}), ("form", {...}) or ("file", name).
 S = "/api/v1/sections/{section}"
 CONSOLE_ROUTES: list[tuple[str, str, tuple[str, Any]]] = [

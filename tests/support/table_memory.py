@@ -1,4 +1,4 @@
-"""Helpers of the table-memory tests (tests/server/test_table_memory.py): the triggers a
+"""Helpers of the table-memory tests (tests/server/services/test_table_memory.py): the triggers a
 database has, a served club whose desk remembers its tables or not, and one random step of
 table commands and TD writes played on it, with its outcome made comparable."""
 
