@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 from hypothesis import settings
 
 from server.core.db import SCHEMA_TEMPLATE, make_engine, migrate
+from tests.support.app_factory import AppFactory
 from tests.support.databases import (
     RecycledDatabases,
     pg_address,
@@ -136,6 +138,13 @@ def pg_migrated_url(pg_recycled: RecycledDatabases) -> Iterator[str]:
         yield pg_address(name)
     finally:
         pg_recycled.give_back(name)
+
+
+@pytest.fixture
+def apps() -> Iterator[AppFactory]:
+    """Engines and served apps made for the test (tests/support/app_factory.py), closed after it."""
+    with ExitStack() as stack:
+        yield AppFactory(stack)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -6,30 +6,22 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
 
-from server.app import create_app
-from server.core.config import Settings
-from server.core.db import make_engine
 from server.i18n import error_words
 from server.i18n.cli_words import cli_language
 from tests.support.api import Club, new_id, open_club
-from tests.support.env import TD_PASSWORD
+from tests.support.app_factory import AppFactory
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def club(db_url: str) -> Iterator[Club]:
-    engine = make_engine(db_url)
-    app = create_app(Settings(td_password=TD_PASSWORD, database_url="unused://"), engine=engine)
-    with TestClient(app) as client:
-        yield open_club(client, engine, tables=3, bpr=2, event={"language": "da"})
-    engine.dispose()
+def club(apps: AppFactory, db_url: str) -> Club:
+    engine = apps.engine(db_url)
+    return open_club(apps.client(engine), engine, tables=3, bpr=2, event={"language": "da"})
 
 
 def test_a_german_refusal_by_accept_language(club: Club) -> None:

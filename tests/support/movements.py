@@ -8,23 +8,12 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
-from tests.support.api import Club, Table
-from tests.support.env import TD_PASSWORD
+from tests.support.api import Club, Table, open_club
 
 
 def movement_club(client: TestClient, engine: Engine, movement: dict[str, Any]) -> Club:
-    headers = {
-        "Authorization": "Bearer "
-        + client.post("/api/v1/td/login", json={"password": TD_PASSWORD}).json()["token"]
-    }
-    event = client.post("/api/v1/events", json={"name": "Movement night"}, headers=headers)
-    r = client.post(
-        f"/api/v1/events/{event.json()['id']}/sections",
-        json={"letter": "A", "movement": movement},
-        headers=headers,
-    )
-    assert r.status_code == 201, r.text
-    return Club(client, engine, headers, event.json()["id"], r.json())
+    """A club whose one section has ``movement`` (a Howell, an individual, a web Mitchell...)."""
+    return open_club(client, engine, event={"name": "Movement night"}, movement=movement)
 
 
 def play_round(tables: list[Table]) -> int:

@@ -15,9 +15,7 @@ from sqlalchemy import Engine, text
 from sqlmodel import Session, col, select
 
 from protocol.messages import table_command_adapter
-from server.app import create_app
-from server.core.config import Settings
-from server.core.db import Job, make_engine, transact
+from server.core.db import Job, transact
 from server.core.models import (
     Audit,
     Board,
@@ -36,7 +34,7 @@ from server.live.runtime import Runtime
 from server.services import deal_entry, round_control, setup, tokens, views
 from server.services.table_memory import TableMemory
 from tests.support.api import Club, open_club
-from tests.support.env import TD_PASSWORD
+from tests.support.app_factory import app_client, engine_at
 
 OPS = ("INSERT", "UPDATE", "DELETE")
 TABLES = 3
@@ -72,14 +70,9 @@ def triggers(engine: Engine) -> dict[str, set[str]]:
 @contextmanager
 def served(url: str, *, remember: bool) -> Iterator[TestClient]:
     """The shipped app on ``url``; its desk remembers tables only if ``remember``."""
-    engine = make_engine(url)
-    app = create_app(Settings(td_password=TD_PASSWORD, database_url="unused://"), engine=engine)
-    try:
-        with TestClient(app) as client:
-            runtime(client).desk.memory.enabled = remember
-            yield client
-    finally:
-        engine.dispose()
+    with engine_at(url) as engine, app_client(engine) as client:
+        runtime(client).desk.memory.enabled = remember
+        yield client
 
 
 def runtime(client: TestClient) -> Runtime:
