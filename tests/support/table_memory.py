@@ -1,15 +1,18 @@
 """Helpers of the table-memory tests (tests/server/services/test_table_memory.py): the triggers a
-database has, a served club whose desk remembers its tables or not, and one random step of
-table commands and TD writes played on it, with its outcome made comparable."""
+database has, a served club whose desk remembers its tables or not, the memory's loads marked
+while they run, and one random step of table commands and TD writes played on it, with its
+outcome made comparable."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, text
 from sqlmodel import Session, col, select
@@ -31,7 +34,7 @@ from server.core.models import (
     TableToken,
 )
 from server.live.runtime import Runtime
-from server.services import deal_entry, round_control, setup, tokens, views
+from server.services import deal_entry, round_control, setup, table_memory, tokens, views
 from server.services.table_memory import TableMemory
 from tests.support.api import Club, open_club
 from tests.support.app_factory import app_client, engine_at
@@ -65,6 +68,27 @@ def triggers(engine: Engine) -> dict[str, set[str]]:
                 if f"AFTER {op} ON" in head and "FOR EACH ROW" in head:
                     found.setdefault(table, set()).add(op)
     return found
+
+
+#: True while the desk's memory loads a state (once :func:`watch_loads` has wrapped its loads).
+LOADING: ContextVar[bool] = ContextVar("tests_table_memory_loading", default=False)
+
+
+def watch_loads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Wrap ``table_memory.loading``, which every load of a state runs inside, so that
+    :data:`LOADING` is true while one runs."""
+    shipped = table_memory.loading
+
+    @contextmanager
+    def marked() -> Iterator[None]:
+        mark = LOADING.set(True)
+        try:
+            with shipped():
+                yield
+        finally:
+            LOADING.reset(mark)
+
+    monkeypatch.setattr(table_memory, "loading", marked)
 
 
 @contextmanager
