@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 from hypothesis import settings
 
 from server.core.db import SCHEMA_TEMPLATE, make_engine, migrate
+from tests.support.app_factory import AppFactory
 from tests.support.databases import (
     RecycledDatabases,
     pg_address,
@@ -75,7 +77,7 @@ def schema_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """One SQLite database migrated to the newest revision for the whole session, made by
     `server.core.db.migrate` itself; every empty SQLite database a test (or a server it starts)
     migrates is copied from it instead of running every migration again. The copy is checked
-    against a full migration in tests/server/test_schema_template.py."""
+    against a full migration in tests/server/core/test_schema_template.py."""
     path = tmp_path_factory.mktemp("schema") / f"template-{WORKER}.db"  # one a worker
     engine = make_engine(f"sqlite:///{path}")
     saved = os.environ.pop(SCHEMA_TEMPLATE, None)
@@ -136,6 +138,13 @@ def pg_migrated_url(pg_recycled: RecycledDatabases) -> Iterator[str]:
         yield pg_address(name)
     finally:
         pg_recycled.give_back(name)
+
+
+@pytest.fixture
+def apps() -> Iterator[AppFactory]:
+    """Engines and served apps made for the test (tests/support/app_factory.py), closed after it."""
+    with ExitStack() as stack:
+        yield AppFactory(stack)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -1,7 +1,7 @@
 """What the OpenAPI document says of every JSON route: its operationId and its error shape.
 
 A generated client names its methods after the ``operationId``: the route function's name
-(``publish``, ``load_hand_records``), unique across the API (``tests/server/test_openapi.py``).
+(``publish``, ``load_hand_records``), unique across the API (``tests/server/api/test_openapi.py``).
 Every route declares the one error body the app answers with (``server.app``'s handlers):
 ``{"type": "error", "code": ..., "message": ...}`` for any 4xx, plus ``detail`` (each field
 refused) when the request itself does not parse (422, ``invalid_request``)."""

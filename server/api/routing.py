@@ -15,7 +15,9 @@ from fastapi.routing import APIRoute, APIWebSocketRoute
 
 
 def add_routes(app: FastAPI, *routers: APIRouter) -> None:
-    """Append the routes of ``routers`` to ``app``, in order (the first match answers).
+    """Append the routes of ``routers`` to ``app``, in order (the first match answers), as
+    they were built at import: the first table or TD to ask after a (re)start does not wait
+    for the routes to be built again (see the module's docstring).
 
     A router given here holds only its own routes: one that includes other routers, has a
     lifespan or startup handlers goes through ``app.include_router``, which merges those."""

@@ -3,7 +3,6 @@ with every result; rotation; the scheduler (timer and round end); the restore co
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -31,7 +30,7 @@ from server.site.backup import (
 )
 from tests.support.api import Club, Table, open_club
 from tests.support.env import TD_PASSWORD
-from tests.support.wait import wait_until
+from tests.support.wait import wait_until, wait_until_async
 
 CONTRACTS = ["3NT", "4S", "2H", "1NT", "5DX", "PASS"]
 
@@ -182,10 +181,9 @@ async def test_the_timer_backs_up_every_period(tmp_path: Path) -> None:
     try:
         async with scheduled_backups(Bus(), engine, settings) as schedule:
             assert schedule is not None
-            for _ in range(100):
-                if len(schedule.taken) >= 3:
-                    break
-                await asyncio.sleep(0.1)
+            await wait_until_async(
+                lambda: len(schedule.taken) >= 3, 10, "three timed backups", every=0.1
+            )
         assert len(schedule.taken) >= 4  # three timed, one at shutdown
         assert all("-timed" in p.name for p in schedule.taken[:3])
         assert len(list_backups(tmp_path / "b")) == 2

@@ -31,6 +31,7 @@ from tests.support.env import PG_ADMIN_URL as ADMIN_URL
 from tests.support.env import TD_PASSWORD
 from tests.support.net import free_port
 from tests.support.processes import ServerProcess, start_server
+from tests.support.wait import wait_until_async
 
 pytestmark = pytest.mark.postgres
 
@@ -105,12 +106,12 @@ async def test_listeners_come_back_after_their_connections_are_killed(pg_url: st
                 (database,),
             )
             assert len(await cur.fetchall()) == 2
-        for _ in range(100):
-            if b.stats.reconnects and b.listening.is_set():
-                break
-            await asyncio.sleep(0.1)
-        assert b.stats.reconnects >= 1
-        assert b.listening.is_set()
+        await wait_until_async(
+            lambda: b.stats.reconnects >= 1 and b.listening.is_set(),
+            10,
+            "the listener to reconnect and listen again",
+            every=0.1,
+        )
         on_two = two.subscribe(1, None)
         one.publish([(1, 2, ResultChanged(result=_view(4)))])
         assert await asyncio.wait_for(on_two.queue.get(), 5) == ResultChanged(result=_view(4))

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 import typer
-from fastapi.testclient import TestClient
 from sqlmodel import Session
 from typer.testing import CliRunner
 
@@ -16,7 +15,6 @@ from firmware_sim.keypad import Keypad
 from firmware_sim.nullmodem import NullModem, VirtualClock
 from protocol.link import PointToPointLink
 from protocol.messages import EntryValues, ResultChanged, RoundChanged
-from server.app import create_app
 from server.core.config import Settings
 from server.core.db import make_engine, transact
 from server.core.errors import UnavailableError
@@ -26,6 +24,7 @@ from server.gateway.cli import gateway
 from server.gateway.runner import Gateway
 from server.gateway.watch import Watcher
 from server.services.td import actions as td
+from tests.support.app_factory import app_client
 from tests.support.wait import wait_until
 
 from .harness import RecordingDevice, make_club
@@ -34,13 +33,13 @@ from .harness import RecordingDevice, make_club
 def test_the_server_runs_the_gateway_when_ports_are_set(tmp_path: Path) -> None:
     engine = make_engine(f"sqlite:///{tmp_path}/app.db")
     settings = Settings(td_password="secret-td", database_url="unused://", gateway_ports="loop://")
-    with TestClient(create_app(settings, engine=engine)) as client:
+    with app_client(engine, settings) as client:
         running = client.app.state.gateway  # type: ignore[attr-defined]
         assert isinstance(running, Gateway)
         wait_until(lambda: running.workers["loop://"].is_open, 30, "the gateway's port open")
     assert not running.workers["loop://"].is_open  # closed with the server
     plain = Settings(td_password="secret-td", database_url="unused://")
-    with TestClient(create_app(plain, engine=engine)) as client:
+    with app_client(engine, plain) as client:
         assert getattr(client.app.state, "gateway", None) is None  # type: ignore[attr-defined]
     engine.dispose()
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
@@ -26,7 +25,7 @@ from protocol.messages import (
     RoundInfo,
     TableSettings,
 )
-from server.core.db import make_engine, transact
+from server.core.db import transact
 from server.core.models import Event, KeypadBinding, Section, TableToken, utcnow
 from server.gateway import service
 from server.gateway.jobs import KEEP, Binding, Station
@@ -34,6 +33,7 @@ from server.gateway.service import handle, load_bindings
 from server.limits.ratelimit import GuessLimiter
 from server.services.td import actions as td
 from server.services.td import round_control
+from tests.support.app_factory import AppFactory
 
 from .harness import Club, make_club
 
@@ -41,10 +41,8 @@ KP = Station("/dev/ttyUSB0", 3)
 
 
 @pytest.fixture
-def engine(db_url: str) -> Iterator[Engine]:
-    eng = make_engine(db_url)
-    yield eng
-    eng.dispose()
+def engine(apps: AppFactory, db_url: str) -> Engine:
+    return apps.engine(db_url)
 
 
 @pytest.fixture

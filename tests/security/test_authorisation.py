@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -22,9 +21,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 from starlette.websockets import WebSocketDisconnect
 
-from server.app import create_app
 from server.core.config import Settings
-from server.core.db import make_engine
 from server.core.models import (
     Audit,
     Board,
@@ -40,20 +37,18 @@ from server.services import tokens
 from server.services.event import setup, uploads
 from server.services.td import round_control
 from tests.support.api import Club, Table, new_id, open_club
+from tests.support.app_factory import AppFactory, app_client
 from tests.support.env import TD_PASSWORD
 
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Iterator[Engine]:
-    eng = make_engine(f"sqlite:///{tmp_path / 'auth.db'}")
-    yield eng
-    eng.dispose()
+def engine(apps: AppFactory, tmp_path: Path) -> Engine:
+    return apps.engine(f"sqlite:///{tmp_path / 'auth.db'}")
 
 
 @pytest.fixture
-def client(engine: Engine) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(td_password=TD_PASSWORD), engine=engine)) as c:
-        yield c
+def client(apps: AppFactory, engine: Engine) -> TestClient:
+    return apps.client(engine)
 
 
 @pytest.fixture
@@ -238,7 +233,7 @@ def test_an_old_devices_command_after_the_move_closes_its_socket(club: Club) -> 
 @pytest.mark.timeout(60)
 def test_a_quiet_old_socket_is_closed_after_the_move(engine: Engine) -> None:
     settings = Settings(td_password=TD_PASSWORD, token_check_seconds=0.2)
-    with TestClient(create_app(settings, engine=engine)) as client:
+    with app_client(engine, settings) as client:
         club = open_club(client, engine, tables=3, bpr=2)
         club.start_round(1)
         old, other = club.pair(1), club.pair(2)
@@ -262,7 +257,7 @@ def test_a_quiet_old_socket_is_closed_after_the_move(engine: Engine) -> None:
 # ----------------------------------------------- the TD console's actions as JSON routes
 
 DEALS = Path(__file__).resolve().parents[1] / "data" / "dealing-machines"
-#: Every JSON route twinning a TD console action (tests/server/test_console_twins.py), with
+#: Every JSON route twinning a TD console action (tests/server/api/test_console_twins.py), with
 #: a body it would take: ("json", {...}), ("form", {...}) or ("file", name).
 S = "/api/v1/sections/{section}"
 CONSOLE_ROUTES: list[tuple[str, str, tuple[str, Any]]] = [
@@ -419,7 +414,7 @@ def test_oversized_and_malformed_uploads_are_refused_whole(
 
 def test_a_body_over_the_servers_limit_is_refused_before_it_is_read(engine: Engine) -> None:
     settings = Settings(td_password=TD_PASSWORD, max_body_bytes=200_000)
-    with TestClient(create_app(settings, engine=engine)) as client:
+    with app_client(engine, settings) as client:
         club = open_club(client, engine, tables=4, bpr=2)
         before = _what_changes(engine)
         for url in (f"/api/v1/sections/{club.section_id}/hand-records", "/api/v1/members/import"):

@@ -13,13 +13,12 @@ from sqlmodel import Session, select
 from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
-from server.app import create_app
 from server.core.config import Settings
-from server.core.db import make_engine
 from server.core.models import Event
 from server.dataconnector.router import own_app
 from server.web.routes.players import MAX_UPLOAD
 from tests.support.api import Club, open_club
+from tests.support.app_factory import AppFactory, app_client
 from tests.support.env import TD_PASSWORD
 from tests.support.web import web_login
 
@@ -27,18 +26,14 @@ LIMIT = 2**20  # a small body limit for these tests (the default is 8 MiB)
 
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Iterator[Engine]:
-    eng = make_engine(f"sqlite:///{tmp_path / 'traveller.db'}")
-    yield eng
-    eng.dispose()
+def engine(apps: AppFactory, tmp_path: Path) -> Engine:
+    return apps.engine(f"sqlite:///{tmp_path / 'traveller.db'}")
 
 
 @pytest.fixture
-def client(engine: Engine) -> Iterator[TestClient]:
+def client(apps: AppFactory, engine: Engine) -> TestClient:
     settings = Settings(td_password=TD_PASSWORD, database_url="unused://", max_body_bytes=LIMIT)
-    app = create_app(settings, engine=engine)
-    with TestClient(app, raise_server_exceptions=False) as c:
-        yield c
+    return apps.client(engine, settings, raise_server_exceptions=False)
 
 
 @pytest.fixture
@@ -222,7 +217,7 @@ def test_the_data_connectors_own_port_bounds_bodies_as_the_main_port(engine: Eng
         dc_license="licence-for-tests",
         dc_port=0,
     )
-    with TestClient(create_app(settings, engine=engine)) as main:
+    with app_client(engine, settings) as main:
         own = TestClient(own_app(main.app.state.runtime))  # type: ignore[attr-defined]
         path = "/dc-scoringprogram"
         _error(own.post(path, content=b"x" * (LIMIT + 1)), 413, "body_too_large")

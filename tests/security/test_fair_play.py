@@ -67,10 +67,9 @@ from server.services.table import deal_entry
 from server.services.table.table_commands import TD_VIEWS, outcome_for
 from server.services.td import actions as td
 from terminal.testing.server import FakeServer
-from tests.server.test_movements_played import _advance as advance
-from tests.server.test_movements_played import _club
 from tests.support.api import Club, Table, client, engine, new_id, open_club  # noqa: F401 (fixtures)
 from tests.support.databases import pg_address, pg_database
+from tests.support.movements import advance, movement_club
 
 # North holds the top spades, West the top hearts: 4♠ by South is led by West, who holds
 # ♠432 ♥AKQJ ♦T98 ♣765.
@@ -1018,7 +1017,7 @@ def test_the_fake_server_checks_leads_on_entries_only_and_caps_the_refusals() ->
 
 def individual_club(client: TestClient, engine: Engine) -> Club:  # noqa: F811
     """A 12-player individual, 2 boards a round, showing the traveller after each board."""
-    club = _club(client, engine, {"kind": "individual", "pairs": 12, "boards_per_round": 2})
+    club = movement_club(client, engine, {"kind": "individual", "pairs": 12, "boards_per_round": 2})
     club.td("PATCH", f"/api/v1/events/{club.event_id}", json={"after_confirm": "traveller"})
     return club
 

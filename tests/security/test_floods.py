@@ -15,7 +15,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from starlette.websockets import WebSocketDisconnect
 from typer.testing import CliRunner
@@ -27,10 +26,9 @@ from benchmarks.attack import ServeProcess, close_all, still_open
 from benchmarks.bench_cli import app as bench_app
 from benchmarks.procs import TreeSampler, _status_kb, free_port
 from protocol.messages import parse_server_message
-from server.app import create_app
 from server.core.config import Settings
-from server.core.db import make_engine
 from tests.support.api import open_club as open_test_club
+from tests.support.app_factory import AppFactory, app_client
 from tests.support.env import TD_PASSWORD
 from tests.support.faults import open_club
 from tests.support.wait import wait_until_async as wait_until
@@ -54,10 +52,8 @@ def _serve(tmp_path: Path, extra: dict[str, str] | None = None) -> ServeProcess:
 
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Iterator[Engine]:
-    eng = make_engine(f"sqlite:///{tmp_path / 'in-process.db'}")
-    yield eng
-    eng.dispose()
+def engine(apps: AppFactory, tmp_path: Path) -> Engine:
+    return apps.engine(f"sqlite:///{tmp_path / 'in-process.db'}")
 
 
 @pytest.fixture
@@ -262,7 +258,7 @@ def test_live_pages_are_capped_per_address(engine: Engine) -> None:
     settings = Settings(
         td_password=TD_PASSWORD, database_url="unused://", max_live_sockets_per_address=3
     )
-    with TestClient(create_app(settings, engine=engine)) as client:
+    with app_client(engine, settings) as client:
         section = open_test_club(client, engine).section_id
         path = f"/results/{section}/live"
         with contextlib.ExitStack() as stack:

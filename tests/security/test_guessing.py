@@ -21,12 +21,12 @@ from typer.testing import CliRunner
 
 from server.app import create_app
 from server.core.config import ConfigError, Settings, check
-from server.core.db import make_engine
 from server.dataconnector.router import own_app
 from server.limits import ratelimit
 from server.ops.deploy_cli import serve
 from server.services import tokens
 from tests.support.api import Club, open_club
+from tests.support.app_factory import AppFactory
 from tests.support.env import TD_PASSWORD
 
 CLUB_ID = "club-4711"
@@ -34,17 +34,14 @@ LICENCE = "licence-for-tests"
 
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Iterator[Engine]:
-    eng = make_engine(f"sqlite:///{tmp_path / 'guess.db'}")
-    yield eng
-    eng.dispose()
+def engine(apps: AppFactory, tmp_path: Path) -> Engine:
+    return apps.engine(f"sqlite:///{tmp_path / 'guess.db'}")
 
 
 @pytest.fixture
-def client(engine: Engine) -> Iterator[TestClient]:
+def client(apps: AppFactory, engine: Engine) -> TestClient:
     settings = Settings(td_password=TD_PASSWORD, dc_club_id=CLUB_ID, dc_license=LICENCE, dc_port=0)
-    with TestClient(create_app(settings, engine=engine)) as c:
-        yield c
+    return apps.client(engine, settings)
 
 
 @pytest.fixture

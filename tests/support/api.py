@@ -5,7 +5,6 @@ conftests and the test modules that use them by name."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,9 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
-from server.app import create_app
-from server.core.config import Settings
-from server.core.db import make_engine
+from tests.support.app_factory import AppFactory
 from tests.support.env import TD_PASSWORD
 
 
@@ -105,17 +102,13 @@ class Club:
 
 
 @pytest.fixture
-def engine(db_url: str) -> Iterator[Engine]:
-    eng = make_engine(db_url)
-    yield eng
-    eng.dispose()
+def engine(apps: AppFactory, db_url: str) -> Engine:
+    return apps.engine(db_url)
 
 
 @pytest.fixture
-def client(engine: Engine) -> Iterator[TestClient]:
-    app = create_app(Settings(td_password=TD_PASSWORD, database_url="unused://"), engine=engine)
-    with TestClient(app) as c:
-        yield c
+def client(apps: AppFactory, engine: Engine) -> TestClient:
+    return apps.client(engine)
 
 
 def open_club(
@@ -125,7 +118,10 @@ def open_club(
     tables: int = 5,
     bpr: int = 3,
     event: dict[str, Any] | None = None,
+    movement: dict[str, Any] | None = None,
 ) -> Club:
+    """An event with one section, its movement ``movement`` or else a Mitchell of ``tables``
+    tables and ``bpr`` boards a round; the event's fields from ``event``."""
     r = client.post("/api/v1/td/login", json={"password": TD_PASSWORD})
     assert r.status_code == 200, r.text
     headers = {"Authorization": f"Bearer {r.json()['token']}"}
@@ -136,7 +132,10 @@ def open_club(
     event_id = r.json()["id"]
     r = client.post(
         f"/api/v1/events/{event_id}/sections",
-        json={"letter": "A", "movement": {"tables": tables, "boards_per_round": bpr}},
+        json={
+            "letter": "A",
+            "movement": movement or {"tables": tables, "boards_per_round": bpr},
+        },
         headers=headers,
     )
     assert r.status_code == 201, r.text

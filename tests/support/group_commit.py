@@ -1,4 +1,4 @@
-"""Helpers of the group-commit tests (tests/server/test_perf_group_commit.py and
+"""Helpers of the group-commit tests (tests/server/core/test_group_commit.py and
 test_perf_commit_rows.py): a result to enter, the rows stored, a finished job's outcome, and
 round 1 with its tables paired."""
 

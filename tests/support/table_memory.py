@@ -1,23 +1,24 @@
-"""Helpers of the table-memory tests (tests/server/test_table_memory.py): the triggers a
-database has, a served club whose desk remembers its tables or not, and one random step of
-table commands and TD writes played on it, with its outcome made comparable."""
+"""Helpers of the table-memory tests (tests/server/services/test_table_memory.py): the triggers a
+database has, a served club whose desk remembers its tables or not, the memory's loads marked
+while they run, and one random step of table commands and TD writes played on it, with its
+outcome made comparable."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, text
 from sqlmodel import Session, col, select
 
 from protocol.messages import table_command_adapter
-from server.app import create_app
-from server.core.config import Settings
-from server.core.db import Job, make_engine, transact
+from server.core.db import Job, transact
 from server.core.models import (
     Audit,
     Board,
@@ -35,11 +36,11 @@ from server.core.models import (
 from server.live.runtime import Runtime
 from server.services import tokens, views
 from server.services.event import setup
-from server.services.table import deal_entry
+from server.services.table import deal_entry, table_memory
 from server.services.table.table_memory import TableMemory
 from server.services.td import round_control
 from tests.support.api import Club, open_club
-from tests.support.env import TD_PASSWORD
+from tests.support.app_factory import app_client, engine_at
 
 OPS = ("INSERT", "UPDATE", "DELETE")
 TABLES = 3
@@ -72,17 +73,33 @@ def triggers(engine: Engine) -> dict[str, set[str]]:
     return found
 
 
+#: True while the desk's memory loads a state (once :func:`watch_loads` has wrapped its loads).
+LOADING: ContextVar[bool] = ContextVar("tests_table_memory_loading", default=False)
+
+
+def watch_loads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Wrap ``table_memory.loading``, which every load of a state runs inside, so that
+    :data:`LOADING` is true while one runs."""
+    shipped = table_memory.loading
+
+    @contextmanager
+    def marked() -> Iterator[None]:
+        mark = LOADING.set(True)
+        try:
+            with shipped():
+                yield
+        finally:
+            LOADING.reset(mark)
+
+    monkeypatch.setattr(table_memory, "loading", marked)
+
+
 @contextmanager
 def served(url: str, *, remember: bool) -> Iterator[TestClient]:
     """The shipped app on ``url``; its desk remembers tables only if ``remember``."""
-    engine = make_engine(url)
-    app = create_app(Settings(td_password=TD_PASSWORD, database_url="unused://"), engine=engine)
-    try:
-        with TestClient(app) as client:
-            runtime(client).desk.memory.enabled = remember
-            yield client
-    finally:
-        engine.dispose()
+    with engine_at(url) as engine, app_client(engine) as client:
+        runtime(client).desk.memory.enabled = remember
+        yield client
 
 
 def runtime(client: TestClient) -> Runtime:

@@ -23,6 +23,7 @@ from websockets.exceptions import InvalidStatus
 
 from terminal.serve import ADDRESS_FULL, COOKIE, FULL, SessionCaps, session_command
 from tests.support.net import free_port
+from tests.support.wait import wait_until_async
 
 START_TIMEOUT = 20.0
 
@@ -101,10 +102,9 @@ async def test_a_browser_session_runs_its_own_terminal(served: tuple[str, Path])
         first = await ws.recv(decode=False)
         assert first  # the terminal app's screen is on its way
         folder = state_root / "browser" / session
-        deadline = time.monotonic() + START_TIMEOUT
-        while not (folder / "terminal.json").exists():
-            assert time.monotonic() < deadline, "the session's terminal did not start"
-            await asyncio.sleep(0.1)
+        await wait_until_async(
+            (folder / "terminal.json").exists, START_TIMEOUT, "the session's terminal", every=0.1
+        )
     assert "127.0.0.1:9" in (folder / "terminal.json").read_text()
 
 
@@ -183,11 +183,10 @@ async def refused(url: str, address: str) -> int:
 
 
 async def wait_for_terminals(pid: int, count: int) -> dict[int, int]:
-    deadline = time.monotonic() + START_TIMEOUT
-    while len(found := terminals(pid)) != count:
-        assert time.monotonic() < deadline, f"{len(found)} terminals, expected {count}"
-        await asyncio.sleep(0.2)
-    return found
+    await wait_until_async(
+        lambda: len(terminals(pid)) == count, START_TIMEOUT, f"{count} terminals", every=0.2
+    )
+    return terminals(pid)
 
 
 async def test_more_browsers_than_the_cap_start_no_more_terminals(

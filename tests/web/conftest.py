@@ -13,8 +13,8 @@ from sqlalchemy import Engine
 
 from server.app import create_app
 from server.core.config import Settings
-from server.core.db import make_engine
 from tests.support.api import Club, open_club
+from tests.support.app_factory import AppFactory
 from tests.support.env import IN_CI, TD_PASSWORD
 from tests.support.live import ThreadServer
 from tests.support.web import (
@@ -56,26 +56,20 @@ def room(live_server: LiveServer) -> Iterator[Room]:
 
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Iterator[Engine]:
+def engine(apps: AppFactory, tmp_path: Path) -> Engine:
     """SQLite for the page tests; the read models also run on PostgreSQL (``db_engine``)."""
-    eng = make_engine(f"sqlite:///{tmp_path / 'web.db'}")
-    yield eng
-    eng.dispose()
+    return apps.engine(f"sqlite:///{tmp_path / 'web.db'}")
 
 
 @pytest.fixture
-def db_engine(db_url: str) -> Iterator[Engine]:
+def db_engine(apps: AppFactory, db_url: str) -> Engine:
     """The same test on SQLite and PostgreSQL."""
-    eng = make_engine(db_url)
-    yield eng
-    eng.dispose()
+    return apps.engine(db_url)
 
 
 @pytest.fixture
-def client(engine: Engine) -> Iterator[TestClient]:
-    app = create_app(Settings(td_password=TD_PASSWORD, database_url="unused://"), engine=engine)
-    with TestClient(app) as c:
-        yield c
+def client(apps: AppFactory, engine: Engine) -> TestClient:
+    return apps.client(engine)
 
 
 @pytest.fixture

@@ -9,12 +9,9 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 import pytest
-from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from server.app import create_app
-from server.core.config import Settings
 from server.core.db import transact
 from server.core.errors import InvalidError
 from server.core.models import Audit, Result, Section
@@ -23,7 +20,7 @@ from server.services.event import setup
 from server.services.results import adjusted, standings
 from server.services.td import actions as td
 from tests.support.api import Club, open_club
-from tests.support.env import TD_PASSWORD
+from tests.support.app_factory import app_client
 from tests.support.web import web_login
 
 T = TypeVar("T")
@@ -33,8 +30,7 @@ T = TypeVar("T")
 def room(db_engine: Engine) -> Iterator[Club]:
     """A 5-table Mitchell, 3 boards a round; rounds 1 and 2 played (each board twice): every
     table plays 4S by South, one down."""
-    app = create_app(Settings(td_password=TD_PASSWORD, database_url="unused://"), engine=db_engine)
-    with TestClient(app) as c:
+    with app_client(db_engine) as c:
         club = open_club(c, db_engine)
         club.start_round(1)
         tables = [club.pair(n) for n in range(1, 6)]

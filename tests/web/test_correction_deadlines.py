@@ -8,13 +8,10 @@ from datetime import timedelta
 from typing import TypeVar
 
 import pytest
-from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from protocol.messages import EntryValues
-from server.app import create_app
-from server.core.config import Settings
 from server.core.db import transact
 from server.core.errors import ConflictError
 from server.core.models import Audit, Result, Section, utcnow
@@ -24,7 +21,7 @@ from server.services.results import standings
 from server.services.td import actions as td
 from server.services.td import publication
 from tests.support.api import Club, open_club
-from tests.support.env import TD_PASSWORD
+from tests.support.app_factory import app_client
 from tests.support.web import web_login
 
 T = TypeVar("T")
@@ -34,8 +31,7 @@ DAY = timedelta(hours=72)
 @pytest.fixture
 def room(db_engine: Engine) -> Iterator[Club]:
     """A 5-table Mitchell; table 1 has played its three boards of round 1."""
-    app = create_app(Settings(td_password=TD_PASSWORD, database_url="unused://"), engine=db_engine)
-    with TestClient(app) as c:
+    with app_client(db_engine) as c:
         club = open_club(c, db_engine)
         club.start_round(1)
         t = club.pair(1)

@@ -9,12 +9,9 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 import pytest
-from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from server.app import create_app
-from server.core.config import Settings
 from server.core.db import transact
 from server.core.errors import ConflictError, InvalidError
 from server.core.models import Section, utcnow
@@ -23,7 +20,7 @@ from server.services.glance import dashboard
 from server.services.results import standings
 from server.services.td import publication, round_control, sanctions
 from tests.support.api import Club, open_club
-from tests.support.env import TD_PASSWORD
+from tests.support.app_factory import app_client
 
 T = TypeVar("T")
 
@@ -31,8 +28,7 @@ T = TypeVar("T")
 @pytest.fixture
 def room(db_engine: Engine) -> Iterator[Club]:
     """A 5-table Mitchell, 3 boards a round, round 1 started, on both databases."""
-    app = create_app(Settings(td_password=TD_PASSWORD, database_url="unused://"), engine=db_engine)
-    with TestClient(app) as c:
+    with app_client(db_engine) as c:
         club = open_club(c, db_engine)
         club.start_round(1)
         yield club

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,12 +12,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
-from server.app import create_app
-from server.core.config import Settings
-from server.core.db import make_engine
 from server.core.models import Audit, Section
 from tests.support.api import Club, open_club
-from tests.support.env import TD_PASSWORD
+from tests.support.app_factory import AppFactory
 from tests.support.web import web_login
 
 
@@ -157,17 +153,14 @@ def test_a_backup_of_a_missing_section_is_a_clear_404(
 
 
 @pytest.fixture
-def pg_client(pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Club]:
+def pg_client(
+    pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, apps: AppFactory
+) -> Club:
     monkeypatch.setenv("TRAVELLER_BACKUP_DIR", str(tmp_path / "pg-backups"))
-    engine = make_engine(pg_url)
-    app = create_app(Settings(td_password=TD_PASSWORD, database_url="unused://"), engine=engine)
-    try:
-        with TestClient(app) as c:
-            made = open_club(c, engine)
-            made.start_round(1)
-            yield made
-    finally:
-        engine.dispose()
+    engine = apps.engine(pg_url)
+    made = open_club(apps.client(engine), engine)
+    made.start_round(1)
+    return made
 
 
 @pytest.mark.postgres

@@ -9,12 +9,9 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 import pytest
-from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from server.app import create_app
-from server.core.config import Settings
 from server.core.db import transact
 from server.core.models import Result
 from server.services.event import setup
@@ -22,15 +19,14 @@ from server.services.results import adjusted, exports, standings
 from server.services.td import actions as td
 from server.services.td import sanctions
 from tests.support.api import Club, open_club
-from tests.support.env import TD_PASSWORD
+from tests.support.app_factory import app_client
 
 
 @pytest.fixture
 def room(engine: Engine) -> Iterator[Club]:
     """Rounds 1 and 2 of a 5-table Mitchell, every table 4S by South one down; board one of
     table 1 gets a weighted score, pair 3 N/S a standard deduction."""
-    app = create_app(Settings(td_password=TD_PASSWORD, database_url="unused://"), engine=engine)
-    with TestClient(app) as c:
+    with app_client(engine) as c:
         club = open_club(c, engine)
         club.start_round(1)
         tables = [club.pair(n) for n in range(1, 6)]

@@ -19,7 +19,6 @@ from sqlmodel import Session, col, select
 from starlette.requests import Request
 
 from server import i18n
-from server.app import create_app
 from server.core.config import Settings
 from server.core.db import transact
 from server.core.models import Audit, Pair, Section
@@ -29,6 +28,7 @@ from server.services.td import actions as td
 from server.site.discovery import lan_addresses
 from server.web.routes.public import lan_origin
 from tests.support.api import Club, open_club
+from tests.support.app_factory import app_client
 from tests.support.env import TD_PASSWORD
 from tests.support.web import web_login
 
@@ -46,8 +46,7 @@ def run(club: Club, work: Callable[[Session, Section], T]) -> T:
 def two_rounds(engine: Engine) -> Iterator[Club]:
     """A 5-table Mitchell, 3 boards a round: in round 1 every table goes one down in 4S by
     South, in round 2 every table makes it. Each board so far has one of each."""
-    app = create_app(Settings(td_password=TD_PASSWORD, database_url="unused://"), engine=engine)
-    with TestClient(app) as c:
+    with app_client(engine) as c:
         club = open_club(c, engine)
         club.start_round(1)
         tables = [club.pair(n) for n in range(1, 6)]
@@ -242,8 +241,7 @@ def test_the_score_cards_qr_code_encodes_the_lan_address(engine: Engine) -> None
     settings = Settings(
         td_password=TD_PASSWORD, database_url="unused://", host="192.168.7.20", port=8000
     )
-    app = create_app(settings, engine=engine)
-    with TestClient(app, base_url="http://127.0.0.1:8000") as c:
+    with app_client(engine, settings, base_url="http://127.0.0.1:8000") as c:
         club = open_club(c, engine)
         path = f"/results/{club.section_id}/pairs/1NS"
         svg = c.get(f"{path}/qr.svg").content

@@ -11,8 +11,8 @@ from fastapi.testclient import TestClient
 from protocol.bridge.par import par
 from server.io import handrecords
 from server.services import hands
-from tests.server.test_table_players_hands import put_deal
 from tests.support.api import Club
+from tests.support.deals import put_deal
 from tests.support.web import web_login
 from tests.web.test_web_forms import post
 

@@ -15,12 +15,12 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from server.core.models import MovementAssignment
-from tests.server.test_movements_played import _advance, _club, _play_round
 from tests.support.api import Club
+from tests.support.movements import advance, movement_club, play_round
 
 
 def _individual(client: TestClient, engine: Engine) -> Club:
-    club = _club(client, engine, {"kind": "individual", "pairs": 8, "boards_per_round": 2})
+    club = movement_club(client, engine, {"kind": "individual", "pairs": 8, "boards_per_round": 2})
     sid = club.section_id
     r = club.td("PUT", f"/api/v1/sections/{sid}/individual/players/3", json={"name": "Ann Berg"})
     assert r.status_code == 200, r.text
@@ -30,10 +30,10 @@ def _individual(client: TestClient, engine: Engine) -> Club:
 def _play(club: Club, rounds: int) -> None:
     tables = [club.pair(n) for n in range(1, club.section["tables"] + 1)]
     club.start_round(1)
-    _play_round(tables)
+    play_round(tables)
     for rnd in range(2, rounds + 1):
-        _advance(club, tables, rnd)
-        _play_round(tables)
+        advance(club, tables, rnd)
+        play_round(tables)
 
 
 def _seats(engine: Engine) -> dict[tuple[int, int], list[int]]:
@@ -196,7 +196,7 @@ def test_nothing_before_every_table_has_played_the_board(
 
 
 def test_a_pairs_section_has_no_player_cards(client: TestClient, engine: Engine) -> None:
-    club = _club(client, engine, {"kind": "mitchell", "tables": 3, "boards_per_round": 2})
+    club = movement_club(client, engine, {"kind": "mitchell", "tables": 3, "boards_per_round": 2})
     sid = club.section_id
     assert client.get(f"/api/v1/results/{sid}/ranking").json()["kind"] == "pairs"
     r = client.get(f"/api/v1/results/{sid}/players/1")

@@ -11,7 +11,7 @@ from sqlalchemy import create_engine
 from sqlmodel import Session, col, select
 
 from server.core.models import Board, BridgeTable, MovementAssignment
-from tests.server.test_deal_entry import DEAL, OTHER
+from tests.support.deals import DEAL, OTHER
 from tests.support.web import LiveServer, Room, overflow, save_screen, scrolling_inside
 
 

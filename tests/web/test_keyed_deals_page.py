@@ -11,8 +11,8 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from server.core.models import Audit, Board, Event, Result
-from tests.server.test_deal_entry import DEAL, OTHER, enter_deal, later, seat_at
 from tests.support.api import Club, new_id
+from tests.support.deals import DEAL, OTHER, enter_deal, later, seat_at
 from tests.support.web import web_login
 from tests.web.test_web_forms import board_url, post
 from tests.web.test_wizard_forms import create, events

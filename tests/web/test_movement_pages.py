@@ -8,8 +8,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
 from server.movements import mitchell
-from tests.server.test_movements_played import _club
 from tests.support.api import Club
+from tests.support.movements import movement_club
 from tests.support.web import web_login
 
 
@@ -53,7 +53,7 @@ def test_guide_cards_one_per_table_and_pair_with_print_css(client: TestClient, c
 def test_individual_movement_page_shows_seats_and_player_cards(
     client: TestClient, engine: Engine
 ) -> None:
-    club = _club(client, engine, {"kind": "individual", "pairs": 8})
+    club = movement_club(client, engine, {"kind": "individual", "pairs": 8})
     web_login(client)
     page = client.get(f"/td/s/{club.section_id}/movement")
     assert page.status_code == 200

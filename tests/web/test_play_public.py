@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
@@ -16,12 +15,10 @@ from hypothesis import strategies as st
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from server.app import create_app
-from server.core.config import Settings
 from server.core.models import Board, Result
-from tests.server.test_replay_view import BOARD_12, _stored_play
 from tests.support.api import Club, Table, open_club
-from tests.support.env import TD_PASSWORD
+from tests.support.app_factory import AppFactory, app_client
+from tests.support.plays import BOARD_12, stored_play
 from tests.support.web import web_login
 from tests.web.test_hand_record_public import DEAL
 from tests.web.test_web_forms import board_url, post
@@ -30,16 +27,14 @@ from tests.web.test_web_forms import board_url, post
 # North opens 1♥, East's 2♦ is alerted, South raises to game. The play is the real one: East
 # leads the ♣9, seven tricks, then North claims 9 tricks.
 AUCTION = "1H 2D! 4H P P P"
-PLAY = _stored_play(BOARD_12)
+PLAY = stored_play(BOARD_12)
 EAST_LEAD = 'data-card="C9"'
 
 
 @pytest.fixture
-def both_client(db_engine: Engine) -> Iterator[TestClient]:
+def both_client(apps: AppFactory, db_engine: Engine) -> TestClient:
     """The app on SQLite and on PostgreSQL."""
-    app = create_app(Settings(td_password=TD_PASSWORD, database_url="unused://"), engine=db_engine)
-    with TestClient(app) as c:
-        yield c
+    return apps.client(db_engine)
 
 
 def allow_auctions(club: Club) -> None:
@@ -292,8 +287,7 @@ def test_no_public_page_shows_an_auction_or_play_before_its_traveller(
     confirms; the TD may publish at any point): after every step each board's page shows the
     auction and play of exactly the confirmed tables once the board is done everywhere or
     published, and nothing before."""
-    app = create_app(Settings(td_password=TD_PASSWORD, database_url="unused://"), engine=engine)
-    with TestClient(app) as client:
+    with app_client(engine) as client:
         club = open_club(client, engine, tables=3, bpr=1)
         allow_auctions(club)
         csrf = web_login(client)

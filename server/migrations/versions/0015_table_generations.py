@@ -28,8 +28,8 @@ depends_on: str | Sequence[str] | None = None
 #: The guarded tables, how a row names the counters it moves ({row} is NEW or OLD), and
 #: whether the table's generation row is created (INSERT) and dropped (DELETE) with the row.
 #: Keep in step with server/services/table/table_memory.py GUARDED
-#: (tests/server/test_table_memory.py checks every one has its three triggers on SQLite and
-#: PostgreSQL).
+#: (tests/server/services/test_table_memory.py checks every one has its three triggers on SQLite
+#: and PostgreSQL).
 _TABLE = "UPDATE table_generation SET gen = gen + 1 WHERE table_id IN ({ids})"
 _SECTION = "UPDATE section_generation SET gen = gen + 1 WHERE section_id IN ({ids})"
 BUMPS: dict[str, tuple[str, str]] = {

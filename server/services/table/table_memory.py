@@ -24,8 +24,8 @@ INSERT, UPDATE and DELETE, from any process, service or tool, of
 So a TD's change, another worker's command, a command's own write that the state did not
 count (an ORM write in a rarer path), or a migration's, makes the counters differ, and the next
 command reads the table again. Every row the state holds comes from one of the guarded tables
-(tests/server/test_table_memory.py reads the statements the state loads with and checks that
-each table they read has its three triggers, on SQLite and on PostgreSQL).
+(tests/server/services/test_table_memory.py reads the statements the state loads with and
+checks that each table they read has its three triggers, on SQLite and on PostgreSQL).
 
 A data load never makes the state older than its counters: it is read under the table's lock
 after the counters, so it is at least as new as them (a newer section row under an older
@@ -48,7 +48,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,9 +70,6 @@ TABLE_GUARDED = ("bridge_table", "table_token", "result")
 #: The tables whose every change moves a section's generation (an event's: all its sections').
 SECTION_GUARDED = ("section", "event", "movement_assignment", "pair", "board", "dc_session")
 GUARDED = TABLE_GUARDED + SECTION_GUARDED
-
-#: True while the memory loads rows into a state (the tests collect the tables read then).
-LOADING: ContextVar[bool] = ContextVar("traveller_table_memory_loading", default=False)
 
 #: The session's states of this transaction (``session.info``), put back after its COMMIT.
 KEY = "traveller.table_memory"
@@ -145,12 +141,9 @@ class MemoryStats:
 
 @contextmanager
 def loading() -> Iterator[None]:
-    """Mark the statements run inside as the memory's loads (see :data:`LOADING`)."""
-    mark = LOADING.set(True)
-    try:
-        yield
-    finally:
-        LOADING.reset(mark)
+    """Every load of a state runs inside: the one boundary of the memory's reads, where a test
+    wraps it to see which tables a load reads."""
+    yield
 
 
 #: Tables remembered at most (a long-lived server sees many events): past it, all are forgotten.

@@ -26,8 +26,8 @@ from server.io.teamfile import score_team_event
 from server.scoring import to_decimal
 from server.services.results import exports
 from server.services.results.team_matches import TeamTable, team_table
-from tests.server.test_team_matches import play, round_robin
 from tests.support.io import score_cli
+from tests.support.teams import play, round_robin
 from tests.support.web import web_login
 
 pbn = pytest.importorskip("endplay.parsers.pbn")  # the handrecords extra, as `traveller test`

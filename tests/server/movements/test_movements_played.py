@@ -5,7 +5,6 @@ fewer rounds), with the results checked in the database."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
@@ -13,60 +12,7 @@ from sqlmodel import Session, select
 
 from server.core.models import Audit, Pair, Result, Section
 from server.services.glance import dashboard
-from tests.support.api import Club, Table
-from tests.support.env import TD_PASSWORD
-
-
-def _club(client: TestClient, engine: Engine, movement: dict[str, Any]) -> Club:
-    headers = {
-        "Authorization": "Bearer "
-        + client.post("/api/v1/td/login", json={"password": TD_PASSWORD}).json()["token"]
-    }
-    event = client.post("/api/v1/events", json={"name": "Movement night"}, headers=headers)
-    r = client.post(
-        f"/api/v1/events/{event.json()['id']}/sections",
-        json={"letter": "A", "movement": movement},
-        headers=headers,
-    )
-    assert r.status_code == 201, r.text
-    return Club(client, engine, headers, event.json()["id"], r.json())
-
-
-def _play_round(tables: list[Table]) -> int:
-    """Every table enters and confirms every board of its round; returns boards played."""
-    played = 0
-    for t in tables:
-        info = t.round()
-        for b in info["boards"]:
-            if b["state"] != "missing":
-                continue
-            ack = t.enter(b["board"], "3NT", "N", 9 + (b["board"] + t.number) % 3)
-            assert ack.status_code == 200, ack.text
-            v = ack.json()["result"]["version"]
-            assert t.confirm(b["board"], v).json()["result"]["state"] == "confirmed"
-            played += 1
-        assert t.round()["complete"] is True
-    return played
-
-
-def _advance(club: Club, tables: list[Table], next_round: int) -> None:
-    club.start_round(next_round)
-    for t in tables:
-        r = t.send({"type": "next_round"})
-        assert r.status_code == 200, r.text
-        assert r.json()["round"] == next_round
-
-
-def _play_all(club: Club) -> tuple[list[Table], int]:
-    section = club.section
-    tables = [club.pair(n) for n in range(1, section["tables"] + 1)]
-    club.start_round(1)
-    played = 0
-    for rnd in range(1, section["rounds"] + 1):
-        played += _play_round(tables)
-        if rnd < section["rounds"]:
-            _advance(club, tables, rnd + 1)
-    return tables, played
+from tests.support.movements import advance, movement_club, play_all, play_round
 
 
 def _no_pair_plays_a_board_twice(engine: Engine) -> list[Result]:
@@ -84,10 +30,10 @@ def _no_pair_plays_a_board_twice(engine: Engine) -> list[Result]:
 def test_thirteen_pair_howell_with_a_phantom_is_played_through(
     client: TestClient, engine: Engine
 ) -> None:
-    club = _club(client, engine, {"kind": "howell", "pairs": 13, "boards_per_round": 2})
+    club = movement_club(client, engine, {"kind": "howell", "pairs": 13, "boards_per_round": 2})
     movement = club.td("GET", f"/api/v1/sections/{club.section_id}/movement").json()
     assert len(movement["pairs"]) == 13  # the phantom is an empty seat, not a pair
-    _tables, played = _play_all(club)
+    _tables, played = play_all(club)
     results = _no_pair_plays_a_board_twice(engine)
     assert len(results) == played
     # Each real pair sits out exactly once (the round it would meet the phantom).
@@ -106,8 +52,8 @@ def test_nine_table_mitchell_with_arrow_switch_is_played_through(
     client: TestClient, engine: Engine
 ) -> None:
     spec = {"kind": "mitchell", "tables": 9, "boards_per_round": 2, "arrow_switch_rounds": 1}
-    club = _club(client, engine, spec)
-    _tables, played = _play_all(club)
+    club = movement_club(client, engine, spec)
+    _tables, played = play_all(club)
     assert played == 9 * 9 * 2
     results = _no_pair_plays_a_board_twice(engine)
     with Session(engine) as s:
@@ -120,10 +66,10 @@ def test_nine_table_mitchell_with_arrow_switch_is_played_through(
 def test_late_pair_takes_the_phantoms_seat_from_the_next_round(
     client: TestClient, engine: Engine
 ) -> None:
-    club = _club(client, engine, {"kind": "howell", "pairs": 13, "boards_per_round": 2})
+    club = movement_club(client, engine, {"kind": "howell", "pairs": 13, "boards_per_round": 2})
     tables = [club.pair(n) for n in range(1, club.section["tables"] + 1)]
     club.start_round(1)
-    _play_round(tables)
+    play_round(tables)
     before = {(r.round, r.table_number, r.board) for r in _no_pair_plays_a_board_twice(engine)}
     r = club.td(
         "POST",
@@ -131,12 +77,12 @@ def test_late_pair_takes_the_phantoms_seat_from_the_next_round(
         json={"pair": "14", "reason": "pair 14 arrived late"},
     )
     assert r.status_code == 200, r.text
-    _advance(club, tables, 2)
+    advance(club, tables, 2)
     labels = {(t.round()["ns"] or {}).get("label") for t in tables} | {
         (t.round()["ew"] or {}).get("label") for t in tables
     }
     assert "14" in labels  # the late pair plays from round 2
-    played = _play_round(tables)
+    played = play_round(tables)
     assert played == 2 * len(tables)  # nobody sits out any more
     after = {(r.round, r.table_number, r.board) for r in _no_pair_plays_a_board_twice(engine)}
     assert before <= after  # round 1's results are untouched
@@ -155,26 +101,26 @@ def test_late_pair_takes_the_phantoms_seat_from_the_next_round(
 
 
 def test_a_pair_leaves_and_its_opponents_sit_out(client: TestClient, engine: Engine) -> None:
-    club = _club(client, engine, {"kind": "mitchell", "tables": 5, "boards_per_round": 2})
+    club = movement_club(client, engine, {"kind": "mitchell", "tables": 5, "boards_per_round": 2})
     tables = [club.pair(n) for n in range(1, 6)]
     club.start_round(1)
-    _play_round(tables)
+    play_round(tables)
     r = club.td(
         "POST",
         f"/api/v1/sections/{club.section_id}/movement/pair-left",
         json={"pair": "3EW", "from_round": 2},
     )
     assert r.status_code == 200, r.text
-    _advance(club, tables, 2)
+    advance(club, tables, 2)
     empty = [t for t in tables if t.round()["ew"] is None]
     assert len(empty) == 1
     info = empty[0].round()
     assert (info["boards"], info["complete"]) == ([], True)  # the sit-out table is done
-    assert _play_round(tables) == 2 * 4
+    assert play_round(tables) == 2 * 4
 
 
 def test_stop_after_fewer_rounds_and_preview(client: TestClient, engine: Engine) -> None:
-    club = _club(client, engine, {"kind": "mitchell", "tables": 7, "boards_per_round": 3})
+    club = movement_club(client, engine, {"kind": "mitchell", "tables": 7, "boards_per_round": 3})
     r = club.td(
         "POST", f"/api/v1/sections/{club.section_id}/movement/stop-after", json={"rounds": 5}
     )
@@ -209,10 +155,10 @@ def test_a_pair_going_to_the_phantoms_table_is_told_it_sits_out(
     """7 pairs in a Howell (phantom 8 at table 1): at the end of round 1 the pair that goes to
     the phantom's table plays no board there, so its move says it sits out (no table, no
     boards), and every other pair is sent to a table where it plays boards."""
-    club = _club(client, engine, {"kind": "howell", "pairs": 7, "boards_per_round": 3})
+    club = movement_club(client, engine, {"kind": "howell", "pairs": 7, "boards_per_round": 3})
     tables = [club.pair(n) for n in range(1, 5)]
     club.start_round(1)
-    _play_round(tables)
+    play_round(tables)
     moves = [m for t in tables for m in t.round()["next"]]
     assert sorted(m["pair"] for m in moves) == ["1", "2", "3", "4", "5", "6", "7"]
     out = [m for m in moves if m["table"] is None]
@@ -226,11 +172,11 @@ def test_the_dashboard_shows_the_results_the_td_keyed_for_a_table_without_a_devi
     """Table 3 has no terminal: the TD keys its travellers. Its own round never moves on (no
     device asks for the next round), but the dashboard shows its later rounds' results as
     keyed, not as 'not yet played'."""
-    club = _club(client, engine, {"kind": "mitchell", "tables": 3, "boards_per_round": 2})
+    club = movement_club(client, engine, {"kind": "mitchell", "tables": 3, "boards_per_round": 2})
     tables = [club.pair(n) for n in (1, 2)]
     club.start_round(1)
-    _play_round(tables)
-    _advance(club, tables, 2)
+    play_round(tables)
+    advance(club, tables, 2)
     for board in (1, 2):  # table 3's round 2 plays boards 1-2 in a 3-table Mitchell
         r = club.td(
             "POST",

@@ -20,7 +20,7 @@ from server.movements.catalog import build
 from server.movements.edit import add_late_table
 from server.movements.model import Movement
 from server.services.event import movement_admin
-from tests.server.test_movements_played import _advance, _club, _play_all, _play_round
+from tests.support.movements import advance, movement_club, play_all, play_round
 
 
 def _stored(engine: Engine) -> list[Result]:
@@ -57,7 +57,7 @@ def _check_every_result_stored(engine: Engine, m: Movement) -> list[Result]:
 def test_new_pairs_movements_are_played_through(
     client: TestClient, engine: Engine, spec: dict[str, Any]
 ) -> None:
-    club = _club(client, engine, spec)
+    club = movement_club(client, engine, spec)
     built = build(
         spec["kind"],
         tables=spec.get("tables"),
@@ -68,7 +68,7 @@ def test_new_pairs_movements_are_played_through(
     assert isinstance(built, Movement)
     movement = club.td("GET", f"/api/v1/sections/{club.section_id}/movement").json()
     assert movement["movement"]["assignments"] == [a.to_dict() for a in built.assignments]
-    _tables, played = _play_all(club)
+    _tables, played = play_all(club)
     results = _check_every_result_stored(engine, built)
     assert len(results) == played
     ranking = client.get(f"/api/v1/sections/{club.section_id}/ranking")
@@ -79,8 +79,10 @@ def test_new_pairs_movements_are_played_through(
 def test_web_mitchell_scores_each_board_over_both_circuits(
     client: TestClient, engine: Engine
 ) -> None:
-    club = _club(client, engine, {"kind": "web-mitchell", "tables": 6, "boards_per_round": 1})
-    _play_all(club)
+    club = movement_club(
+        client, engine, {"kind": "web-mitchell", "tables": 6, "boards_per_round": 1}
+    )
+    play_all(club)
     where: dict[tuple[int, int], list[int]] = defaultdict(list)
     for r in _stored(engine):
         where[(r.round, r.board)].append(r.table_number)
@@ -96,8 +98,8 @@ def test_web_mitchell_scores_each_board_over_both_circuits(
 
 
 def test_appendix_table_shares_table_ones_boards(client: TestClient, engine: Engine) -> None:
-    club = _club(client, engine, {"kind": "appendix-mitchell", "tables": 5})
-    _play_all(club)
+    club = movement_club(client, engine, {"kind": "appendix-mitchell", "tables": 5})
+    play_all(club)
     by_cell: dict[tuple[int, int], set[int]] = defaultdict(set)
     for r in _stored(engine):
         by_cell[(r.round, r.table_number)].add(r.board)
@@ -109,7 +111,9 @@ def test_appendix_table_shares_table_ones_boards(client: TestClient, engine: Eng
 def test_individual_is_played_and_ranked_per_player(
     client: TestClient, engine: Engine, players: int
 ) -> None:
-    club = _club(client, engine, {"kind": "individual", "pairs": players, "boards_per_round": 2})
+    club = movement_club(
+        client, engine, {"kind": "individual", "pairs": players, "boards_per_round": 2}
+    )
     sid = club.section_id
     r = club.td("PUT", f"/api/v1/sections/{sid}/individual/players/3", json={"name": "Ann Berg"})
     assert r.status_code == 200, r.text
@@ -120,10 +124,10 @@ def test_individual_is_played_and_ranked_per_player(
     info = tables[0].round()
     assert len(info["ns"]["names"]) == 2
     assert len(info["ew"]["names"]) == 2
-    _play_round(tables)
+    play_round(tables)
     for rnd in range(2, club.section["rounds"] + 1):
-        _advance(club, tables, rnd)
-        _play_round(tables)
+        advance(club, tables, rnd)
+        play_round(tables)
     results = _stored(engine)
     with Session(engine) as s:
         seats = {
@@ -184,24 +188,24 @@ def test_individual_is_played_and_ranked_per_player(
 
 
 def test_individual_refuses_pair_changes(client: TestClient, engine: Engine) -> None:
-    club = _club(client, engine, {"kind": "individual", "pairs": 8})
+    club = movement_club(client, engine, {"kind": "individual", "pairs": 8})
     r = club.td(
         "POST",
         f"/api/v1/sections/{club.section_id}/movement/late-pair",
         json={"pair": "29"},
     )
     assert (r.status_code, r.json()["code"]) == (422, "individual_section")
-    pairs_club = _club(client, engine, {"kind": "mitchell", "tables": 3})
+    pairs_club = movement_club(client, engine, {"kind": "mitchell", "tables": 3})
     r = pairs_club.td("GET", f"/api/v1/sections/{pairs_club.section_id}/individual/ranking")
     assert (r.status_code, r.json()["code"]) == (422, "not_individual")
 
 
 def test_late_pair_at_a_new_table_sharing_boards(client: TestClient, engine: Engine) -> None:
-    club = _club(client, engine, {"kind": "howell", "pairs": 13, "boards_per_round": 2})
+    club = movement_club(client, engine, {"kind": "howell", "pairs": 13, "boards_per_round": 2})
     sid = club.section_id
     tables = [club.pair(n) for n in range(1, club.section["tables"] + 1)]
     club.start_round(1)
-    _play_round(tables)
+    play_round(tables)
     before = {(r.round, r.table_number, r.board, r.ns_pair_id) for r in _stored(engine)}
     r = club.td(
         "POST",
@@ -217,8 +221,8 @@ def test_late_pair_at_a_new_table_sharing_boards(client: TestClient, engine: Eng
     club.section = section
     tables.append(club.pair(new_table))
     for rnd in range(2, section["rounds"] + 1):
-        _advance(club, tables, rnd)
-        played = _play_round(tables)
+        advance(club, tables, rnd)
+        played = play_round(tables)
         assert played == 2 * (len(tables) - 1)  # the phantom's victim now plays pair 14
     m = Movement.from_dict(club.td("GET", f"/api/v1/sections/{sid}/movement").json()["movement"])
     results = _check_every_result_stored(engine, m)

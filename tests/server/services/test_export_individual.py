@@ -16,18 +16,18 @@ from server.io.formats import parse_bytes
 from server.io.scorefile import score_event
 from server.services.event import setup
 from server.services.results import exports
-from tests.server.test_movements_played import _club, _play_all
+from tests.support.movements import movement_club, play_all
 
 
 @pytest.mark.parametrize("kind", ["pbn", "usebio", "travellers"])
 def test_an_individual_is_exported_per_player(
     client: TestClient, engine: Engine, kind: str
 ) -> None:
-    club = _club(client, engine, {"kind": "individual", "pairs": 8, "boards_per_round": 2})
+    club = movement_club(client, engine, {"kind": "individual", "pairs": 8, "boards_per_round": 2})
     sid = club.section_id
     r = club.td("PUT", f"/api/v1/sections/{sid}/individual/players/3", json={"name": "Ann Berg"})
     assert r.status_code == 200, r.text
-    _play_all(club)
+    play_all(club)
     live = club.td("GET", f"/api/v1/sections/{sid}/individual/ranking").json()["lines"]
     with Session(engine) as s:
         data = exports.load(s, setup.get_section(s, sid))

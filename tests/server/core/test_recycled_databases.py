@@ -8,13 +8,11 @@ from collections.abc import Iterator
 
 import psycopg
 import pytest
-from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from server.app import create_app
-from server.core.config import Settings
 from server.core.db import make_engine
 from tests.support.api import open_club
+from tests.support.app_factory import app_client
 from tests.support.databases import (
     DatabaseState,
     RecycledDatabases,
@@ -22,7 +20,7 @@ from tests.support.databases import (
     pg_admin_url,
     pg_database,
 )
-from tests.support.env import PG_ADMIN_URL, TD_PASSWORD
+from tests.support.env import PG_ADMIN_URL
 
 pytestmark = pytest.mark.postgres
 
@@ -61,8 +59,7 @@ def test_a_database_a_club_night_filled_comes_back_as_a_fresh_copy(
 ) -> None:
     name = pool.take()
     engine = make_engine(pg_address(name))
-    app = create_app(Settings(td_password=TD_PASSWORD, database_url="unused://"), engine=engine)
-    with TestClient(app) as client:
+    with app_client(engine) as client:
         club = open_club(client, engine)
         club.start_round(1)
         table = club.pair(1)

@@ -7,7 +7,6 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,8 +15,8 @@ from sqlmodel import Session, select
 
 from server.app import create_app
 from server.core.config import Settings
-from server.core.db import make_engine
 from server.core.models import Board, Section
+from tests.support.app_factory import AppFactory
 from tests.support.env import ROOT, TD_PASSWORD
 from tests.support.live import ThreadServer
 
@@ -34,10 +33,8 @@ def example() -> str:
 
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Iterator[Engine]:
-    eng = make_engine(f"sqlite:///{tmp_path / 'night.db'}")
-    yield eng
-    eng.dispose()
+def engine(apps: AppFactory, tmp_path: Path) -> Engine:
+    return apps.engine(f"sqlite:///{tmp_path / 'night.db'}")
 
 
 def test_the_example_is_short() -> None:

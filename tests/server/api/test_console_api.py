@@ -5,7 +5,6 @@ refusal changes nothing."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -16,30 +15,25 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
-from server.app import create_app
-from server.core.config import Settings
-from server.core.db import make_engine
 from server.core.models import Audit, Board, Member, Result, Sanction, Section, utcnow
 from server.services.event import uploads
 from tests.support.api import Club, open_club
-from tests.support.env import ROOT, TD_PASSWORD
+from tests.support.app_factory import AppFactory
+from tests.support.env import ROOT
 from tests.support.web import web_login
 
 DEALS = ROOT / "tests" / "data" / "dealing-machines"
 
 
 @pytest.fixture
-def engine(db_url: str) -> Iterator[Engine]:
+def engine(apps: AppFactory, db_url: str) -> Engine:
     """The same tests on SQLite and on PostgreSQL."""
-    eng = make_engine(db_url)
-    yield eng
-    eng.dispose()
+    return apps.engine(db_url)
 
 
 @pytest.fixture
-def client(engine: Engine) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(td_password=TD_PASSWORD), engine=engine)) as c:
-        yield c
+def client(apps: AppFactory, engine: Engine) -> TestClient:
+    return apps.client(engine)
 
 
 @pytest.fixture

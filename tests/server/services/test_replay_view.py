@@ -8,38 +8,19 @@ from decimal import Decimal
 
 import pytest
 
-from protocol.bridge import Contract
 from protocol.bridge.auction import parse_pbn_auction
 from protocol.bridge.deal import parse_deal
-from protocol.bridge.play import format_play, parse_pbn_play
 from server.services.results import replay
 from server.services.results.standings import PairName, Traveller, TravellerLine
-from tests.protocol.bridge.test_bridge_play import PLAYS, RECORDS
-
-# Board 12, table 11 of the RealBridge event: 4H by North, East leads, seven tricks played,
-# then a claim; North made 9 tricks.
-BOARD_12 = next(r for r in RECORDS if r["Board"] == "12" and r.get("Table") == "11")
-
-
-def _stored_play(record: dict[str, str]) -> str:
-    """A PBN record's play as the table-side text (format_play), with its result as a claim
-    when the record stops before trick 13 (as a table keys it)."""
-    contract = Contract.parse(record["Contract"])
-    assert contract.strain is not None
-    play = parse_pbn_play(
-        record["Play"], record["PlayText"], contract.strain, record["Declarer"],
-        parse_deal(record["Deal"]),
-    )  # fmt: skip
-    if not play.ended:
-        play.claim(int(record["Result"]))
-    return format_play(play)
+from tests.protocol.bridge.test_bridge_play import PLAYS
+from tests.support.plays import BOARD_12, stored_play
 
 
 def test_the_real_play_of_board_12_trick_by_trick() -> None:
     record = BOARD_12
     assert record["Contract"] == "4H"
     assert record["Declarer"] == "N"
-    text = _stored_play(record)
+    text = stored_play(record)
     assert text.endswith(" =9")
     view = replay.play_view("4H", "N", text, parse_deal(record["Deal"]))
     assert view is not None
@@ -68,7 +49,7 @@ def test_every_real_play_replays_to_its_published_result(record: dict[str, str])
     """Each trick shows the cards the PBN lists for it, seat by seat, and the play ends on the
     tricks the event published."""
     view = replay.play_view(
-        record["Contract"], record["Declarer"], _stored_play(record), parse_deal(record["Deal"])
+        record["Contract"], record["Declarer"], stored_play(record), parse_deal(record["Deal"])
     )
     assert view is not None
     assert view.stopped is None

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, SQLModel, func, select
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
@@ -26,7 +25,7 @@ from server.core.models import Result, utcnow
 from server.live.bus import Bus
 from server.live.live_tokens import LiveTokens
 from tests.support.api import Club, new_id, open_club
-from tests.support.env import TD_PASSWORD
+from tests.support.app_factory import app_client, engine_at
 
 
 def _recv(ws: Any) -> Any:
@@ -86,24 +85,19 @@ def test_websocket_refuses_a_bad_token(club: Club) -> None:
 
 
 def test_results_survive_a_server_restart_mid_round(db_url: str) -> None:
-    engine = make_engine(db_url)
-    app = create_app(Settings(td_password=TD_PASSWORD), engine=engine)
-    with TestClient(app) as client:
+    with engine_at(db_url) as engine, app_client(engine) as client:
         club = open_club(client, engine)
         club.start_round(1)
         t1 = club.pair(1)
         entry = new_id()
         first = t1.enter(1, "4H", "E", 10, entry_id=entry).json()["result"]
-    engine.dispose()
     # A new server process on the same database: the token, the result and the dedup survive.
-    engine2 = make_engine(db_url)
-    with TestClient(create_app(Settings(td_password=TD_PASSWORD), engine=engine2)) as client2:
+    with engine_at(db_url) as engine2, app_client(engine2) as client2:
         t1.client = client2
         again = t1.enter(1, "4H", "E", 10, entry_id=entry).json()
         assert again["duplicate"] is True
         assert again["result"] == first
         assert t1.confirm(1, first["version"]).json()["result"]["state"] == "confirmed"
-    engine2.dispose()
 
 
 def test_concurrent_deliveries_of_one_entry_store_it_once(club: Club) -> None:

@@ -8,14 +8,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from fastapi.testclient import TestClient
-
 from protocol.messages import Error
 from server.api.openapi import InvalidRequestError
 from server.app import create_app
 from server.core.config import Settings
-from server.core.db import make_engine
 from server.scoring.methods import KEYS
+from tests.support.app_factory import app_client, engine_at
 from tests.support.env import TD_PASSWORD
 
 #: The Bridgemate Data Connector speaks Bridgemate's protocol (errors inside its envelope),
@@ -93,9 +91,10 @@ def test_every_api_route_declares_the_error_body() -> None:
 
 def test_a_refusal_matches_the_declared_error_bodies(tmp_path: Path) -> None:
     """Each body parses as the model declared for it (unknown fields are refused)."""
-    engine = make_engine(f"sqlite:///{tmp_path / 'errors.db'}")
-    app = create_app(Settings(td_password=TD_PASSWORD), engine=engine)
-    with TestClient(app) as client:
+    with (
+        engine_at(f"sqlite:///{tmp_path / 'errors.db'}") as engine,
+        app_client(engine) as client,
+    ):
         r = client.post("/api/v1/td/login", json={})
         assert r.status_code == 422
         assert InvalidRequestError.model_validate(r.json()).detail

@@ -14,12 +14,11 @@ from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from protocol.messages import DealAck, Error, RoundInfo, parse_server_message
-from server.core.models import Audit, Board, BridgeTable, KeyedDeal, MovementAssignment, TDCall
+from server.core.models import Audit, Board, KeyedDeal, TDCall
 from server.services.table import deal_entry
 from tests.support.api import Club, Table, new_id, open_club
+from tests.support.deals import DEAL, OTHER, enter_deal, later, seat_at
 
-DEAL = "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"
-OTHER = "N:AKQT.AKQ.AKQ.AKQ J987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"
 NORTH = "AKQJ.AKQ.AKQ.AKQ"
 
 
@@ -28,30 +27,6 @@ def deal_club(client: TestClient, engine: Engine) -> Club:
     club = open_club(client, engine, tables=3, bpr=2, event={"deal_entry": True})
     club.start_round(1)
     return club
-
-
-def later(engine: Engine, board: int) -> tuple[int, int]:
-    """The table and round that play ``board`` after round 1."""
-    with Session(engine) as s:
-        rows = s.exec(select(MovementAssignment).order_by(col(MovementAssignment.round))).all()
-    return next(
-        (r.table_number, r.round) for r in rows if r.round > 1 and board in r.board_numbers()
-    )
-
-
-def seat_at(engine: Engine, table: int, round_: int) -> None:
-    """Move a table to a later round (as the end-of-round gate would once its boards are in)."""
-    with Session(engine) as s:
-        row = s.exec(select(BridgeTable).where(BridgeTable.number == table)).one()
-        row.round = round_
-        s.add(row)
-        s.commit()
-
-
-def enter_deal(table: Table, board: int, deal: str, entry_id: str | None = None) -> Any:
-    return table.send(
-        {"type": "enter_deal", "entry_id": entry_id or new_id(), "board": board, "deal": deal}
-    )
 
 
 def check_deal(table: Table, board: int, seat: str, hand: str, entry_id: str | None = None) -> Any:

@@ -23,6 +23,7 @@ from server.services.table import table_memory
 from server.services.table.table_memory import TableMemory
 from tests.support.databases import pg_address, pg_database
 from tests.support.table_memory import (
+    LOADING,
     OPS,
     TABLE_KINDS,
     TABLES,
@@ -35,6 +36,7 @@ from tests.support.table_memory import (
     runtime,
     served,
     triggers,
+    watch_loads,
 )
 
 
@@ -69,7 +71,7 @@ def _tables_read(engine: Engine) -> tuple[set[str], list[str]]:
 
     @event.listens_for(engine, "before_execute")
     def _seen(conn: Any, clause: Any, *_args: Any) -> None:
-        if not table_memory.LOADING.get():
+        if not LOADING.get():
             return
         statements.append(str(clause))
         for frm in getattr(clause, "get_final_froms", lambda: [])():
@@ -88,9 +90,12 @@ def _table_names(frm: Any) -> set[str]:
     return names
 
 
-def test_the_memory_loads_only_from_guarded_tables(db_url: str) -> None:
+def test_the_memory_loads_only_from_guarded_tables(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Every statement a state is loaded with reads only tables whose triggers move a
     generation: a new read of the memory from an unguarded table fails here."""
+    watch_loads(monkeypatch)
     with served(db_url, remember=True) as client:
         tables, statements = _tables_read(runtime(client).engine)
         floor = Floor.open(client)

@@ -4,7 +4,6 @@ copy of the rule would not)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +12,6 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
 from server.api import backups
-from server.app import create_app
-from server.core.config import Settings
-from server.core.db import make_engine
 from server.services import tokens
 from server.services.event import members
 from server.services.results import exports, team_matches
@@ -23,7 +19,7 @@ from server.services.table import deal_entry
 from server.services.td import actions as td
 from server.services.td import publication, round_control, sanctions
 from tests.support.api import Club, open_club
-from tests.support.env import TD_PASSWORD
+from tests.support.app_factory import AppFactory
 from tests.support.web import web_login
 
 W = "/td/s/{id}"
@@ -126,16 +122,13 @@ ACTIONS: list[tuple[Any, str, tuple[str, str, dict[str, Any]], tuple[str, str, A
 
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Iterator[Engine]:
-    eng = make_engine(f"sqlite:///{tmp_path / 'same.db'}")
-    yield eng
-    eng.dispose()
+def engine(apps: AppFactory, tmp_path: Path) -> Engine:
+    return apps.engine(f"sqlite:///{tmp_path / 'same.db'}")
 
 
 @pytest.fixture
-def client(engine: Engine) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(td_password=TD_PASSWORD), engine=engine)) as c:
-        yield c
+def client(apps: AppFactory, engine: Engine) -> TestClient:
+    return apps.client(engine)
 
 
 @pytest.fixture

@@ -11,12 +11,13 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from server.core.models import Audit, Board, Pair, Result
+from server.core.models import Audit, Pair, Result
 from server.io.handrecords import solver_available
 from server.services import hands
 from server.services.event.members import import_members
 from server.services.table import table_extras
 from tests.support.api import Club, Table, new_id, open_club
+from tests.support.deals import put_deal
 
 # N holds the top spades, W the top hearts: 4♠ by South is led by West.
 DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
@@ -78,17 +79,9 @@ def test_player_numbers_follow_the_event_setting(client: TestClient, engine: Eng
     assert t1.send({"type": "lookup_member", "number": "1001"}).status_code == 200
 
 
-def put_deal(engine: Engine, board: int, deal: str = DEAL) -> None:
-    with Session(engine) as s:
-        row = s.exec(select(Board).where(Board.number == board)).one()
-        row.deal = deal
-        s.add(row)
-        s.commit()
-
-
 def test_the_lead_must_be_in_the_leaders_hand(club: Club) -> None:
     club.start_round(1)
-    put_deal(club.engine, 1)
+    put_deal(club.engine, 1, DEAL)
     t1 = club.pair(1)
     values = {"lead": "SA"}  # North's card, but West leads against South
     refused = t1.enter(1, "4S", "S", 10, values=values)
@@ -125,7 +118,7 @@ def test_the_lead_must_be_in_the_leaders_hand(club: Club) -> None:
 def test_tricks_far_from_double_dummy_ask_are_you_sure(club: Club) -> None:
     club.start_round(1)
     for board in (1, 2, 3):
-        put_deal(club.engine, board)
+        put_deal(club.engine, board, DEAL)
     t1 = club.pair(1)
 
     def warned(board: int, tricks: int) -> Any:
@@ -150,7 +143,7 @@ def test_without_the_solver_the_check_is_skipped(
     club: Club, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     club.start_round(1)
-    put_deal(club.engine, 1)
+    put_deal(club.engine, 1, DEAL)
     monkeypatch.setattr(hands.handrecords, "solver_available", lambda: False)
     t1 = club.pair(1)
     reply = t1.enter(1, "4S", "N", 13)

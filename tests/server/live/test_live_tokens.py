@@ -10,12 +10,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from sqlalchemy import Engine, event
 from sqlmodel import Session, select
 from starlette.websockets import WebSocketDisconnect
 
-from server.app import create_app
 from server.core.config import Settings
 from server.core.db import make_engine
 from server.core.models import TableToken, utcnow
@@ -24,6 +22,7 @@ from server.services import tokens
 from server.services.event import setup
 from server.services.td import round_control
 from tests.support.api import Club, open_club
+from tests.support.app_factory import app_client
 from tests.support.env import TD_PASSWORD
 
 #: Far longer than any test: only a change heard of can close a socket in time.
@@ -46,7 +45,7 @@ def _move_to_new_device(engine: Engine, section_id: int, table: int) -> None:
 def quiet(engine: Engine) -> Iterator[Club]:
     """A club whose sockets never re-read their tokens by the clock."""
     settings = Settings(td_password=TD_PASSWORD, token_check_seconds=NEVER)
-    with TestClient(create_app(settings, engine=engine)) as client:
+    with app_client(engine, settings) as client:
         club = open_club(client, engine, tables=3, bpr=2)
         club.start_round(1)
         yield club
@@ -168,11 +167,11 @@ def test_a_revocation_on_one_worker_closes_the_socket_on_another(pg_url: str) ->
     settings = Settings(td_password=TD_PASSWORD, token_check_seconds=NEVER)
     engine_a, engine_b = make_engine(pg_url), make_engine(pg_url)
     try:
-        with TestClient(create_app(settings, engine=engine_a)) as a:
+        with app_client(engine_a, settings) as a:
             club = open_club(a, engine_a, tables=3, bpr=2)
             club.start_round(1)
             old = club.pair(1)
-            with TestClient(create_app(settings, engine=engine_b)) as b:
+            with app_client(engine_b, settings) as b:
                 fanout = b.app.state.fanout  # type: ignore[attr-defined]
                 assert fanout is not None
                 assert fanout.listening.is_set()
