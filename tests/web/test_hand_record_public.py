@@ -1,4 +1,4 @@
-"""The hand record on the public traveller (server/services/hand_view.py): the deal, the
+"""The hand record on the public traveller (server/services/results/hand_view.py): the deal, the
 makeable contracts and par appear with the traveller, never before it (fair play)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The tables' auctions and play on the public traveller's hand viewer and on the TD's board
-page (issue 20, server/services/replay.py). Fair play: the public sees them only with the
+page (issue 20, server/services/results/replay.py). Fair play: the public sees them only with the
 traveller, once every table has played the board or the results are published, and only for
 the tables on it; a board still in play shows neither. (SQLite and PostgreSQL.)"""
 

@@ -1,4 +1,4 @@
-"""An event's settings changed by the TD (server/services/event_settings.py): the change is
+"""An event's settings changed by the TD (server/services/event/event_settings.py): the change is
 audited, every section's terminals are told the new settings, and a setting the round view
 carries is pushed to each table as a new round; a section with a hand record says so."""
 

@@ -1,4 +1,4 @@
-"""The fair-play rule on stored data (server/services/fair_play.py): who sits at a table in a
+"""The fair-play rule on stored data (server/services/table/fair_play.py): who sits at a table in a
 round (its two pairs, or an individual's four players), and who has played a board: only those
 with a confirmed result on it, never a table that has only keyed one (SQLite and PostgreSQL)."""
 

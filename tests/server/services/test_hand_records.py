@@ -1,4 +1,4 @@
-"""Hand records loaded into a running section (server/services/hand_records.py): each deal on
+"""Hand records loaded into a running section (server/services/event/hand_records.py): each deal on
 the board of its number and audited, boards the section does not play named, another deal never
 overwritten unless the TD replaces it, and in strict mode a file with a refused board stores
 nothing (SQLite and PostgreSQL)."""

@@ -1,4 +1,4 @@
-"""A board's hand record as the public traveller shows it (server/services/hand_view.py): each
+"""A board's hand record as the public traveller shows it (server/services/results/hand_view.py): each
 seat's suits high to low with the ten written 10, nothing for a board without a deal, and once
 solved the contracts each seat makes and par (SQLite and PostgreSQL)."""
 

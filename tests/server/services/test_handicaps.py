@@ -1,4 +1,4 @@
-"""A pair's handicap set by the TD (server/services/handicaps.py): typed text stored in its exact
+"""A pair's handicap set by the TD (server/services/event/handicaps.py): typed text stored in its exact
 decimal form, a blank clears it, bad text refused with the pair named and nothing stored, an
 unchanged handicap neither written nor audited (SQLite and PostgreSQL)."""
 

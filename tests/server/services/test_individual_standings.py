@@ -1,4 +1,4 @@
-"""An individual section's players (server/services/individual_standings.py): a player named
+"""An individual section's players (server/services/results/individual_standings.py): a player named
 once is named in every partnership they play in, audited; the ranking per player adds up each
 player's boards; a pairs section or an unknown player refused (SQLite and PostgreSQL)."""
 

@@ -1,4 +1,4 @@
-"""The play's refusals and flags at a table (server/services/play_entry.py): the refusals it
+"""The play's refusals and flags at a table (server/services/table/play_entry.py): the refusals it
 counts are this table's, in this round, on this board; a play taken once they ran out is
 audited and calls the TD to the table (SQLite and PostgreSQL)."""
 

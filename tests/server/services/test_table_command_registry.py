@@ -1,4 +1,4 @@
-"""One registry of the table commands' handlers (server/services/table_commands.py): every
+"""One registry of the table commands' handlers (server/services/table/table_commands.py): every
 member of the protocol's ``TableCommand`` union has exactly one handler, so a new command
 that is added to the protocol and not to the registry fails here, not at a table. The fakes
 that stand in for the server keep registries of the same form, held to the same union: the

@@ -1,4 +1,4 @@
-"""The table a command is for (server/services/table_context.py), opened from its terminal's
+"""The table a command is for (server/services/table/table_context.py), opened from its terminal's
 token: its round's seating and boards, a board of another table or of no table refused with
 its reason, its deals and results as stored, and the round view the table itself is sent
 (SQLite and PostgreSQL)."""

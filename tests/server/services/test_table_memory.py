@@ -1,4 +1,4 @@
-"""The table desk's memory (server/services/table_memory.py, issue 18): a table command is
+"""The table desk's memory (server/services/table/table_memory.py, issue 18): a table command is
 decided on what the desk remembers of its table only while the database's generation counters,
 kept by triggers, say nothing changed; every outcome is the one the same commands get with the
 memory switched off, whatever the TD, another worker or the table itself wrote in between."""
