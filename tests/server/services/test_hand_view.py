@@ -1,5 +1,5 @@
-"""A board's hand record as the public traveller shows it (server/services/results/hand_view.py): each
-seat's suits high to low with the ten written 10, nothing for a board without a deal, and once
+"""A board's hand record as the public traveller shows it (server/services/results/hand_view.py):
+each seat's suits high to low with the ten written 10, nothing for a board without a deal, and once
 solved the contracts each seat makes and par (SQLite and PostgreSQL)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""A pair's handicap set by the TD (server/services/event/handicaps.py): typed text stored in its exact
-decimal form, a blank clears it, bad text refused with the pair named and nothing stored, an
+"""A pair's handicap set by the TD (server/services/event/handicaps.py): typed text stored in its
+exact decimal form, a blank clears it, bad text refused with the pair named and nothing stored, an
 unchanged handicap neither written nor audited (SQLite and PostgreSQL)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""A movement as the TD's pages show it (server/services/glance/movement_views.py): the grid of rounds
-by tables, one guide card a table and a pair with a row a round, titles and headings in the
+"""A movement as the TD's pages show it (server/services/glance/movement_views.py): the grid of
+rounds by tables, one guide card a table and a pair with a row a round, titles and headings in the
 event's language, and a section's own movement read back from the database."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The auction and play view model (server/services/results/replay.py): calls under W N E S, tricks with
-their leader, cards and winner, the running count and the claim, checked on a real RealBridge
+"""The auction and play view model (server/services/results/replay.py): calls under W N E S, tricks
+with their leader, cards and winner, the running count and the claim, checked on a real RealBridge
 event's play (tests/data/README.md) and on plays that stop or break."""
 
 from __future__ import annotations
