@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from protocol.messages import Ack, Message
 from server.live.bus import Bus
 from server.web.live import Channel, Delta, Fragments, _asks_refresh, _resend
+from tests.support.wait import wait_until_async
 
 
 class Counter:
@@ -46,11 +47,7 @@ def push(bus: Bus, entry_id: str) -> None:
 
 async def sent(channel: Channel, deltas: int) -> None:
     """Wait (bounded) until the channel has sent ``deltas`` deltas."""
-    for _ in range(3000):
-        if channel.deltas >= deltas:
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"{channel.deltas} deltas sent, not {deltas}")
+    await wait_until_async(lambda: channel.deltas >= deltas, 30, f"{deltas} deltas sent")
 
 
 async def next_message(queue: asyncio.Queue[str]) -> dict[str, object]:
