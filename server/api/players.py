@@ -53,5 +53,5 @@ async def import_members(
     listed = members.member_list(raw, text)
     report = await runtime.run(lambda s: members.import_members(s, listed))
     return MemberImportPublic(
-        added=report.added, updated=report.updated, problems=list(report.problems)
+        added=report.added, updated=report.updated, problems=[str(p) for p in report.problems]
     )

@@ -14,6 +14,7 @@ from sqlmodel import Session
 from server import i18n
 from server.core.errors import TravellerError
 from server.i18n import error_words, notice_words
+from server.i18n.notice_words import Notice
 from server.live.runtime import Runtime
 from server.services.outcomes import Push
 from server.web.auth import TD
@@ -39,8 +40,9 @@ def language(request: Request | WebSocket, default: str | None = None) -> str:
 
 
 def _flash(request: Request, lang: str) -> dict[str, str] | None:
-    """The notice of the last action in ``lang``: a route's sentence, or a refusal by its code,
-    template and parameters (:func:`refuse`)."""
+    """The notice of the last action in ``lang``: a route's notice by its template and
+    parameters (:func:`redirect`), or a refusal by its code, template and parameters
+    (:func:`refuse`); its English text when the catalogue has no translation."""
     raw = request.cookies.get(FLASH_COOKIE)
     if not raw:
         return None
@@ -57,7 +59,7 @@ def _flash(request: Request, lang: str) -> dict[str, str] | None:
         params = {str(k): str(v) for k, v in refused["params"].items()}
         text = error_words.translated(lang, code, template, params) or text
     else:
-        text = notice_words.translate_notice(lang, text)
+        text = notice_words.translated(lang, data.get("notice")) or text
     return {"kind": str(data.get("kind", "info")), "text": text}
 
 
@@ -106,10 +108,10 @@ async def act(
     runtime: Runtime,
     work: Callable[[Session], object],
     back: str,
-    done: str | Callable[[Any], str],
+    done: Notice | Callable[[Any], Notice],
 ) -> RedirectResponse:
     """Run a TD action in one transaction, publish its pushes, and go back with a notice
-    (or with the refusal's plain-words message)."""
+    (``done``, or ``done`` of the outcome), or with the refusal."""
     try:
         outcome = await runtime.run(work)
     except TravellerError as exc:
@@ -119,11 +121,12 @@ async def act(
     return redirect(back, done(outcome) if callable(done) else done)
 
 
-def redirect(url: str, text: str | None = None, kind: str = "ok") -> RedirectResponse:
-    """See-other to ``url`` (after a form), with a one-time notice shown there."""
+def redirect(url: str, notice: Notice | None = None, kind: str = "ok") -> RedirectResponse:
+    """See-other to ``url`` (after a form), with a one-time notice shown there (its template
+    and parameters, put into the page's language there)."""
     response = RedirectResponse(url, status_code=303)
-    if text:
-        _set_flash(response, {"kind": kind, "text": text})
+    if notice is not None:
+        _set_flash(response, {"kind": kind, "text": str(notice), "notice": notice.data()})
     return response
 
 

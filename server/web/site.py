@@ -11,6 +11,7 @@ from fastapi.responses import RedirectResponse, Response
 from server.api.routing import add_routes
 from server.core.errors import TravellerError
 from server.i18n import error_words
+from server.i18n.notice_words import said
 from server.limits.ratelimit import login_limiter
 from server.web import static
 from server.web.auth import LoginRequiredError
@@ -91,7 +92,7 @@ def _wrap_errors(app: FastAPI) -> None:
         if is_web_path(request.url.path) and request.method == "POST":
             return redirect(
                 _referer(request),
-                "Please check the form: a value is missing or out of range.",
+                said("notice", "Please check the form: a value is missing or out of range."),
                 "error",
             )
         if api_invalid is not None:

@@ -42,7 +42,7 @@ def _keywords() -> frozenset[str]:
     return frozenset(name for name, spec in options["server/**.py"]["keywords"].items() if spec)
 
 
-ERROR_CLASSES = _keywords() - {"refusal"}
+ERROR_CLASSES = _keywords() - {"refusal", "said"}
 
 
 @pytest.fixture

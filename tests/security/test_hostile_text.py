@@ -159,7 +159,7 @@ def test_the_member_import_skips_hostile_lines(club: Club) -> None:
     assert stored == {"101": "Anna Jensen"}
     assert report.added == 1
     assert len(report.problems) == 3
-    assert all("control or formatting" in p for p in report.problems)
+    assert all("control or formatting" in str(p) for p in report.problems)
 
 
 def test_the_web_forms_refuse_hostile_names(client: TestClient, club: Club) -> None:

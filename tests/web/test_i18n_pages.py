@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import quote, unquote
 
 from fastapi.testclient import TestClient
 
 from server.web.auth import COOKIE
+from server.web.respond import FLASH_COOKIE
 from tests.support.api import Club
 from tests.support.web import web_login
 
@@ -145,6 +147,36 @@ def test_a_notice_after_an_action_in_the_td_language(client: TestClient, club: C
     )
     assert r.status_code == 200
     assert "Runde 2 gestartet." in r.text
+
+
+def test_a_notice_through_a_td_form_in_danish_with_its_parameters(
+    client: TestClient, club: Club
+) -> None:
+    csrf = web_login(client)
+    base = f"/td/s/{club.section_id}"
+    r = client.post(f"{base}/tables/2/new-device", data={"csrf": csrf}, follow_redirects=False)
+    flash = json.loads(unquote(r.cookies[FLASH_COOKIE]))
+    assert flash["notice"]["template"] == (
+        "Table {table}: old terminals withdrawn; pair the new device with {code}."
+    )
+    code = flash["notice"]["params"]["code"]
+    assert flash["notice"]["params"]["table"] == "2"
+    danish = client.get(r.headers["location"], headers={"accept-language": "da"}).text
+    assert f"Bord 2: gamle terminaler er trukket tilbage; par den nye enhed med {code}." in danish
+
+
+def test_a_forged_notice_shows_its_own_english_text_escaped(client: TestClient, club: Club) -> None:
+    web_login(client)
+    forged = {
+        "kind": "ok",
+        "text": "<b>Round 9 started.</b>",
+        "notice": {"template": "<b>Round {round} started.</b>", "params": {"round": "9"}},
+    }
+    client.cookies.set(FLASH_COOKIE, quote(json.dumps(forged)))
+    page = client.get(f"/td/s/{club.section_id}", headers={"accept-language": "da"}).text
+    assert "&lt;b&gt;Round 9 started.&lt;/b&gt;" in page
+    assert "<b>Round 9" not in page
+    assert "Runde 9" not in page
 
 
 def test_the_login_page_in_russian(client: TestClient) -> None:

@@ -11,7 +11,7 @@ from sqlmodel import Session, col, select
 from protocol.text import MAX_NAME, refused
 from server.core.errors import InvalidError
 from server.core.models import DcPlayer, DcSession, Member, Pair, Section
-from server.i18n.notice_words import notice
+from server.i18n.notice_words import Notice, said
 from server.services.event import setup
 from server.services.event.uploads import MAX_MEMBER_LIST
 
@@ -24,7 +24,7 @@ class ImportReport:
 
     added: int = 0
     updated: int = 0
-    problems: list[str] = field(default_factory=list)
+    problems: list[Notice] = field(default_factory=list)
 
 
 def member_list(file: bytes | None, pasted: str = "") -> str:
@@ -62,16 +62,20 @@ def import_members(session: Session, text: str) -> ImportReport:
         if not any(cells):
             continue
         if len(cells) < 2 or not cells[0] or not cells[1]:
-            report.problems.append(notice(f"line {line}: expected number,name"))
+            report.problems.append(said("notice", "line {line}: expected number,name", line=line))
             continue
         number, name = cells[0], " ".join(c for c in cells[1:] if c)
         if line == 1 and not any(ch.isdigit() for ch in number):
             continue  # a header line
         if len(number) > 32 or len(name) > MAX_NAME:
-            report.problems.append(notice(f"line {line}: number or name too long"))
+            report.problems.append(
+                said("notice", "line {line}: number or name too long", line=line)
+            )
             continue
         if refused(number) is not None or refused(name) is not None:
-            report.problems.append(notice(f"line {line}: a control or formatting character"))
+            report.problems.append(
+                said("notice", "line {line}: a control or formatting character", line=line)
+            )
             continue
         member = known.get(number)
         if member is None:

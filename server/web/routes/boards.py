@@ -17,6 +17,7 @@ from protocol.text import MAX_TEXT, SingleLine
 from server.core.errors import InvalidError
 from server.core.models import Event, Result, utcnow
 from server.i18n import N_
+from server.i18n.notice_words import said
 from server.services import deadlines, entries
 from server.services.event import setup
 from server.services.glance import dashboard
@@ -78,7 +79,7 @@ async def release(
         runtime,
         lambda s: round_control.release_table(s, setup.get_section(s, section_id), table, reason),
         f"/td/s/{section_id}/tables/{table}",
-        f"Table {table} moved on to the next round.",
+        said("notice", "Table {table} moved on to the next round.", table=table),
     )
 
 
@@ -168,7 +169,13 @@ async def set_result(
             ),
         ),
         back,
-        f"Board {board} at table {table} set to {contract}.",
+        said(
+            "notice",
+            "Board {board} at table {table} set to {contract}.",
+            board=board,
+            table=table,
+            contract=contract,
+        ),
     )
 
 
@@ -252,7 +259,14 @@ async def adjust(
             ),
         ),
         _board_url(section_id, table, round_, board),
-        f"Board {board} at table {table}: adjusted {ns_percent} % / {ew_percent} %.",
+        said(
+            "notice",
+            "Board {board} at table {table}: adjusted {ns_percent} % / {ew_percent} %.",
+            board=board,
+            table=table,
+            ns_percent=ns_percent,
+            ew_percent=ew_percent,
+        ),
     )
 
 
@@ -319,7 +333,14 @@ async def assign_score(
             ),
         ),
         back,
-        f"Board {board} at table {table}: {KIND_LABELS[made.kind].lower()} {made.text}.",
+        said(
+            "notice",
+            "Board {board} at table {table}: {value} {text}.",
+            board=board,
+            table=table,
+            value=KIND_LABELS[made.kind].lower(),
+            text=made.text,
+        ),
     )
 
 
@@ -355,7 +376,9 @@ async def not_played(
             ),
         ),
         _board_url(section_id, table, round_, board),
-        f"Board {board} at table {table} marked not played.",
+        said(
+            "notice", "Board {board} at table {table} marked not played.", board=board, table=table
+        ),
     )
 
 
@@ -381,5 +404,10 @@ async def choose(
             lambda s, r: td.choose_entry(s, result=r, entry_id=entry_id, reason=reason),
         ),
         _board_url(section_id, table, round_, board),
-        f"Conflict on board {board} at table {table} resolved.",
+        said(
+            "notice",
+            "Conflict on board {board} at table {table} resolved.",
+            board=board,
+            table=table,
+        ),
     )

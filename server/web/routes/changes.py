@@ -18,6 +18,7 @@ from sqlmodel import Session
 from server.core.errors import InvalidError, TravellerError
 from server.core.models import Section
 from server.i18n import error_words
+from server.i18n.notice_words import said
 from server.movements import PairRef
 from server.services.event import movement_admin, setup
 from server.services.glance import dashboard, movement_views
@@ -193,5 +194,6 @@ async def apply(
         refused = error_words.movement_refusal(exc)
         return refuse(f"/td/s/{section_id}/changes", refused)
     return redirect(
-        f"/td/s/{section_id}/movement", "Movement changed: the tables see it from the next round."
+        f"/td/s/{section_id}/movement",
+        said("notice", "Movement changed: the tables see it from the next round."),
     )

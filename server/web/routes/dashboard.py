@@ -9,6 +9,7 @@ from fastapi import APIRouter, Form, Request, WebSocket
 from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
+from server.i18n.notice_words import said
 from server.movements import mitchell
 from server.scoring import methods
 from server.services.event import setup
@@ -65,7 +66,7 @@ async def create_event(
         section = setup.create_section(s, event=event, letter="A", movement=movement)
         return section.id or 0
 
-    return await act(runtime, work, "/td", "Event created.")
+    return await act(runtime, work, "/td", said("notice", "Event created."))
 
 
 @router.get("/s/{section_id}", response_class=HTMLResponse)
@@ -159,7 +160,7 @@ async def start_round(
         runtime,
         lambda s: round_control.start_round_once(s, setup.get_section(s, section_id), round),
         _back(section_id),
-        f"Round {round} started.",
+        said("notice", "Round {round} started.", round=round),
     )
 
 
@@ -181,7 +182,7 @@ async def close_round(
         runtime,
         lambda s: td.close_round(s, setup.get_section(s, section_id), round),
         _back(section_id),
-        f"Round {round} closed to table entries.",
+        said("notice", "Round {round} closed to table entries.", round=round),
     )
 
 
@@ -194,7 +195,7 @@ async def reopen_round(
         runtime,
         lambda s: round_control.reopen_round(s, setup.get_section(s, section_id), round),
         _back(section_id),
-        f"Round {round} reopened to table entries.",
+        said("notice", "Round {round} reopened to table entries.", round=round),
     )
 
 
@@ -210,14 +211,17 @@ async def round_time(
         runtime,
         lambda s: round_control.set_round_time(s, setup.get_section(s, section_id), value),
         _back(section_id),
-        "Round time set." if value else "Round time cleared.",
+        said("notice", "Round time set.") if value else said("notice", "Round time cleared."),
     )
 
 
 @router.post("/s/{section_id}/calls/{call_id}/ack")
 async def acknowledge(runtime: RuntimeDep, _td: TDForm, section_id: int, call_id: int) -> Response:
     return await act(
-        runtime, lambda s: td.acknowledge_call(s, call_id), _back(section_id), "Call acknowledged."
+        runtime,
+        lambda s: td.acknowledge_call(s, call_id),
+        _back(section_id),
+        said("notice", "Call acknowledged."),
     )
 
 

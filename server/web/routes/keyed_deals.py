@@ -9,6 +9,7 @@ from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
 from protocol.text import MAX_TEXT, SingleLine
+from server.i18n.notice_words import said
 from server.services.event import setup
 from server.services.glance import dashboard
 from server.services.table import deal_entry
@@ -57,5 +58,5 @@ async def resolve(
             s, section_id, board, choice=choice, entry_id=entry_id, deal=deal, reason=reason
         ),
         f"/td/s/{section_id}/deals",
-        f"Board {board}: the deal is set.",
+        said("notice", "Board {board}: the deal is set.", board=board),
     )

@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from server.core.errors import TravellerError
 from server.i18n import notice_words
+from server.i18n.notice_words import Notice, said
 from server.services import tokens
 from server.web.auth import (
     LOGIN_COOKIE,
@@ -34,12 +35,12 @@ def _safe_next(value: str | None) -> str:
     return "/td"
 
 
-def _login_page(request: Request, next_path: str, error: str | None, status: int) -> Response:
+def _login_page(request: Request, next_path: str, error: Notice | None, status: int) -> Response:
     nonce = new_login_nonce()
-    if error:  # in the page's language (the sentences are in the catalogue as notices)
-        error = notice_words.translate_notice(language(request), error)
+    # in the page's language (the sentences are in the catalogue as notices)
+    shown = notice_words.text(language(request), error) if error is not None else None
     response = page(
-        request, "login.html", nonce=nonce, next=next_path, error=error, status_code=status
+        request, "login.html", nonce=nonce, next=next_path, error=shown, status_code=status
     )
     response.set_cookie(
         LOGIN_COOKIE,
@@ -72,12 +73,19 @@ async def login(
     target = _safe_next(next)
     nonce = request.cookies.get(LOGIN_COOKIE, "")
     if not same_origin(request) or not nonce or not hmac.compare_digest(nonce, csrf):
-        return _login_page(request, target, "The login form expired: please try again.", 403)
+        return _login_page(
+            request, target, said("notice", "The login form expired: please try again."), 403
+        )
     client = client_address(request)
     wait = web.limiter.retry_after(client)
     if wait:
         response = _login_page(
-            request, target, f"Too many wrong passwords: wait {wait} seconds and try again.", 429
+            request,
+            target,
+            said(
+                "notice", "Too many wrong passwords: wait {wait} seconds and try again.", wait=wait
+            ),
+            429,
         )
         response.headers["retry-after"] = str(wait)
         return response
@@ -90,7 +98,7 @@ async def login(
         )
     except TravellerError:
         web.limiter.failed(client)
-        return _login_page(request, target, "Wrong TD password.", 401)
+        return _login_page(request, target, said("notice", "Wrong TD password."), 401)
     web.limiter.succeeded(client)
     response = RedirectResponse(target, status_code=303)
     secure = request.url.scheme == "https"
@@ -102,6 +110,6 @@ async def login(
 @router.post("/td/logout")
 async def logout(request: Request, runtime: RuntimeDep, td: TDForm) -> Response:
     await runtime.run(lambda s: tokens.td_logout(s, td.token))
-    response = redirect("/td/login", "You are logged out.")
+    response = redirect("/td/login", said("notice", "You are logged out."))
     clear_session_cookie(response, secure=request.url.scheme == "https")
     return response

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
+from server.i18n.notice_words import said
 from server.services.event import setup
 from server.services.glance import dashboard
 from server.services.td import round_control
@@ -42,7 +43,12 @@ async def new_device(runtime: RuntimeDep, _td: TDForm, section_id: int, table: i
         runtime,
         lambda s: round_control.move_to_new_device(s, setup.get_section(s, section_id), table),
         f"/td/s/{section_id}/pairing",
-        lambda code: f"Table {table}: old terminals withdrawn; pair the new device with {code}.",
+        lambda code: said(
+            "notice",
+            "Table {table}: old terminals withdrawn; pair the new device with {code}.",
+            table=table,
+            code=code,
+        ),
     )
 
 
@@ -52,5 +58,5 @@ async def revoke(runtime: RuntimeDep, _td: TDForm, section_id: int, token_id: in
         runtime,
         lambda s: round_control.revoke_terminal(s, setup.get_section(s, section_id), token_id),
         f"/td/s/{section_id}/pairing",
-        "Terminal withdrawn: it can no longer enter results.",
+        said("notice", "Terminal withdrawn: it can no longer enter results."),
     )

@@ -11,7 +11,7 @@ from sqlmodel import Session
 
 from server import scoring
 from server.core.models import Sanction
-from server.i18n.notice_words import notice
+from server.i18n.notice_words import Notice, said
 from server.services.event import setup
 from server.services.glance import dashboard
 from server.services.results import standings
@@ -46,11 +46,11 @@ async def penalties_page(
     return page(request, "td/penalties.html", td_, active="penalties", **ctx)
 
 
-def _said(row: Sanction) -> str:
+def _said(row: Sanction) -> Notice:
     if row.warning:
-        return notice("Warning recorded.")
+        return said("notice", "Warning recorded.")
     amount = scoring.to_decimal(Fraction(row.amount), 2)
-    return notice(f"Deduction of {amount} recorded.")
+    return said("notice", "Deduction of {amount} recorded.", amount=amount)
 
 
 @router.post("/offence")
@@ -113,5 +113,5 @@ async def withdraw(
         runtime,
         lambda s: sanctions.withdraw(s, setup.get_section(s, section_id), sanction_id, reason),
         f"/td/s/{section_id}/penalties",
-        "Withdrawn.",
+        said("notice", "Withdrawn."),
     )

@@ -11,7 +11,7 @@ from sqlmodel import Session
 
 from server.core.errors import InvalidError
 from server.core.models import Pair
-from server.i18n.notice_words import notice
+from server.i18n.notice_words import Notice, said
 from server.services.event import handicaps, members, setup, uploads
 from server.services.glance import dashboard
 from server.services.results import standings
@@ -61,13 +61,20 @@ async def import_members(
     except InvalidError as exc:
         return refuse(back, exc)
 
-    def done(report: members.ImportReport) -> str:
+    def done(report: members.ImportReport) -> Notice:
         added, updated, skipped = report.added, report.updated, len(report.problems)
         if not report.problems:
-            return notice(f"Members: {added} added, {updated} updated.")
+            return said(
+                "notice", "Members: {added} added, {updated} updated.", added=added, updated=updated
+            )
         first = report.problems[0]
-        return notice(
-            f"Members: {added} added, {updated} updated. Lines skipped: {skipped} ({first}…)."
+        return said(
+            "notice",
+            "Members: {added} added, {updated} updated. Lines skipped: {skipped} ({first}…).",
+            added=added,
+            updated=updated,
+            skipped=skipped,
+            first=first,
         )
 
     return await act(runtime, lambda s: members.import_members(s, text), back, done)
@@ -132,5 +139,8 @@ async def name_pairs(
         return saved
 
     return await act(
-        runtime, work, f"/td/s/{section_id}/players", lambda n: notice(f"Pair names saved: {n}.")
+        runtime,
+        work,
+        f"/td/s/{section_id}/players",
+        lambda n: said("notice", "Pair names saved: {n}.", n=n),
     )

@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
 from server.i18n import N_
+from server.i18n.notice_words import said
 from server.services import deadlines
 from server.services.event import setup
 from server.services.glance import dashboard
@@ -98,14 +99,17 @@ async def publish(
     value = whole_number(amount)
     minutes = value if period == "minutes" else None
     hours = value if period == "hours" else None
-    labels = {"live": "Results are live again.", "provisional": "Published as provisional."}
+    labels = {
+        "live": said("notice", "Results are live again."),
+        "provisional": said("notice", "Published as provisional."),
+    }
     return await act(
         runtime,
         lambda s: publication.publish(
             s, setup.get_section(s, section_id), status=status, minutes=minutes, hours=hours
         ),
         f"/td/s/{section_id}/publish",
-        labels.get(status, "Published as final."),
+        labels.get(status) or said("notice", "Published as final."),
     )
 
 

@@ -23,7 +23,7 @@ from starlette.datastructures import FormData, UploadFile
 
 from server.core.errors import InvalidError, TravellerError
 from server.i18n import N_
-from server.i18n.notice_words import notice
+from server.i18n.notice_words import Notice, said
 from server.movements import Movement, PairRef
 from server.movements.advice import (
     DEFAULT_MINUTES,
@@ -447,23 +447,35 @@ def _summary(hands: event_wizard.HandRecords) -> tuple[int, int, str]:
     return read, refused, "; ".join(hands.refused[:5]) + ("; ..." if refused > 5 else "")
 
 
-def _created(made: event_wizard.Created, hands: event_wizard.HandRecords | None = None) -> str:
+def _created(made: event_wizard.Created, hands: event_wizard.HandRecords | None = None) -> Notice:
     count, deals = len(made.section_ids), made.deals
     if hands is not None and hands.refused:
         read, refused, places = _summary(hands)
-        return notice(
-            f"Event created. Sections: {count}; deals: {deals}. Hand records: {read} read, "
-            f"{refused} refused: {places}."
+        return said(
+            "notice",
+            "Event created. Sections: {count}; deals: {deals}. Hand records: {read} read, "
+            "{refused} refused: {places}.",
+            count=count,
+            deals=deals,
+            read=read,
+            refused=refused,
+            places=places,
         )
     if hands is not None:
         read = len(hands.deals)
-        return notice(
-            f"Event created. Sections: {count}; deals: {deals}. Hand records: {read} read, "
-            f"0 refused."
+        return said(
+            "notice",
+            "Event created. Sections: {count}; deals: {deals}. Hand records: {read} read, "
+            "0 refused.",
+            count=count,
+            deals=deals,
+            read=read,
         )
     if deals:
-        return notice(f"Event created. Sections: {count}; deals: {deals}.")
-    return notice(f"Event created. Sections: {count}.")
+        return said(
+            "notice", "Event created. Sections: {count}; deals: {deals}.", count=count, deals=deals
+        )
+    return said("notice", "Event created. Sections: {count}.", count=count)
 
 
 def _read_movement(text: str) -> Movement:

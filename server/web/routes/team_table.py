@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
+from server.i18n.notice_words import said
 from server.services.event import setup
 from server.services.glance import dashboard
 from server.services.results import team_matches
@@ -47,5 +48,5 @@ async def pair_next_round(runtime: RuntimeDep, td_: TDForm, section_id: int) -> 
         runtime,
         lambda s: team_matches.pair_next_round(s, setup.get_section(s, section_id)),
         f"/td/s/{section_id}/teams",
-        "The next round is paired from the standings.",
+        said("notice", "The next round is paired from the standings."),
     )
