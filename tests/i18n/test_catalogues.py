@@ -43,13 +43,13 @@ def texts(value: Any) -> tuple[str, ...]:
 
 
 @cache  # the same for every language: extracted once a worker
-def source_ids(domain: str) -> frozenset[tuple[str | None, str]]:
+def source_ids(domain: str, root: Path = ROOT) -> frozenset[tuple[str | None, str]]:
     """Every (context, message id) the code and templates of a domain use, as its
-    ``babel.cfg`` extracts them."""
+    ``babel.cfg`` extracts them (from the repository, or from another tree laid out alike)."""
     config, _po = DOMAINS[domain]
     with config.open() as handle:
         method_map, options_map = parse_mapping_cfg(handle)
-    found = extract_from_dir(str(ROOT), method_map, options_map, keywords=KEYWORDS)
+    found = extract_from_dir(str(root), method_map, options_map, keywords=KEYWORDS)
     return frozenset(message_key(msgid, context) for _f, _l, msgid, _c, context in found)
 
 

@@ -9,14 +9,12 @@ from functools import cache
 from pathlib import Path
 from string import Formatter
 
-from babel.messages.extract import extract_from_dir
-from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
 from server import i18n
 from server.i18n import notice_words
 from server.i18n.notice_words import NOTICE, said
-from tests.i18n.test_catalogues import KEYWORDS, TRANSLATED, source_ids
+from tests.i18n.test_catalogues import TRANSLATED, source_ids
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The calls that give a notice, and the position of the notice among their arguments.
@@ -101,14 +99,7 @@ def test_a_reworded_template_is_missing_from_the_catalogue(tmp_path: Path) -> No
         "def done(round: int) -> object:\n"
         '    return said("notice", "Round {round} has begun.", round=round)\n'
     )
-    with (ROOT / "server/locales/babel.cfg").open() as handle:
-        method_map, options_map = parse_mapping_cfg(handle)
-    found = {
-        (context, msgid)
-        for _f, _l, msgid, _c, context in extract_from_dir(
-            str(tmp_path), method_map, options_map, keywords=KEYWORDS
-        )
-    }
+    found = source_ids("server", tmp_path)
     assert found == {(NOTICE, "Round {round} has begun.")}
     for lang in TRANSLATED:
         assert "Round {round} started." in _translated(lang)

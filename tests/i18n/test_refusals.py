@@ -12,7 +12,6 @@ from pathlib import Path
 from string import Formatter
 
 import pytest
-from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
@@ -27,7 +26,7 @@ from server.i18n import error_words
 from server.i18n.cli_words import cli_language
 from server.movements import MovementError, PairRef
 from server.services import hands
-from tests.i18n.test_catalogues import KEYWORDS, TRANSLATED, source_ids
+from tests.i18n.test_catalogues import TRANSLATED, source_ids
 from tests.support.api import Club, new_id, open_club
 from tests.support.env import TD_PASSWORD
 
@@ -154,14 +153,7 @@ def test_a_reworded_template_is_missing_from_the_catalogue(tmp_path: Path) -> No
         '    raise NotFoundError("unknown_board", "Board {board} is not played in this '
         'meeting.", board=board)\n'
     )
-    with (ROOT / "server/locales/babel.cfg").open() as handle:
-        method_map, options_map = parse_mapping_cfg(handle)
-    found = {
-        (context, msgid)
-        for _f, _l, msgid, _c, context in extract_from_dir(
-            str(tmp_path), method_map, options_map, keywords=KEYWORDS
-        )
-    }
+    found = source_ids("server", tmp_path)
     reworded = ("unknown_board", "Board {board} is not played in this meeting.")
     assert found == {reworded}
     for lang in TRANSLATED:
