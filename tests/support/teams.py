@@ -1,5 +1,5 @@
-"""A round-robin teams section made by the set-up wizard, and a table's boards of a round
-stored as confirmed results, straight in the database."""
+"""Teams sections made by the set-up wizard (a round robin, a Swiss), and a table's boards of
+a round stored as confirmed results, straight in the database."""
 
 from __future__ import annotations
 
@@ -10,16 +10,24 @@ from server.movements.advice import proposal_for
 from server.services.event import event_wizard, setup
 
 
-def round_robin(session: Session, pairs: int) -> Section:
-    proposal = proposal_for("teams-round-robin", pairs, boards_per_round=2)
+def teams_section(
+    session: Session, kind: str, pairs: int, name: str, teams: dict[int, str] | None = None
+) -> Section:
+    """A teams section of the wizard's movement ``kind`` (2 boards a round), its teams named
+    as given."""
+    proposal = proposal_for(kind, pairs, boards_per_round=2)
     assert proposal is not None
     made = event_wizard.create(
         session,
-        name="Teams",
+        name=name,
         settings=event_wizard.WizardSettings(scoring="imps"),
-        sections=[event_wizard.SectionPlan("A", proposal.movement, {}, {1: "Aces"})],
+        sections=[event_wizard.SectionPlan("A", proposal.movement, {}, teams or {})],
     )
     return setup.get_section(session, made.section_ids[0])
+
+
+def round_robin(session: Session, pairs: int) -> Section:
+    return teams_section(session, "teams-round-robin", pairs, "Teams", {1: "Aces"})
 
 
 def play(

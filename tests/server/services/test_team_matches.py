@@ -19,7 +19,7 @@ from server.scoring.vp import victory_points
 from server.services.event import event_wizard, setup
 from server.services.results.team_matches import pair_next_round, team_table
 from server.services.td import round_control
-from tests.support.teams import play, round_robin
+from tests.support.teams import play, round_robin, teams_section
 
 
 def test_a_round_of_six_teams_is_scored_match_by_match(engine: Engine, client: TestClient) -> None:
@@ -94,15 +94,7 @@ def test_a_pairs_section_is_not_a_team_table(engine: Engine, client: TestClient)
 
 
 def swiss(session: Session, pairs: int) -> Section:
-    proposal = proposal_for("teams-swiss", pairs, boards_per_round=2)
-    assert proposal is not None
-    made = event_wizard.create(
-        session,
-        name="Swiss",
-        settings=event_wizard.WizardSettings(scoring="imps"),
-        sections=[event_wizard.SectionPlan("A", proposal.movement)],
-    )
-    return setup.get_section(session, made.section_ids[0])
+    return teams_section(session, "teams-swiss", pairs, "Swiss")
 
 
 def matches_in(session: Session, section: Section, round_: int) -> set[tuple[int, int]]:
