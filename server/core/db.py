@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import queue
@@ -10,11 +11,11 @@ import threading
 import weakref
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
-from contextlib import AbstractContextManager, closing, contextmanager, nullcontext
+from contextlib import AbstractContextManager, closing, contextmanager, nullcontext, suppress
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from alembic import command
 from alembic.config import Config
@@ -169,6 +170,7 @@ def session_scope(engine: Engine) -> Iterator[Session]:
 
 
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 
 
 class CommitSteps(Protocol):
@@ -231,11 +233,66 @@ def transact(
 # ------------------------------------------------------------------------------ group commit
 
 
+class Reply(Protocol[T_co]):
+    """Where a job's answer goes: a thread's :class:`Future`, or a coroutine's
+    :class:`LoopReply`."""
+
+    def set_running_or_notify_cancel(self) -> bool: ...
+
+    def done(self) -> bool: ...
+
+    def set_result(self, result: Any, /) -> None: ...
+
+    def set_exception(self, exception: BaseException | None, /) -> None: ...
+
+
+class LoopReply(Generic[T]):
+    """A job's answer for a coroutine, set on the writer's thread and handed to its event loop
+    with the rest of its batch's answers: one wake-up of the loop a batch, not one a job, and
+    no lock or condition made for each command (what a thread's :class:`Future` needs)."""
+
+    __slots__ = ("loop", "outcome", "waiter")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        #: What the coroutine awaits (made on its loop's thread, resolved there only).
+        self.waiter: asyncio.Future[T] = loop.create_future()
+        self.outcome: tuple[Any, BaseException | None] | None = None
+
+    def set_running_or_notify_cancel(self) -> bool:
+        """False if the coroutine stopped waiting before its job began (it is not run)."""
+        return not self.waiter.cancelled()
+
+    def done(self) -> bool:
+        return self.outcome is not None
+
+    def set_result(self, result: Any, /) -> None:
+        self.outcome = (result, None)
+
+    def set_exception(self, exception: BaseException | None, /) -> None:
+        self.outcome = (None, exception)
+
+    def deliver(self) -> None:
+        """On the loop's thread: the coroutine gets the answer (unless it stopped waiting)."""
+        if self.waiter.done() or self.outcome is None:
+            return
+        value, error = self.outcome
+        if error is not None:
+            self.waiter.set_exception(error)
+        else:
+            self.waiter.set_result(value)
+
+
+def _deliver(replies: list[LoopReply[Any]]) -> None:
+    for reply in replies:
+        reply.deliver()
+
+
 @dataclass(eq=False)
 class Job(Generic[T]):
     work: Callable[[Session], T]
     order: int
-    future: Future[T] = field(default_factory=Future)
+    future: Reply[T] = field(default_factory=Future)
 
 
 @dataclass
@@ -329,6 +386,17 @@ class GroupWriter:
     def submit(self, work: Callable[[Session], T], order: int = 0) -> Future[T]:
         """Queue ``work``; the future resolves (or fails) once its batch has committed."""
         job: Job[T] = Job(work, order)
+        self._start(job)
+        return cast(Future[T], job.future)
+
+    def submit_async(self, work: Callable[[Session], T], order: int = 0) -> asyncio.Future[T]:
+        """Queue ``work`` from a coroutine on the running event loop: what it awaits resolves
+        (or fails) once its batch has committed, delivered with the batch's other answers."""
+        reply: LoopReply[T] = LoopReply(asyncio.get_running_loop())
+        self._start(Job(work, order, reply))
+        return reply.waiter
+
+    def _start(self, job: Job[Any]) -> None:
         self._queue.put(job)
         with self._lock:
             if self._thread is None:
@@ -336,7 +404,6 @@ class GroupWriter:
                     target=self._loop, name="traveller-group-writer", daemon=True
                 )
                 self._thread.start()
-        return job.future
 
     def _loop(self) -> None:
         while True:
@@ -362,6 +429,8 @@ class GroupWriter:
                 for job in live:
                     if not job.future.done():
                         job.future.set_exception(exc)
+            finally:
+                _hand_over(live)
 
     def run_batch(self, jobs: list[Job[Any]]) -> None:
         """Run and commit ``jobs`` as one transaction, then resolve their futures."""
@@ -418,6 +487,17 @@ class GroupWriter:
             job.future.set_exception(exc)
         else:
             job.future.set_result(value)
+
+
+def _hand_over(jobs: list[Job[Any]]) -> None:
+    """The coroutines' answers of a batch, to each event loop in one call."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[LoopReply[Any]]] = {}
+    for job in jobs:
+        if isinstance(job.future, LoopReply):
+            by_loop.setdefault(job.future.loop, []).append(job.future)
+    for loop, replies in by_loop.items():
+        with suppress(RuntimeError):  # a closed loop: nobody is waiting any more
+            loop.call_soon_threadsafe(_deliver, replies)
 
 
 def read(engine: Engine, work: Callable[[Session], T]) -> T:

@@ -16,7 +16,6 @@ everything between is here, once:
 
 from __future__ import annotations
 
-import asyncio
 import math
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
@@ -108,7 +107,7 @@ class TableDesk:
             return await run_in_threadpool(
                 lambda: transact(self.engine, work, lock=self.lock, steps=self)
             )
-        return await asyncio.wrap_future(self.writer.submit(work, order))
+        return await self.writer.submit_async(work, order)
 
     def transact(self, work: Callable[[Session], T]) -> T:
         """A transaction of the desk's own that takes no table lock (pairing, the hello, a

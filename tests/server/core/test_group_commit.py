@@ -5,6 +5,8 @@ one by one — on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +25,8 @@ from tests.support.api import Club, new_id
 from tests.support.group_commit import enter, outcome, start_and_pair, stored
 
 Work = Callable[[Session], Outcome]
+
+WAIT = 30.0  # seconds a step may take before the test gives up (never a timing assertion)
 
 
 def command(token: str, cmd: Any) -> Work:
@@ -193,6 +197,57 @@ def test_the_writer_thread_batches_queued_commands(playing: tuple[Club, dict[int
     replies = [f.result(timeout=60) for f in futures]
     assert all(isinstance(r.reply, ResultAck) for r in replies)
     assert writer.stats.jobs == 3
+
+
+def test_coroutines_get_a_batchs_answers_in_one_hand_over(
+    playing: tuple[Club, dict[int, str]],
+) -> None:
+    """From coroutines (the websocket's and HTTP's way in): each gets its own answer or
+    refusal once the batch has committed, all of a batch's answers reach the event loop in one
+    call, and a command whose coroutine stopped waiting before its batch began is not run."""
+    club, token = playing
+    before = stored(club.engine)
+    writer = GroupWriter(club.engine, idle=0.2)
+    running, gate = threading.Event(), threading.Event()
+
+    def hold(_s: Session) -> str:
+        running.set()
+        return "held" if gate.wait(WAIT) else "gave up"
+
+    async def play() -> tuple[list[Any], list[object]]:
+        loop = asyncio.get_running_loop()
+        handed: list[object] = []
+        real = loop.call_soon_threadsafe
+
+        def spy(callback: Callable[..., object], *args: Any, **kwargs: Any) -> Any:
+            if getattr(callback, "__module__", "") == "server.core.db":  # not asyncio's own
+                handed.append(callback)
+            return real(callback, *args, **kwargs)
+
+        loop.call_soon_threadsafe = spy  # type: ignore[method-assign]
+        held = writer.submit_async(hold, 0)
+        await asyncio.to_thread(running.wait, WAIT)  # the writer is busy: the rest queue up
+        unentered = ConfirmResult(entry_id=new_id(), board=7, version=1)
+        waits = [
+            writer.submit_async(command(token[1], enter(1)), 1),
+            writer.submit_async(command(token[2], enter(4)), 2),
+            writer.submit_async(command(token[3], unentered), 3),
+            writer.submit_async(command(token[3], enter(8)), 3),
+        ]
+        waits[3].cancel()  # its table's socket closed before the batch began
+        gate.set()
+        got = await asyncio.gather(held, *waits, return_exceptions=True)
+        return got, handed
+
+    got, handed = asyncio.run(play())
+    assert got[0] == "held"
+    assert isinstance(got[1].reply, ResultAck), got[1]
+    assert isinstance(got[2].reply, ResultAck), got[2]
+    assert isinstance(got[3], TravellerError), got[3]  # nothing entered on board 7 to confirm
+    assert isinstance(got[4], asyncio.CancelledError), got[4]
+    assert (writer.stats.batches, writer.stats.jobs) == (2, 4), writer.stats
+    assert len(handed) == 2, handed  # one hand-over a batch, not one a command
+    assert stored(club.engine) == (before[0] + 2, before[1] + 2, before[2] + 2)
 
 
 def test_a_revoked_token_is_refused_at_once(playing: tuple[Club, dict[int, str]]) -> None:

@@ -6,14 +6,13 @@ keeps two PostgreSQL workers' batches from deadlocking)."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from concurrent.futures import Future
 from typing import Any
 
 import pytest
 from sqlmodel import Session, select
 
 from protocol.messages import EnterResult, EntryValues
+from server.core.db import Job
 from server.core.models import BridgeTable
 from server.live import table_desk
 from server.live.runtime import Runtime
@@ -37,13 +36,12 @@ class Spy:
         self.locked: list[int] = []
         self.lock = threading.Lock()
         writer = runtime.writer
-        submit = writer.submit
+        start = writer._start  # every command passes here, from a thread or a coroutine
 
-        def spied_submit(work: Callable[[Session], Any], order: int = 0) -> Future[Any]:
-            future = submit(work, order)  # queued before it counts as submitted (see wait_for)
+        def spied_start(job: Job[Any]) -> None:
+            start(job)  # queued before it counts as submitted (see wait_for)
             with self.lock:
-                self.orders.append(order)
-            return future
+                self.orders.append(job.order)
 
         real = table_desk.outcome_for
 
@@ -54,7 +52,7 @@ class Spy:
                 self.locked.append(ident.table.id or 0)  # the table's lock is held by now
             return real(session, ident, command, *opened)
 
-        monkeypatch.setattr(writer, "submit", spied_submit)
+        monkeypatch.setattr(writer, "_start", spied_start)
         monkeypatch.setattr(table_desk, "outcome_for", spied_outcome)
 
     def wait_for(self, submitted: int) -> None:
