@@ -44,12 +44,16 @@ class GridRows:
     """Each table's grid row as last rendered, in one language: a row whose fields did not
     change is not rendered again (the seconds in the round are not shown: the page counts
     them from ``since``). A full refresh of a 200-table dashboard after a round starts then
-    renders the rows that changed, not all 200."""
+    renders the rows that changed, not all 200; and a row that changed renders again only
+    the cells of its rounds whose counts changed (a result changes one)."""
 
     def __init__(self, web: WebState) -> None:
         self.web = web
         self.renders = 0
+        self.cell_renders = 0
         self._kept: dict[int, tuple[object, str]] = {}
+        self._cells: dict[tuple[int, int], tuple[object, str]] = {}
+        self._macros: dict[str, Any] = {}
 
     def html(self, ctx: dict[str, Any], row: dashboard.TableRow) -> Markup:
         grid = ctx["grid"]
@@ -57,9 +61,37 @@ class GridRows:
         kept = self._kept.get(row.table)
         if kept is None or kept[0] != key:
             self.renders += 1
-            kept = (key, fragment(self.web, "td/_grid_row.html", **ctx, row=row))
+            lang = str(ctx.get("lang") or "")  # "": the source language (render.lang_of)
+            cells = [self._cell(lang, grid.section_id, row.table, c) for c in row.cells]
+            html = fragment(self.web, "td/_grid_row.html", **ctx, row=row, cells=cells)
+            kept = (key, html)
             self._kept[row.table] = kept
         return Markup(kept[1])  # rendered by the autoescaping templates
+
+    def forget(self, table: int, round_: int | None = None) -> None:
+        """Render ``table``'s row again next time, and its cell of ``round_`` (None: all)."""
+        self._kept.pop(table, None)
+        for key in [k for k in self._cells if k[0] == table and round_ in (None, k[1])]:
+            del self._cells[key]
+
+    def _cell(self, lang: str, section_id: int, table: int, cell: dashboard.Cell) -> Markup:
+        key = (section_id, cell)
+        kept = self._cells.get((table, cell.round))
+        if kept is None or kept[0] != key:
+            self.cell_renders += 1
+            html = self._macro(lang)(cell, table, section_id)
+            kept = (key, str(html))
+            self._cells[(table, cell.round)] = kept
+        return Markup(kept[1])
+
+    def _macro(self, lang: str) -> Any:
+        """The cell's macro (td/_grid_cell.html) in ``lang``: a call, not a template render."""
+        macro = self._macros.get(lang)
+        if macro is None:
+            template = self.web.templates.get_template("td/_grid_cell.html")
+            module = template.make_module({"lang": lang})
+            macro = self._macros[lang] = module.cell  # type: ignore[attr-defined]
+        return macro
 
 
 def dashboard_fragments(

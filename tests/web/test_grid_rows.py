@@ -72,6 +72,8 @@ def test_a_full_refresh_renders_again_only_the_rows_that_changed() -> None:
 
     first = dashboard_fragments(web, context(db, section_id), rows)
     assert rows.renders == 6
+    cells = rows.cell_renders
+    assert cells == sum(len(row.cells) for row in context(db, section_id)["grid"].rows)
     assert first == dashboard_fragments(web, context(db, section_id))  # each row afresh
     assert first["grid"].count("<tr class=") == 6
 
@@ -81,6 +83,7 @@ def test_a_full_refresh_renders_again_only_the_rows_that_changed() -> None:
     enter(db, paired[3], 5)  # table 3 plays boards 5-6 in round 1
     after = dashboard_fragments(web, context(db, section_id), rows)
     assert rows.renders == 7  # table 3's row only
+    assert rows.cell_renders == cells + 1  # and in it, round 1's cell only
     assert after == dashboard_fragments(web, context(db, section_id))
     assert after["grid"] != first["grid"]
     assert 'data-entered="1"' in after["grid"]
@@ -92,3 +95,12 @@ def test_a_row_shows_no_field_of_the_grid_but_those_its_memory_compares() -> Non
     source = (TEMPLATES / "td" / "_grid_row.html").read_text(encoding="utf-8")
     shown = set(re.findall(r"\bgrid\.(\w+)", source)) - {"html"}  # "td/_grid.html" in a comment
     assert shown == set(ROW_GRID_FIELDS)
+
+
+def test_a_cell_shows_only_what_its_memory_compares() -> None:
+    """A cell is kept while its counts, its section and its table are unchanged: it may show
+    nothing else (the row's other fields or the grid's would go stale in a kept cell)."""
+    source = (TEMPLATES / "td" / "_grid_cell.html").read_text(encoding="utf-8")
+    body = re.sub(r"\{#.*?#\}", "", source, flags=re.S)
+    names = set(re.findall(r"\b(row|grid|c|table|section_id)\b(?=[.\s}),])", body))
+    assert names == {"c", "table", "section_id"}, names
