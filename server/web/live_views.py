@@ -9,8 +9,10 @@ page decides what the public may see (a board counts once every table has played
 delta never carries a result the full page would hide (tests/security/test_live_deltas.py).
 The dashboard also follows a table moving on to its next round (``LiveRoom.move``); anything
 else (a conflict, a round started or closed, the movement or the settings changed) is read again
-in full (``apply`` answers None), and so is anything but a result on the public ranking (where
-the pairs now sit decides what the public may see)."""
+in full (``apply`` answers None). The public ranking follows a round pushed to a table that the
+loaded movement seats as the push says (``LiveRanking.seated_as_loaded``: what is ranked, and
+what the public may see, depends on the results and the movement, not on where the tables are
+now); anything else it reads in full."""
 
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ from fastapi.concurrency import run_in_threadpool
 from markupsafe import Markup
 from sqlmodel import Session
 
-from protocol.messages import BoardResultView, ConflictRaised, Message, ResultChanged
+from protocol.messages import ConflictRaised, Message, ResultChanged, RoundChanged
 from server.live.runtime import Runtime
 from server.services.event import setup
 from server.services.glance import dashboard
@@ -110,14 +112,20 @@ def ranking_fragments(web: WebState, ctx: dict[str, Any]) -> Fragments:
     return {name: fragment(web, f"public/_{name}.html", **ctx) for name in RANKING_FRAGMENTS}
 
 
-def results_of(messages: Sequence[Message]) -> list[BoardResultView] | None:
-    """The results pushed in ``messages``; None if anything else is among them."""
-    out = []
+def follows(live: standings.LiveRanking, messages: Sequence[Message]) -> bool:
+    """Take pushed messages in order into the ranking: results (rescored), and rounds pushed
+    to tables that the loaded movement seats as they say (nothing ranked changed); False as
+    soon as one needs a full read (anything else)."""
     for message in messages:
-        if not isinstance(message, ResultChanged | ConflictRaised):
-            return None
-        out.append(message.result)
-    return out
+        if isinstance(message, ResultChanged | ConflictRaised):
+            known = live.put(message.result)
+        elif isinstance(message, RoundChanged):
+            known = live.seated_as_loaded(message.round)
+        else:
+            known = False
+        if not known:
+            return False
+    return True
 
 
 class DashboardView:
@@ -234,12 +242,8 @@ class RankingView:
         return self.shown
 
     def apply(self, messages: Sequence[Message]) -> Delta | None:
-        results = results_of(messages)
-        if results is None or self.live is None:
+        if self.live is None or not follows(self.live, messages):
             return None
-        for result in results:
-            if not self.live.put(result):
-                return None
         if not self.live.rescored:  # no board the public may see changed: nor did the page
             return {}
         self.ctx = {**self.ctx, "ranking": self.live.ranking()}

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from protocol.messages import BoardResultView, ResultChanged
+from protocol.messages import BoardResultView, Message, ResultChanged, RoundChanged, RoundInfo
 from server.live.runtime import Runtime
 from server.services.event import setup
 from server.services.results import standings
@@ -43,15 +43,25 @@ def full_page(club: Club, web: WebState) -> tuple[Fragments, list[int]]:
     return ranking_fragments(web, ctx), standings.visible_boards(data)
 
 
-def step(rng: random.Random, club: Club, tables: list[Table]) -> ResultChanged | None:
-    """One random table command (or the TD starting the next round); the result it pushes."""
+def rounds_pushed(tables: list[Table]) -> list[Message]:
+    """The rounds the TD's round start pushes (one to every table: the round it is at)."""
+    return [RoundChanged(round=RoundInfo.model_validate(t.round())) for t in tables]
+
+
+def step(rng: random.Random, club: Club, tables: list[Table]) -> list[Message] | None:
+    """One random table command (or the TD starting the next round); what it pushes, as far as
+    the public ranking reads it (None: something it reads in full)."""
     table = rng.choice(tables)
     info = table.round()
     if rng.random() < 0.1:
+        pushed: list[Message] = []
         if info["round"] < club.section["rounds"] and rng.random() < 0.5:  # the TD's turn
             club.td("POST", f"/api/v1/sections/{club.section_id}/rounds/{info['round'] + 1}/start")
-        table.send({"type": "next_round"})
-        return None
+            pushed += rounds_pushed(tables)
+        moved = table.send({"type": "next_round"})
+        if moved.status_code == 200:  # the table moves on: its round is pushed
+            pushed.append(RoundChanged(round=RoundInfo.model_validate(moved.json())))
+        return pushed
     boards = [b for b in info["boards"] if b["state"] != "confirmed"]
     if not boards:
         return None
@@ -76,7 +86,7 @@ def step(rng: random.Random, club: Club, tables: list[Table]) -> ResultChanged |
             reply = table.enter(board["board"], contract, declarer, tricks)
     if reply.status_code != 200:
         return None
-    return ResultChanged(result=BoardResultView.model_validate(reply.json()["result"]))
+    return [ResultChanged(result=BoardResultView.model_validate(reply.json()["result"]))]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -94,11 +104,13 @@ def test_a_public_delta_never_carries_what_the_full_page_hides(
     view = RankingView(runtime, web, club.section_id)
     asyncio.run(view.load())
     view.fragments()
-    seen = {"deltas": 0, "released": 0}
+    seen = {"deltas": 0, "released": 0, "moves": 0}
 
-    def follow(pushed: ResultChanged | None) -> None:
-        delta = view.apply([pushed]) if pushed is not None else None
-        if delta is None:  # not a result: the live page reads the section again
+    def follow(pushed: list[Message] | None) -> None:
+        delta = view.apply(pushed) if pushed is not None else None
+        if delta is not None:
+            seen["moves"] += sum(isinstance(m, RoundChanged) for m in pushed or [])
+        if delta is None:  # nothing it can follow: the live page reads the section again
             asyncio.run(view.load())
             view.fragments()
         full, visible = full_page(club, web)
@@ -116,7 +128,7 @@ def test_a_public_delta_never_carries_what_the_full_page_hides(
     for round_ in range(1, club.section["rounds"] + 1):
         for table in tables:
             while table.round()["round"] < round_:
-                follow(step_on(club, table))
+                follow(step_on(club, table, tables))
             for board in table.round()["boards"]:
                 if board["state"] == "confirmed":
                     continue
@@ -130,15 +142,19 @@ def test_a_public_delta_never_carries_what_the_full_page_hides(
     # every board is played everywhere now, and the deltas showed them as they were released
     assert seen["released"] == view.ctx["ranking"].boards_total > 0
     assert seen["deltas"] > 0
+    assert seen["moves"] > 0  # rounds pushed were followed without a read
 
 
-def pushed_by(reply: Any) -> ResultChanged:
+def pushed_by(reply: Any) -> list[Message]:
     assert reply.status_code == 200, reply.text
-    return ResultChanged(result=BoardResultView.model_validate(reply.json()["result"]))
+    return [ResultChanged(result=BoardResultView.model_validate(reply.json()["result"]))]
 
 
-def step_on(club: Club, table: Table) -> None:
+def step_on(club: Club, table: Table, tables: list[Table]) -> list[Message]:
     """The TD starts the table's next round if need be; the table moves on."""
     now = table.round()["round"]
-    club.td("POST", f"/api/v1/sections/{club.section_id}/rounds/{now + 1}/start")
-    assert table.send({"type": "next_round"}).status_code == 200
+    started = club.td("POST", f"/api/v1/sections/{club.section_id}/rounds/{now + 1}/start")
+    pushed = rounds_pushed(tables) if started.status_code == 200 else []
+    moved = table.send({"type": "next_round"})
+    assert moved.status_code == 200, moved.text
+    return [*pushed, RoundChanged(round=RoundInfo.model_validate(moved.json()))]

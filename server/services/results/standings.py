@@ -19,7 +19,7 @@ from sqlmodel import Session, col, select
 
 from protocol import fair_play
 from protocol.bridge import BridgeError, Contract
-from protocol.messages import COMPLETE_STATES, BoardResultView
+from protocol.messages import COMPLETE_STATES, BoardResultView, RoundInfo
 from server import scoring
 from server.core.errors import NotFoundError
 from server.core.models import Board, Event, MovementAssignment, Pair, Result, Sanction, Section
@@ -380,6 +380,8 @@ class LiveRanking:
         self.engine = scorer(data, public=public)
         self._at = {(r.table_number, r.round, r.board): i for i, r in enumerate(data.results)}
         self._on: dict[int, list[int]] = defaultdict(list)  # board -> indices in results
+        #: (table, round) -> the boards the loaded movement plays there (made when first asked).
+        self._boards_at: dict[tuple[int, int], set[int]] | None = None
         for i, r in enumerate(data.results):
             self._on[r.board].append(i)
 
@@ -447,6 +449,31 @@ class LiveRanking:
         elif key in engine.boards:
             return False  # the board leaves the ranking: the scorer has no way to drop a key
         return True
+
+    def seated_as_loaded(self, info: RoundInfo) -> bool:
+        """Whether a round pushed to a table (its own move, or the TD starting or closing a
+        round) is the loaded movement's own: the same pairs at that table in that round, the
+        same boards, the same number of rounds. Then nothing ranked changed: the ranking
+        follows the results and the movement, not where the tables are now (a board is shown
+        once every table that plays it has finished, wherever they sit). Anything else (a
+        changed movement, a sit-out, a round the movement does not have) asks for a full read."""
+        where = (info.table, info.round)
+        seated = self.seated.get(where)
+        if seated is None or info.rounds != self.data.section.rounds:
+            return False
+        numbers = tuple(self._number(pair_id) for pair_id in seated)
+        if None in numbers or numbers != tuple(p.number if p else None for p in (info.ns, info.ew)):
+            return False
+        if self._boards_at is None:
+            self._boards_at = defaultdict(set)
+            for board, places in self.data.plays.items():
+                for place in places:
+                    self._boards_at[place].add(board)
+        return {b.board for b in info.boards} == self._boards_at.get(where, set())
+
+    def _number(self, pair_id: int | None) -> int | None:
+        pair = self.data.pairs.get(pair_id) if pair_id is not None else None
+        return pair.number if pair is not None else None
 
     def ranking(self) -> Ranking:
         self.rescored = False

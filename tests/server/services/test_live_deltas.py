@@ -40,7 +40,7 @@ from server.services.glance import dashboard
 from server.services.results import standings
 from server.services.table.table_commands import outcome_for
 from server.services.td import actions as td
-from server.web.live_views import results_of
+from server.web.live_views import follows
 from tests.support.api import new_id
 
 NOW = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
@@ -91,6 +91,7 @@ class Night:
     reloads: int = 0
     room_reloads: int = 0  # of them, the dashboard's own
     moves: int = 0  # tables moving on that the dashboard followed without a read
+    ranking_moves: int = 0  # rounds pushed that the rankings followed without a read
 
     def section(self, s: Session) -> Section:
         return setup.get_section(s, self.section_id)
@@ -229,12 +230,11 @@ class Followers:
             self.night.reloads += 1
             self.night.room_reloads += 1
             self.load_room()
-        # The rankings follow results only: where the pairs now sit decides what the public
-        # may see.
-        results = results_of(messages)
-        if results is None or not all(
-            [self.public.put(r) for r in results] + [self.td.put(r) for r in results]
-        ):
+        # The rankings follow results, and rounds pushed to tables as the loaded movement
+        # seats them (nothing ranked changes); anything else they read in full.
+        if all([follows(self.public, messages), follows(self.td, messages)]):
+            self.night.ranking_moves += sum(isinstance(m, RoundChanged) for m in messages)
+        else:
             self.night.reloads += 1
             self.load_rankings()
 
@@ -321,8 +321,39 @@ def test_a_round_of_entries_is_followed_without_a_single_read() -> None:
     # the TD every one.
     assert shown == [[]] * 8
     assert live.td.ranking().boards_shown == list(range(1, 9))
-    # Every table moves on: the dashboard follows each move (the rankings read again).
+    # Every table moves on: the dashboard and the rankings follow each move without a read.
     for table in range(1, 5):
         live.take(play(night, (table - 1, "next_round", 0, "PASS", "N", 0)))
         check(night, live)
-    assert (night.moves, night.room_reloads) == (4, 0)
+    assert (night.moves, night.ranking_moves, night.reloads) == (4, 4, 0)
+
+
+def test_a_round_pushed_counts_as_a_move_only_as_the_loaded_movement_seats_it() -> None:
+    """A round pushed to a table leaves the ranking as it is only when the loaded movement
+    seats the same pairs there, with the same boards and the same number of rounds; a push
+    that says otherwise (the movement changed since the ranking was read) asks for a read."""
+    db = make_engine("sqlite://")
+    migrate(db)
+    night = open_night(db, 4, 2, "mp")
+    live = Followers(night)
+    for pick in range(2):  # table 1 plays its round
+        play(night, (0, "enter", pick, "4S", "S", 10))
+        play(night, (0, "confirm", pick, "4S", "S", 0))
+    moved = play(night, (0, "next_round", 0, "PASS", "N", 0))
+    assert [type(m) for m in moved] == [RoundChanged]
+    info = moved[0].round  # type: ignore[attr-defined]
+    ranking = live.public
+    assert ranking.seated_as_loaded(info)
+    assert info.ns is not None
+    assert info.ew is not None
+    other = info.ns.model_copy(update={"number": info.ns.number + 1})
+    changed = [
+        info.model_copy(update={"ns": other}),  # another pair sits there now
+        info.model_copy(update={"ns": info.ew, "ew": info.ns}),  # the pairs swapped sides
+        info.model_copy(update={"ew": None}),  # a sit-out there now
+        info.model_copy(update={"boards": info.boards[:1]}),  # a board fewer
+        info.model_copy(update={"rounds": info.rounds + 1}),  # a round added
+        info.model_copy(update={"round": info.rounds + 1}),  # a round the movement lacks
+        info.model_copy(update={"table": 99}),  # a table the movement lacks
+    ]
+    assert [ranking.seated_as_loaded(c) for c in changed] == [False] * len(changed)
