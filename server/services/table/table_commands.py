@@ -58,7 +58,7 @@ from server.services.entries import (
 )
 from server.services.outcomes import TD_VIEWS, Outcome, Push, changed
 from server.services.table import deal_entry, play_entry, table_extras, table_memory
-from server.services.table.table_context import Seen, TableContext
+from server.services.table.table_context import RESULTS, Seen, TableContext
 from server.services.tokens import TableIdentity
 from server.services.views import missing_boards, result_view
 
@@ -253,7 +253,7 @@ class TableCommands(TableContext):
         same = result is not None and same_values(result, values)
         step = self._decide(cmd, result, same_values=same)
         if result is None:
-            result = Result(
+            result = RESULTS.new(
                 section_id=self.section.id or 0,
                 table_number=self.table.number,
                 round=self.table.round,

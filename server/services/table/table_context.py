@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from sqlalchemy import bindparam, insert, update
+from sqlalchemy import bindparam, insert, inspect, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session, SQLModel, select
@@ -67,17 +67,32 @@ _PAIR = (
 )
 
 
-class RowWriter:
+M = TypeVar("M", bound=SQLModel)
+
+
+class RowWriter(Generic[M]):
     """A table's writes to one table of rows as Core INSERT/UPDATEs, built once, instead of
     the ORM's unit of work: a loaded object stays in step through ``set_committed_value``
-    (nothing left for a flush to write), a new one gets its id."""
+    (nothing left for a flush to write), a new one (:meth:`new`) gets its id."""
 
-    def __init__(self, model: type[SQLModel]) -> None:
+    def __init__(self, model: type[M]) -> None:
         table = SQLModel.metadata.tables[str(model.__tablename__)]
         self.columns = tuple(c.key for c in table.columns if c.key != "id")
         self.insert = insert(table)
         self.update = update(table).where(table.c.id == bindparam("row_key"))
         self.name = table.name
+        self._make = inspect(model).class_manager.new_instance
+        self._fields = tuple(model.model_fields.items())
+
+    def new(self, **values: Any) -> M:
+        """A new row object: ``values``, and every other field's default, set as a row read
+        from the database is (the model's constructor, which a table model does not validate
+        either, costs ten times as much: a tenth of a millisecond a result entered)."""
+        row: M = self._make()
+        for name, info in self._fields:
+            value = values[name] if name in values else info.get_default(call_default_factory=True)
+            set_committed_value(row, name, value)
+        return row
 
     def add(self, session: Session, row: SQLModel) -> None:
         """Store a new row (built, with its defaults, as a model object) and set its id."""

@@ -9,8 +9,9 @@ import pytest
 from sqlmodel import Session
 
 from server.core.errors import ConflictError, NotFoundError
+from server.core.models import Result, utcnow
 from server.services import tokens
-from server.services.table.table_context import TableContext
+from server.services.table.table_context import RESULTS, TableContext
 from server.services.views import assignment
 from tests.support.api import Club
 from tests.support.deals import DEAL, put_deal
@@ -47,3 +48,35 @@ def test_the_tables_round_boards_deals_and_results(club: Club) -> None:
         with pytest.raises(NotFoundError) as nowhere:
             ctx.check_board(999)
         assert nowhere.value.code == "unknown_board"
+
+
+def test_a_new_row_is_the_models_own_with_its_defaults(club: Club) -> None:
+    """``RowWriter.new`` builds what the model's constructor builds (every default, the
+    timestamps made now), and the row it stores reads back as built."""
+    values = {
+        "section_id": club.section_id,
+        "table_number": 1,
+        "round": 1,
+        "board": 1,
+        "state": "entered",
+        "entered_by": "table 1 N/S",
+        "entry_id": "one",
+    }
+    before = utcnow()
+    fast, slow = RESULTS.new(**values), Result(**values)
+    stamps = ("created_at", "updated_at")
+    for name in Result.model_fields:
+        if name in stamps:
+            assert before <= getattr(fast, name) <= utcnow(), name
+        else:
+            assert getattr(fast, name) == getattr(slow, name), name
+    assert fast.version == 1
+    assert fast.id is None
+    with Session(club.engine) as s:
+        RESULTS.add(s, fast)
+        s.commit()
+        stored = s.get(Result, fast.id)
+        assert stored is not None
+        assert {n: getattr(stored, n) for n in Result.model_fields} == {
+            n: getattr(fast, n) for n in Result.model_fields
+        }
