@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable
 from functools import partial
 from typing import Literal, cast
@@ -126,20 +127,34 @@ def _positions(pairs: list[Pair], rows: list[MovementAssignment]) -> list[NextPo
     """Where each pair goes next, from the next round's movement rows (any superset). A pair
     going to a table with nobody on the other side (a phantom's, a pair that left) plays
     nothing there: it sits out (no table)."""
+    return _positions_in(pairs, _seated_in(rows))
+
+
+Seating = dict[int, tuple[MovementAssignment, Literal["NS", "EW"]]]
+
+
+def _seated_in(rows: list[MovementAssignment]) -> Seating:
+    """Pair id -> the row that seats it (and on which side) among ``rows`` that play."""
+    seated: Seating = {}
+    for row in rows:
+        if fair_play.plays_here(row.ns_pair_id, row.ew_pair_id):
+            seated[row.ns_pair_id or 0] = (row, "NS")
+            seated[row.ew_pair_id or 0] = (row, "EW")
+    return seated
+
+
+def _positions_in(pairs: list[Pair], seated: Seating) -> list[NextPosition]:
     out = []
     for pair in pairs:
         info = pair_info(pair)
         assert info is not None
-        position = NextPosition(pair=info.label, table=None)
-        for row in rows:
-            if not fair_play.plays_here(row.ns_pair_id, row.ew_pair_id):
-                continue
-            if pair.id in (row.ns_pair_id, row.ew_pair_id):
-                seat: Literal["NS", "EW"] = "NS" if row.ns_pair_id == pair.id else "EW"
-                position = NextPosition(
-                    pair=info.label, table=row.table_number, seat=seat, boards=row.board_numbers()
-                )
-        out.append(position)
+        found = seated.get(pair.id or 0)
+        if found is None:
+            out.append(NextPosition(pair=info.label, table=None))
+            continue
+        row, seat = found
+        boards = row.board_numbers()
+        out.append(NextPosition(pair=info.label, table=row.table_number, seat=seat, boards=boards))
     return out
 
 
@@ -230,14 +245,19 @@ def round_infos(
         if following
         else []
     )
+    by_round: dict[int, list[MovementAssignment]] = defaultdict(list)
+    for next_row in next_rows:
+        by_round[next_row.round].append(next_row)
+    seated = {round_: _seated_in(rows_) for round_, rows_ in by_round.items()}
     out: dict[int, RoundInfo] = {}
     for table in tables:
         row = rows.get((table.number, table.round)) if table.round else None
         ns = pairs.get(row.ns_pair_id) if row and row.ns_pair_id else None
         ew = pairs.get(row.ew_pair_id) if row and row.ew_pair_id else None
-        after = [r for r in next_rows if r.round == table.round + 1]
         positions: Callable[[list[Pair]], list[NextPosition]] = (
-            _no_positions if table.round >= section.rounds else partial(_positions, rows=after)
+            _no_positions
+            if table.round >= section.rounds
+            else partial(_positions_in, seated=seated.get(table.round + 1, {}))
         )
         out[table.number] = round_view(
             session,
@@ -305,7 +325,11 @@ def round_view(
         complete=complete,
         round_open=round_ > section.closed_rounds,
         next_round_released=section.current_round > round_,
-        next=next_positions([p for p in (ns, ew) if p is not None]) if complete else [],
+        # An individual's partnerships last one round: none of them goes anywhere next (each
+        # player does, by the guide card), and "sits out" would be false of every one.
+        next=next_positions([p for p in (ns, ew) if p is not None])
+        if complete and section.movement_kind != "individual"
+        else [],
         lead_required=event.lead_required,
         tricks_style=event.tricks_style,
         confirm_pin_required=event.confirm_pin_required,

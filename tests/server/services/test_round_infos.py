@@ -3,13 +3,19 @@ view each table gets on its own (server/services/views.py round_infos and round_
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine
 from sqlmodel import Session
 
 from server.core.models import Event
 from server.services.event import setup
 from server.services.event.setup import tables_of
 from server.services.views import round_info, round_infos
-from tests.support.api import Club
+from tests.support.api import Club, Table, client, engine  # noqa: F401 (fixtures)
+from tests.support.movements import advance, movement_club, play_round
 
 
 def _both(club: Club) -> None:
@@ -40,3 +46,75 @@ def test_many_tables_at_once_are_each_table_alone(club: Club) -> None:
     r = club.td("POST", f"/api/v1/sections/{club.section_id}/rounds/1/close")
     assert r.status_code == 200, r.text
     _both(club)
+
+
+Place = tuple[int | None, str | None, tuple[int, ...]]
+
+
+def where_they_sit(tables: list[Table]) -> dict[str, Place]:
+    """Each seated pair's table, side and boards in the round the tables are at (no table: no
+    one sits against it, so it sits out)."""
+    seated: dict[str, Place] = {}
+    for t in tables:
+        info = t.round()
+        boards = tuple(b["board"] for b in info["boards"])
+        sides = [("NS", info["ns"]), ("EW", info["ew"])]
+        plays = all(p is not None for _, p in sides)
+        for side, pair in sides:
+            if pair is not None:
+                seated[pair["label"]] = (t.number, side, boards) if plays else (None, None, ())
+    return seated
+
+
+def told_true(told: dict[str, Place], seated: dict[str, Place]) -> list[str]:
+    """The pairs whose next position said at the end of a round was not where they sit now."""
+    wrong = []
+    for pair, place in told.items():
+        sits_out = place[0] is None
+        if (sits_out and seated.get(pair, place)[0] is not None) or (
+            not sits_out and seated.get(pair) != place
+        ):
+            wrong.append(f"{pair}: told {place}, at {seated.get(pair, 'no table')}")
+    return wrong
+
+
+@pytest.mark.parametrize(
+    "movement",
+    [
+        {"kind": "mitchell", "tables": 4, "boards_per_round": 1},  # an even number of tables
+        {"kind": "mitchell", "tables": 5, "boards_per_round": 1},  # an odd number of tables
+        {"kind": "howell", "pairs": 7, "boards_per_round": 1},  # a phantom in a Howell
+        {"kind": "appendix-mitchell", "pairs": 11, "boards_per_round": 1},
+        {"kind": "hesitation", "tables": 4, "boards_per_round": 1, "arrow_switch_rounds": 1},
+        {"kind": "web-mitchell", "tables": 6, "boards_per_round": 1},
+        {"kind": "individual", "pairs": 8, "boards_per_round": 1},
+    ],
+    ids=lambda m: "-".join(str(v) for v in m.values()),
+)
+def test_every_movement_kind_at_every_round_start(
+    client: TestClient,  # noqa: F811 - the fixture
+    engine: Engine,  # noqa: F811
+    movement: dict[str, Any],
+) -> None:
+    """Odd numbers included: sit-outs, phantoms, boards shared, an individual; at each round's
+    start, with every table done with the round before (its next positions shown), the round
+    view of all the tables at once is each table's own."""
+    club = movement_club(client, engine, movement)
+    tables = [club.pair(n) for n in range(1, club.section["tables"] + 1)]
+    club.start_round(1)
+    _both(club)
+    for round_ in range(1, club.section["rounds"] + 1):
+        play_round(tables)
+        _both(club)  # every table complete: where each pair goes next
+        if round_ < club.section["rounds"]:
+            told: dict[str, Place] = {
+                n["pair"]: (n["table"], n.get("seat"), tuple(n.get("boards") or ()))
+                for t in tables
+                for n in t.round()["next"]
+            }
+            # A complete round tells its pairs where they go; an individual's partnerships
+            # go nowhere (each lasts a round): they are told nothing rather than "sits out".
+            assert bool(told) is (movement["kind"] != "individual"), (round_, told)
+            advance(club, tables, round_ + 1)
+            _both(club)
+            assert told_true(told, where_they_sit(tables)) == [], round_
