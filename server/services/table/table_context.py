@@ -83,11 +83,15 @@ class RowWriter(Generic[M]):
         self.name = table.name
         self._make = inspect(model).class_manager.new_instance
         self._fields = tuple(model.model_fields.items())
+        self._names = frozenset(model.model_fields)
 
     def new(self, **values: Any) -> M:
         """A new row object: ``values``, and every other field's default, set as a row read
         from the database is (the model's constructor, which a table model does not validate
         either, costs ten times as much: a tenth of a millisecond a result entered)."""
+        unknown = values.keys() - self._names
+        if unknown:  # as the constructor would not take them either
+            raise TypeError(f"{self.name} has no field {', '.join(sorted(unknown))}")
         row: M = self._make()
         for name, info in self._fields:
             value = values[name] if name in values else info.get_default(call_default_factory=True)

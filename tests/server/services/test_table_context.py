@@ -72,6 +72,8 @@ def test_a_new_row_is_the_models_own_with_its_defaults(club: Club) -> None:
             assert getattr(fast, name) == getattr(slow, name), name
     assert fast.version == 1
     assert fast.id is None
+    with pytest.raises(TypeError, match="no field tricksy"):
+        RESULTS.new(**values, tricksy=13)  # a misspelt field is an error, never dropped
     with Session(club.engine) as s:
         RESULTS.add(s, fast)
         s.commit()
