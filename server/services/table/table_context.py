@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from sqlalchemy import bindparam, insert, inspect, update
+from sqlalchemy.orm import configure_mappers
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session, SQLModel, select
@@ -82,20 +83,33 @@ class RowWriter(Generic[M]):
         self.update = update(table).where(table.c.id == bindparam("row_key"))
         self.name = table.name
         self._make = inspect(model).class_manager.new_instance
-        self._fields = tuple(model.model_fields.items())
-        self._names = frozenset(model.model_fields)
+        fields = model.model_fields.items()
+        #: Each field's plain default (None for one the caller must give), and the factories.
+        self._defaults = {n: None if f.is_required() else f.default for n, f in fields}
+        self._factories = tuple(
+            (n, cast(Callable[[], Any], f.default_factory))
+            for n, f in fields
+            if f.default_factory is not None
+        )
+        self._configured = False
 
     def new(self, **values: Any) -> M:
-        """A new row object: ``values``, and every other field's default, set as a row read
-        from the database is (the model's constructor, which a table model does not validate
-        either, costs ten times as much: a tenth of a millisecond a result entered)."""
-        unknown = values.keys() - self._names
+        """A new row object: ``values``, and every other field's default, put in its state as
+        the ORM puts a row it reads (no attribute events, nothing for a flush to write). The
+        model's constructor, which does not validate a table model either, costs twenty times
+        as much: 0.14 ms a result entered, against 0.007 ms."""
+        unknown = values.keys() - self._defaults.keys()
         if unknown:  # as the constructor would not take them either
             raise TypeError(f"{self.name} has no field {', '.join(sorted(unknown))}")
+        if not self._configured:  # the mappers' attributes exist once configured (a query
+            configure_mappers()  # or a constructor would do it: this may come first)
+            self._configured = True
         row: M = self._make()
-        for name, info in self._fields:
-            value = values[name] if name in values else info.get_default(call_default_factory=True)
-            set_committed_value(row, name, value)
+        state = row.__dict__
+        state.update(self._defaults)
+        for name, factory in self._factories:
+            state[name] = factory()
+        state.update(values)
         return row
 
     def add(self, session: Session, row: SQLModel) -> None:
