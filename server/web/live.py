@@ -6,7 +6,8 @@ sends a **delta**: only what changed (a grid row, the totals, a list that moved)
 numbered (``seq``). The page applies it in place; a page that misses a number (a dropped
 message, a reconnect) asks for the whole page again (``{"type": "refresh"}``), and so does one
 that cannot place a delta. A change a view cannot follow (a round started, the movement or the
-settings changed: anything but a result) and the poll read the section again in full.
+settings changed: anything but a result) and the poll read the section again in full; a due
+poll waits for a pause in the pushes (never long), so a burst's results go out as deltas.
 
 Full renders are coalesced: while changes keep coming a channel renders at most once every
 ``min_interval`` seconds (a round-end burst of hundreds of results costs a handful of renders,
@@ -19,6 +20,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -74,6 +76,12 @@ class WholePage:
 
 #: Re-render this often even without pushes: TD calls, terminals going quiet, late tables.
 POLL_SECONDS = 3.0
+#: A due re-render waits until the channel's pushes pause this long: a round-end burst is
+#: followed by its deltas, not interrupted by a whole read of the section (which would hold
+#: back the burst's results on this page and, taking the CPU, every table's acknowledgement)...
+QUIET_SECONDS = 0.5
+#: ... but never longer than this past its time (pushes that never pause: a large room).
+POLL_DEFER_SECONDS = 3.0
 #: How often a watcher's right to watch is checked again (a TD session can end).
 RECHECK_SECONDS = 30.0
 #: Shortest time between two renders of a channel, by audience: the TD's dashboard must show a
@@ -120,6 +128,8 @@ class Channel:
     render: Render | View
     bus: Bus
     poll: float = POLL_SECONDS
+    quiet: float = QUIET_SECONDS
+    defer: float = POLL_DEFER_SECONDS
     min_interval: float = 0.0
     max_interval: float = 5.0
     delta_interval: float = 0.0
@@ -147,19 +157,25 @@ class Channel:
             rendered = clock()
             await self._refresh()
             self.ready.set()
+            heard = -math.inf  # when the last push came
             while True:
-                messages: list[Message] = []
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(self.poll):
-                        messages.append(await sub.queue.get())
-                if messages and self.delta_interval:
-                    await asyncio.sleep(self.delta_interval)  # gather the burst's results
-                while not sub.queue.empty():
-                    messages.append(sub.queue.get_nowait())
-                # The delta shows the results; a whole read still comes every ``poll`` seconds
-                # for what no push announces (TD calls, terminals going quiet, late tables).
-                if messages and self._delta(messages) and clock() - rendered < self.poll:
-                    continue
+                # A whole read comes every ``poll`` seconds for what no push announces (TD
+                # calls, terminals going quiet, late tables), once the pushes pause.
+                wait = self._until_read(clock(), rendered, heard)
+                if wait > 0:
+                    messages: list[Message] = []
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(wait):
+                            messages.append(await sub.queue.get())
+                    if not messages:
+                        continue  # the read may be due now: asked again above
+                    heard = clock()
+                    if self.delta_interval:
+                        await asyncio.sleep(self.delta_interval)  # gather the burst's results
+                    while not sub.queue.empty():
+                        messages.append(sub.queue.get_nowait())
+                    if self._delta(messages):  # the delta shows them
+                        continue
                 backoff = min(self.max_interval, BACKOFF * self.took * self.peers())
                 gap = max(self.min_interval, backoff)
                 pause = gap - (clock() - rendered)
@@ -171,6 +187,17 @@ class Channel:
                 await self._refresh()
         finally:
             self.bus.unsubscribe(sub)
+
+    def _until_read(self, now: float, rendered: float, heard: float) -> float:
+        """Seconds until the periodic whole read (0: now): ``poll`` after the last read, put
+        off while pushes come less than ``quiet`` apart, at most ``defer`` past its time."""
+        due = rendered + self.poll
+        if now < due:
+            return due - now
+        latest = due + self.defer
+        if now - heard >= self.quiet or now >= latest:
+            return 0.0
+        return min(heard + self.quiet, latest) - now
 
     def _delta(self, messages: list[Message]) -> bool:
         """Send the view's delta for ``messages``; False when a full read must show them."""

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Sequence
+
+import pytest
 
 from protocol.messages import Ack, Message
 from server.live.bus import Bus
@@ -115,6 +118,55 @@ def test_a_watcher_that_asks_again_gets_the_whole_page_in_its_queue() -> None:
         _resend(channel, watcher)
         page = await next_message(watcher)
         assert (page["full"], page["fragments"], page["seq"]) == (True, {"n": "3"}, 3)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+    asyncio.run(scenario())
+
+
+def test_the_periodic_read_is_put_off_while_pushes_come_and_never_past_its_limit() -> None:
+    channel = Channel(("td", 1), Counter(), Bus(), poll=3.0, quiet=0.5, defer=3.0)
+    rendered, never = 100.0, float("-inf")
+    assert channel._until_read(101.0, rendered, never) == 2.0  # not due yet
+    assert channel._until_read(103.0, rendered, never) == 0.0  # due, and no push: now
+    assert channel._until_read(103.0, rendered, 102.9) == pytest.approx(0.4)  # a push just came
+    assert channel._until_read(103.6, rendered, 103.0) == 0.0  # they paused long enough
+    assert channel._until_read(105.9, rendered, 105.8) == pytest.approx(0.1)  # ... not past 106
+    assert channel._until_read(106.0, rendered, 105.99) == 0.0
+
+
+def test_a_stream_of_deltas_holds_the_periodic_read_back_until_it_pauses() -> None:
+    async def scenario() -> None:
+        bus, view = Bus(), Counter()
+        # due at once, but put off while pushes come (a burst of results)
+        channel = Channel(("td", 1), view, bus, poll=0.01, quiet=10.0, defer=3600)
+        task = asyncio.create_task(channel.run())
+        await channel.ready.wait()
+        for n in range(1, 21):
+            push(bus, "1")
+            await sent(channel, n)
+            await asyncio.sleep(0.02)
+        assert view.loads == 1  # the first page only: every push was a delta
+        channel.quiet = 0.01  # the next pause counts: the read comes after it
+        push(bus, "1")
+        await wait_until_async(lambda: view.loads == 2, 30, "the read after the pause")
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+    asyncio.run(scenario())
+
+
+def test_pushes_that_never_pause_still_get_the_periodic_read() -> None:
+    async def scenario() -> None:
+        bus, view = Bus(), Counter()
+        channel = Channel(("td", 1), view, bus, poll=0.01, quiet=3600, defer=0.1)
+        task = asyncio.create_task(channel.run())
+        await channel.ready.wait()
+        deadline = time.monotonic() + 30
+        while view.loads < 2:
+            assert time.monotonic() < deadline, "no periodic read under a stream of pushes"
+            push(bus, "1")
+            await asyncio.sleep(0.01)
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
 
