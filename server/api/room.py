@@ -35,7 +35,8 @@ router = APIRouter(
 async def reopen_round(runtime: RuntimeDep, section_id: int, round_: int) -> schemas.SectionPublic:
     """Undo closing a round (the last one closed): its tables may enter results again."""
     pushes = await runtime.run(
-        lambda s: round_control.reopen_round(s, setup.get_section(s, section_id), round_)
+        lambda s: round_control.reopen_round(s, setup.get_section(s, section_id), round_),
+        rounds_of=section_id,
     )
     runtime.publish(pushes)
     return await get_section(runtime, section_id)

@@ -170,8 +170,10 @@ def _pair_key(text: str) -> tuple[int, str | None]:
     return ref.number, ref.direction
 
 
-async def _with_pushes(runtime: Runtime, work: Callable[[Session], list[Push]]) -> list[Push]:
-    pushes: list[Push] = await runtime.run(work)
+async def _with_pushes(
+    runtime: Runtime, work: Callable[[Session], list[Push]], *, rounds_of: int | None = None
+) -> list[Push]:
+    pushes: list[Push] = await runtime.run(work, rounds_of=rounds_of)
     runtime.publish(pushes)
     return pushes
 
@@ -183,6 +185,7 @@ async def start_round(runtime: RuntimeDep, section_id: int, round_: int) -> sche
     await _with_pushes(
         runtime,
         lambda s: round_control.start_round_once(s, setup.get_section(s, section_id), round_),
+        rounds_of=section_id,
     )
     return await get_section(runtime, section_id)
 
@@ -191,7 +194,9 @@ async def start_round(runtime: RuntimeDep, section_id: int, round_: int) -> sche
 async def close_round(runtime: RuntimeDep, section_id: int, round_: int) -> schemas.SectionPublic:
     """Close a round to table entries (the TD can still change its results)."""
     await _with_pushes(
-        runtime, lambda s: td.close_round(s, setup.get_section(s, section_id), round_)
+        runtime,
+        lambda s: td.close_round(s, setup.get_section(s, section_id), round_),
+        rounds_of=section_id,
     )
     return await get_section(runtime, section_id)
 

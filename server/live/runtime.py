@@ -57,8 +57,12 @@ class Runtime:
         on return (from a worker thread)."""
         return transact(self.engine, work, lock=self.lock)
 
-    async def run(self, work: Callable[[Session], T]) -> T:
-        """Run a use case in a worker thread, in one transaction, committed on return."""
+    async def run(self, work: Callable[[Session], T], *, rounds_of: int | None = None) -> T:
+        """Run a use case in a worker thread, in one transaction, committed on return.
+        ``rounds_of``: the section whose round ``work`` starts, closes or reopens (the table
+        desk then keeps its tables remembered: TableDesk.change_round)."""
+        if rounds_of is not None:
+            return await run_in_threadpool(self.desk.change_round, work, rounds_of)
         return await run_in_threadpool(self.transact, work)
 
     async def command(self, work: Callable[[Session], T], order: int = 0) -> T:

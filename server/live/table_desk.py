@@ -33,6 +33,7 @@ from server.limits.ratelimit import PIN_GUESSES, RateLimitedError
 from server.live.bus import Bus
 from server.services import commit_rows, tokens
 from server.services.outcomes import Outcome, Push
+from server.services.table import table_memory
 from server.services.table.table_commands import outcome_for
 from server.services.table.table_memory import TableMemory
 from server.services.views import round_info
@@ -114,6 +115,22 @@ class TableDesk:
         keypad's binding), queued on the server's write lock like the table commands, not on
         SQLite's busy timeout."""
         return transact(self.engine, work, lock=self.lock)
+
+    def change_round(self, work: Callable[[Session], T], section_id: int) -> T:
+        """The TD's round control of a section (``work`` starts, closes or reopens a round),
+        in a transaction of its own on the write lock: the tables the desk remembers take the
+        section's new row once it has committed, instead of being read again
+        (table_memory.SectionRowChange)."""
+
+        def change(session: Session) -> T:
+            before = table_memory.lock_section(session, section_id)
+            value = work(session)
+            if before is not None:
+                session.flush()
+                self.memory.section_row_changed(session, section_id, before)
+            return value
+
+        return transact(self.engine, change, lock=self.lock, steps=self)
 
     def run_sync(self, work: Callable[[Session], T], order: int) -> T:
         """The same from a worker thread (the keypad gateway)."""

@@ -109,11 +109,14 @@ async def act(
     work: Callable[[Session], object],
     back: str,
     done: Notice | Callable[[Any], Notice],
+    *,
+    rounds_of: int | None = None,
 ) -> RedirectResponse:
     """Run a TD action in one transaction, publish its pushes, and go back with a notice
-    (``done``, or ``done`` of the outcome), or with the refusal."""
+    (``done``, or ``done`` of the outcome), or with the refusal. ``rounds_of``: the section
+    whose round the action starts, closes or reopens (Runtime.run)."""
     try:
-        outcome = await runtime.run(work)
+        outcome = await runtime.run(work, rounds_of=rounds_of)
     except TravellerError as exc:
         return refuse(back, exc)
     if isinstance(outcome, list) and all(isinstance(p, Push) for p in outcome):

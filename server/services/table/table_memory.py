@@ -39,6 +39,13 @@ state is simply never put back, and the next command reads the table again. With
 a table's later command takes the state its earlier one left (uncommitted but in the same
 transaction, under the same lock).
 
+**The TD's round control** (a round started, closed or reopened) changes the section's own
+row, which every state holds: the desk runs it with the section's generation row locked
+(:func:`lock_section`), and once it has committed (:meth:`TableMemory.apply`) the states that
+were fresh before it take the section's new row and generation instead of being read again
+(:class:`SectionRowChange`). Only when the change was exactly that: one bump of the section's
+counter, the row differing only in its round columns, the state's table not written.
+
 With several workers (PostgreSQL) each has its own memory; the counters make another worker's
 commands visible as a mismatch. The lock order is unchanged: a command locks only its own
 table's generation row, batches in order of table id.
@@ -52,6 +59,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import and_, bindparam
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, SQLModel, select
 
 from server.core.models import (
@@ -89,6 +97,17 @@ _OPEN = (
     .where(_TG.c.table_id == bindparam("table_id"))
     .with_for_update(of=_TG)
 )
+#: A section's generation, its row locked until the COMMIT (the TD's round control), then
+#: read again after the change, with the generations of its tables and its row.
+_SECTION_LOCK = select(_SG.c.gen).where(_SG.c.section_id == bindparam("section_id"))
+_SECTION_LOCK = _SECTION_LOCK.with_for_update()
+_SECTION_GEN = select(_SG.c.gen).where(_SG.c.section_id == bindparam("section_id"))
+_TABLE_GENS = select(_TG.c.table_id, _TG.c.gen).where(_TG.c.section_id == bindparam("section_id"))
+_SECTION = SQLModel.metadata.tables["section"]
+_SECTION_ROW = _SECTION.select().where(_SECTION.c.id == bindparam("section_id"))
+#: The section's columns its round control changes (and nothing else of the section).
+ROUND_COLUMNS = frozenset({"current_round", "closed_rounds", "round_started_at"})
+
 #: The table's lock alone (a command that does not come through the memory).
 LOCK = select(TableGeneration.gen).where(TableGeneration.table_id == bindparam("table_id"))
 LOCK = LOCK.with_for_update()
@@ -137,6 +156,27 @@ class MemoryStats:
     hits: int = 0
     loads: int = 0
     unguarded: int = 0
+    #: States that took a section's new row after the TD's round control (not read again).
+    carried: int = 0
+
+
+@dataclass(frozen=True)
+class SectionRowChange:
+    """The TD's round control changed a section's row: its generation ``before`` (read with
+    the row locked) and ``after`` the change, its tables' generations after it, and the row."""
+
+    section_id: int
+    before: int
+    after: int
+    table_gens: dict[int, int]
+    row: dict[str, Any]
+
+
+def lock_section(session: Session, section_id: int) -> int | None:
+    """Lock the section's generation row until the COMMIT (every other change to what its
+    tables' states hold waits) and give the generation (None: the section has none)."""
+    found = session.connection().execute(_SECTION_LOCK, {"section_id": section_id}).first()
+    return None if found is None else int(found[0])
 
 
 @contextmanager
@@ -222,8 +262,23 @@ class TableMemory:
         pending: dict[int, HeldTable] = session.info.setdefault(self._key, {})
         pending[state.table_id] = state
 
+    def section_row_changed(self, session: Session, section_id: int, before: int) -> None:
+        """The TD's round control has written the section's row (after :func:`lock_section`
+        gave ``before``): note the change for :meth:`apply`, when it was the only one the
+        section's counter saw. Anything more, and the counters have the tables read again."""
+        conn = session.connection()
+        params = {"section_id": section_id}
+        after = conn.execute(_SECTION_GEN, params).scalar_one()
+        if after != before + 1:
+            return
+        row = conn.execute(_SECTION_ROW, params).mappings().one()
+        gens: dict[int, int] = {int(t): int(g) for t, g in conn.execute(_TABLE_GENS, params)}
+        change = SectionRowChange(section_id, before, after, gens, dict(row))
+        session.info.setdefault(f"{self._key}.sections", []).append(change)
+
     def apply(self, session: Session) -> None:
-        """After the transaction's COMMIT (never before): its tables' states go back."""
+        """After the transaction's COMMIT (never before): its tables' states go back, and the
+        states of a section whose round the TD changed take its new row."""
         pending: dict[int, HeldTable] = session.info.get(self._key, {})
         if len(self._states) + len(pending) > MAX_TABLES:
             self._states.clear()
@@ -232,6 +287,30 @@ class TableMemory:
             state.bumps = 0
             self._states[table_id] = state
         pending.clear()
+        for change in session.info.pop(f"{self._key}.sections", []):
+            self._carry(change)
+
+    def _carry(self, change: SectionRowChange) -> None:
+        """Give ``change``'s new row to each state that was fresh before it and whose table
+        it did not write; the others are left to the counters. The row is set before the
+        generation: a command that takes the state between the two reads it again. (Tables
+        read in one transaction share their section's object: it is changed once.)"""
+        changed: set[int] = set()
+        for table_id, state in list(self._states.items()):
+            section = state.identity.section
+            if section.id != change.section_id or state.section_gen != change.before:
+                continue
+            if state.bumps or change.table_gens.get(table_id) != state.table_gen:
+                continue
+            if id(section) not in changed:
+                differ = {k for k, v in change.row.items() if getattr(section, k) != v}
+                if not differ or not differ <= ROUND_COLUMNS:
+                    continue  # not the round control's change alone: read again
+                for name in differ:
+                    set_committed_value(section, name, change.row[name])
+                changed.add(id(section))
+            state.section_gen = change.after
+            self.stats.carried += 1
 
 
 def load(session: Session, stmt: Any, params: dict[str, Any]) -> Any:
@@ -248,5 +327,6 @@ __all__ = [
     "HeldTable",
     "Opened",
     "Section",
+    "SectionRowChange",
     "TableMemory",
 ]

@@ -161,6 +161,7 @@ async def start_round(
         lambda s: round_control.start_round_once(s, setup.get_section(s, section_id), round),
         _back(section_id),
         said("notice", "Round {round} started.", round=round),
+        rounds_of=section_id,
     )
 
 
@@ -183,6 +184,7 @@ async def close_round(
         lambda s: td.close_round(s, setup.get_section(s, section_id), round),
         _back(section_id),
         said("notice", "Round {round} closed to table entries.", round=round),
+        rounds_of=section_id,
     )
 
 
@@ -196,6 +198,7 @@ async def reopen_round(
         lambda s: round_control.reopen_round(s, setup.get_section(s, section_id), round),
         _back(section_id),
         said("notice", "Round {round} reopened to table entries.", round=round),
+        rounds_of=section_id,
     )
 
 

@@ -15,14 +15,18 @@ from hypothesis import strategies as st
 from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.sql import visitors
+from sqlmodel import Session, select
 
 from server.core.db import make_engine, migrate
+from server.core.models import Pair, Section
 from server.live.table_desk import TableDesk
 from server.services import hands
 from server.services.table import table_memory
 from server.services.table.table_memory import TableMemory
+from tests.support.api import open_club
 from tests.support.databases import pg_address, pg_database
 from tests.support.table_memory import (
+    BPR,
     LOADING,
     OPS,
     TABLE_KINDS,
@@ -279,3 +283,96 @@ def test_two_workers_never_accept_a_stale_command(pg_template: str) -> None:
     assert got[11]["duplicate"] is True, got[11]
     assert codes[12] == "entry_id_reused", got[12]
     assert codes[13] == "td_decided", got[13]  # the TD's adjusted score, seen by a
+
+
+# ---------------------------------------------------------------- (d) the TD's round control
+
+
+def test_the_tds_round_control_keeps_the_tables_remembered(db_url: str) -> None:
+    """Starting, closing and reopening a round change the section's row, which every state
+    holds: each state fresh before takes the new row once it has committed (no table is read
+    again), and the tables' next commands are decided on it: a table moves on once the round
+    has started, and enters nothing in a closed round until it is reopened."""
+    with served(db_url, remember=True) as client:
+        floor = Floor.open(client)
+        player = Player(floor)
+        memory = runtime(client).desk.memory
+        for n in range(1, TABLES + 1):  # every table remembered
+            player.play(("status", n, 0, 0))
+        for i in range(BPR):  # table 1 plays its round
+            assert player.play(("enter", 1, i, 4))[1][0] == 200
+            assert player.play(("confirm", 1, i, 0))[1][0] == 200
+        assert player.play(("next_round", 1, 0, 0))[1][1]["code"] == "next_round_not_released"
+        player.play(("status", 1, 0, 0))  # a refusal kept no state: the table is read again
+        loads, carried = memory.stats.loads, memory.stats.carried
+
+        assert floor.td("POST", "/api/v1/sections/{s}/rounds/2/start")[0] == 200
+        assert memory.stats.carried - carried == TABLES  # none was written by the round start
+        moved = player.play(("next_round", 1, 0, 0))[1]
+        assert (moved[0], moved[1]["round"]) == (200, 2), moved  # decided on the new row
+        assert floor.td("POST", "/api/v1/sections/{s}/rounds/2/close")[0] == 200
+        assert memory.stats.loads == loads  # not one table read again
+        closed = player.play(("enter", 1, 0, 4))[1]
+        assert closed[1]["code"] == "round_closed", closed  # decided on the new row
+        player.play(("status", 1, 0, 0))  # the refusal kept no state: read again
+        assert floor.td("POST", "/api/v1/sections/{s}/rounds/2/reopen")[0] == 200
+        assert player.play(("enter", 1, 0, 4))[1][0] == 200
+        for n in range(2, TABLES + 1):
+            assert player.play(("status", n, 0, 0))[1][0] == 200
+        assert memory.stats.loads == loads + 1  # that one only
+        assert memory.stats.carried - carried == 3 * TABLES
+        fresh, diffs = rebuilt_differences(floor.engine, memory)
+        assert (fresh, diffs) == (TABLES, [])  # each state as a restarted worker reads it
+
+
+def test_a_table_the_round_control_wrote_is_read_again(db_url: str) -> None:
+    """A table the TD's round start moved (from round 0 to 1) changed under its state: that
+    state does not take the section's row; its next command reads the table again."""
+    with served(db_url, remember=True) as client:
+        club = open_club(client, runtime(client).engine, tables=TABLES, bpr=BPR)
+        token = club.pair(1).token
+        memory = runtime(client).desk.memory
+        status = {"type": "table_status", "queued": 0}
+        headers = {"Authorization": f"Bearer {token}"}
+        assert client.post("/api/v1/table/commands", json=status, headers=headers).is_success
+        loads, carried = memory.stats.loads, memory.stats.carried
+        club.start_round(1)  # moves every table from round 0 to round 1
+        assert memory.stats.carried == carried
+        assert client.post("/api/v1/table/commands", json=status, headers=headers).is_success
+        assert memory.stats.loads == loads + 1
+
+
+@pytest.mark.parametrize("change", ["a pair", "the round time"])
+def test_a_change_beyond_the_round_is_read_again(db_url: str, change: str) -> None:
+    """What the desk's round control carries over is the section's round and nothing else: a
+    work that changed another of the section's rows (its counter moved once all the same), or
+    another column of the section, leaves every state to be read again, and the tables then
+    see the change."""
+    with served(db_url, remember=True) as client:
+        floor = Floor.open(client)
+        player = Player(floor)
+        desk = runtime(client).desk
+        for n in range(1, TABLES + 1):
+            player.play(("status", n, 0, 0))
+        section_id = floor.club.section_id
+
+        def work(s: Session) -> None:
+            if change == "a pair":
+                pair = s.exec(select(Pair).where(Pair.section_id == section_id)).first()
+                assert pair is not None
+                pair.player1 = "Renamed Player"
+                s.add(pair)
+            else:
+                section = s.get(Section, section_id)
+                assert section is not None
+                section.round_minutes = 17
+                s.add(section)
+
+        carried, loads = desk.memory.stats.carried, desk.memory.stats.loads
+        desk.change_round(work, section_id)
+        assert desk.memory.stats.carried == carried
+        for n in range(1, TABLES + 1):
+            player.play(("status", n, 0, 0))
+        assert desk.memory.stats.loads == loads + TABLES
+        fresh, diffs = rebuilt_differences(floor.engine, desk.memory)
+        assert (fresh, diffs) == (TABLES, [])
