@@ -107,6 +107,7 @@ _SECTION = SQLModel.metadata.tables["section"]
 _SECTION_ROW = _SECTION.select().where(_SECTION.c.id == bindparam("section_id"))
 #: The section's columns its round control changes (and nothing else of the section).
 ROUND_COLUMNS = frozenset({"current_round", "closed_rounds", "round_started_at"})
+_ABSENT = object()
 
 #: The table's lock alone (a command that does not come through the memory).
 LOCK = select(TableGeneration.gen).where(TableGeneration.table_id == bindparam("table_id"))
@@ -303,7 +304,8 @@ class TableMemory:
             if state.bumps or change.table_gens.get(table_id) != state.table_gen:
                 continue
             if id(section) not in changed:
-                differ = {k for k, v in change.row.items() if getattr(section, k) != v}
+                held = vars(section)  # the loaded values (a missing one: not carried)
+                differ = {k for k, v in change.row.items() if held.get(k, _ABSENT) != v}
                 if not differ or not differ <= ROUND_COLUMNS:
                     continue  # not the round control's change alone: read again
                 for name in differ:
