@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Literal, cast
 
@@ -70,6 +70,12 @@ def pair_info(pair: Pair | None) -> PairInfo | None:
     label = f"{pair.number} {direction}" if direction else str(pair.number)
     names = [n for n in (pair.player1, pair.player2) if n]
     return PairInfo(number=pair.number, direction=direction, names=names, label=label)
+
+
+def pair_number(pairs: Mapping[int, Pair], pair_id: int | None) -> int | None:
+    """The number of the pair with ``pair_id`` among ``pairs`` (None: no pair, or unknown)."""
+    pair = pairs.get(pair_id) if pair_id is not None else None
+    return pair.number if pair is not None else None
 
 
 _ASSIGNMENT = select(MovementAssignment).where(

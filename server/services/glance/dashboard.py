@@ -38,7 +38,7 @@ from server.core.models import (
     utcnow,
 )
 from server.services.event.setup import tables_of
-from server.services.views import pair_info, result_view, results_at
+from server.services.views import pair_info, pair_number, result_view, results_at
 
 #: A terminal that spoke this recently counts as online even without a live websocket.
 ONLINE_SECONDS = 90
@@ -616,17 +616,14 @@ class LiveRoom:
         seating = self.data.assignments.get((info.table, info.round))
         if seating is None or [b.board for b in info.boards] != seating.board_numbers():
             return False
-        seated = (self._number(seating.ns_pair_id), self._number(seating.ew_pair_id))
+        pairs = self.data.pairs
+        seated = (pair_number(pairs, seating.ns_pair_id), pair_number(pairs, seating.ew_pair_id))
         shown = tuple(p.number if p is not None else None for p in (info.ns, info.ew))
         if seated != shown:
             return False
         table.round, table.round_entered_at = info.round, now or utcnow()
         self.touched.add(info.table)
         return True
-
-    def _number(self, pair_id: int | None) -> int | None:
-        pair = self.data.pairs.get(pair_id) if pair_id is not None else None
-        return pair.number if pair is not None else None
 
     def take(self) -> set[int]:
         """The tables whose row changed since the last call."""

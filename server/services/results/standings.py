@@ -28,6 +28,7 @@ from server.scoring import BoardResult, Method, ScoringOptions, methods
 from server.services.deadlines import PublishedChange, published_changes
 from server.services.event import handicaps
 from server.services.results import adjusted
+from server.services.views import pair_number
 
 
 @dataclass(frozen=True)
@@ -461,7 +462,7 @@ class LiveRanking:
         seated = self.seated.get(where)
         if seated is None or info.rounds != self.data.section.rounds:
             return False
-        numbers = tuple(self._number(pair_id) for pair_id in seated)
+        numbers = tuple(pair_number(self.data.pairs, pair_id) for pair_id in seated)
         if None in numbers or numbers != tuple(p.number if p else None for p in (info.ns, info.ew)):
             return False
         if self._boards_at is None:
@@ -470,10 +471,6 @@ class LiveRanking:
                 for place in places:
                     self._boards_at[place].add(board)
         return {b.board for b in info.boards} == self._boards_at.get(where, set())
-
-    def _number(self, pair_id: int | None) -> int | None:
-        pair = self.data.pairs.get(pair_id) if pair_id is not None else None
-        return pair.number if pair is not None else None
 
     def ranking(self) -> Ranking:
         self.rescored = False

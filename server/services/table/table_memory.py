@@ -99,9 +99,8 @@ _OPEN = (
 )
 #: A section's generation, its row locked until the COMMIT (the TD's round control), then
 #: read again after the change, with the generations of its tables and its row.
-_SECTION_LOCK = select(_SG.c.gen).where(_SG.c.section_id == bindparam("section_id"))
-_SECTION_LOCK = _SECTION_LOCK.with_for_update()
 _SECTION_GEN = select(_SG.c.gen).where(_SG.c.section_id == bindparam("section_id"))
+_SECTION_LOCK = _SECTION_GEN.with_for_update()
 _TABLE_GENS = select(_TG.c.table_id, _TG.c.gen).where(_TG.c.section_id == bindparam("section_id"))
 _SECTION = SQLModel.metadata.tables["section"]
 _SECTION_ROW = _SECTION.select().where(_SECTION.c.id == bindparam("section_id"))
