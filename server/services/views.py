@@ -49,7 +49,7 @@ def result_view(result: Result) -> BoardResultView:
         state=result.state,
         version=result.version,
         contract=result.contract,
-        declarer=cast(SeatLetter | None, result.declarer),
+        declarer=cast("SeatLetter | None", result.declarer),
         tricks=result.tricks,
         result=relative,
         lead=result.lead,
@@ -66,7 +66,7 @@ def result_view(result: Result) -> BoardResultView:
 def pair_info(pair: Pair | None) -> PairInfo | None:
     if pair is None:
         return None
-    direction = cast(Literal["NS", "EW"] | None, pair.direction)
+    direction = cast("Literal['NS', 'EW'] | None", pair.direction)
     label = f"{pair.number} {direction}" if direction else str(pair.number)
     names = [n for n in (pair.player1, pair.player2) if n]
     return PairInfo(number=pair.number, direction=direction, names=names, label=label)

@@ -190,7 +190,7 @@ def board_report(cmds: TableContext, board: int) -> BoardReport:
             ns=line.ns.label if line.ns else None,
             ew=line.ew.label if line.ew else None,
             contract=line.contract,
-            declarer=cast(SeatLetter | None, line.declarer),
+            declarer=cast("SeatLetter | None", line.declarer),
             lead=line.lead,
             result=line.result,
             ns_score=line.ns_score,
