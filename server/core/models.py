@@ -543,8 +543,9 @@ class TableGeneration(SQLModel, table=True):
 
 
 class SectionGeneration(SQLModel, table=True):
-    """A section's change counter, kept by database triggers (migration 0015): up by one with
-    every change to the section, its event, movement, pairs, boards or scoring-program session."""
+    """A section's change counter, kept by database triggers (migrations 0015, 0018): up by one
+    with every change to the section, its event, movement, pairs, boards, scoring-program
+    session, sanctions or individual players."""
 
     __tablename__ = "section_generation"
     section_id: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})

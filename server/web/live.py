@@ -7,7 +7,9 @@ numbered (``seq``). The page applies it in place; a page that misses a number (a
 message, a reconnect) asks for the whole page again (``{"type": "refresh"}``), and so does one
 that cannot place a delta. A change a view cannot follow (a round started, the movement or the
 settings changed: anything but a result) and the poll read the section again in full; a due
-poll waits for a pause in the pushes (never long), so a burst's results go out as deltas.
+poll waits for a pause in the pushes (never long), so a burst's results go out as deltas, and
+a view that can tell, with a cheap read, that nothing it shows changed unannounced (the public
+ranking: its section's generation counter) is read in full only every ``REREAD_SECONDS``.
 
 Full renders are coalesced: while changes keep coming a channel renders at most once every
 ``min_interval`` seconds (a round-end burst of hundreds of results costs a handful of renders,
@@ -56,6 +58,10 @@ class View(Protocol):
         """Take pushed messages in memory; the delta to send, or None when only a new
         :meth:`load` can show them."""
 
+    async def current(self) -> bool:
+        """Whether the last :meth:`load`, with the pushes taken since, still shows what a new
+        one would (a cheap read; False: the view cannot tell, read it at every poll)."""
+
 
 class WholePage:
     """A view that renders the whole page every time (no deltas)."""
@@ -73,6 +79,9 @@ class WholePage:
     def apply(self, messages: Sequence[Message]) -> Delta | None:
         return None
 
+    async def current(self) -> bool:
+        return False
+
 
 #: Re-render this often even without pushes: TD calls, terminals going quiet, late tables.
 POLL_SECONDS = 3.0
@@ -82,6 +91,10 @@ POLL_SECONDS = 3.0
 QUIET_SECONDS = 0.5
 #: ... but never longer than this past its time (pushes that never pause: a large room).
 POLL_DEFER_SECONDS = 3.0
+#: A view that can tell it is still current (:meth:`View.current`) is read in full at a due
+#: poll only when it is not, or when its last full read is this old: what changes it without a
+#: push or a counter (a result written by another program) shows within this time.
+REREAD_SECONDS = 15.0
 #: How often a watcher's right to watch is checked again (a TD session can end).
 RECHECK_SECONDS = 30.0
 #: Shortest time between two renders of a channel, by audience: the TD's dashboard must show a
@@ -130,10 +143,12 @@ class Channel:
     poll: float = POLL_SECONDS
     quiet: float = QUIET_SECONDS
     defer: float = POLL_DEFER_SECONDS
+    reread: float = REREAD_SECONDS
     min_interval: float = 0.0
     max_interval: float = 5.0
     delta_interval: float = 0.0
     renders: int = 0  # full reads and renders
+    skipped: int = 0  # due polls that found the view current (no read)
     deltas: int = 0  # deltas sent
     took: float = 0.0  # how long the last render took (s)
     gate: asyncio.Lock | None = None  # the hub's: one render at a time per process
@@ -154,14 +169,19 @@ class Channel:
         sub = self.bus.subscribe(self.key[1], None)
         try:
             clock = asyncio.get_running_loop().time
-            rendered = clock()
+            rendered = loaded = clock()
             await self._refresh()
             self.ready.set()
             heard = -math.inf  # when the last push came
             while True:
                 # A whole read comes every ``poll`` seconds for what no push announces (TD
-                # calls, terminals going quiet, late tables), once the pushes pause.
+                # calls, terminals going quiet, late tables), once the pushes pause; not for
+                # a view that says it is still current, until ``reread`` has passed.
                 wait = self._until_read(clock(), rendered, heard)
+                if wait <= 0 and clock() - loaded < self.reread and await self._current():
+                    self.skipped += 1
+                    rendered = clock()
+                    continue
                 if wait > 0:
                     messages: list[Message] = []
                     with contextlib.suppress(TimeoutError):
@@ -183,10 +203,18 @@ class Channel:
                     await asyncio.sleep(pause)
                 while not sub.queue.empty():  # one render for a burst of pushes
                     sub.queue.get_nowait()
-                rendered = clock()
+                rendered = loaded = clock()
                 await self._refresh()
         finally:
             self.bus.unsubscribe(sub)
+
+    async def _current(self) -> bool:
+        """The view's word that its last read stands (a failed check: read it again)."""
+        try:
+            return await self.view.current()
+        except Exception:
+            log.exception("checking %s failed", self.key)
+            return False
 
     def _until_read(self, now: float, rendered: float, heard: float) -> float:
         """Seconds until the periodic whole read (0: now): ``poll`` after the last read, put

@@ -27,6 +27,7 @@ from sqlmodel import Session
 
 from protocol.messages import ConflictRaised, Message, ResultChanged, RoundChanged
 from server.live.runtime import Runtime
+from server.services import generations
 from server.services.event import setup
 from server.services.glance import dashboard
 from server.services.results import individual_results, standings
@@ -163,6 +164,11 @@ class DashboardView:
             "lang": self.lang,
         }
 
+    async def current(self) -> bool:
+        """Never: TD calls, terminals' status and late tables change with no push and no
+        counter (a new call, a terminal's last contact, the clock), so every poll reads."""
+        return False
+
     def fragments(self) -> Fragments:
         assert self.room is not None
         room = self.room.overview(connected=self._connected())
@@ -199,26 +205,44 @@ class RankingView:
         self.live: standings.LiveRanking | None = None  # None: an individual, ranked in full
         self.ctx: dict[str, Any] = {}
         self.shown: Fragments = {}
+        #: The section's generation when it was last read (read before the data: they are at
+        #: least as new as it), None before the first read.
+        self.generation: int | None = None
+
+    async def current(self) -> bool:
+        """Whether the section's generation is still the one read with the data. What moves
+        it is what the ranking reads and no push announces: the movement, the pairs, the
+        boards, the section's and the event's settings (publication, scoring). Results and
+        tables moving on come as pushes (:meth:`apply`); a result another program writes
+        shows at the channel's next full read (``live.REREAD_SECONDS``)."""
+        if self.generation is None:
+            return False
+        now = await self.runtime.read(lambda s: generations.section_generation(s, self.section_id))
+        return now == self.generation
 
     async def load(self) -> None:
         def work(
             s: Session,
         ) -> tuple[
+            int | None,
             standings.SectionData,
             individual_results.IndividualData | None,
             str | None,
             standings.Seats,
             standings.Versions,
         ]:
+            generation = generations.section_generation(s, self.section_id)
             section = setup.get_section(s, self.section_id)
+            spoken = setup.get_event(s, section.event_id).language
             found = individual_results.load(s, section)
             if found is not None:
-                return found.data, found, setup.get_event(s, section.event_id).language, {}, {}
+                return generation, found.data, found, spoken, {}, {}
             data = standings.load(s, section)
             seated, versions = standings.seats(s, section), standings.versions(s, section)
-            return data, found, setup.get_event(s, section.event_id).language, seated, versions
+            return generation, data, found, spoken, seated, versions
 
-        data, found, club_language, seated, versions = await self.runtime.read(work)
+        self.generation = None  # until this read is in place
+        generation, data, found, club_language, seated, versions = await self.runtime.read(work)
         lang = language(self.conn, club_language) if self.conn is not None else "en"
         players = None
         if found is None:
@@ -236,6 +260,7 @@ class RankingView:
             "section_id": self.section_id,
             "lang": lang,
         }
+        self.generation = generation
 
     def fragments(self) -> Fragments:
         self.shown = ranking_fragments(self.web, self.ctx)
@@ -243,6 +268,7 @@ class RankingView:
 
     def apply(self, messages: Sequence[Message]) -> Delta | None:
         if self.live is None or not follows(self.live, messages):
+            self.generation = None  # not current until read again
             return None
         if not self.live.rescored:  # no board the public may see changed: nor did the page
             return {}

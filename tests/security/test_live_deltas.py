@@ -48,9 +48,30 @@ def rounds_pushed(tables: list[Table]) -> list[Message]:
     return [RoundChanged(round=RoundInfo.model_validate(t.round())) for t in tables]
 
 
+#: A step that pushes nothing: the live channel learns of it only at its poll, where the view
+#: says whether it is still current (server/web/live.py, ``View.current``).
+UNANNOUNCED: list[Message] = []
+
+
+def unannounced(rng: random.Random, club: Club) -> list[Message]:
+    """The TD names a pair, or penalises one: nothing is pushed."""
+    pair = f"{rng.randint(1, 4)}{rng.choice(['NS', 'EW'])}"
+    if rng.random() < 0.5:
+        names = {"player1": f"Player {rng.randint(1, 999)}", "player2": "Partner"}
+        done = club.td("PUT", f"/api/v1/sections/{club.section_id}/pairs/{pair}", json=names)
+    else:
+        body = {"pair": pair, "reason": "slow play", "times": rng.randint(1, 2)}
+        done = club.td("POST", f"/api/v1/sections/{club.section_id}/penalties/deduct", json=body)
+    assert done.status_code in (200, 201), done.text
+    return UNANNOUNCED
+
+
 def step(rng: random.Random, club: Club, tables: list[Table]) -> list[Message] | None:
-    """One random table command (or the TD starting the next round); what it pushes, as far as
-    the public ranking reads it (None: something it reads in full)."""
+    """One random table command (or the TD starting the next round, or a TD change that is
+    pushed to nobody); what it pushes, as far as the public ranking reads it (None: something
+    it reads in full)."""
+    if rng.random() < 0.08:
+        return unannounced(rng, club)
     table = rng.choice(tables)
     info = table.round()
     if rng.random() < 0.1:
@@ -104,9 +125,19 @@ def test_a_public_delta_never_carries_what_the_full_page_hides(
     view = RankingView(runtime, web, club.section_id)
     asyncio.run(view.load())
     view.fragments()
-    seen = {"deltas": 0, "released": 0, "moves": 0}
+    seen = {"deltas": 0, "released": 0, "moves": 0, "current": 0, "caught": 0}
 
     def follow(pushed: list[Message] | None) -> None:
+        if pushed is UNANNOUNCED:  # the channel's poll: read only when the view is not current
+            full, _ = full_page(club, web)
+            if asyncio.run(view.current()):
+                assert view.shown == full, seed  # current: what it shows is the page
+                return
+            seen["caught"] += view.shown != full
+            asyncio.run(view.load())
+            view.fragments()
+            assert view.shown == full, seed
+            return
         delta = view.apply(pushed) if pushed is not None else None
         if delta is not None:
             seen["moves"] += sum(isinstance(m, RoundChanged) for m in pushed or [])
@@ -121,6 +152,8 @@ def test_a_public_delta_never_carries_what_the_full_page_hides(
         shown = [int(b) for b in SHOWN_CHIP.findall(view.shown["boards"])]
         assert shown == visible  # only boards every table that plays them has finished
         seen["released"] = max(seen["released"], len(visible))
+        # a poll now (the pushes taken) would find it current unless the section changed
+        seen["current"] += asyncio.run(view.current())
 
     for _ in range(80):
         follow(step(rng, club, tables))
@@ -143,6 +176,8 @@ def test_a_public_delta_never_carries_what_the_full_page_hides(
     assert seen["released"] == view.ctx["ranking"].boards_total > 0
     assert seen["deltas"] > 0
     assert seen["moves"] > 0  # rounds pushed were followed without a read
+    assert seen["caught"] > 0  # an unannounced change the page showed was read at the poll
+    assert seen["current"] > 0  # and polls after pushes alone need no read
 
 
 def pushed_by(reply: Any) -> list[Message]:

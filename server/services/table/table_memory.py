@@ -13,13 +13,14 @@ BEGIN) and only while
   made and counted (``bumps``), and
 * ``section_generation.gen`` of the table's section equals the state's ``section_gen``.
 
-Both counters are kept by **database triggers** (migration 0015), not by the writers: every
-INSERT, UPDATE and DELETE, from any process, service or tool, of
+Both counters are kept by **database triggers** (migrations 0015 and 0018), not by the
+writers: every INSERT, UPDATE and DELETE, from any process, service or tool, of
 
 * the table's rows: ``bridge_table``, ``table_token``, ``result`` (:data:`TABLE_GUARDED`),
   moves its ``table_generation``;
 * its section's rows: ``section``, ``event``, ``movement_assignment``, ``pair``, ``board``,
-  ``dc_session`` (:data:`SECTION_GUARDED`), moves its ``section_generation``.
+  ``dc_session``, and also ``sanction`` and ``section_player`` (:data:`SECTION_GUARDED`),
+  moves its ``section_generation``.
 
 So a TD's change, another worker's command, a command's own write that the state did not
 count (an ORM write in a rarer path), or a migration's, makes the counters differ, and the next
@@ -71,12 +72,23 @@ from server.core.models import (
     TableGeneration,
     TableToken,
 )
-from server.services import tokens
+from server.services import generations, tokens
 
 #: The tables whose every change moves a table's own generation.
 TABLE_GUARDED = ("bridge_table", "table_token", "result")
 #: The tables whose every change moves a section's generation (an event's: all its sections').
-SECTION_GUARDED = ("section", "event", "movement_assignment", "pair", "board", "dc_session")
+#: The last two are not read by a table's state, but by the live ranking (its sanctions, an
+#: individual's players: web/live_views.RankingView.current).
+SECTION_GUARDED = (
+    "section",
+    "event",
+    "movement_assignment",
+    "pair",
+    "board",
+    "dc_session",
+    "sanction",
+    "section_player",
+)
 GUARDED = TABLE_GUARDED + SECTION_GUARDED
 
 #: The session's states of this transaction (``session.info``), put back after its COMMIT.
@@ -84,8 +96,8 @@ KEY = "traveller.table_memory"
 
 #: The command's one read: the table's lock, both counters, and its entry id if already used
 #: (Core, run on the session's connection: no ORM rows to build).
-_TG = SQLModel.metadata.tables["table_generation"]
-_SG = SQLModel.metadata.tables["section_generation"]
+_TG = generations.TABLE_GENERATION
+_SG = generations.SECTION_GENERATION
 _RE = SQLModel.metadata.tables["received_entry"]
 _OPEN = (
     select(_TG.c.gen, _SG.c.gen, _RE.c.request, _RE.c.result_id)
@@ -99,7 +111,7 @@ _OPEN = (
 )
 #: A section's generation, its row locked until the COMMIT (the TD's round control), then
 #: read again after the change, with the generations of its tables and its row.
-_SECTION_GEN = select(_SG.c.gen).where(_SG.c.section_id == bindparam("section_id"))
+_SECTION_GEN = generations.SECTION_GEN
 _SECTION_LOCK = _SECTION_GEN.with_for_update()
 _TABLE_GENS = select(_TG.c.table_id, _TG.c.gen).where(_TG.c.section_id == bindparam("section_id"))
 _SECTION = SQLModel.metadata.tables["section"]

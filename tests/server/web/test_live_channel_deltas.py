@@ -27,6 +27,8 @@ class Counter:
         self.shown = 0
         self.loads = 0
         self.renders = 0
+        self.tells = False  # whether it can tell it is current (else: read at every poll)
+        self.checks = 0
 
     async def load(self) -> None:
         self.loads += 1
@@ -42,6 +44,10 @@ class Counter:
                 return None
             self.shown += int(m.entry_id)
         return {"totals": {"n": self.shown}}
+
+    async def current(self) -> bool:
+        self.checks += 1
+        return self.tells and self.shown == self.stored
 
 
 def push(bus: Bus, entry_id: str) -> None:
@@ -167,6 +173,50 @@ def test_pushes_that_never_pause_still_get_the_periodic_read() -> None:
             assert time.monotonic() < deadline, "no periodic read under a stream of pushes"
             push(bus, "1")
             await asyncio.sleep(0.01)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+    asyncio.run(scenario())
+
+
+def test_a_view_that_is_current_is_not_read_at_the_poll_until_the_reread() -> None:
+    async def scenario() -> None:
+        bus, view = Bus(), Counter()
+        view.tells = True
+        channel = Channel(("public", 1), view, bus, poll=0.01, quiet=0.0, reread=3600)
+        task = asyncio.create_task(channel.run())
+        await channel.ready.wait()
+        watcher: asyncio.Queue[str] = asyncio.Queue()
+        channel.watchers.add(watcher)
+        await wait_until_async(lambda: view.checks >= 20, 30, "twenty polls")
+        assert (view.loads, channel.renders) == (1, 1)  # every poll found it current
+        assert channel.skipped >= 20
+        view.stored = 4  # changed with no push: the next poll's check says so, and it reads
+        page = await next_message(watcher)
+        assert (page["type"], page["fragments"]) == ("fragments", {"n": "4"})
+        assert view.loads == 2
+        push(bus, "2")  # a delta keeps it current...
+        view.stored = 6
+        await sent(channel, 1)
+        checks = view.checks
+        await wait_until_async(lambda: view.checks >= checks + 10, 30, "ten more polls")
+        assert view.loads == 2  # ...and nothing is read
+        channel.reread = 0.05  # past the reread, it is read even though it says it is current
+        await wait_until_async(lambda: view.loads >= 4, 30, "reads at every reread")
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+    asyncio.run(scenario())
+
+
+def test_a_view_that_cannot_tell_is_read_at_every_poll() -> None:
+    async def scenario() -> None:
+        bus, view = Bus(), Counter()  # tells nothing: current() is False
+        channel = Channel(("td", 1), view, bus, poll=0.01, quiet=0.0, reread=3600)
+        task = asyncio.create_task(channel.run())
+        await channel.ready.wait()
+        await wait_until_async(lambda: view.loads >= 10, 30, "a read at every poll")
+        assert channel.skipped == 0
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
 
