@@ -85,7 +85,7 @@ def create_app(settings: Settings, *, engine: Engine | None = None) -> FastAPI:
                 runtime.tokens.attach()
                 stack.callback(runtime.tokens.detach)
                 app.state.fanout = await stack.enter_async_context(
-                    fanout(runtime.bus, eng, runtime.tokens)
+                    fanout(runtime.bus, eng, runtime.tokens, runtime.desk.memory)
                 )
                 await stack.enter_async_context(scheduled_backups(runtime.bus, eng))
                 if settings.gateway_ports:  # serial keypads (server/gateway)

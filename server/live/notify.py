@@ -4,6 +4,11 @@ Each worker delivers its own pushes locally at once (as on SQLite) and also send
 ``pg_notify``; each worker listens on the channel and delivers what the *other* workers sent.
 NOTIFY is best-effort live news: what matters is already committed, and a terminal that missed a
 push re-reads its round. On SQLite (one process) nothing here runs.
+
+The same way, a round control that one worker's table desk carried over to the tables it
+remembers (``table_memory.SectionRowChange``) is sent on ``traveller_section``, and the other
+workers' memories carry it over too instead of reading each of their tables again; a notice
+lost or late costs only those reads (the counters decide, never the notice).
 """
 
 from __future__ import annotations
@@ -18,7 +23,8 @@ import uuid
 import zlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from datetime import datetime
 from typing import Any
 
 import psycopg
@@ -28,12 +34,15 @@ from sqlalchemy import Engine
 from protocol.messages import parse_server_message
 from server.live.bus import Bus, Delivery
 from server.live.live_tokens import LiveTokens
+from server.services.table.table_memory import SectionRowChange, TableMemory
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "traveller_push"
 #: A table token changed (sent by the database's trigger, migration 0016): its hash.
 TOKEN_CHANNEL = "traveller_token"
+#: A round control a worker's table desk carried over (started, closed or reopened).
+SECTION_CHANNEL = "traveller_section"
 #: PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; bigger ones are compressed.
 MAX_PAYLOAD = 7900
 #: TCP keepalives so a listener notices a vanished database host within about half a minute.
@@ -80,6 +89,30 @@ def decode(payload: str) -> tuple[str, Delivery]:
     return str(data["o"]), (int(data["s"]), None if table is None else int(table), message)
 
 
+def encode_change(origin: str, change: SectionRowChange) -> str | None:
+    """A round control carried over, as a NOTIFY payload (the row's times tagged); None when
+    it cannot fit (the other workers then read their tables again, as without it)."""
+    row = {
+        k: {"at": v.isoformat()} if isinstance(v, datetime) else v for k, v in change.row.items()
+    }
+    text = json.dumps({"o": origin, "c": {**asdict(change), "row": row}}, separators=(",", ":"))
+    return text if len(text.encode()) <= MAX_PAYLOAD else None
+
+
+def decode_change(payload: str) -> tuple[str, SectionRowChange]:
+    """The origin and change of a payload made by :func:`encode_change` (ValueError, KeyError
+    or TypeError if it is not one)."""
+    data = json.loads(payload)
+    c = data["c"]
+    row = {
+        k: datetime.fromisoformat(v["at"]) if isinstance(v, dict) else v
+        for k, v in c["row"].items()
+    }
+    gens = {int(t): int(g) for t, g in c["table_gens"].items()}
+    change = SectionRowChange(int(c["section_id"]), int(c["before"]), int(c["after"]), gens, row)
+    return str(data["o"]), change
+
+
 @dataclass
 class FanoutStats:
     """Counters for the health endpoint and the tests."""
@@ -88,6 +121,8 @@ class FanoutStats:
     relayed: int = 0
     dropped: int = 0
     reconnects: int = 0
+    #: Other workers' round controls handed to this worker's table memory.
+    changes_heard: int = 0
 
 
 class PgFanout:
@@ -100,16 +135,19 @@ class PgFanout:
         *,
         retry_max: float = 5.0,
         tokens: LiveTokens | None = None,
+        memory: TableMemory | None = None,
     ) -> None:
         self.bus = bus
         #: The process's live tokens, told of every token another worker (or tool) changed.
         self.tokens = tokens
+        #: The process's table desk memory: its round controls are sent, the others' heard.
+        self.memory = memory
         self.params = {**params, **KEEPALIVES}
         self.origin = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self.stats = FanoutStats()
         self.listening = asyncio.Event()
         self._retry_max = retry_max
-        self._queue: asyncio.Queue[str] = asyncio.Queue(maxsize=10_000)
+        self._queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue(maxsize=10_000)
         self._tasks: list[asyncio.Task[None]] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         self._detach: Any = None
@@ -122,6 +160,8 @@ class PgFanout:
             asyncio.create_task(self._send(), name="traveller-notify"),
         ]
         self._detach = self.bus.observe(self._observe)
+        if self.memory is not None:
+            self.memory.observers.append(self._observe_change)
         try:
             async with asyncio.timeout(ready_timeout):
                 await self.listening.wait()
@@ -132,6 +172,8 @@ class PgFanout:
         if self._detach is not None:
             self._detach()
             self._detach = None
+        if self.memory is not None and self._observe_change in self.memory.observers:
+            self.memory.observers.remove(self._observe_change)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -147,7 +189,20 @@ class PgFanout:
                 self.stats.dropped += 1
                 log.warning("fan-out: a %s is too large for NOTIFY", type(delivery[2]).__name__)
             else:
-                payloads.append(payload)
+                payloads.append((CHANNEL, payload))
+        self._hand_over(payloads)
+
+    def _observe_change(self, change: SectionRowChange) -> None:
+        """This worker carried a round control over (its writer's thread): tell the others."""
+        payload = encode_change(self.origin, change)
+        if payload is None:
+            self.stats.dropped += 1
+            log.warning("fan-out: a round control of %d tables is too big", len(change.table_gens))
+            return
+        self._hand_over([(SECTION_CHANNEL, payload)])
+
+    def _hand_over(self, payloads: list[tuple[str, str]]) -> None:
+        """Queue payloads for sending, from the event loop or any other thread."""
         loop = self._loop
         if loop is None or not payloads:
             return
@@ -160,7 +215,7 @@ class PgFanout:
         else:
             loop.call_soon_threadsafe(self._enqueue, payloads)
 
-    def _enqueue(self, payloads: list[str]) -> None:
+    def _enqueue(self, payloads: list[tuple[str, str]]) -> None:
         for payload in payloads:
             if self._queue.full():
                 self._queue.get_nowait()
@@ -176,6 +231,8 @@ class PgFanout:
             try:
                 async with await self._connect() as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
+                    if self.memory is not None:
+                        await conn.execute(f"LISTEN {SECTION_CHANNEL}")
                     if self.tokens is not None:
                         await conn.execute(f"LISTEN {TOKEN_CHANNEL}")
                         self.tokens.changed_all()  # what changed while no one listened
@@ -184,6 +241,8 @@ class PgFanout:
                     async for note in conn.notifies():
                         if note.channel == TOKEN_CHANNEL and self.tokens is not None:
                             self.tokens.changed(note.payload)
+                        elif note.channel == SECTION_CHANNEL:
+                            self._heard_change(note.payload)
                         else:
                             self._relay(note.payload)
             except Exception as exc:  # psycopg.Error mostly; the listener must not die
@@ -203,18 +262,28 @@ class PgFanout:
             self.bus.deliver([delivery])
             self.stats.relayed += 1
 
+    def _heard_change(self, payload: str) -> None:
+        try:
+            origin, change = decode_change(payload)
+        except (ValueError, KeyError, TypeError) as exc:
+            log.warning("fan-out: ignored a bad round control: %s", exc)
+            return
+        if origin != self.origin and self.memory is not None:
+            self.memory.heard(change)
+            self.stats.changes_heard += 1
+
     async def _send(self) -> None:
         conn: psycopg.AsyncConnection[Any] | None = None
         try:
             while True:
-                payload = await self._queue.get()
-                conn = await self._send_one(conn, payload)
+                channel, payload = await self._queue.get()
+                conn = await self._send_one(conn, channel, payload)
         finally:
             if conn is not None:
                 await conn.close()
 
     async def _send_one(
-        self, conn: psycopg.AsyncConnection[Any] | None, payload: str
+        self, conn: psycopg.AsyncConnection[Any] | None, channel: str, payload: str
     ) -> psycopg.AsyncConnection[Any] | None:
         """Send one payload, reconnecting for up to about 30 s; then drop it."""
         delay = 0.2
@@ -222,7 +291,7 @@ class PgFanout:
             try:
                 if conn is None or conn.closed:
                     conn = await self._connect()
-                await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+                await conn.execute("SELECT pg_notify(%s, %s)", (channel, payload))
                 self.stats.sent += 1
                 return conn
             except psycopg.Error as exc:
@@ -239,14 +308,18 @@ class PgFanout:
 
 @asynccontextmanager
 async def fanout(
-    bus: Bus, engine: Engine, tokens: LiveTokens | None = None
+    bus: Bus,
+    engine: Engine,
+    tokens: LiveTokens | None = None,
+    memory: TableMemory | None = None,
 ) -> AsyncIterator[PgFanout | None]:
     """Run the fan-out for a PostgreSQL engine (yields None and does nothing on SQLite);
-    ``tokens`` hears of every table token changed by any writer."""
+    ``tokens`` hears of every table token changed by any writer, ``memory`` of every round
+    control another worker carried over (and its own are sent)."""
     if engine.dialect.name != "postgresql":
         yield None
         return
-    relay = PgFanout(bus, connect_params(engine), tokens=tokens)
+    relay = PgFanout(bus, connect_params(engine), tokens=tokens, memory=memory)
     await relay.start()
     try:
         yield relay

@@ -48,13 +48,17 @@ were fresh before it take the section's new row and generation instead of being 
 counter, the row differing only in its round columns, the state's table not written.
 
 With several workers (PostgreSQL) each has its own memory; the counters make another worker's
-commands visible as a mismatch. The lock order is unchanged: a command locks only its own
-table's generation row, batches in order of table id.
+commands visible as a mismatch. A round control is carried over by the other workers too: the
+fan-out sends each change this memory carried (:attr:`TableMemory.observers`), and a worker
+that hears one (:meth:`TableMemory.heard`) carries it at its memory's next use, with the same
+checks. The lock order is unchanged: a command locks only its own table's generation row,
+batches in order of table id.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -212,6 +216,11 @@ class TableMemory:
         self._states: dict[int, HeldTable] = {}
         #: Where a session keeps this memory's states until its COMMIT (``session.info``).
         self._key = f"{KEY}.{id(self)}"
+        #: Told of every round control this memory carried over (the fan-out tells the other
+        #: workers: server/live/notify.py).
+        self.observers: list[Callable[[SectionRowChange], None]] = []
+        #: Round controls another worker ran, carried over at this memory's next use.
+        self._heard: deque[SectionRowChange] = deque(maxlen=1_000)
 
     def held(self) -> dict[int, HeldTable]:
         """The states held between transactions, by table id (a copy: to look at, not to use)."""
@@ -221,8 +230,19 @@ class TableMemory:
         """Drop every state (they are reloaded as their tables' commands come)."""
         self._states.clear()
 
+    def heard(self, change: SectionRowChange) -> None:
+        """Another worker's round control (from any thread): carried over at the next use of
+        this memory, with the same checks as its own, so a late or overtaken notice carries
+        nothing it should not (a state no longer fresh at ``change.before`` is left alone)."""
+        self._heard.append(change)
+
+    def _carry_heard(self) -> None:
+        while self._heard:
+            self._carry(self._heard.popleft())
+
     def open(self, session: Session, token: str, table_id: int, entry_id: str | None) -> Opened:
         """Lock the table and give its identity, from the state when the counters allow."""
+        self._carry_heard()
         params = {"table_id": table_id, "entry_id": entry_id}
         row = session.connection().execute(_OPEN, params).first()
         if row is None:  # no counters (the token's table is not the one we were told)
@@ -290,7 +310,8 @@ class TableMemory:
 
     def apply(self, session: Session) -> None:
         """After the transaction's COMMIT (never before): its tables' states go back, and the
-        states of a section whose round the TD changed take its new row."""
+        states of a section whose round the TD changed take its new row (and the observers
+        hear of the change)."""
         pending: dict[int, HeldTable] = session.info.get(self._key, {})
         if len(self._states) + len(pending) > MAX_TABLES:
             self._states.clear()
@@ -299,8 +320,11 @@ class TableMemory:
             state.bumps = 0
             self._states[table_id] = state
         pending.clear()
+        self._carry_heard()
         for change in session.info.pop(f"{self._key}.sections", []):
             self._carry(change)
+            for observer in self.observers:
+                observer(change)
 
     def _carry(self, change: SectionRowChange) -> None:
         """Give ``change``'s new row to each state that was fresh before it and whose table

@@ -23,7 +23,8 @@ from server.live.table_desk import TableDesk
 from server.services import hands
 from server.services.table import table_memory
 from server.services.table.table_memory import TableMemory
-from tests.support.api import open_club
+from tests.support.api import Table, open_club
+from tests.support.app_factory import app_client
 from tests.support.databases import pg_address, pg_database
 from tests.support.table_memory import (
     BPR,
@@ -42,6 +43,7 @@ from tests.support.table_memory import (
     triggers,
     watch_loads,
 )
+from tests.support.wait import wait_until
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -376,3 +378,49 @@ def test_a_change_beyond_the_round_is_read_again(db_url: str, change: str) -> No
         assert desk.memory.stats.loads == loads + TABLES
         fresh, diffs = rebuilt_differences(floor.engine, desk.memory)
         assert (fresh, diffs) == (TABLES, [])
+
+
+@pytest.mark.postgres
+def test_another_workers_round_control_keeps_this_workers_tables_remembered(pg_url: str) -> None:
+    """Two workers (two apps on one PostgreSQL database): the tables play on B, the TD starts,
+    closes and reopens the round on A. B hears each change on the fan-out and carries it over
+    to the tables it remembers: not one is read again, and their next commands are decided on
+    the section's new row."""
+    engine_a, engine_b = make_engine(pg_url), make_engine(pg_url)
+    try:
+        with app_client(engine_a) as a, app_client(engine_b) as b:
+            club = open_club(a, engine_a, tables=TABLES, bpr=BPR)
+            club.start_round(1)
+            tables = [Table(b, club.pair(n).token, n) for n in range(1, TABLES + 1)]
+            memory, fanout = runtime(b).desk.memory, b.app.state.fanout  # type: ignore[attr-defined]
+            assert fanout is not None
+            assert fanout.listening.is_set()
+            status = {"type": "table_status", "queued": 0}
+            for t in tables:  # every table remembered on B
+                assert t.send(status).status_code == 200
+            first = tables[0]
+            for board in first.round()["boards"]:
+                entered = first.enter(board["board"], "4S", "S", 10)
+                assert first.confirm(board["board"], entered.json()["result"]["version"]).is_success
+            loads, carried = memory.stats.loads, memory.stats.carried
+            section = f"/api/v1/sections/{club.section_id}/rounds/2"
+            for step, heard in (("start", 1), ("close", 2), ("reopen", 3)):
+                assert club.td("POST", f"{section}/{step}").status_code == 200, step
+                wait_until(lambda n=heard: fanout.stats.changes_heard >= n, 30, f"{step} heard")
+                if step == "start":
+                    moved = first.send({"type": "next_round"})
+                    assert (moved.status_code, moved.json()["round"]) == (200, 2), moved.text
+                if step == "close":
+                    board = first.round()["boards"][0]["board"]
+                    closed = first.enter(board, "4S", "S", 10)
+                    assert closed.json()["code"] == "round_closed", closed.text
+                    first.send(status)  # the refusal kept no state: read again, once
+            for t in tables:
+                assert t.send(status).status_code == 200
+            assert memory.stats.loads == loads + 1  # the refused table only
+            assert memory.stats.carried - carried == 3 * TABLES  # every table, every time
+            fresh, diffs = rebuilt_differences(engine_b, memory)
+            assert (fresh, diffs) == (TABLES, [])  # each state as a restarted worker reads it
+    finally:
+        engine_a.dispose()
+        engine_b.dispose()
