@@ -205,26 +205,41 @@ class RankingView:
         self.live: standings.LiveRanking | None = None  # None: an individual, ranked in full
         self.ctx: dict[str, Any] = {}
         self.shown: Fragments = {}
-        #: The section's generation when it was last read (read before the data: they are at
-        #: least as new as it), None before the first read.
+        #: The section's generation and row when it was last read (read before the data:
+        #: they are at least as new as them), None before the first read.
         self.generation: int | None = None
+        self.row: dict[str, Any] | None = None
 
     async def current(self) -> bool:
         """Whether the section's generation is still the one read with the data. What moves
         it is what the ranking reads and no push announces: the movement, the pairs, the
-        boards, the section's and the event's settings (publication, scoring). Results and
-        tables moving on come as pushes (:meth:`apply`); a result another program writes
-        shows at the channel's next full read (``live.REREAD_SECONDS``)."""
-        if self.generation is None:
+        boards, the section's and the event's settings (publication, scoring), sanctions.
+        Results and tables moving on come as pushes (:meth:`apply`); a result another program
+        writes shows at the channel's next full read (``live.REREAD_SECONDS``). A move of
+        one with the section's row changed in its round columns only is the TD's round
+        control alone, which changes nothing ranked (its pushes are followed): still current."""
+        held, row_held = self.generation, self.row
+        if held is None or row_held is None:
             return False
-        now = await self.runtime.read(lambda s: generations.section_generation(s, self.section_id))
-        return now == self.generation
+
+        def check(s: Session) -> tuple[int | None, dict[str, Any] | None]:
+            now = generations.section_generation(s, self.section_id)
+            return now, (generations.section_row(s, self.section_id) if now == held + 1 else None)
+
+        now, row = await self.runtime.read(check)
+        if now == held:
+            return True
+        if row is None or generations.round_control_only(row_held, row) is None:
+            return False
+        self.generation, self.row = now, row
+        return True
 
     async def load(self) -> None:
         def work(
             s: Session,
         ) -> tuple[
             int | None,
+            dict[str, Any] | None,
             standings.SectionData,
             individual_results.IndividualData | None,
             str | None,
@@ -232,17 +247,19 @@ class RankingView:
             standings.Versions,
         ]:
             generation = generations.section_generation(s, self.section_id)
+            row = generations.section_row(s, self.section_id)
             section = setup.get_section(s, self.section_id)
             spoken = setup.get_event(s, section.event_id).language
             found = individual_results.load(s, section)
             if found is not None:
-                return generation, found.data, found, spoken, {}, {}
+                return generation, row, found.data, found, spoken, {}, {}
             data = standings.load(s, section)
             seated, versions = standings.seats(s, section), standings.versions(s, section)
-            return generation, data, found, spoken, seated, versions
+            return generation, row, data, found, spoken, seated, versions
 
         self.generation = None  # until this read is in place
-        generation, data, found, club_language, seated, versions = await self.runtime.read(work)
+        read = await self.runtime.read(work)
+        generation, row, data, found, club_language, seated, versions = read
         lang = language(self.conn, club_language) if self.conn is not None else "en"
         players = None
         if found is None:
@@ -260,7 +277,7 @@ class RankingView:
             "section_id": self.section_id,
             "lang": lang,
         }
-        self.generation = generation
+        self.generation, self.row = generation, row
 
     def fragments(self) -> Fragments:
         self.shown = ranking_fragments(self.web, self.ctx)

@@ -118,11 +118,6 @@ _OPEN = (
 _SECTION_GEN = generations.SECTION_GEN
 _SECTION_LOCK = _SECTION_GEN.with_for_update()
 _TABLE_GENS = select(_TG.c.table_id, _TG.c.gen).where(_TG.c.section_id == bindparam("section_id"))
-_SECTION = SQLModel.metadata.tables["section"]
-_SECTION_ROW = _SECTION.select().where(_SECTION.c.id == bindparam("section_id"))
-#: The section's columns its round control changes (and nothing else of the section).
-ROUND_COLUMNS = frozenset({"current_round", "closed_rounds", "round_started_at"})
-_ABSENT = object()
 
 #: The table's lock alone (a command that does not come through the memory).
 LOCK = select(TableGeneration.gen).where(TableGeneration.table_id == bindparam("table_id"))
@@ -303,9 +298,10 @@ class TableMemory:
         after = conn.execute(_SECTION_GEN, params).scalar_one()
         if after != before + 1:
             return
-        row = conn.execute(_SECTION_ROW, params).mappings().one()
+        row = generations.section_row(session, section_id)
+        assert row is not None  # its generation row exists: so does the section
         gens: dict[int, int] = {int(t): int(g) for t, g in conn.execute(_TABLE_GENS, params)}
-        change = SectionRowChange(section_id, before, after, gens, dict(row))
+        change = SectionRowChange(section_id, before, after, gens, row)
         session.info.setdefault(f"{self._key}.sections", []).append(change)
 
     def apply(self, session: Session) -> None:
@@ -340,8 +336,8 @@ class TableMemory:
                 continue
             if id(section) not in changed:
                 held = vars(section)  # the loaded values (a missing one: not carried)
-                differ = {k for k, v in change.row.items() if held.get(k, _ABSENT) != v}
-                if not differ or not differ <= ROUND_COLUMNS:
+                differ = generations.round_control_only(held, change.row)
+                if differ is None:
                     continue  # not the round control's change alone: read again
                 for name in differ:
                     set_committed_value(section, name, change.row[name])

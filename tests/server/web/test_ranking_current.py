@@ -13,7 +13,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, event
 from sqlalchemy.sql import visitors
+from sqlmodel import Session
 
+from server.core.models import Section
 from server.services.table import table_memory
 from server.web.live_views import RankingView
 from tests.support.api import client, engine, open_club  # noqa: F401 (fixtures)
@@ -93,3 +95,39 @@ def test_a_change_no_push_announces_makes_the_ranking_not_current(
         assert not asyncio.run(view.current()), path
         asyncio.run(view.load())
         assert asyncio.run(view.current()), path
+
+
+def test_the_tds_round_control_alone_leaves_the_ranking_current(
+    client: TestClient,  # noqa: F811
+    engine: Engine,  # noqa: F811
+) -> None:
+    """Starting, closing or reopening a round moves the section's generation by one and
+    changes only its round columns: nothing ranked (the tables' moves are pushed), so the poll
+    needs no read. With anything more in between, it does."""
+    club = open_club(client, engine, tables=3, bpr=2)
+    club.start_round(1)
+    app: Any = client.app
+    view = RankingView(app.state.runtime, app.state.web, club.section_id)
+    asyncio.run(view.load())
+    rounds = f"/api/v1/sections/{club.section_id}/rounds"
+    for step in ("2/start", "2/close", "2/reopen"):
+        before = view.generation
+        assert club.td("POST", f"{rounds}/{step}").status_code == 200, step
+        assert asyncio.run(view.current()), step
+        assert view.generation == (before or 0) + 1
+        assert view.row is not None
+    assert view.row["current_round"] == 2
+    # a round started and a pair named before the next poll: two moves, read in full
+    assert club.td("POST", f"{rounds}/3/start").status_code == 200
+    named = {"player1": "Ann", "player2": "Bo"}
+    assert club.td("PUT", f"/api/v1/sections/{club.section_id}/pairs/1NS", json=named).is_success
+    assert not asyncio.run(view.current())
+    asyncio.run(view.load())
+    # the round time is in the section's row, but it is not the round control's to change
+    with Session(engine) as s:
+        section = s.get(Section, club.section_id)
+        assert section is not None
+        section.round_minutes = 17
+        s.add(section)
+        s.commit()
+    assert not asyncio.run(view.current())
