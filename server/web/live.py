@@ -23,6 +23,7 @@ import contextlib
 import json
 import logging
 import math
+import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -92,8 +93,9 @@ QUIET_SECONDS = 0.5
 #: ... but never longer than this past its time (pushes that never pause: a large room).
 POLL_DEFER_SECONDS = 3.0
 #: A view that can tell it is still current (:meth:`View.current`) is read in full at a due
-#: poll only when it is not, or when its last full read is this old: what changes it without a
-#: push or a counter (a result written by another program) shows within this time.
+#: poll only when it is not, or when its last full read is this old (to half as much again,
+#: at random): what changes it without a push or a counter (a result written by another
+#: program) shows within that time.
 REREAD_SECONDS = 15.0
 #: How often a watcher's right to watch is checked again (a TD session can end).
 RECHECK_SECONDS = 30.0
@@ -169,7 +171,8 @@ class Channel:
         sub = self.bus.subscribe(self.key[1], None)
         try:
             clock = asyncio.get_running_loop().time
-            rendered = loaded = clock()
+            rendered = clock()
+            reread = rendered + self._reread()
             await self._refresh()
             self.ready.set()
             heard = -math.inf  # when the last push came
@@ -178,7 +181,7 @@ class Channel:
                 # calls, terminals going quiet, late tables), once the pushes pause; not for
                 # a view that says it is still current, until ``reread`` has passed.
                 wait = self._until_read(clock(), rendered, heard)
-                if wait <= 0 and clock() - loaded < self.reread and await self._current():
+                if wait <= 0 and clock() < reread and await self._current():
                     self.skipped += 1
                     rendered = clock()
                     continue
@@ -203,10 +206,17 @@ class Channel:
                     await asyncio.sleep(pause)
                 while not sub.queue.empty():  # one render for a burst of pushes
                     sub.queue.get_nowait()
-                rendered = loaded = clock()
+                rendered = clock()
+                reread = rendered + self._reread()
                 await self._refresh()
         finally:
             self.bus.unsubscribe(sub)
+
+    def _reread(self) -> float:
+        """Seconds until a current view is read all the same: ``reread`` and up to half as
+        much again, drawn at each read, so the channels that opened together (a room's public
+        pages, all ten sections' at once) do not all read at the same moment of a burst."""
+        return self.reread * (1.0 + random.random() / 2)
 
     async def _current(self) -> bool:
         """The view's word that its last read stands (a failed check: read it again)."""

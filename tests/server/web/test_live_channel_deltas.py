@@ -201,12 +201,31 @@ def test_a_view_that_is_current_is_not_read_at_the_poll_until_the_reread() -> No
         checks = view.checks
         await wait_until_async(lambda: view.checks >= checks + 10, 30, "ten more polls")
         assert view.loads == 2  # ...and nothing is read
-        channel.reread = 0.05  # past the reread, it is read even though it says it is current
-        await wait_until_async(lambda: view.loads >= 4, 30, "reads at every reread")
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
 
     asyncio.run(scenario())
+
+
+def test_a_current_view_is_read_all_the_same_once_the_reread_is_past() -> None:
+    async def scenario() -> None:
+        bus, view = Bus(), Counter()
+        view.tells = True  # always current: only the reread reads it
+        channel = Channel(("public", 1), view, bus, poll=0.01, quiet=0.0, reread=0.2)
+        task = asyncio.create_task(channel.run())
+        await channel.ready.wait()
+        started = time.monotonic()
+        await wait_until_async(lambda: view.loads >= 3, 30, "reads at every reread")
+        assert time.monotonic() - started >= 2 * 0.2  # not before the reread: polls skipped
+        assert channel.skipped > 0
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+    asyncio.run(scenario())
+    channel = Channel(("public", 1), Counter(), Bus(), reread=10.0)
+    draws = [channel._reread() for _ in range(200)]
+    assert all(10.0 <= d <= 15.0 for d in draws)
+    assert max(draws) - min(draws) > 2.0  # spread: channels opened together read apart
 
 
 def test_a_view_that_cannot_tell_is_read_at_every_poll() -> None:
