@@ -56,7 +56,7 @@ class GridRows:
         self.cell_renders = 0
         self._kept: dict[int, tuple[object, str]] = {}
         self._cells: dict[tuple[int, int], tuple[object, str]] = {}
-        self._macros: dict[str, Any] = {}
+        self._macros: dict[tuple[str, str], Any] = {}
 
     def html(self, ctx: dict[str, Any], row: dashboard.TableRow) -> Markup:
         grid = ctx["grid"]
@@ -66,7 +66,7 @@ class GridRows:
             self.renders += 1
             lang = str(ctx.get("lang") or "")  # "": the source language (render.lang_of)
             cells = [self._cell(lang, grid.section_id, row.table, c) for c in row.cells]
-            html = fragment(self.web, "td/_grid_row.html", **ctx, row=row, cells=cells)
+            html = str(self._macro(lang, "td/_grid_row.html", "table_row")(row, cells, grid))
             kept = (key, html)
             self._kept[row.table] = kept
         return Markup(kept[1])  # rendered by the autoescaping templates
@@ -82,18 +82,18 @@ class GridRows:
         kept = self._cells.get((table, cell.round))
         if kept is None or kept[0] != key:
             self.cell_renders += 1
-            html = self._macro(lang)(cell, table, section_id)
+            html = self._macro(lang, "td/_grid_cell.html", "cell")(cell, table, section_id)
             kept = (key, str(html))
             self._cells[(table, cell.round)] = kept
         return Markup(kept[1])
 
-    def _macro(self, lang: str) -> Any:
-        """The cell's macro (td/_grid_cell.html) in ``lang``: a call, not a template render."""
-        macro = self._macros.get(lang)
+    def _macro(self, lang: str, template: str, name: str) -> Any:
+        """A macro of ``template`` in ``lang`` (the row's, the cell's): a call, not a
+        template render."""
+        macro = self._macros.get((lang, template))
         if macro is None:
-            template = self.web.templates.get_template("td/_grid_cell.html")
-            module = template.make_module({"lang": lang})
-            macro = self._macros[lang] = module.cell  # type: ignore[attr-defined]
+            module = self.web.templates.get_template(template).make_module({"lang": lang})
+            macro = self._macros[(lang, template)] = getattr(module, name)
         return macro
 
 
