@@ -91,11 +91,15 @@ def decode(payload: str) -> tuple[str, Delivery]:
 
 def encode_change(origin: str, change: SectionRowChange) -> str | None:
     """A round control carried over, as a NOTIFY payload (the row's times tagged); None when
-    it cannot fit (the other workers then read their tables again, as without it)."""
+    it cannot be sent (too big, or a value JSON cannot carry): the other workers then read
+    their tables again, as without it."""
     row = {
         k: {"at": v.isoformat()} if isinstance(v, datetime) else v for k, v in change.row.items()
     }
-    text = json.dumps({"o": origin, "c": {**asdict(change), "row": row}}, separators=(",", ":"))
+    try:
+        text = json.dumps({"o": origin, "c": {**asdict(change), "row": row}}, separators=(",", ":"))
+    except (TypeError, ValueError):  # a column JSON cannot carry: the counters will do
+        return None
     return text if len(text.encode()) <= MAX_PAYLOAD else None
 
 
@@ -197,7 +201,7 @@ class PgFanout:
         payload = encode_change(self.origin, change)
         if payload is None:
             self.stats.dropped += 1
-            log.warning("fan-out: a round control of %d tables is too big", len(change.table_gens))
+            log.warning("fan-out: a round control of section %d not sent", change.section_id)
             return
         self._hand_over([(SECTION_CHANNEL, payload)])
 

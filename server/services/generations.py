@@ -4,8 +4,8 @@ whoever remembers what it read and must know whether that still stands.
 A section's ``section_generation.gen`` moves at every INSERT, UPDATE and DELETE, from any
 process, of its rows in the section-guarded tables (the section, its event, movement, pairs,
 boards, Data Connector sessions, sanctions and individual players:
-``table_memory.SECTION_GUARDED``); a table's
-``table_generation.gen`` at every change of its own rows (the table, its tokens, its results).
+``table_memory.SECTION_GUARDED``); a table's ``table_generation.gen`` at every change of its
+own rows (the table, its tokens, its results).
 The table desk's memory reads both under the table's lock (``table/table_memory.py``); a live
 page reads its section's to know whether a periodic read can be skipped
 (``web/live_views.py``).

@@ -57,6 +57,7 @@ batches in order of table id.
 
 from __future__ import annotations
 
+import logging
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -77,6 +78,8 @@ from server.core.models import (
     TableToken,
 )
 from server.services import generations, tokens
+
+log = logging.getLogger(__name__)
 
 #: The tables whose every change moves a table's own generation.
 TABLE_GUARDED = ("bridge_table", "table_token", "result")
@@ -320,7 +323,12 @@ class TableMemory:
         for change in session.info.pop(f"{self._key}.sections", []):
             self._carry(change)
             for observer in self.observers:
-                observer(change)
+                try:
+                    observer(change)
+                except Exception:  # committed already: telling others must not undo the answer
+                    log.exception(
+                        "an observer of section %d's round control failed", change.section_id
+                    )
 
     def _carry(self, change: SectionRowChange) -> None:
         """Give ``change``'s new row to each state that was fresh before it and whose table

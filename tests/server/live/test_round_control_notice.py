@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from decimal import Decimal
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
 from protocol.messages import Ack
 from server.live.notify import MAX_PAYLOAD, decode_change, encode, encode_change
-from server.services.table.table_memory import SectionRowChange
+from server.services.table import table_memory
+from server.services.table.table_memory import SectionRowChange, TableMemory
 
 
 def _change(tables: int = 3) -> SectionRowChange:
@@ -60,3 +64,30 @@ def test_a_push_is_not_read_as_a_round_control() -> None:
     with pytest.raises((ValueError, KeyError, TypeError)):
         decode_change(push)
     assert json.loads(push)["o"] == "w"
+
+
+def test_a_value_json_cannot_carry_is_not_sent() -> None:
+    change = _change()
+    odd = SectionRowChange(7, 41, 42, change.table_gens, {**change.row, "x": Decimal("1.5")})
+    assert encode_change("w", odd) is None  # the other workers read their tables again
+
+
+def test_an_observer_that_fails_does_not_undo_the_round_controls_answer(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The observers hear of a change after its COMMIT: one that fails is logged, the others
+    still hear, and the memory's own carry has been done."""
+    memory = TableMemory()
+    heard: list[SectionRowChange] = []
+
+    def broken(_change: SectionRowChange) -> None:
+        raise RuntimeError("the fan-out is away")
+
+    memory.observers += [broken, heard.append]
+    session = SimpleNamespace(info={})
+    memory.apply(cast(Any, session))  # nothing to carry: nothing heard
+    change = _change()
+    session.info[f"{table_memory.KEY}.{id(memory)}.sections"] = [change]
+    memory.apply(cast(Any, session))
+    assert heard == [change]
+    assert "round control failed" in caplog.text
