@@ -59,7 +59,9 @@ def stored(club: Club) -> dict[str, str | None]:
 def audits(club: Club, action: str) -> list[Audit]:
     return transact(
         club.engine,
-        lambda s: list(s.exec(select(Audit).where(col(Audit.action) == action)).all()),
+        lambda s: list(
+            s.exec(select(Audit).where(col(Audit.action) == action).order_by(col(Audit.id))).all()
+        ),
     )
 
 

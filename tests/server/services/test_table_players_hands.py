@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from server.core.models import Audit, Pair, Result
 from server.io.handrecords import solver_available
@@ -52,7 +52,8 @@ def test_players_key_membership_numbers_and_a_visitor(client: TestClient, engine
     with Session(engine) as s:
         pair = s.exec(select(Pair).where(Pair.number == 1, Pair.direction == "NS")).one()
         assert (pair.member1, pair.member2) == ("1001", None)
-        audit = s.exec(select(Audit).where(Audit.action == "pair_names")).all()[-1]
+        named = select(Audit).where(Audit.action == "pair_names").order_by(col(Audit.id))
+        audit = s.exec(named).all()[-1]
     assert audit.actor == "table 1 N/S"
     assert json.loads(audit.new or "{}")["member1"] == "1001"
     # A number nobody has is refused; nothing changes.
