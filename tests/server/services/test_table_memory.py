@@ -395,6 +395,9 @@ def test_another_workers_round_control_keeps_this_workers_tables_remembered(pg_u
             memory, fanout = runtime(b).desk.memory, b.app.state.fanout  # type: ignore[attr-defined]
             assert fanout is not None
             assert fanout.listening.is_set()
+            # round 1's start on A is a round control too: B hears it first, when it will
+            wait_until(lambda: fanout.stats.changes_heard >= 1, 30, "round 1's start heard")
+            base = fanout.stats.changes_heard
             status = {"type": "table_status", "queued": 0}
             for t in tables:  # every table remembered on B
                 assert t.send(status).status_code == 200
@@ -406,7 +409,8 @@ def test_another_workers_round_control_keeps_this_workers_tables_remembered(pg_u
             section = f"/api/v1/sections/{club.section_id}/rounds/2"
             for step, heard in (("start", 1), ("close", 2), ("reopen", 3)):
                 assert club.td("POST", f"{section}/{step}").status_code == 200, step
-                wait_until(lambda n=heard: fanout.stats.changes_heard >= n, 30, f"{step} heard")
+                wanted = base + heard
+                wait_until(lambda n=wanted: fanout.stats.changes_heard >= n, 30, f"{step} heard")
                 if step == "start":
                     moved = first.send({"type": "next_round"})
                     assert (moved.status_code, moved.json()["round"]) == (200, 2), moved.text
