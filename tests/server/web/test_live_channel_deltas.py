@@ -195,9 +195,14 @@ def test_a_view_that_is_current_is_not_read_at_the_poll_until_the_reread() -> No
         page = await next_message(watcher)
         assert (page["type"], page["fragments"]) == ("fragments", {"n": "4"})
         assert view.loads == 2
+        channel.poll = 3600  # no poll between the push and its delta (the test's "database"
+        await asyncio.sleep(0.05)  # is written at once, the delta comes a moment later)
         push(bus, "2")  # a delta keeps it current...
         view.stored = 6
         await sent(channel, 1)
+        channel.poll = 0.01
+        push(bus, "0")  # wakes the channel from its long wait: polls every 0.01 s again
+        await sent(channel, 2)
         checks = view.checks
         await wait_until_async(lambda: view.checks >= checks + 10, 30, "ten more polls")
         assert view.loads == 2  # ...and nothing is read
