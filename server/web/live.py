@@ -171,7 +171,7 @@ class Channel:
         sub = self.bus.subscribe(self.key[1], None)
         try:
             clock = asyncio.get_running_loop().time
-            rendered = clock()
+            rendered = polled = clock()  # the last whole read; the last poll (read or not)
             reread = rendered + self._reread()
             await self._refresh()
             self.ready.set()
@@ -180,10 +180,10 @@ class Channel:
                 # A whole read comes every ``poll`` seconds for what no push announces (TD
                 # calls, terminals going quiet, late tables), once the pushes pause; not for
                 # a view that says it is still current, until ``reread`` has passed.
-                wait = self._until_read(clock(), rendered, heard)
+                wait = self._until_read(clock(), polled, heard)
                 if wait <= 0 and clock() < reread and await self._current():
                     self.skipped += 1
-                    rendered = clock()
+                    polled = clock()
                     continue
                 if wait > 0:
                     messages: list[Message] = []
@@ -206,7 +206,7 @@ class Channel:
                     await asyncio.sleep(pause)
                 while not sub.queue.empty():  # one render for a burst of pushes
                     sub.queue.get_nowait()
-                rendered = clock()
+                rendered = polled = clock()
                 reread = rendered + self._reread()
                 await self._refresh()
         finally:
@@ -226,10 +226,10 @@ class Channel:
             log.exception("checking %s failed", self.key)
             return False
 
-    def _until_read(self, now: float, rendered: float, heard: float) -> float:
-        """Seconds until the periodic whole read (0: now): ``poll`` after the last read, put
+    def _until_read(self, now: float, polled: float, heard: float) -> float:
+        """Seconds until the periodic whole read (0: now): ``poll`` after the last poll, put
         off while pushes come less than ``quiet`` apart, at most ``defer`` past its time."""
-        due = rendered + self.poll
+        due = polled + self.poll
         if now < due:
             return due - now
         latest = due + self.defer

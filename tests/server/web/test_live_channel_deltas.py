@@ -245,3 +245,38 @@ def test_a_view_that_cannot_tell_is_read_at_every_poll() -> None:
         await asyncio.gather(task, return_exceptions=True)
 
     asyncio.run(scenario())
+
+
+def test_a_skipped_poll_does_not_hold_back_the_next_whole_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The shortest time between two whole reads counts from the last read, not from the last
+    poll that found the view current: a push that needs a read after quiet polls is not held
+    back by them."""
+    paused: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def sleep(delay: float, *args: object) -> object:
+        paused.append(delay)
+        return await real_sleep(delay, *args)
+
+    async def scenario() -> None:
+        bus, view = Bus(), Counter()
+        view.tells = True
+        channel = Channel(("public", 1), view, bus, poll=0.01, quiet=0.0, min_interval=0.3)
+        task = asyncio.create_task(channel.run())
+        await channel.ready.wait()
+        started = time.monotonic()
+        await wait_until_async(
+            lambda: time.monotonic() - started > 1.0 and channel.skipped > 5, 30, "quiet polls"
+        )
+        paused.clear()
+        view.stored = 1
+        push(bus, "a full read")  # not a number: only a whole read shows it
+        await wait_until_async(lambda: view.loads == 2, 30, "the whole read")
+        assert not [p for p in paused if p > 0.1]  # the last read was over a second ago
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+    monkeypatch.setattr(asyncio, "sleep", sleep)
+    asyncio.run(scenario())
