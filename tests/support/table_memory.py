@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, text
+from sqlalchemy.sql import visitors
 from sqlmodel import Session, col, select
 
 from protocol.messages import table_command_adapter
@@ -45,6 +46,17 @@ from tests.support.app_factory import app_client, engine_at
 OPS = ("INSERT", "UPDATE", "DELETE")
 TABLES = 3
 BPR = 2
+
+
+def tables_read(clause: Any) -> set[str]:
+    """The names of the tables a statement reads (its FROM clauses, joins included)."""
+    names: set[str] = set()
+    for frm in getattr(clause, "get_final_froms", lambda: [])():
+        for node in visitors.iterate(frm):
+            name = getattr(node, "name", None)
+            if node.__visit_name__ == "table" and name:
+                names.add(str(name))
+    return names
 
 
 def triggers(engine: Engine) -> dict[str, set[str]]:

@@ -118,8 +118,7 @@ _OPEN = (
 )
 #: A section's generation, its row locked until the COMMIT (the TD's round control), then
 #: read again after the change, with the generations of its tables and its row.
-_SECTION_GEN = generations.SECTION_GEN
-_SECTION_LOCK = _SECTION_GEN.with_for_update()
+_SECTION_LOCK = generations.SECTION_GEN.with_for_update()
 _TABLE_GENS = select(_TG.c.table_id, _TG.c.gen).where(_TG.c.section_id == bindparam("section_id"))
 
 #: The table's lock alone (a command that does not come through the memory).
@@ -296,14 +295,13 @@ class TableMemory:
         """The TD's round control has written the section's row (after :func:`lock_section`
         gave ``before``): note the change for :meth:`apply`, when it was the only one the
         section's counter saw. Anything more, and the counters have the tables read again."""
-        conn = session.connection()
-        params = {"section_id": section_id}
-        after = conn.execute(_SECTION_GEN, params).scalar_one()
-        if after != before + 1:
+        after = generations.section_generation(session, section_id)
+        if after is None or after != before + 1:
             return
         row = generations.section_row(session, section_id)
         assert row is not None  # its generation row exists: so does the section
-        gens: dict[int, int] = {int(t): int(g) for t, g in conn.execute(_TABLE_GENS, params)}
+        found = session.connection().execute(_TABLE_GENS, {"section_id": section_id})
+        gens: dict[int, int] = {int(t): int(g) for t, g in found}
         change = SectionRowChange(section_id, before, after, gens, row)
         session.info.setdefault(f"{self._key}.sections", []).append(change)
 
@@ -335,21 +333,21 @@ class TableMemory:
         it did not write; the others are left to the counters. The row is set before the
         generation: a command that takes the state between the two reads it again. (Tables
         read in one transaction share their section's object: it is changed once.)"""
-        changed: set[int] = set()
+        carried: dict[int, bool] = {}  # by section object: whether it took the new row
         for table_id, state in list(self._states.items()):
             section = state.identity.section
             if section.id != change.section_id or state.section_gen != change.before:
                 continue
             if state.bumps or change.table_gens.get(table_id) != state.table_gen:
                 continue
-            if id(section) not in changed:
+            if id(section) not in carried:
                 held = vars(section)  # the loaded values (a missing one: not carried)
                 differ = generations.round_control_only(held, change.row)
-                if differ is None:
-                    continue  # not the round control's change alone: read again
-                for name in differ:
+                for name in differ or ():
                     set_committed_value(section, name, change.row[name])
-                changed.add(id(section))
+                carried[id(section)] = differ is not None
+            if not carried[id(section)]:
+                continue  # not the round control's change alone: read again
             state.section_gen = change.after
             self.stats.carried += 1
 

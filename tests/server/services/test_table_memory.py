@@ -14,7 +14,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
-from sqlalchemy.sql import visitors
 from sqlmodel import Session, select
 
 from server.core.db import make_engine, migrate
@@ -40,6 +39,7 @@ from tests.support.table_memory import (
     rebuilt_differences,
     runtime,
     served,
+    tables_read,
     triggers,
     watch_loads,
 )
@@ -80,20 +80,9 @@ def _tables_read(engine: Engine) -> tuple[set[str], list[str]]:
         if not LOADING.get():
             return
         statements.append(str(clause))
-        for frm in getattr(clause, "get_final_froms", lambda: [])():
-            for t in _table_names(frm):
-                tables.add(t)
+        tables.update(tables_read(clause))
 
     return tables, statements
-
-
-def _table_names(frm: Any) -> set[str]:
-    names: set[str] = set()
-    for node in visitors.iterate(frm):
-        name = getattr(node, "name", None)
-        if node.__visit_name__ == "table" and name:
-            names.add(str(name))
-    return names
 
 
 def test_the_memory_loads_only_from_guarded_tables(

@@ -6,9 +6,10 @@ it could not place) and falls back to the full read for what the view cannot fol
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 
 import pytest
 
@@ -54,6 +55,18 @@ def push(bus: Bus, entry_id: str) -> None:
     bus.publish([(1, None, Ack(entry_id=entry_id, detail="stored"))])
 
 
+@contextlib.asynccontextmanager
+async def running(channel: Channel) -> AsyncIterator[None]:
+    """The channel's loop, its first page read, until the block ends."""
+    task = asyncio.create_task(channel.run())
+    try:
+        await channel.ready.wait()
+        yield
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
 async def sent(channel: Channel, deltas: int) -> None:
     """Wait (bounded) until the channel has sent ``deltas`` deltas."""
     await wait_until_async(lambda: channel.deltas >= deltas, 30, f"{deltas} deltas sent")
@@ -68,37 +81,34 @@ def test_deltas_are_numbered_and_need_no_read_and_the_rest_is_read_in_full() -> 
     async def scenario() -> None:
         bus, view = Bus(), Counter()
         channel = Channel(("td", 1), view, bus, poll=3600)
-        task = asyncio.create_task(channel.run())
-        await channel.ready.wait()
-        watcher: asyncio.Queue[str] = asyncio.Queue()
-        channel.watchers.add(watcher)
-        first = json.loads(channel.snapshot())
-        assert (first["type"], first["full"], first["fragments"], first["seq"]) == (
-            "fragments",
-            True,
-            {"n": "0"},
-            1,
-        )
-        view.stored = 5
-        push(bus, "5")
-        delta = await next_message(watcher)
-        assert delta == {"type": "delta", "totals": {"n": 5}, "seq": 2}
-        assert (view.loads, channel.renders, channel.deltas) == (1, 1, 1)
-        # a new watcher (or one that lost a delta) gets the page as it stands now
-        again = json.loads(channel.snapshot())
-        assert (again["fragments"], again["seq"], again["full"]) == ({"n": "5"}, 2, True)
-        assert view.loads == 1  # rendered from memory, not read
-        renders = view.renders
-        assert channel.snapshot() == channel.snapshot()
-        assert view.renders == renders  # once a message number, however many watchers ask
-        assert channel.last == {"n": "0"}  # what every watcher was sent stays the baseline
-        view.stored = 7
-        push(bus, "not a number")  # the view cannot follow it: a full read
-        full = await next_message(watcher)
-        assert full == {"type": "fragments", "fragments": {"n": "7"}, "seq": 3}
-        assert view.loads == 2
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        async with running(channel):
+            watcher: asyncio.Queue[str] = asyncio.Queue()
+            channel.watchers.add(watcher)
+            first = json.loads(channel.snapshot())
+            assert (first["type"], first["full"], first["fragments"], first["seq"]) == (
+                "fragments",
+                True,
+                {"n": "0"},
+                1,
+            )
+            view.stored = 5
+            push(bus, "5")
+            delta = await next_message(watcher)
+            assert delta == {"type": "delta", "totals": {"n": 5}, "seq": 2}
+            assert (view.loads, channel.renders, channel.deltas) == (1, 1, 1)
+            # a new watcher (or one that lost a delta) gets the page as it stands now
+            again = json.loads(channel.snapshot())
+            assert (again["fragments"], again["seq"], again["full"]) == ({"n": "5"}, 2, True)
+            assert view.loads == 1  # rendered from memory, not read
+            renders = view.renders
+            assert channel.snapshot() == channel.snapshot()
+            assert view.renders == renders  # once a message number, however many watchers ask
+            assert channel.last == {"n": "0"}  # what every watcher was sent stays the baseline
+            view.stored = 7
+            push(bus, "not a number")  # the view cannot follow it: a full read
+            full = await next_message(watcher)
+            assert full == {"type": "fragments", "fragments": {"n": "7"}, "seq": 3}
+            assert view.loads == 2
 
     asyncio.run(scenario())
 
@@ -107,25 +117,22 @@ def test_a_watcher_that_asks_again_gets_the_whole_page_in_its_queue() -> None:
     async def scenario() -> None:
         bus, view = Bus(), Counter()
         channel = Channel(("td", 1), view, bus, poll=3600)
-        task = asyncio.create_task(channel.run())
-        await channel.ready.wait()
-        watcher: asyncio.Queue[str] = asyncio.Queue(maxsize=1)
-        channel.watchers.add(watcher)
-        view.stored = 3
-        push(bus, "1")
-        await sent(channel, 1)
-        push(bus, "2")  # the watcher's queue holds one: the first delta is dropped
-        await sent(channel, 2)
-        kept = await next_message(watcher)
-        assert kept["seq"] == 3  # the page sees seq 1 then 3, and asks for the page
-        assert _asks_refresh('{"type": "refresh"}')
-        assert not _asks_refresh('{"type": "other"}')
-        assert not _asks_refresh("x" * 200)
-        _resend(channel, watcher)
-        page = await next_message(watcher)
-        assert (page["full"], page["fragments"], page["seq"]) == (True, {"n": "3"}, 3)
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        async with running(channel):
+            watcher: asyncio.Queue[str] = asyncio.Queue(maxsize=1)
+            channel.watchers.add(watcher)
+            view.stored = 3
+            push(bus, "1")
+            await sent(channel, 1)
+            push(bus, "2")  # the watcher's queue holds one: the first delta is dropped
+            await sent(channel, 2)
+            kept = await next_message(watcher)
+            assert kept["seq"] == 3  # the page sees seq 1 then 3, and asks for the page
+            assert _asks_refresh('{"type": "refresh"}')
+            assert not _asks_refresh('{"type": "other"}')
+            assert not _asks_refresh("x" * 200)
+            _resend(channel, watcher)
+            page = await next_message(watcher)
+            assert (page["full"], page["fragments"], page["seq"]) == (True, {"n": "3"}, 3)
 
     asyncio.run(scenario())
 
@@ -146,18 +153,15 @@ def test_a_stream_of_deltas_holds_the_periodic_read_back_until_it_pauses() -> No
         bus, view = Bus(), Counter()
         # due at once, but put off while pushes come (a burst of results)
         channel = Channel(("td", 1), view, bus, poll=0.01, quiet=10.0, defer=3600)
-        task = asyncio.create_task(channel.run())
-        await channel.ready.wait()
-        for n in range(1, 21):
+        async with running(channel):
+            for n in range(1, 21):
+                push(bus, "1")
+                await sent(channel, n)
+                await asyncio.sleep(0.02)
+            assert view.loads == 1  # the first page only: every push was a delta
+            channel.quiet = 0.01  # the next pause counts: the read comes after it
             push(bus, "1")
-            await sent(channel, n)
-            await asyncio.sleep(0.02)
-        assert view.loads == 1  # the first page only: every push was a delta
-        channel.quiet = 0.01  # the next pause counts: the read comes after it
-        push(bus, "1")
-        await wait_until_async(lambda: view.loads == 2, 30, "the read after the pause")
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+            await wait_until_async(lambda: view.loads == 2, 30, "the read after the pause")
 
     asyncio.run(scenario())
 
@@ -166,15 +170,12 @@ def test_pushes_that_never_pause_still_get_the_periodic_read() -> None:
     async def scenario() -> None:
         bus, view = Bus(), Counter()
         channel = Channel(("td", 1), view, bus, poll=0.01, quiet=3600, defer=0.1)
-        task = asyncio.create_task(channel.run())
-        await channel.ready.wait()
-        deadline = time.monotonic() + 30
-        while view.loads < 2:
-            assert time.monotonic() < deadline, "no periodic read under a stream of pushes"
-            push(bus, "1")
-            await asyncio.sleep(0.01)
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        async with running(channel):
+            deadline = time.monotonic() + 30
+            while view.loads < 2:
+                assert time.monotonic() < deadline, "no periodic read under a stream of pushes"
+                push(bus, "1")
+                await asyncio.sleep(0.01)
 
     asyncio.run(scenario())
 
@@ -184,30 +185,27 @@ def test_a_view_that_is_current_is_not_read_at_the_poll_until_the_reread() -> No
         bus, view = Bus(), Counter()
         view.tells = True
         channel = Channel(("public", 1), view, bus, poll=0.01, quiet=0.0, reread=3600)
-        task = asyncio.create_task(channel.run())
-        await channel.ready.wait()
-        watcher: asyncio.Queue[str] = asyncio.Queue()
-        channel.watchers.add(watcher)
-        await wait_until_async(lambda: view.checks >= 20, 30, "twenty polls")
-        assert (view.loads, channel.renders) == (1, 1)  # every poll found it current
-        assert channel.skipped >= 20
-        view.stored = 4  # changed with no push: the next poll's check says so, and it reads
-        page = await next_message(watcher)
-        assert (page["type"], page["fragments"]) == ("fragments", {"n": "4"})
-        assert view.loads == 2
-        channel.poll = 3600  # no poll between the push and its delta (the test's "database"
-        await asyncio.sleep(0.05)  # is written at once, the delta comes a moment later)
-        push(bus, "2")  # a delta keeps it current...
-        view.stored = 6
-        await sent(channel, 1)
-        channel.poll = 0.01
-        push(bus, "0")  # wakes the channel from its long wait: polls every 0.01 s again
-        await sent(channel, 2)
-        checks = view.checks
-        await wait_until_async(lambda: view.checks >= checks + 10, 30, "ten more polls")
-        assert view.loads == 2  # ...and nothing is read
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        async with running(channel):
+            watcher: asyncio.Queue[str] = asyncio.Queue()
+            channel.watchers.add(watcher)
+            await wait_until_async(lambda: view.checks >= 20, 30, "twenty polls")
+            assert (view.loads, channel.renders) == (1, 1)  # every poll found it current
+            assert channel.skipped >= 20
+            view.stored = 4  # changed with no push: the next poll's check says so, and it reads
+            page = await next_message(watcher)
+            assert (page["type"], page["fragments"]) == ("fragments", {"n": "4"})
+            assert view.loads == 2
+            channel.poll = 3600  # no poll between the push and its delta (the test's "database"
+            await asyncio.sleep(0.05)  # is written at once, the delta comes a moment later)
+            push(bus, "2")  # a delta keeps it current...
+            view.stored = 6
+            await sent(channel, 1)
+            channel.poll = 0.01
+            push(bus, "0")  # wakes the channel from its long wait: polls every 0.01 s again
+            await sent(channel, 2)
+            checks = view.checks
+            await wait_until_async(lambda: view.checks >= checks + 10, 30, "ten more polls")
+            assert view.loads == 2  # ...and nothing is read
 
     asyncio.run(scenario())
 
@@ -217,14 +215,11 @@ def test_a_current_view_is_read_all_the_same_once_the_reread_is_past() -> None:
         bus, view = Bus(), Counter()
         view.tells = True  # always current: only the reread reads it
         channel = Channel(("public", 1), view, bus, poll=0.01, quiet=0.0, reread=0.2)
-        task = asyncio.create_task(channel.run())
-        await channel.ready.wait()
-        started = time.monotonic()
-        await wait_until_async(lambda: view.loads >= 3, 30, "reads at every reread")
-        assert time.monotonic() - started >= 2 * 0.2  # not before the reread: polls skipped
-        assert channel.skipped > 0
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        async with running(channel):
+            started = time.monotonic()
+            await wait_until_async(lambda: view.loads >= 3, 30, "reads at every reread")
+            assert time.monotonic() - started >= 2 * 0.2  # not before the reread: polls skipped
+            assert channel.skipped > 0
 
     asyncio.run(scenario())
     channel = Channel(("public", 1), Counter(), Bus(), reread=10.0)
@@ -237,12 +232,9 @@ def test_a_view_that_cannot_tell_is_read_at_every_poll() -> None:
     async def scenario() -> None:
         bus, view = Bus(), Counter()  # tells nothing: current() is False
         channel = Channel(("td", 1), view, bus, poll=0.01, quiet=0.0, reread=3600)
-        task = asyncio.create_task(channel.run())
-        await channel.ready.wait()
-        await wait_until_async(lambda: view.loads >= 10, 30, "a read at every poll")
-        assert channel.skipped == 0
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        async with running(channel):
+            await wait_until_async(lambda: view.loads >= 10, 30, "a read at every poll")
+            assert channel.skipped == 0
 
     asyncio.run(scenario())
 
@@ -264,19 +256,16 @@ def test_a_skipped_poll_does_not_hold_back_the_next_whole_read(
         bus, view = Bus(), Counter()
         view.tells = True
         channel = Channel(("public", 1), view, bus, poll=0.01, quiet=0.0, min_interval=0.3)
-        task = asyncio.create_task(channel.run())
-        await channel.ready.wait()
-        started = time.monotonic()
-        await wait_until_async(
-            lambda: time.monotonic() - started > 1.0 and channel.skipped > 5, 30, "quiet polls"
-        )
-        paused.clear()
-        view.stored = 1
-        push(bus, "a full read")  # not a number: only a whole read shows it
-        await wait_until_async(lambda: view.loads == 2, 30, "the whole read")
-        assert not [p for p in paused if p > 0.1]  # the last read was over a second ago
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        async with running(channel):
+            started = time.monotonic()
+            await wait_until_async(
+                lambda: time.monotonic() - started > 1.0 and channel.skipped > 5, 30, "quiet polls"
+            )
+            paused.clear()
+            view.stored = 1
+            push(bus, "a full read")  # not a number: only a whole read shows it
+            await wait_until_async(lambda: view.loads == 2, 30, "the whole read")
+            assert not [p for p in paused if p > 0.1]  # the last read was over a second ago
 
     monkeypatch.setattr(asyncio, "sleep", sleep)
     asyncio.run(scenario())

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, event
-from sqlalchemy.sql import visitors
 from sqlmodel import Session
 
 from server.core.models import Section
@@ -20,6 +19,7 @@ from server.services.table import table_memory
 from server.web.live_views import RankingView
 from tests.support.api import client, engine, open_club  # noqa: F401 (fixtures)
 from tests.support.movements import movement_club, play_round
+from tests.support.table_memory import tables_read
 
 #: What the ranking reads that does not move the section's counter: every change to it comes
 #: to the ranking as a push (a result changed, by a table or the TD).
@@ -31,10 +31,7 @@ def _tables_read(bind: Engine, load: Any) -> set[str]:
     tables: set[str] = set()
 
     def seen(conn: Any, clause: Any, *_args: Any) -> None:
-        for frm in getattr(clause, "get_final_froms", lambda: [])():
-            for node in visitors.iterate(frm):
-                if node.__visit_name__ == "table":
-                    tables.add(str(node.name))
+        tables.update(tables_read(clause))
 
     event.listen(bind, "before_execute", seen)
     try:
