@@ -976,16 +976,29 @@ class Device:
     def _show_next_wait(self) -> tuple[str, str]:
         """Where each pair of the table goes next, a line a pair and named by its number (as
         the terminal says "Pair 3: table 3 North-South"): "Pair 5>T4 EW" is pair 5 to table 4
-        as E/W, whichever seat it has now. Without the movement's word: wait for the TD."""
+        as E/W, whichever seat it has now. In an individual, two players a line (N and E, then
+        S and W): "3>T2E 7 out" is player 3 to table 2 as East, and player 7 sits out. Without
+        the movement's word: wait for the TD."""
         info = self.round
         assert info is not None
         done = fit(self._t("R{round} done, wait", round=info.round))
+        if any(p.player for p in info.next):
+            moves = [self._move(p) for p in info.next[:4]]
+            return fit(" ".join(moves[:2])), fit(" ".join(moves[2:]))
         moves = [self._move(p) for p in info.next[:2]]
         if not moves:
             return done, self._t("for the TD")
         return (moves[0], moves[1]) if len(moves) == 2 else (done, moves[0])
 
     def _move(self, position: NextPosition) -> str:
+        if position.player:
+            player = position.pair
+            if position.table is None or position.seat is None:
+                return self._t("{player} out", player=player)
+            seat = i18n.seat(self.language, position.seat)
+            return self._t(
+                "{player}>T{table}{seat}", player=player, table=position.table, seat=seat
+            )
         pair = position.pair.replace(" ", "")  # "3 NS" -> "3NS", as the seat screen shows pairs
         if position.table is None or position.seat is None:
             return fit(self._t("Pair {pair} out", pair=pair))

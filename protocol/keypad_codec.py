@@ -288,7 +288,12 @@ _POSITION = Struct(
     (
         Field("pair", TEXT),
         Field("table", ZeroIsNone(U16)),
-        Field("seat", Choice(SIDES)),
+        # A pair's side as its index in SIDES, as every keypad reads it; a player's seat (an
+        # individual) after those, with the player bit set.
+        Bits(
+            "a position's seat byte",
+            (EnumBits("seat", (*SIDES, *SEATS[1:]), 3), FlagBit("player")),
+        ),
         Field("boards", ListOf(U16)),
     ),
 )

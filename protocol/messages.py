@@ -166,13 +166,21 @@ class BoardStatus(BaseModel):
 
 
 class NextPosition(BaseModel):
-    """Where a pair goes after this round (from the movement)."""
+    """Where a pair, or in an individual a player, goes after this round (from the movement)."""
 
     model_config = ConfigDict(frozen=True)
-    pair: str
-    table: int | None = Field(description="None: the pair sits out next round.")
-    seat: Literal["NS", "EW"] | None = None
+    pair: str = Field(
+        description='Who moves: the pair\'s label ("7", "3 NS"), or the player\'s number.'
+    )
+    table: int | None = Field(description="None: the pair (player) sits out next round.")
+    seat: Literal["NS", "EW", "N", "E", "S", "W"] | None = Field(
+        default=None, description="A pair's side, or a player's seat (N, E, S, W)."
+    )
     boards: list[int] = Field(default_factory=list)
+    player: bool = Field(
+        default=False,
+        description="An individual: the position is one player's, named by their number.",
+    )
 
 
 # ------------------------------------------------------------------ terminal -> server

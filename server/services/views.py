@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import partial
 from typing import Literal, cast
 
@@ -22,9 +23,11 @@ from protocol.messages import (
     RoundInfo,
 )
 from server.core.models import Board, BridgeTable, Event, MovementAssignment, Pair, Result, Section
+from server.movements.model import parse_seats
 from server.services import keyed_deals
 
 SeatLetter = Literal["N", "E", "S", "W"]
+SEAT_LETTERS: tuple[SeatLetter, ...] = ("N", "E", "S", "W")
 
 
 def alert_explanations(text: str | None) -> list[AlertExplanation] | None:
@@ -111,57 +114,106 @@ def missing_boards(boards: list[int], results: list[Result]) -> list[int]:
 
 
 def next_positions(
-    session: Session, section: Section, round_: int, pairs: list[Pair]
+    session: Session,
+    section: Section,
+    round_: int,
+    row: MovementAssignment | None,
+    pairs: list[Pair],
 ) -> list[NextPosition]:
-    if round_ >= section.rounds or not pairs:
+    """Where the table's pairs (in an individual, its players) go after ``round_``."""
+    if round_ >= section.rounds or row is None:
         return []
-    ids = [p.id for p in pairs]
-    rows = session.exec(
-        select(MovementAssignment).where(
-            MovementAssignment.section_id == section.id,
-            MovementAssignment.round == round_ + 1,
+    following = select(MovementAssignment).where(
+        MovementAssignment.section_id == section.id, MovementAssignment.round == round_ + 1
+    )
+    if row.seats is None:
+        ids = [p.id for p in pairs]
+        if not ids:
+            return []
+        following = following.where(
             or_(
                 col(MovementAssignment.ns_pair_id).in_(ids),
                 col(MovementAssignment.ew_pair_id).in_(ids),
-            ),
+            )
         )
-    ).all()
-    return _positions(pairs, list(rows))
+    return next_positions_of(row, pairs, list(session.exec(following)))
 
 
-def _positions(pairs: list[Pair], rows: list[MovementAssignment]) -> list[NextPosition]:
-    """Where each pair goes next, from the next round's movement rows (any superset). A pair
-    going to a table with nobody on the other side (a phantom's, a pair that left) plays
-    nothing there: it sits out (no table)."""
-    return _positions_in(pairs, _seated_in(rows))
+def next_positions_of(
+    row: MovementAssignment, pairs: list[Pair], following: list[MovementAssignment]
+) -> list[NextPosition]:
+    """Where the pairs (or players) of ``row`` go, among the next round's rows ``following``
+    (any superset of those that seat them)."""
+    return _positions_in(row, pairs, _seated_in(following))
 
 
-Seating = dict[int, tuple[MovementAssignment, Literal["NS", "EW"]]]
+Side = Literal["NS", "EW"]
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Who plays where in one round of the movement: each pair's row and side, and in an
+    individual each player's row and seat. Only rows that play are indexed (a table with
+    nobody on one side plays nothing: whoever goes there sits out)."""
+
+    pairs: dict[int, tuple[MovementAssignment, Side]]
+    players: dict[int, tuple[MovementAssignment, SeatLetter]]
 
 
 def _seated_in(rows: list[MovementAssignment]) -> Seating:
-    """Pair id -> the row that seats it (and on which side) among ``rows`` that play."""
-    seated: Seating = {}
+    """The seating of ``rows`` (one round's rows, or any superset of those that matter)."""
+    pairs: dict[int, tuple[MovementAssignment, Side]] = {}
+    players: dict[int, tuple[MovementAssignment, SeatLetter]] = {}
     for row in rows:
-        if fair_play.plays_here(row.ns_pair_id, row.ew_pair_id):
-            seated[row.ns_pair_id or 0] = (row, "NS")
-            seated[row.ew_pair_id or 0] = (row, "EW")
-    return seated
+        if not fair_play.plays_here(row.ns_pair_id, row.ew_pair_id):
+            continue
+        pairs[row.ns_pair_id or 0] = (row, "NS")
+        pairs[row.ew_pair_id or 0] = (row, "EW")
+        if row.seats:
+            for letter, player in zip(SEAT_LETTERS, parse_seats(row.seats), strict=True):
+                if player is not None:
+                    players[player] = (row, letter)
+    return Seating(pairs, players)
 
 
-def _positions_in(pairs: list[Pair], seated: Seating) -> list[NextPosition]:
+NO_SEATING = Seating({}, {})
+
+#: Where a table's pairs or players go next, from its movement row and its pairs.
+Positions = Callable[[MovementAssignment, list[Pair]], list[NextPosition]]
+
+
+def _positions_in(
+    row: MovementAssignment, pairs: list[Pair], seated: Seating
+) -> list[NextPosition]:
+    """Where each of the table's pairs goes next; in an individual, where each of its players
+    goes (its partnerships last one round: "sits out" would be false of every one)."""
+    if row.seats:
+        return [
+            _position(str(player), seated.players.get(player), player=True)
+            for player in parse_seats(row.seats)
+            if player is not None
+        ]
     out = []
     for pair in pairs:
         info = pair_info(pair)
         assert info is not None
-        found = seated.get(pair.id or 0)
-        if found is None:
-            out.append(NextPosition(pair=info.label, table=None))
-            continue
-        row, seat = found
-        boards = row.board_numbers()
-        out.append(NextPosition(pair=info.label, table=row.table_number, seat=seat, boards=boards))
+        out.append(_position(info.label, seated.pairs.get(pair.id or 0), player=False))
     return out
+
+
+def _position(
+    label: str, found: tuple[MovementAssignment, str] | None, *, player: bool
+) -> NextPosition:
+    if found is None:
+        return NextPosition(pair=label, table=None, player=player)
+    row, seat = found
+    return NextPosition(
+        pair=label,
+        table=row.table_number,
+        seat=cast("Side | SeatLetter", seat),
+        boards=row.board_numbers(),
+        player=player,
+    )
 
 
 #: A round's boards' dealer and vulnerability, and whether the deal is unknown (never the deal
@@ -260,10 +312,10 @@ def round_infos(
         row = rows.get((table.number, table.round)) if table.round else None
         ns = pairs.get(row.ns_pair_id) if row and row.ns_pair_id else None
         ew = pairs.get(row.ew_pair_id) if row and row.ew_pair_id else None
-        positions: Callable[[list[Pair]], list[NextPosition]] = (
+        positions: Positions = (
             _no_positions
             if table.round >= section.rounds
-            else partial(_positions_in, seated=seated.get(table.round + 1, {}))
+            else partial(_positions_in, seated=seated.get(table.round + 1, NO_SEATING))
         )
         out[table.number] = round_view(
             session,
@@ -279,7 +331,7 @@ def round_infos(
     return out
 
 
-def _no_positions(_pairs: list[Pair]) -> list[NextPosition]:
+def _no_positions(_row: MovementAssignment, _pairs: list[Pair]) -> list[NextPosition]:
     return []
 
 
@@ -292,7 +344,7 @@ def round_view(
     seated: tuple[Pair | None, Pair | None],
     results: dict[int, Result],
     facts: Facts,
-    next_positions: Callable[[list[Pair]], list[NextPosition]],
+    next_positions: Positions,
 ) -> RoundInfo:
     """The round view of one table from what was read for it."""
     round_ = table.round
@@ -331,10 +383,8 @@ def round_view(
         complete=complete,
         round_open=round_ > section.closed_rounds,
         next_round_released=section.current_round > round_,
-        # An individual's partnerships last one round: none of them goes anywhere next (each
-        # player does, by the guide card), and "sits out" would be false of every one.
-        next=next_positions([p for p in (ns, ew) if p is not None])
-        if complete and section.movement_kind != "individual"
+        next=next_positions(row, [p for p in (ns, ew) if p is not None])
+        if complete and row is not None
         else [],
         lead_required=event.lead_required,
         tricks_style=event.tricks_style,

@@ -6,7 +6,7 @@ from rich.table import Table
 from textual.app import ComposeResult
 from textual.widgets import Digits, Static
 
-from protocol.messages import COMPLETE_STATES, BoardStatus, RoundInfo
+from protocol.messages import COMPLETE_STATES, BoardStatus, NextPosition, RoundInfo
 from terminal import i18n
 from terminal.errors import ClientError
 from terminal.i18n import N_, _, ngettext
@@ -65,22 +65,30 @@ def unfinished_text(info: RoundInfo) -> str:
 
 
 def next_text(info: RoundInfo) -> str:
-    """Where each pair goes next (from the movement)."""
-    lines = []
-    for position in info.next:
+    """Where each pair goes next (from the movement); in an individual, each player."""
+    return "\n".join(_move_text(position) for position in info.next)
+
+
+def _move_text(position: NextPosition) -> str:
+    if position.player:
         if position.table is None:
-            lines.append(_("Pair {pair}: sits out next round.").format(pair=position.pair))
-            continue
-        seat = {"NS": " " + _("North-South"), "EW": " " + _("East-West")}.get(
-            position.seat or "", ""
+            return _("Player {player}: sits out next round.").format(player=position.pair)
+        return _("Player {player}: table {table} {seat}, boards {boards}.").format(
+            player=position.pair,
+            table=position.table,
+            seat=i18n.seat_name(position.seat),
+            boards=_board_list(position),
         )
-        boards = ", ".join(str(b) for b in position.boards)
-        lines.append(
-            _("Pair {pair}: table {table}{seat}, boards {boards}.").format(
-                pair=position.pair, table=position.table, seat=seat, boards=boards
-            )
-        )
-    return "\n".join(lines)
+    if position.table is None:
+        return _("Pair {pair}: sits out next round.").format(pair=position.pair)
+    seat = {"NS": " " + _("North-South"), "EW": " " + _("East-West")}.get(position.seat or "", "")
+    return _("Pair {pair}: table {table}{seat}, boards {boards}.").format(
+        pair=position.pair, table=position.table, seat=seat, boards=_board_list(position)
+    )
+
+
+def _board_list(position: NextPosition) -> str:
+    return ", ".join(str(b) for b in position.boards)
 
 
 class SummaryScreen(TableScreen):

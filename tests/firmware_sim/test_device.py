@@ -238,6 +238,52 @@ def test_the_move_screen_in_every_language_and_a_sit_out() -> None:
     assert danish == ("Par 5>B4 ØV", "Par 4>B2 NS")
 
 
+INDIVIDUAL_MOVES = [
+    NextPosition(pair="1", table=2, seat="E", boards=[3, 4], player=True),
+    NextPosition(pair="12", table=None, player=True),
+    NextPosition(pair="3", table=3, seat="S", boards=[5, 6], player=True),
+    NextPosition(pair="4", table=1, seat="W", boards=[1, 2], player=True),
+]
+
+
+def test_the_move_screen_of_an_individual_names_each_player_and_their_next_seat() -> None:
+    """An individual: four players, two a line in the order they sit now (N, E, S, W), each
+    with the next table and seat, or a sit-out, in every language."""
+    shown = {
+        lang: round_ended(FakeTables(), INDIVIDUAL_MOVES, lang).lines for lang in i18n.LANGUAGES
+    }
+    assert shown == {
+        "en": ("1>T2E 12 out", "3>T3S 4>T1W"),
+        "da": ("1>B2Ø 12 over", "3>B3S 4>B1V"),
+        "nb": ("1>B2Ø 12 over", "3>B3S 4>B1V"),
+        "de": ("1>T2O 12 aus", "3>T3S 4>T1W"),
+        "ru": ("1>С2В 12 отд.", "3>С3Ю 4>С1З"),
+    }
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_two_players_at_their_widest_fit_one_line_uncut(lang: str) -> None:
+    """Two moves a line with two-digit players and tables, each seat, and sit-outs: the
+    line is both moves whole, within the display's width."""
+    seat = {letter: i18n.seat(lang, letter) for letter in "NESW"}
+    going = [
+        (
+            NextPosition(pair="99", table=99, seat=letter, boards=[1], player=True),
+            i18n.text(lang, "{player}>T{table}{seat}", player=99, table=99, seat=seat[letter]),
+        )
+        for letter in ("N", "E", "S", "W")
+    ]
+    out = (
+        NextPosition(pair="98", table=None, player=True),
+        i18n.text(lang, "{player} out", player=98),
+    )
+    for moves in (going, [out] * 4, [going[1], out, out, going[3]]):
+        lines = round_ended(FakeTables(), [m for m, _ in moves], lang).lines
+        whole = tuple(" ".join(text for _, text in moves[i : i + 2]) for i in (0, 2))
+        assert lines == whole
+        assert all(len(line) <= WIDTH for line in lines), lines
+
+
 def test_the_move_screen_without_the_movement_s_word_waits_for_the_td(
     tables: FakeTables,
 ) -> None:

@@ -23,6 +23,7 @@ from tests.support.keypad import Table
 WIDEST = {"table": 99, "board": 99, "round": 99, "done": 99, "total": 99, "code": "", "tricks": 19}
 WIDEST |= {"seat": "Ø", "count": 13}  # the auction's caller, the deal's cards in a hand
 WIDEST |= {"pair": "10NS", "side": "ØV"}  # the move screen: a Mitchell pair, its next seat
+WIDEST |= {"player": 99}  # the move screen of an individual: a player
 ROOT = Path(__file__).resolve().parents[2]
 SHOWABLE = set(string.printable) - set("\t\n\r\x0b\x0c") | i18n.CHARSET
 
@@ -72,7 +73,7 @@ def test_every_text_the_keypad_names_is_in_its_catalogue() -> None:
 def test_fields_survive_translation() -> None:
     for message, translations in TEXTS.items():
         names = ("{table}", "{board}", "{round}", "{entry}", "{tricks}", "{seat}", "{count}")
-        names += ("{pair}", "{side}")
+        names += ("{pair}", "{side}", "{player}")
         fields = sorted(f for f in names if f in message)
         for text in translations:
             assert sorted(f for f in fields if f in text) == fields, (message, text)

@@ -140,13 +140,20 @@ MOVES = {
     ],
     "one": [NextPosition(pair="3", table=2, seat="EW", boards=[1])],
     "none": [],
+    "individual": [
+        NextPosition(pair="1", table=2, seat="E", boards=[3, 4], player=True),
+        NextPosition(pair="12", table=None, player=True),
+        NextPosition(pair="3", table=3, seat="S", boards=[5, 6], player=True),
+        NextPosition(pair="4", table=1, seat="W", boards=[1, 2], player=True),
+    ],
 }
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_the_move_screen_is_the_simulators(mp: MicroPython, lang: str) -> None:
-    """Each pair named with its next table and side (a sit-out as such), or the wait for the
-    TD without the movement's word, as the simulator shows them in every language."""
+    """Each pair named with its next table and side (a sit-out as such), an individual's
+    players with their next table and seat, or the wait for the TD without the movement's
+    word, as the simulator shows them in every language."""
     for name, moves in MOVES.items():
         pair = Pair(mp, lang, "absolute", None)
         pair.moving(moves)

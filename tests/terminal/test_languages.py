@@ -13,10 +13,12 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from protocol.languages import LANGUAGES
+from protocol.messages import NextPosition, RoundInfo
 from terminal import i18n
 from terminal.app import TravellerTerminal
 from terminal.config import ConfigStore
 from terminal.link import language_headers
+from terminal.screens.summary import next_text
 from terminal.testing.server import FakeServer
 from tests.support.terminal import checked, make_app, settle
 
@@ -341,3 +343,39 @@ def test_a_sit_out_rounds_summary_says_no_boards_not_all_boards_done(lang: str, 
     assert ("✓" in text) is False
     if lang != "en":
         assert not text.startswith("NO BOARDS")
+
+
+def test_an_individuals_players_are_told_their_next_table_and_seat() -> None:
+    """The round summary of an individual names each player (not a partnership), with the
+    next table and seat, or the sit-out, in every language."""
+    moves = RoundInfo(
+        event="Individual",
+        section="A",
+        table=1,
+        round=1,
+        rounds=7,
+        ns=None,
+        ew=None,
+        boards=[],
+        complete=True,
+        round_open=True,
+        next_round_released=False,
+        next=[
+            NextPosition(pair="5", table=2, seat="E", boards=[3, 4], player=True),
+            NextPosition(pair="6", table=None, player=True),
+        ],
+    )
+    shown = {}
+    for language in ("en", "da", "nb", "de", "ru"):
+        i18n.set_language(language)
+        shown[language] = next_text(moves).splitlines()
+    assert shown == {
+        "en": ["Player 5: table 2 East, boards 3, 4.", "Player 6: sits out next round."],
+        "da": ["Spiller 5: bord 2 Øst, spil 3, 4.", "Spiller 6: sidder over i næste runde."],
+        "nb": ["Spiller 5: bord 2 Øst, spill 3, 4.", "Spiller 6: sitter over i neste runde."],
+        "de": [
+            "Spieler 5: Tisch 2 Ost, Boards 3, 4.",
+            "Spieler 6: setzt in der nächsten Runde aus.",
+        ],
+        "ru": ["Игрок 5: стол 2 Восток, сдачи 3, 4.", "Игрок 6: пропускает следующий раунд."],
+    }

@@ -683,18 +683,32 @@ class Device:
 
     def _show_next_wait(self):
         """Where each pair of the table goes next, a line a pair and named by its number:
-        "Pair 5>T4 EW" is pair 5 to table 4 as E/W, whichever seat it has now. Without the
+        "Pair 5>T4 EW" is pair 5 to table 4 as E/W, whichever seat it has now. In an
+        individual, two players a line (N and E, then S and W): "3>T2E 7 out". Without the
         movement's word: wait for the TD."""
         info = self.round
         done = fit(self._t("R{round} done, wait", round=info["round"]))
+        if any(p.get("player") for p in info["next"]):
+            moves = [self._move(p) for p in info["next"][:4]]
+            return fit(" ".join(moves[:2])), fit(" ".join(moves[2:]))
         moves = [self._move(p) for p in info["next"][:2]]
         if not moves:
             return done, self._t("for the TD")
         return (moves[0], moves[1]) if len(moves) == 2 else (done, moves[0])
 
     def _move(self, position):
-        pair = position["pair"].replace(" ", "")  # "3 NS" -> "3NS", as the seat screen shows
         side = position.get("seat")
+        if position.get("player"):
+            player = position["pair"]
+            if position.get("table") is None or side is None:
+                return self._t("{player} out", player=player)
+            return self._t(
+                "{player}>T{table}{seat}",
+                player=player,
+                table=position["table"],
+                seat=seat(self.language, side),
+            )
+        pair = position["pair"].replace(" ", "")  # "3 NS" -> "3NS", as the seat screen shows
         if position.get("table") is None or side is None:
             return fit(self._t("Pair {pair} out", pair=pair))
         side = "".join(seat(self.language, letter) for letter in side)

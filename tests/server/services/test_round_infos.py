@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
-from sqlmodel import Session
+from sqlmodel import Session, select
 
-from server.core.models import Event
+from server.core.models import Event, MovementAssignment
+from server.services import views
 from server.services.event import setup
 from server.services.event.setup import tables_of
 from server.services.views import round_info, round_infos
@@ -66,6 +67,26 @@ def where_they_sit(tables: list[Table]) -> dict[str, Place]:
     return seated
 
 
+def where_players_sit(club: Club, round_: int) -> dict[str, Place]:
+    """Each player's table, seat and boards in ``round_`` of an individual, from the stored
+    movement (a table with a partnership missing plays nothing: its players sit out)."""
+    seated: dict[str, Place] = {}
+    with Session(club.engine) as s:
+        rows = s.exec(
+            select(MovementAssignment).where(
+                MovementAssignment.section_id == club.section_id,
+                MovementAssignment.round == round_,
+            )
+        )
+        for row in rows:
+            plays = row.ns_pair_id is not None and row.ew_pair_id is not None
+            boards = tuple(int(b) for b in row.boards.split(",") if b)
+            for seat, player in zip("NESW", (row.seats or ",,,").split(","), strict=True):
+                if player:
+                    seated[player] = (row.table_number, seat, boards) if plays else (None, None, ())
+    return seated
+
+
 def told_true(told: dict[str, Place], seated: dict[str, Place]) -> list[str]:
     """The pairs whose next position said at the end of a round was not where they sit now."""
     wrong = []
@@ -112,9 +133,41 @@ def test_every_movement_kind_at_every_round_start(
                 for t in tables
                 for n in t.round()["next"]
             }
-            # A complete round tells its pairs where they go; an individual's partnerships
-            # go nowhere (each lasts a round): they are told nothing rather than "sits out".
-            assert bool(told) is (movement["kind"] != "individual"), (round_, told)
+            # A complete round tells its pairs where they go; an individual tells its
+            # players (its partnerships last a round), never a partnership.
+            players = [n["player"] for t in tables for n in t.round()["next"]]
+            individual = movement["kind"] == "individual"
+            assert players, round_
+            assert all(p is individual for p in players), (round_, told)
+            if individual:
+                assert sorted(told, key=int) == [str(p) for p in range(1, 9)], round_
             advance(club, tables, round_ + 1)
             _both(club)
-            assert told_true(told, where_they_sit(tables)) == [], round_
+            seated = where_players_sit(club, round_ + 1) if individual else where_they_sit(tables)
+            assert told_true(told, seated) == [], round_
+
+
+def test_an_individuals_player_at_a_table_that_plays_nothing_sits_out() -> None:
+    """A player whose next table has a partnership missing (no one to play) sits out; the
+    others get their table, seat and boards, in the order they sit now (N, E, S, W)."""
+    now = MovementAssignment(
+        section_id=1, table_number=1, round=1, ns_pair_id=1, ew_pair_id=2, boards="1,2",
+        seats="1,2,3,4",
+    )  # fmt: skip
+    following = [
+        MovementAssignment(
+            section_id=1, table_number=1, round=2, ns_pair_id=3, ew_pair_id=None, boards="1,2",
+            seats="1,,3,",
+        ),
+        MovementAssignment(
+            section_id=1, table_number=2, round=2, ns_pair_id=4, ew_pair_id=5, boards="3,4",
+            seats="5,2,6,4",
+        ),
+    ]  # fmt: skip
+    told = views.next_positions_of(now, [], following)
+    assert [(p.pair, p.table, p.seat, p.boards, p.player) for p in told] == [
+        ("1", None, None, [], True),
+        ("2", 2, "E", [3, 4], True),
+        ("3", None, None, [], True),
+        ("4", 2, "W", [3, 4], True),
+    ]
