@@ -363,8 +363,8 @@ def round_view(
         statuses.append(
             BoardStatus(
                 board=number,
-                dealer=cast(SeatLetter, dealer),
-                vulnerability=cast(Literal["NONE", "NS", "EW", "BOTH"], vulnerability),
+                dealer=cast("SeatLetter", dealer),
+                vulnerability=cast('Literal["NONE", "NS", "EW", "BOTH"]', vulnerability),
                 state=stored.state if stored else "missing",
                 result=result_view(stored) if stored else None,
                 deal=deal_asks.get(number),
