@@ -151,7 +151,7 @@ Side = Literal["NS", "EW"]
 
 
 @dataclass(frozen=True, slots=True)
-class Seating:
+class RoundSeating:
     """Who plays where in one round of the movement: each pair's row and side, and in an
     individual each player's row and seat. Only rows that play are indexed (a table with
     nobody on one side plays nothing: whoever goes there sits out)."""
@@ -160,7 +160,7 @@ class Seating:
     players: dict[int, tuple[MovementAssignment, SeatLetter]]
 
 
-def _seated_in(rows: list[MovementAssignment]) -> Seating:
+def _seated_in(rows: list[MovementAssignment]) -> RoundSeating:
     """The seating of ``rows`` (one round's rows, or any superset of those that matter)."""
     pairs: dict[int, tuple[MovementAssignment, Side]] = {}
     players: dict[int, tuple[MovementAssignment, SeatLetter]] = {}
@@ -173,17 +173,17 @@ def _seated_in(rows: list[MovementAssignment]) -> Seating:
             for letter, player in zip(SEAT_LETTERS, parse_seats(row.seats), strict=True):
                 if player is not None:
                     players[player] = (row, letter)
-    return Seating(pairs, players)
+    return RoundSeating(pairs, players)
 
 
-NO_SEATING = Seating({}, {})
+NO_SEATING = RoundSeating({}, {})
 
 #: Where a table's pairs or players go next, from its movement row and its pairs.
 Positions = Callable[[MovementAssignment, list[Pair]], list[NextPosition]]
 
 
 def _positions_in(
-    row: MovementAssignment, pairs: list[Pair], seated: Seating
+    row: MovementAssignment, pairs: list[Pair], seated: RoundSeating
 ) -> list[NextPosition]:
     """Where each of the table's pairs goes next; in an individual, where each of its players
     goes (its partnerships last one round: "sits out" would be false of every one)."""
