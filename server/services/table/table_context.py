@@ -55,16 +55,32 @@ _ROUND = (
     )
     .with_for_update()
 )
-_ROUND_RESULTS = _ROUND.execution_options(populate_existing=True)
-#: ... and one board's (a command without the memory).
+#: ... one board's (a command without the memory) ...
 _RESULT = _ROUND.where(Result.board == bindparam("board"))
+#: ... and every round's, locked, for the memory (which holds all the table's rounds).
+_TABLE_RESULTS = (
+    select(Result)
+    .where(
+        Result.section_id == bindparam("section_id"),
+        Result.table_number == bindparam("table_number"),
+    )
+    .with_for_update()
+    .execution_options(populate_existing=True)
+)
+#: The movement's rows of every round of one table (the memory reads them at once).
+_TABLE_ROWS = select(MovementAssignment).where(
+    MovementAssignment.section_id == bindparam("section_id"),
+    MovementAssignment.table_number == bindparam("table_number"),
+)
 _REMEMBER = insert(ReceivedEntry)
 _DEALS = select(Board.number, Board.deal).where(
     Board.section_id == bindparam("section_id"),
     Board.number.in_(bindparam("boards", expanding=True)),  # type: ignore[attr-defined]
 )
-_PAIR = (
-    select(Pair).where(Pair.id == bindparam("pair_id")).execution_options(populate_existing=True)
+_PAIRS = (
+    select(Pair)
+    .where(Pair.id.in_(bindparam("pair_ids", expanding=True)))  # type: ignore[union-attr]
+    .execution_options(populate_existing=True)
 )
 
 
@@ -269,20 +285,47 @@ class TableContext:
         self._bump()
 
     def assignment(self) -> MovementAssignment | None:
-        """The movement's row for the table's round (read once a command and round, or once
-        while the table is remembered)."""
+        """The movement's row for the table's round (read once a command and round; while
+        the table is remembered, every round's row is read at once)."""
         round_ = self.table.round
-        rows = self.memory.rows if self.memory is not None else self._rows
+        if self.memory is None:
+            if round_ not in self._rows:
+                self._rows[round_] = assignment(self.s, self.section, self.table.number, round_)
+            return self._rows[round_]
+        rows = self.memory.rows
         if round_ not in rows:
             with table_memory.loading():
-                rows[round_] = assignment(self.s, self.section, self.table.number, round_)
+                found = self.s.exec(_TABLE_ROWS, params=self._where()).all()
+            for row in found:
+                rows[row.round] = row
+            for number in range(1, self.section.rounds + 1):
+                rows.setdefault(number, None)
+            rows.setdefault(round_, None)
         return rows[round_]
 
+    def _where(self) -> dict[str, Any]:
+        return {"section_id": self.section.id, "table_number": self.table.number}
+
+    def _remembered_rows(self) -> list[MovementAssignment]:
+        """The movement's rows of every round of the remembered table."""
+        assert self.memory is not None
+        self.assignment()  # reads them all unless the table's round's row is known
+        return [row for row in self.memory.rows.values() if row is not None]
+
+    def _remembered_boards(self, boards: list[int]) -> list[int]:
+        """``boards`` and the boards of every round of the remembered table: what the memory
+        reads at once when one of ``boards`` is not known."""
+        every = {b for row in self._remembered_rows() for b in row.board_numbers()}
+        return sorted(every.union(boards))
+
     def deals(self, boards: list[int]) -> dict[int, str | None]:
-        """The deals (PBN, None without a hand record) of these boards of the section."""
+        """The deals (PBN, None without a hand record) of these boards of the section (while
+        the table is remembered, of every round's boards at once)."""
         known = self.memory.deals if self.memory is not None else {}
         missing = [b for b in boards if b not in known]
         if missing:
+            if self.memory is not None:
+                missing = [b for b in self._remembered_boards(missing) if b not in known]
             params = {"section_id": self.section.id, "boards": missing}
             with table_memory.loading():
                 found: dict[int, str | None] = dict(self.s.execute(_DEALS, params).all())
@@ -304,12 +347,22 @@ class TableContext:
         return self.memory.lead_checked
 
     def pair(self, pair_id: int) -> Pair | None:
-        """A pair of the section (for its PIN)."""
+        """A pair of the section (for its PIN); while the table is remembered, every pair it
+        meets in the movement is read at once."""
         if self.memory is None:
             return self.s.get(Pair, pair_id)
         pairs = self.memory.pairs
         if pair_id not in pairs:
-            pairs[pair_id] = table_memory.load(self.s, _PAIR, {"pair_id": pair_id})
+            ids = {pair_id} | {
+                i
+                for row in self._remembered_rows()
+                for i in (row.ns_pair_id, row.ew_pair_id)
+                if i is not None and i not in pairs
+            }
+            with table_memory.loading():
+                found = {p.id: p for p in self.s.exec(_PAIRS, params={"pair_ids": sorted(ids)})}
+            for i in ids:
+                pairs[i] = found.get(i)
         return pairs[pair_id]
 
     def round_row(self) -> MovementAssignment:
@@ -362,24 +415,26 @@ class TableContext:
         if self.memory is None:
             return self.s.exec(_RESULT, params=params).first()
         key = (self.table.round, board)
-        round_ = {k: params[k] for k in ("section_id", "table_number", "round")}
         results = self.memory.results
-        if key not in results:  # the round's results at once (under the table's lock)
+        if key not in results:  # every round's results at once (under the table's lock)
             with table_memory.loading():
-                found = self.s.exec(_ROUND_RESULTS, params=round_).all()
+                found = self.s.exec(_TABLE_RESULTS, params=self._where()).all()
             for row in found:
                 results[(row.round, row.board)] = row
-            row_ = self.assignment()
-            for b in [*(row_.board_numbers() if row_ is not None else []), board]:
-                results.setdefault((self.table.round, b), None)
+            for row_ in self._remembered_rows():
+                for b in row_.board_numbers():
+                    results.setdefault((row_.round, b), None)
+            results.setdefault(key, None)
         return results[key]
 
     def board_facts(self, boards: list[int]) -> Facts:
         """The boards' dealer, vulnerability and whether the deal is unknown (read once while
-        the table is remembered)."""
+        the table is remembered, every round's boards at once)."""
         known = self.memory.facts if self.memory is not None else {}
         missing = [b for b in boards if b not in known]
         if missing:
+            if self.memory is not None:
+                missing = [b for b in self._remembered_boards(missing) if b not in known]
             with table_memory.loading():
                 known.update(board_facts(self.s, self.section.id or 0, missing))
         return {b: known[b] for b in boards if b in known}

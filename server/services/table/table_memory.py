@@ -3,7 +3,9 @@
 A table command needs its table's token, table, section and event rows, the movement's row for
 its round, the round's results, the boards' deals and the E/W pair's PIN. Read afresh, that is
 most of the writer's work; remembered, a command reads one small row: its table's generation
-counters (and, in the same statement, its entry id in the idempotency log).
+counters (and, in the same statement, its entry id in the idempotency log). A state reads the
+movement's rows, results, boards and pairs of all the table's rounds at once, so a table moving
+on to its next round finds them remembered too.
 
 **The invariant.** A :class:`HeldTable` is used only inside a transaction that holds its
 table's ``table_generation`` row FOR UPDATE (the table's lock; SQLite: the write lock taken at
@@ -350,12 +352,6 @@ class TableMemory:
                 continue  # not the round control's change alone: read again
             state.section_gen = change.after
             self.stats.carried += 1
-
-
-def load(session: Session, stmt: Any, params: dict[str, Any]) -> Any:
-    """One row (or None) read for a state, marked as the memory's load."""
-    with loading():
-        return session.exec(stmt, params=params).first()
 
 
 __all__ = [

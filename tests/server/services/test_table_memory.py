@@ -316,6 +316,40 @@ def test_the_tds_round_control_keeps_the_tables_remembered(db_url: str) -> None:
         assert (fresh, diffs) == (TABLES, [])  # each state as a restarted worker reads it
 
 
+def test_a_remembered_table_moves_on_reading_nothing_of_its_next_round(db_url: str) -> None:
+    """A state holds every round of its table (the movement's rows, the results, the boards'
+    facts and deals, the pairs): a table moving on after the TD's round start reads none of
+    them again, only its counters."""
+    with served(db_url, remember=True) as client:
+        floor = Floor.open(client)
+        player = Player(floor)
+        for i in range(BPR):  # table 1 plays its round
+            assert player.play(("enter", 1, i, 4))[1][0] == 200
+            assert player.play(("confirm", 1, i, 0))[1][0] == 200
+        assert floor.send(1, {"type": "get_round"})[0] == 200  # its round view, remembered
+        assert floor.td("POST", "/api/v1/sections/{s}/rounds/2/start")[0] == 200
+        reads: list[str] = []
+
+        def heard(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+            words = statement.split()
+            if words and words[0].upper() == "SELECT":
+                reads.append(" ".join(words))
+
+        event.listen(floor.engine, "before_cursor_execute", heard)
+        try:
+            moved = floor.send(1, {"type": "next_round"})
+        finally:
+            event.remove(floor.engine, "before_cursor_execute", heard)
+        assert (moved[0], moved[1]["round"]) == (200, 2), moved
+        assert len(moved[1]["boards"]) == BPR
+        read_rows = [
+            r for r in reads for name in ("movement_assignment", "result", "pair", "board")
+            if f"FROM {name} " in f"{r} " or f"JOIN {name} " in f"{r} "
+        ]  # fmt: skip
+        assert read_rows == [], read_rows
+        assert any("table_generation" in r for r in reads), reads  # the counters, read
+
+
 def test_a_table_the_round_control_wrote_is_read_again(db_url: str) -> None:
     """A table the TD's round start moved (from round 0 to 1) changed under its state: that
     state does not take the section's row; its next command reads the table again."""
