@@ -27,7 +27,7 @@ from server.gateway.runner import in_server
 from server.i18n import error_words
 from server.limits.http_limits import RequestLimits
 from server.live.notify import PgFanout, fanout
-from server.live.runtime import Runtime, tune_interpreter
+from server.live.runtime import Runtime, settle_heap, tune_interpreter
 from server.site.backup import scheduled_backups
 from server.web import install as install_web
 
@@ -181,4 +181,6 @@ def app_from_env() -> FastAPI:
     """uvicorn's factory for several workers (`server.app:app_from_env`, factory=True): each
     worker process builds its app from the TRAVELLER_* environment."""
     tune_interpreter()
-    return create_app(Settings())
+    app = create_app(Settings())
+    settle_heap()
+    return app

@@ -15,7 +15,7 @@ from server.core.db import make_engine
 from server.i18n.cli_words import _
 from server.io.handrecords import solver_available
 from server.limits.http_limits import uvicorn_options
-from server.live.runtime import tune_interpreter
+from server.live.runtime import settle_heap, tune_interpreter
 from server.ops.demo import create_demo, find_demo, wipe_sqlite
 from server.site.doctor import DEMO_SITE, read_site, write_site
 
@@ -92,8 +92,10 @@ def demo(
     ]
     typer.echo("\n".join(lines))
     tune_interpreter()
+    app = create_app(settings, engine=engine)
+    settle_heap()
     uvicorn.run(
-        create_app(settings, engine=engine),
+        app,
         host="127.0.0.1",
         port=port,
         log_level="warning",
