@@ -1,6 +1,7 @@
 """A server process's interpreter settings (server/live/runtime.py): its entry points set the
 thread switch interval and, once the app is built, take the program's own objects out of the
-garbage collector's passes. A library object (an app built in a test) changes neither."""
+garbage collector's passes and make its full passes rarer. A library object (an app built in
+a test) changes none of it."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import sys
 from pathlib import Path
 
 from server.core.db import make_engine
-from server.live.runtime import SWITCH_INTERVAL
+from server.live.runtime import FULL_PASS_AFTER, SWITCH_INTERVAL
 from tests.support.app_factory import app_client
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -22,7 +23,8 @@ from server.app import app_from_env
 before = gc.get_freeze_count()
 app_from_env()
 print(json.dumps({"before": before, "after": gc.get_freeze_count(),
-                  "switch": sys.getswitchinterval(), "gc": gc.isenabled()}))
+                  "switch": sys.getswitchinterval(), "gc": gc.isenabled(),
+                  "threshold": gc.get_threshold()}))
 """
 
 
@@ -45,6 +47,7 @@ def test_the_serve_factory_freezes_the_program_and_keeps_the_collector_on(
     assert seen["after"] > 50_000  # the modules, schemas and the app: most of the program
     assert seen["switch"] == SWITCH_INTERVAL
     assert seen["gc"] is True  # frozen, not switched off: the event's own cycles are freed
+    assert seen["threshold"][2] == FULL_PASS_AFTER
 
 
 def test_an_app_built_and_served_in_process_freezes_nothing(tmp_path: Path) -> None:
@@ -56,3 +59,4 @@ def test_an_app_built_and_served_in_process_freezes_nothing(tmp_path: Path) -> N
         assert client.get("/api/v1/health").status_code == 200
     engine.dispose()
     assert gc.get_freeze_count() == frozen
+    assert gc.get_threshold()[2] != FULL_PASS_AFTER
