@@ -37,8 +37,9 @@ def tune_interpreter() -> None:
 
 #: Younger passes between two full passes of the garbage collector in a server process
 #: (Python's default: 10). A full pass walks every object the event holds (the tables'
-#: memory, the live pages' rooms) and frees almost nothing: at 500 tables each took 40-90 ms,
-#: and one landing in a round-end burst held back every acknowledgement behind it.
+#: memory, the live pages' rooms) and frees almost nothing: at 200 tables, frozen, each took
+#: 11-92 ms and freed at most a few hundred objects, and one landing in a round-end burst held
+#: back every acknowledgement behind it (benchmarks/RESULTS.md).
 FULL_PASS_AFTER = 100
 
 
