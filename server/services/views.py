@@ -23,7 +23,7 @@ from protocol.messages import (
     RoundInfo,
 )
 from server.core.models import Board, BridgeTable, Event, MovementAssignment, Pair, Result, Section
-from server.movements.model import parse_seats
+from server.movements.model import Direction, parse_seats
 from server.services import keyed_deals
 
 SeatLetter = Literal["N", "E", "S", "W"]
@@ -147,22 +147,19 @@ def next_positions_of(
     return _positions_in(row, pairs, _seated_in(following))
 
 
-Side = Literal["NS", "EW"]
-
-
 @dataclass(frozen=True, slots=True)
 class RoundSeating:
     """Who plays where in one round of the movement: each pair's row and side, and in an
     individual each player's row and seat. Only rows that play are indexed (a table with
     nobody on one side plays nothing: whoever goes there sits out)."""
 
-    pairs: dict[int, tuple[MovementAssignment, Side]]
+    pairs: dict[int, tuple[MovementAssignment, Direction]]
     players: dict[int, tuple[MovementAssignment, SeatLetter]]
 
 
 def _seated_in(rows: list[MovementAssignment]) -> RoundSeating:
     """The seating of ``rows`` (one round's rows, or any superset of those that matter)."""
-    pairs: dict[int, tuple[MovementAssignment, Side]] = {}
+    pairs: dict[int, tuple[MovementAssignment, Direction]] = {}
     players: dict[int, tuple[MovementAssignment, SeatLetter]] = {}
     for row in rows:
         if not fair_play.plays_here(row.ns_pair_id, row.ew_pair_id):
@@ -210,7 +207,7 @@ def _position(
     return NextPosition(
         pair=label,
         table=row.table_number,
-        seat=cast("Side | SeatLetter", seat),
+        seat=cast("Direction | SeatLetter", seat),
         boards=row.board_numbers(),
         player=player,
     )

@@ -45,27 +45,19 @@ from server.services.views import (
 _SEEN = select(ReceivedEntry.request, ReceivedEntry.result_id).where(
     ReceivedEntry.table_id == bindparam("table_id"), ReceivedEntry.entry_id == bindparam("entry_id")
 )
-#: The table's results of one round, locked (the memory reads them all at once) ...
-_ROUND = (
+#: The table's results, locked: of every round for the memory (which holds all its rounds) ...
+_TABLE_LOCKED = (
     select(Result)
     .where(
         Result.section_id == bindparam("section_id"),
         Result.table_number == bindparam("table_number"),
-        Result.round == bindparam("round"),
     )
     .with_for_update()
 )
-#: ... one board's (a command without the memory) ...
-_RESULT = _ROUND.where(Result.board == bindparam("board"))
-#: ... and every round's, locked, for the memory (which holds all the table's rounds).
-_TABLE_RESULTS = (
-    select(Result)
-    .where(
-        Result.section_id == bindparam("section_id"),
-        Result.table_number == bindparam("table_number"),
-    )
-    .with_for_update()
-    .execution_options(populate_existing=True)
+_TABLE_RESULTS = _TABLE_LOCKED.execution_options(populate_existing=True)
+#: ... and one board's of its round (a command without the memory).
+_RESULT = _TABLE_LOCKED.where(
+    Result.round == bindparam("round"), Result.board == bindparam("board")
 )
 #: The movement's rows of every round of one table (the memory reads them at once).
 _TABLE_ROWS = select(MovementAssignment).where(
