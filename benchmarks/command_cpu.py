@@ -26,7 +26,7 @@ from protocol.messages import ConfirmResult, EnterResult, EntryValues, TableComm
 from server.app import create_app
 from server.core.config import Settings
 from server.core.db import GroupWriter, Job, make_engine
-from server.live.table_desk import TableDesk
+from server.live.table_desk import TableDesk, read_ahead
 from server.services import tokens
 from tests.support.api import TD_PASSWORD, new_id, open_club
 
@@ -34,7 +34,8 @@ from tests.support.api import TD_PASSWORD, new_id, open_club
 def _job(desk: TableDesk, token: str, command: TableCommand, order: int) -> Job[Any]:
     """The job the desk submits for a token's command (its table remembered: table_memory)."""
     identify = lambda s: tokens.table_identity(s, token, lock=True)  # noqa: E731
-    return Job(desk.work(command, identify, token=token, table_id=order), order)
+    work = desk.work(command, identify, token=token, table_id=order)
+    return Job(work, order, ahead=read_ahead(command, order))
 
 
 def run(tables: int, batch: int, rounds: int) -> tuple[int, float]:
@@ -77,7 +78,10 @@ def run(tables: int, batch: int, rounds: int) -> tuple[int, float]:
                         assert not failed, failed[:3]
                         commands += len(jobs)
             stats = desk.memory.stats
-            print(f"  memory: {stats.hits} hits, {stats.loads} loads, {stats.unguarded} unguarded")
+            print(
+                f"  memory: {stats.hits} hits, {stats.loads} loads, {stats.unguarded} unguarded,"
+                f" {stats.read_ahead} batches read ahead ({stats.stale_ahead} run again)"
+            )
         engine.dispose()
     return commands, cpu
 

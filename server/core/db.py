@@ -9,7 +9,7 @@ import queue
 import sqlite3
 import threading
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from contextlib import AbstractContextManager, closing, contextmanager, nullcontext, suppress
 from dataclasses import dataclass, field
@@ -175,10 +175,12 @@ T_co = TypeVar("T_co", covariant=True)
 
 class CommitSteps(Protocol):
     """What a writer of table commands does around the COMMIT of a transaction, in this order:
-    ``begin`` before the first command, ``append`` the rows the commands kept for the commit
-    just before it, ``apply`` what they changed to the process's memory only after it."""
+    ``begin`` before the first command (``ahead``: what each of the batch's jobs said it will
+    read, :attr:`Job.ahead`, for one read of them all), ``append`` the rows the commands kept
+    for the commit just before it, ``apply`` what they changed to the process's memory only
+    after it."""
 
-    def begin(self, session: Session) -> None: ...
+    def begin(self, session: Session, ahead: Sequence[object] = ()) -> None: ...
 
     def append(self, session: Session) -> None: ...
 
@@ -293,6 +295,9 @@ class Job(Generic[T]):
     work: Callable[[Session], T]
     order: int
     future: Reply[T] = field(default_factory=Future)
+    #: What ``work`` will read first, for the steps to read for the whole batch at once
+    #: (:meth:`CommitSteps.begin`; the table desk: its table's counters and entry id).
+    ahead: object = None
 
 
 @dataclass
@@ -383,17 +388,21 @@ class GroupWriter:
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
 
-    def submit(self, work: Callable[[Session], T], order: int = 0) -> Future[T]:
+    def submit(
+        self, work: Callable[[Session], T], order: int = 0, ahead: object = None
+    ) -> Future[T]:
         """Queue ``work``; the future resolves (or fails) once its batch has committed."""
-        job: Job[T] = Job(work, order)
+        job: Job[T] = Job(work, order, ahead=ahead)
         self._start(job)
         return cast(Future[T], job.future)
 
-    def submit_async(self, work: Callable[[Session], T], order: int = 0) -> asyncio.Future[T]:
+    def submit_async(
+        self, work: Callable[[Session], T], order: int = 0, ahead: object = None
+    ) -> asyncio.Future[T]:
         """Queue ``work`` from a coroutine on the running event loop: what it awaits resolves
         (or fails) once its batch has committed, delivered with the batch's other answers."""
         reply: LoopReply[T] = LoopReply(asyncio.get_running_loop())
-        self._start(Job(work, order, reply))
+        self._start(Job(work, order, reply, ahead))
         return reply.waiter
 
     def _start(self, job: Job[Any]) -> None:
@@ -448,7 +457,7 @@ class GroupWriter:
             with self.lock, Session(self.engine, expire_on_commit=False) as session:
                 try:
                     if self.steps is not None:
-                        self.steps.begin(session)
+                        self.steps.begin(session, [job.ahead for job in jobs])
                     for job in jobs:  # decide, then write
                         before = writes(session)
                         try:

@@ -17,7 +17,7 @@ everything between is here, once:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future
 from contextlib import AbstractContextManager, contextmanager
 from typing import TypeVar
@@ -34,8 +34,8 @@ from server.live.bus import Bus
 from server.services import commit_rows, tokens
 from server.services.outcomes import Outcome, Push
 from server.services.table import table_memory
-from server.services.table.table_commands import outcome_for
-from server.services.table.table_memory import TableMemory
+from server.services.table.table_commands import READ_AHEAD, outcome_for
+from server.services.table.table_memory import ReadAhead, TableMemory
 from server.services.views import round_info
 
 T = TypeVar("T")
@@ -76,13 +76,18 @@ class TableDesk:
     # A table command decides before it writes (``work``); its write-only rows wait in the
     # transaction's unit of work; the writer calls these three in this order (CommitSteps).
 
-    def begin(self, session: Session) -> None:
-        """Before the transaction's first command: its unit of work is open."""
+    def begin(self, session: Session, ahead: Sequence[object] = ()) -> None:
+        """Before the transaction's first command: its unit of work is open, and a batch's
+        tables are locked and their counters read in one statement (``ahead``: each job's
+        :class:`~server.services.table.table_memory.ReadAhead`)."""
         commit_rows.begin(session)
+        self.memory.read_ahead(session, ahead)
 
     def append(self, session: Session) -> None:
-        """Just before the COMMIT: the commands' idempotency and audit rows, one
+        """Just before the COMMIT: the read ahead checked (its sections did not move under a
+        remembered state), then the commands' idempotency and audit rows, one
         ``executemany`` a statement for the whole batch."""
+        self.memory.check_ahead(session)
         commit_rows.append(session)
 
     def apply(self, session: Session) -> None:
@@ -91,8 +96,9 @@ class TableDesk:
 
     # ------------------------------------------------------------------ running
 
-    def submit(self, work: Callable[[Session], T], order: int) -> Future[T]:
-        """Queue ``work`` for the writer (``order``: the table's id); resolves once committed."""
+    def submit(self, work: Callable[[Session], T], order: int, ahead: object = None) -> Future[T]:
+        """Queue ``work`` for the writer (``order``: the table's id; ``ahead``: what it reads
+        first, :class:`ReadAhead`); resolves once committed."""
         if self.writer is None:
             future: Future[T] = Future()
             try:
@@ -100,15 +106,15 @@ class TableDesk:
             except BaseException as exc:
                 future.set_exception(exc)
             return future
-        return self.writer.submit(work, order)
+        return self.writer.submit(work, order, ahead)
 
-    async def run(self, work: Callable[[Session], T], order: int) -> T:
+    async def run(self, work: Callable[[Session], T], order: int, ahead: object = None) -> T:
         """Run ``work`` as a table command, with the commands waiting alongside it."""
         if self.writer is None:
             return await run_in_threadpool(
                 lambda: transact(self.engine, work, lock=self.lock, steps=self)
             )
-        return await self.writer.submit_async(work, order)
+        return await self.writer.submit_async(work, order, ahead)
 
     def transact(self, work: Callable[[Session], T]) -> T:
         """A transaction of the desk's own that takes no table lock (pairing, the hello, a
@@ -228,9 +234,18 @@ class TableDesk:
             order = await run_in_threadpool(self.order_of, token)
         identify = lambda s: tokens.table_identity(s, token, lock=True)  # noqa: E731
         work = self.work(command, identify, token=token, table_id=order)
+        ahead = read_ahead(command, order)
         with counting_wrong_pins(tokens.digest(token), command):
-            outcome = await self.run(work, order)
+            outcome = await self.run(work, order, ahead)
         return self.finish(outcome)
+
+
+def read_ahead(command: TableCommand, table_id: int) -> ReadAhead | None:
+    """What a command of a remembered table reads first, when its batch may read it for all
+    its commands at once (table_commands.READ_AHEAD); None: it reads its own."""
+    if not table_id or not isinstance(command, READ_AHEAD):
+        return None
+    return ReadAhead(table_id, getattr(command, "entry_id", None))
 
 
 def count_refusal(key: str, command: object, exc: BaseException) -> None:

@@ -35,6 +35,7 @@ from server.core.models import (
     TableToken,
 )
 from server.live.runtime import Runtime
+from server.live.table_desk import read_ahead
 from server.services import tokens, views
 from server.services.event import setup
 from server.services.table import deal_entry, table_memory
@@ -464,7 +465,8 @@ class Player:
         return kind, self.batch(a, b)
 
     def batch(self, a: int, b: int) -> list[Any]:
-        """Two or three table commands in one group commit (one transaction, a savepoint each)."""
+        """Two or three table commands in one group commit (one transaction), their tables'
+        counters read ahead in one statement as the desk queues them."""
         rt = runtime(self.floor.club.client)
         jobs = []
         for i in range(2 + b % 2):
@@ -476,7 +478,7 @@ class Player:
             table_id = rt.desk.order_of(token)
             message = table_command_adapter.validate_python(cmd)
             work = rt.desk.work(message, identify(token), token=token, table_id=table_id)
-            jobs.append(Job(work, table_id))
+            jobs.append(Job(work, table_id, ahead=read_ahead(message, table_id)))
         rt.writer.run_batch(jobs)
         out = []
         for job in jobs:

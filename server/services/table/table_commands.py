@@ -485,6 +485,20 @@ ENTRIES: dict[type[Message], Handler] = {
     MarkNotPlayed: TableCommands.mark_not_played,
     CallTD: TableCommands.td_called,
 }
+#: The commands that write no row of their section, only their own table's (its results,
+#: token, round): a batch of these reads its tables' counters at once, ahead of its commands
+#: (server.services.table.table_memory.ReadAhead). Players' names and keyed deals write
+#: their section's pairs and boards.
+READ_AHEAD: tuple[type[Message], ...] = (
+    EnterResult,
+    ConfirmResult,
+    RejectResult,
+    CorrectResult,
+    CallTD,
+    NextRound,
+    GetRound,
+    TableStatus,
+)
 EntryCommand = (
     EnterResult | ConfirmResult | RejectResult | CorrectResult | SetPlayers | MarkNotPlayed | CallTD
 )

@@ -61,12 +61,13 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import and_, bindparam
+from sqlalchemy import select as core_select
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, SQLModel, select
 
@@ -109,7 +110,7 @@ _TG = generations.TABLE_GENERATION
 _SG = generations.SECTION_GENERATION
 _RE = SQLModel.metadata.tables["received_entry"]
 _OPEN = (
-    select(_TG.c.gen, _SG.c.gen, _RE.c.request, _RE.c.result_id)
+    core_select(_TG.c.gen, _SG.c.section_id, _SG.c.gen, _RE.c.request, _RE.c.result_id)
     .select_from(
         _TG.join(_SG, _SG.c.section_id == _TG.c.section_id).outerjoin(
             _RE, and_(_RE.c.table_id == _TG.c.table_id, _RE.c.entry_id == bindparam("entry_id"))
@@ -117,6 +118,35 @@ _OPEN = (
     )
     .where(_TG.c.table_id == bindparam("table_id"))
     .with_for_update(of=_TG)
+)
+#: The same for a batch's tables at once, in table id order (the lock order), with the
+#: sections' generations and any of the batch's entry ids already used at those tables.
+_AHEAD = (
+    core_select(
+        _TG.c.table_id,
+        _TG.c.gen,
+        _SG.c.section_id,
+        _SG.c.gen,
+        _RE.c.entry_id,
+        _RE.c.request,
+        _RE.c.result_id,
+    )
+    .select_from(
+        _TG.join(_SG, _SG.c.section_id == _TG.c.section_id).outerjoin(
+            _RE,
+            and_(
+                _RE.c.table_id == _TG.c.table_id,
+                _RE.c.entry_id.in_(bindparam("entry_ids", expanding=True)),
+            ),
+        )
+    )
+    .where(_TG.c.table_id.in_(bindparam("table_ids", expanding=True)))
+    .order_by(_TG.c.table_id)
+    .with_for_update(of=_TG)
+)
+#: Sections' generations (the read ahead's check before the COMMIT).
+_SECTION_GENS = select(_SG.c.section_id, _SG.c.gen).where(
+    _SG.c.section_id.in_(bindparam("section_ids", expanding=True))
 )
 #: A section's generation, its row locked until the COMMIT (the TD's round control), then
 #: read again after the change, with the generations of its tables and its row.
@@ -164,6 +194,36 @@ class Opened:
     looked_up: bool
 
 
+@dataclass(frozen=True)
+class ReadAhead:
+    """What a table command will read first (its table's counters, its entry id), said when
+    it is queued, so that a batch reads them for all its commands in one statement."""
+
+    table_id: int
+    entry_id: str | None
+
+
+@dataclass
+class _Ahead:
+    """A batch's read ahead (on ``session.info``): each table's counters, taken by the table's
+    first command of the batch; and the sections' generations those commands found their
+    states fresh at, checked again before the COMMIT (:meth:`TableMemory.check_ahead`)."""
+
+    #: Table id -> (table generation, section id, section generation).
+    counters: dict[int, tuple[int, int, int]]
+    #: The (table id, entry id) pairs asked for, and those already used: (request, result id).
+    asked: set[tuple[int, str]]
+    seen: dict[tuple[int, str], tuple[str, int | None]]
+    #: Section id -> the generation a remembered state was used at.
+    relied: dict[int, int] = field(default_factory=dict)
+
+
+class StaleReadAheadError(Exception):
+    """A command of the batch changed what a remembered state holds of its section after
+    another table's state was checked against the batch's read ahead: the batch runs again
+    one by one (server.core.db.GroupWriter), each command reading its own counters."""
+
+
 @dataclass
 class MemoryStats:
     """How often a command found its table remembered (for the tests and the benchmark)."""
@@ -173,6 +233,9 @@ class MemoryStats:
     unguarded: int = 0
     #: States that took a section's new row after the TD's round control (not read again).
     carried: int = 0
+    #: Batches read ahead in one statement, and those run again because a section moved.
+    read_ahead: int = 0
+    stale_ahead: int = 0
 
 
 @dataclass(frozen=True)
@@ -239,17 +302,72 @@ class TableMemory:
         while self._heard:
             self._carry(self._heard.popleft())
 
+    def read_ahead(self, session: Session, ahead: Sequence[object]) -> None:
+        """Lock a batch's tables and read their counters and entry ids in one statement (the
+        ``ahead`` its jobs said: :class:`ReadAhead`); each table's first command of the batch
+        takes them instead of its own read (:meth:`open`)."""
+        wanted = [a for a in ahead if isinstance(a, ReadAhead) and a.table_id > 0]
+        if len(wanted) < 2 or len(wanted) < len(ahead):  # a job that did not say: read each
+            return
+        table_ids = sorted({a.table_id for a in wanted})
+        asked = {(a.table_id, a.entry_id) for a in wanted if a.entry_id is not None}
+        params = {"table_ids": table_ids, "entry_ids": sorted({e for _, e in asked})}
+        counters: dict[int, tuple[int, int, int]] = {}
+        seen: dict[tuple[int, str], tuple[str, int | None]] = {}
+        for row in session.connection().execute(_AHEAD, params):
+            table_id, table_gen, section_id, section_gen, entry_id, request, result_id = row
+            counters[table_id] = (table_gen, section_id, section_gen)
+            if entry_id is not None and (table_id, entry_id) in asked:
+                seen[(table_id, entry_id)] = (request, result_id)
+        session.info[f"{self._key}.ahead"] = _Ahead(counters, asked, seen)
+        self.stats.read_ahead += 1
+
+    def check_ahead(self, session: Session) -> None:
+        """Before the COMMIT of a batch read ahead: the sections whose generation a remembered
+        state was found fresh at must not have moved since. A command's write to its
+        section's rows (a pair's players, a board's deal) moves it, and a table whose command
+        came later used what that write changed: raise :class:`StaleReadAheadError` (the
+        batch runs again one by one). A table's own rows are written by its own commands
+        only, and each table's first command of the batch used the read ahead."""
+        ahead: _Ahead | None = session.info.pop(f"{self._key}.ahead", None)
+        if ahead is None or not ahead.relied:
+            return
+        params = {"section_ids": sorted(ahead.relied)}
+        found = session.connection().execute(_SECTION_GENS, params)
+        now: dict[int, int] = {int(section): int(gen) for section, gen in found}
+        if any(now.get(section) != gen for section, gen in ahead.relied.items()):
+            self.stats.stale_ahead += 1
+            raise StaleReadAheadError(f"sections moved during the batch: {sorted(ahead.relied)}")
+
+    def _counters(
+        self, session: Session, table_id: int, entry_id: str | None
+    ) -> tuple[int, int, int, tuple[str, int | None] | None, _Ahead | None] | None:
+        """The table's counters (table generation, section id, section generation) and its
+        entry id's row if used, from the batch's read ahead (given too) for the table's first
+        command, else read now. None: the table has no counters."""
+        ahead: _Ahead | None = session.info.get(f"{self._key}.ahead")
+        if ahead is not None and (entry_id is None or (table_id, entry_id) in ahead.asked):
+            counters = ahead.counters.pop(table_id, None)
+            if counters is not None:
+                seen = ahead.seen.get((table_id, entry_id)) if entry_id is not None else None
+                return (*counters, seen, ahead)
+        params = {"table_id": table_id, "entry_id": entry_id}
+        row = session.connection().execute(_OPEN, params).first()
+        if row is None:
+            return None
+        table_gen, section_id, section_gen, request, result_id = row
+        seen = (request, result_id) if request is not None else None
+        return table_gen, section_id, section_gen, seen, None
+
     def open(self, session: Session, token: str, table_id: int, entry_id: str | None) -> Opened:
         """Lock the table and give its identity, from the state when the counters allow."""
         self._carry_heard()
-        params = {"table_id": table_id, "entry_id": entry_id}
-        row = session.connection().execute(_OPEN, params).first()
-        if row is None:  # no counters (the token's table is not the one we were told)
+        read = self._counters(session, table_id, entry_id)
+        if read is None:  # no counters (the token's table is not the one we were told)
             self.stats.unguarded += 1
             ident = tokens.table_identity(session, token, lock=True)
             return Opened(ident, None, None, looked_up=False)
-        table_gen, section_gen, request, result_id = row
-        seen = (request, result_id) if request is not None else None
+        table_gen, section_id, section_gen, seen, ahead = read
         pending: dict[int, HeldTable] = session.info.setdefault(self._key, {})
         state = pending.pop(table_id, None) or self._states.pop(table_id, None)
         if not self.enabled:
@@ -263,6 +381,8 @@ class TableMemory:
         )
         if state is not None and fresh and key in state.by_token:
             self.stats.hits += 1
+            if ahead is not None:  # fresh at the batch's start: checked again at its end
+                ahead.relied.setdefault(section_id, section_gen)
             ident = state.identity
             token_row = state.by_token[key]
             tokens.check_live(token_row)
@@ -361,7 +481,9 @@ __all__ = [
     "Event",
     "HeldTable",
     "Opened",
+    "ReadAhead",
     "Section",
     "SectionRowChange",
+    "StaleReadAheadError",
     "TableMemory",
 ]

@@ -12,16 +12,17 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import event, text
+from sqlalchemy import event, text, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from server.core.db import make_engine, migrate
-from server.core.models import Pair, Section
-from server.live.table_desk import TableDesk
+from protocol.messages import table_command_adapter
+from server.core.db import Job, make_engine, migrate
+from server.core.models import Pair, Result, Section
+from server.live.table_desk import TableDesk, read_ahead
 from server.services import hands
 from server.services.table import table_memory
-from server.services.table.table_memory import TableMemory
+from server.services.table.table_memory import ReadAhead, TableMemory
 from tests.support.api import Table, open_club
 from tests.support.app_factory import app_client
 from tests.support.databases import pg_address, pg_database
@@ -35,7 +36,9 @@ from tests.support.table_memory import (
     Floor,
     Player,
     Step,
+    command,
     desk_send,
+    identify,
     rebuilt_differences,
     runtime,
     served,
@@ -451,3 +454,112 @@ def test_another_workers_round_control_keeps_this_workers_tables_remembered(pg_u
     finally:
         engine_a.dispose()
         engine_b.dispose()
+
+
+# ---------------------------------------------------------------- (d) a batch read ahead
+
+
+def _batch_jobs(floor: Floor, client: Any, sends: list[tuple[int, dict[str, Any]]]) -> list[Job]:
+    """The jobs the desk queues for ``sends`` (table, command), their reads said ahead."""
+    desk = runtime(client).desk
+    jobs = []
+    for n, cmd in sends:
+        token = floor.tokens[n]
+        table_id = desk.order_of(token)
+        message = table_command_adapter.validate_python(cmd)
+        work = desk.work(message, identify(token), token=token, table_id=table_id)
+        jobs.append(Job(work, table_id, ahead=read_ahead(message, table_id)))
+    return jobs
+
+
+def test_a_batch_reads_its_tables_counters_in_one_statement(db_url: str) -> None:
+    """A batch of remembered tables' commands locks the tables and reads their counters and
+    entry ids in one statement, not one a command; a resent entry id is found in it."""
+    with served(db_url, remember=True) as client:
+        floor = Floor.open(client)
+        player = Player(floor)
+        for n in range(1, TABLES + 1):  # every table remembered, each with an entry
+            assert player.play(("enter", n, 0, 4))[1][0] == 200
+        rt = runtime(client)
+        memory, writer = rt.desk.memory, rt.writer
+        assert writer is not None
+        hits, read_ahead_before = memory.stats.hits, memory.stats.read_ahead
+        boards = {n: floor.table_round(n)[1][0] for n in range(1, TABLES + 1)}
+        resent = player.sent[0][1]  # table 1's entry, sent again
+        sends = [(1, resent)] + [
+            (n, command("confirm", boards[n], player.eid(), 0, None)) for n in range(2, TABLES + 1)
+        ]
+        jobs = _batch_jobs(floor, client, sends)
+        reads: list[str] = []
+
+        def heard(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+            if statement.lstrip().upper().startswith("SELECT") and "table_generation" in statement:
+                reads.append(statement)
+
+        event.listen(floor.engine, "before_cursor_execute", heard)
+        try:
+            writer.run_batch(jobs)
+        finally:
+            event.remove(floor.engine, "before_cursor_execute", heard)
+        replies = [job.future.result().reply for job in jobs]
+        assert replies[0].duplicate is True  # the resend, found in the one read
+        assert [r.result.state for r in replies[1:]] == ["confirmed"] * (TABLES - 1)
+        assert len(reads) == 1, reads
+        assert memory.stats.read_ahead == read_ahead_before + 1
+        assert memory.stats.hits == hits + TABLES  # every table decided on its memory
+        assert memory.stats.stale_ahead == 0
+        assert writer.stats.fallbacks == 0
+
+
+def test_a_section_written_during_a_batch_runs_it_again(db_url: str) -> None:
+    """A batch's read ahead is checked before its COMMIT: when something in the batch wrote a
+    section's rows (here E/W's PIN) before a remembered table of that section was decided on
+    the counters read ahead, the batch runs again one by one, and the table is decided on the
+    new PIN, as it would be alone."""
+    with served(db_url, remember=True) as client:
+        floor = Floor.open(client)
+        player = Player(floor)
+        assert (
+            floor.td("PATCH", "/api/v1/events/{e}", json={"confirm_pin_required": True})[0] == 200
+        )
+        for n in range(1, TABLES + 1):
+            assert player.play(("enter", n, 0, 4))[1][0] == 200
+        first_board, board = floor.table_round(2)[1]
+        ew_pin = floor.ew_pin(2, 1)  # table 2 confirms its first board: its E/W pair remembered
+        confirmed = floor.send(2, command("confirm", first_board, player.eid(), 0, ew_pin))
+        assert confirmed[0] == 200, confirmed
+        assert player.play(("enter", 2, 1, 4))[1][0] == 200
+        rt = runtime(client)
+        memory, writer = rt.desk.memory, rt.writer
+        assert writer is not None
+        with Session(floor.engine) as s:
+            ew = s.get(
+                Pair,
+                s.exec(
+                    select(Result.ew_pair_id).where(
+                        Result.section_id == floor.club.section_id,
+                        Result.table_number == 2,
+                        Result.board == board,
+                    )
+                ).one(),
+            )
+            assert ew is not None
+            old_pin, ew_id = ew.pin, ew.id
+        new_pin = "4321" if old_pin != "4321" else "1234"
+
+        def new_ew_pin(session: Session) -> str:  # a section's row written inside the batch
+            session.execute(update(Pair).where(Pair.id == ew_id).values(pin=new_pin))
+            return "written"
+
+        confirm = command("confirm", board, player.eid(), 0, new_pin)
+        [table_2] = _batch_jobs(floor, client, [(2, confirm)])
+        table_1 = rt.desk.order_of(floor.tokens[1])
+        assert table_1 < table_2.order  # table 1's job runs first (lock order)
+        first = Job(new_ew_pin, table_1, ahead=ReadAhead(table_1, None))
+        stale, fallbacks = memory.stats.stale_ahead, writer.stats.fallbacks
+        writer.run_batch([first, table_2])
+        assert first.future.result() == "written"
+        reply = table_2.future.result().reply
+        assert reply.result.state == "confirmed", reply  # the new PIN, as alone
+        assert memory.stats.stale_ahead == stale + 1
+        assert writer.stats.fallbacks == fallbacks + 1
