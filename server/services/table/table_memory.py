@@ -42,6 +42,17 @@ state is simply never put back, and the next command reads the table again. With
 a table's later command takes the state its earlier one left (uncommitted but in the same
 transaction, under the same lock).
 
+**A batch read ahead.** When every command of a group commit said what it reads first
+(:class:`ReadAhead`: the commands that write only their own table's rows), the batch locks all
+its tables' generation rows and reads their counters and entry ids in one statement at its
+start (:meth:`TableMemory.read_ahead`); each table's first command of the batch takes them
+instead of its own read, a later one reads its own (its table's counters have moved by then).
+A table's rows are written by its own commands only, so what was read ahead of them stays true
+for its first command; its section's rows are not, so the sections a remembered state was
+found fresh in are read again just before the COMMIT (:meth:`TableMemory.check_ahead`). If
+one has moved, something in the batch wrote it, perhaps before that state was used: the batch
+is rolled back and runs one command at a time, each reading its own counters.
+
 **The TD's round control** (a round started, closed or reopened) changes the section's own
 row, which every state holds: the desk runs it with the section's generation row locked
 (:func:`lock_section`), and once it has committed (:meth:`TableMemory.apply`) the states that
@@ -53,8 +64,8 @@ With several workers (PostgreSQL) each has its own memory; the counters make ano
 commands visible as a mismatch. A round control is carried over by the other workers too: the
 fan-out sends each change this memory carried (:attr:`TableMemory.observers`), and a worker
 that hears one (:meth:`TableMemory.heard`) carries it at its memory's next use, with the same
-checks. The lock order is unchanged: a command locks only its own table's generation row,
-batches in order of table id.
+checks. The lock order is unchanged: a command locks only its own table's generation row, a
+batch read ahead locks its tables' rows in order of table id, and batches run in that order.
 """
 
 from __future__ import annotations
