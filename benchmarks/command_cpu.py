@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy import event
 
 from protocol.messages import ConfirmResult, EnterResult, EntryValues, TableCommand
 from server.app import create_app
@@ -42,6 +43,13 @@ def run(tables: int, batch: int, rounds: int) -> tuple[int, float]:
     """(commands, CPU seconds) for ``rounds`` rounds of ``tables`` tables, ``batch`` at once."""
     with tempfile.TemporaryDirectory() as tmp:
         engine = make_engine(f"sqlite:///{Path(tmp) / 'bench.db'}")
+        statements = {"on": False, "run": 0}
+
+        @event.listens_for(engine, "before_cursor_execute")
+        def _count(*_args: Any) -> None:
+            if statements["on"]:
+                statements["run"] += 1
+
         app = create_app(Settings(td_password=TD_PASSWORD, database_url="unused://"), engine=engine)
         with TestClient(app) as client:
             club = open_club(client, engine, tables=tables)
@@ -71,8 +79,10 @@ def run(tables: int, batch: int, rounds: int) -> tuple[int, float]:
                                 cmd = ConfirmResult(entry_id=new_id(), board=board, version=1)
                             jobs.append(_job(desk, seat.token, cmd, order[n]))
                         start = time.process_time()
+                        statements["on"] = True
                         for at in range(0, len(jobs), batch):
                             writer.run_batch(jobs[at : at + batch])
+                        statements["on"] = False
                         cpu += time.process_time() - start
                         failed = [j.future.exception() for j in jobs if j.future.exception()]
                         assert not failed, failed[:3]
@@ -80,7 +90,9 @@ def run(tables: int, batch: int, rounds: int) -> tuple[int, float]:
             stats = desk.memory.stats
             print(
                 f"  memory: {stats.hits} hits, {stats.loads} loads, {stats.unguarded} unguarded,"
-                f" {stats.read_ahead} batches read ahead ({stats.stale_ahead} run again)"
+                f" {stats.read_ahead} batches read ahead ({stats.checked_ahead} checked,"
+                f" {stats.stale_ahead} run again); {statements['run'] / commands:.2f} statements"
+                " a command"
             )
         engine.dispose()
     return commands, cpu

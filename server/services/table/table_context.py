@@ -90,6 +90,8 @@ class RowWriter(Generic[M]):
         self.insert = insert(table)
         self.update = update(table).where(table.c.id == bindparam("row_key"))
         self.name = table.name
+        #: Its rows are a table's own, or nobody's generation: a write moves no section's.
+        self.own_rows = table.name not in table_memory.SECTION_GUARDED
         self._make = inspect(model).class_manager.new_instance
         fields = model.model_fields.items()
         #: Each field's plain default (None for one the caller must give), and the factories.
@@ -120,10 +122,17 @@ class RowWriter(Generic[M]):
         state.update(values)
         return row
 
+    def _counted(self, session: Session) -> None:
+        """A write of a table's own rows, which moves no section's generation, is counted as
+        such (a batch read ahead need not read its sections again: table_memory)."""
+        if self.own_rows:
+            table_memory.count_row_write(session)
+
     def add(self, session: Session, row: SQLModel) -> None:
         """Store a new row (built, with its defaults, as a model object) and set its id."""
         values = {key: getattr(row, key) for key in self.columns}
         key = session.connection().execute(self.insert, values).inserted_primary_key
+        self._counted(session)
         if key is None:  # pragma: no cover - an INSERT of one row always has its key
             raise StaleDataError(f"The new {self.name} row's INSERT returned no id.")
         setattr(row, "id", key[0])  # noqa: B010 - every row of these tables has an id
@@ -132,6 +141,7 @@ class RowWriter(Generic[M]):
         """Write ``changes`` to the row and to the loaded object (kept clean)."""
         row_id = getattr(row, "id")  # noqa: B009 - every row of these tables has an id
         stored = session.connection().execute(self.update, {"row_key": row_id, **changes})
+        self._counted(session)
         if stored.rowcount != 1:
             raise StaleDataError(
                 f"UPDATE of {self.name} {row_id} matched {stored.rowcount} row(s), not 1."

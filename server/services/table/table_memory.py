@@ -49,9 +49,11 @@ start (:meth:`TableMemory.read_ahead`); each table's first command of the batch 
 instead of its own read, a later one reads its own (its table's counters have moved by then).
 A table's rows are written by its own commands only, so what was read ahead of them stays true
 for its first command; its section's rows are not, so the sections a remembered state was
-found fresh in are read again just before the COMMIT (:meth:`TableMemory.check_ahead`). If
-one has moved, something in the batch wrote it, perhaps before that state was used: the batch
-is rolled back and runs one command at a time, each reading its own counters.
+found fresh in are read again just before the COMMIT (:meth:`TableMemory.check_ahead`),
+unless every write of the batch was one of a table's own rows (counted as they run:
+:data:`ROW_WRITES`). If one has moved, something in the batch wrote it, perhaps before that
+state was used: the batch is rolled back and runs one command at a time, each reading its own
+counters.
 
 **The TD's round control** (a round started, closed or reopened) changes the section's own
 row, which every state holds: the desk runs it with the section's generation row locked
@@ -82,6 +84,7 @@ from sqlalchemy import select as core_select
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, SQLModel, select
 
+from server.core.db import writes
 from server.core.models import (
     Event,
     MovementAssignment,
@@ -114,6 +117,22 @@ GUARDED = TABLE_GUARDED + SECTION_GUARDED
 
 #: The session's states of this transaction (``session.info``), put back after its COMMIT.
 KEY = "traveller.table_memory"
+#: ``Connection.info`` key: the writes of rows that move no section's generation, a table's
+#: own (table_context.RowWriter: its results, token, round; TD calls), counted as they run.
+ROW_WRITES = "traveller.table_row_writes"
+
+
+def count_row_write(session: Session) -> None:
+    """Note a write of a table's own rows (:data:`ROW_WRITES`)."""
+    info = session.connection().info
+    info[ROW_WRITES] = info.get(ROW_WRITES, 0) + 1
+
+
+def _other_writes(session: Session) -> int:
+    """The writing statements run on the session's connection that were not a table's own
+    rows' (so far, ever: compare two readings)."""
+    return writes(session) - int(session.connection().info.get(ROW_WRITES, 0))
+
 
 #: The command's one read: the table's lock, both counters, and its entry id if already used
 #: (Core, run on the session's connection: no ORM rows to build).
@@ -225,6 +244,8 @@ class _Ahead:
     #: The (table id, entry id) pairs asked for, and those already used: (request, result id).
     asked: set[tuple[int, str]]
     seen: dict[tuple[int, str], tuple[str, int | None]]
+    #: The connection's other writes when it was read (:func:`_other_writes`).
+    other_writes: int = 0
     #: Section id -> the generation a remembered state was used at.
     relied: dict[int, int] = field(default_factory=dict)
 
@@ -247,6 +268,8 @@ class MemoryStats:
     #: Batches read ahead in one statement, and those run again because a section moved.
     read_ahead: int = 0
     stale_ahead: int = 0
+    #: Batches read ahead whose sections were read again (something else was written).
+    checked_ahead: int = 0
 
 
 @dataclass(frozen=True)
@@ -330,7 +353,7 @@ class TableMemory:
             counters[table_id] = (table_gen, section_id, section_gen)
             if entry_id is not None and (table_id, entry_id) in asked:
                 seen[(table_id, entry_id)] = (request, result_id)
-        session.info[f"{self._key}.ahead"] = _Ahead(counters, asked, seen)
+        session.info[f"{self._key}.ahead"] = _Ahead(counters, asked, seen, _other_writes(session))
         self.stats.read_ahead += 1
 
     def check_ahead(self, session: Session) -> None:
@@ -343,6 +366,9 @@ class TableMemory:
         ahead: _Ahead | None = session.info.pop(f"{self._key}.ahead", None)
         if ahead is None or not ahead.relied:
             return
+        if _other_writes(session) == ahead.other_writes:
+            return  # the batch wrote its tables' own rows only: no section moved
+        self.stats.checked_ahead += 1
         params = {"section_ids": sorted(ahead.relied)}
         found = session.connection().execute(_SECTION_GENS, params)
         now: dict[int, int] = {int(section): int(gen) for section, gen in found}
