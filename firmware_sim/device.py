@@ -259,7 +259,7 @@ class Device:
         """Power on: resume with the stored pairing and resend unanswered commands."""
         if self.store.token:
             self._go(Screen.LOADING)
-            self._send(Hello(token=self.store.token))
+            self._send(Hello(token=self.store.token, player_positions=True))
             self._resend_pending()
             self._send(GetRound())
             self._send(GetTableSettings())
@@ -294,7 +294,7 @@ class Device:
     def peer_restarted(self) -> None:
         """The gateway restarted: introduce ourselves again and resend what is unanswered."""
         if self.store.token:
-            self._send(Hello(token=self.store.token))
+            self._send(Hello(token=self.store.token, player_positions=True))
             self._resend_pending()
 
     # ------------------------------------------------------------------------------ helpers
@@ -373,7 +373,7 @@ class Device:
             self._buffer = self._buffer[:-1]
         elif key is Key.ENTER and len(self._buffer) >= 4:
             code = self._buffer
-            self._send(PairTerminal(code=code, device=self.name))
+            self._send(PairTerminal(code=code, device=self.name, player_positions=True))
             self._go(Screen.PAIRING)
             self._buffer = code
 
@@ -790,7 +790,7 @@ class Device:
     def _on_error(self, error: Error) -> None:
         if error.code == "not_paired" and self.store.token and self.screen is not Screen.PAIRING:
             # The gateway forgot us (it restarted): introduce ourselves again, then resend.
-            self._send(Hello(token=self.store.token))
+            self._send(Hello(token=self.store.token, player_positions=True))
             self._resend_after_round = True
             return
         if error.code in AUTH_ERRORS:

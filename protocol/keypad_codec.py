@@ -328,8 +328,14 @@ _ROUND = Struct(
 
 #: The payload of every frame TYPE.
 FRAMES: Final[dict[MessageType, Struct]] = {
-    MessageType.PAIR_TERMINAL: Struct(PairTerminal, (Field("code", TEXT), Field("device", TEXT))),
-    MessageType.HELLO: Struct(Hello, (Field("token", TEXT),)),
+    # Firmware older than players' positions leaves out their trailing flag.
+    MessageType.PAIR_TERMINAL: Struct(
+        PairTerminal,
+        (Field("code", TEXT), Field("device", TEXT), Field("player_positions", FLAG, On.TRAILING)),
+    ),
+    MessageType.HELLO: Struct(
+        Hello, (Field("token", TEXT), Field("player_positions", FLAG, On.TRAILING))
+    ),
     MessageType.GET_ROUND: Struct(GetRound, ()),
     MessageType.ENTER_RESULT: Struct(
         EnterResult,
@@ -483,6 +489,19 @@ def _fits_round(info: RoundInfo) -> bool:
     except CodecError:
         return True  # not a size problem: let encode report it
     return len(w.buf) <= MAX_PAYLOAD
+
+
+def without_player_positions(message: Message) -> Message:
+    """A round as a keypad that never said it reads players' positions gets it (no
+    ``player_positions`` in its pairing or Hello): an individual's players' next positions
+    left out, the pairs' kept. Firmware older than players' positions cannot read a round
+    that holds one (the seat byte is out of its range), so it would never show its round.
+    Other messages unchanged."""
+    if isinstance(message, RoundChanged):
+        return message.model_copy(update={"round": without_player_positions(message.round)})
+    if isinstance(message, RoundInfo) and any(p.player for p in message.next):
+        return message.model_copy(update={"next": [p for p in message.next if not p.player]})
+    return message
 
 
 def keypad_view(message: KeypadMessage) -> KeypadMessage:

@@ -186,12 +186,25 @@ class NextPosition(BaseModel):
 # ------------------------------------------------------------------ terminal -> server
 
 
+#: A keypad whose firmware reads an individual's players' next positions says so (True) when
+#: it pairs and in every Hello; a keypad that does not say so gets the pairs' positions only,
+#: which every firmware reads (protocol/keypad_codec.without_player_positions).
+PlayerPositions = Annotated[
+    bool | None,
+    Field(
+        description="A keypad's firmware reads an individual's players' next positions (True); "
+        "without it, a keypad gets the pairs' positions only."
+    ),
+]
+
+
 class PairTerminal(Message):
     """Exchange the table's pairing code (shown to the TD) for a table token."""
 
     type: Literal["pair_terminal"] = "pair_terminal"
     code: str = Field(min_length=4, max_length=12, examples=["483920"])
     device: SingleLine = Field(default="terminal", max_length=64, examples=["pi-table-3"])
+    player_positions: PlayerPositions = None
 
 
 class Hello(Message):
@@ -199,6 +212,7 @@ class Hello(Message):
 
     type: Literal["hello"] = "hello"
     token: str
+    player_positions: PlayerPositions = None
 
 
 class GetRound(Message):

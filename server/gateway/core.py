@@ -9,14 +9,22 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from protocol.keypad_codec import CodecError, KeypadCommand, decode, encode
+from protocol.keypad_codec import (
+    CodecError,
+    KeypadCommand,
+    decode,
+    encode,
+    without_player_positions,
+)
 from protocol.link import Clock, Delivered, LinkConfig, LinkDown, LinkUp, PeerRestarted
 from protocol.messages import (
     ConflictRaised,
     Error,
     GetRound,
+    Hello,
     Message,
     NextRound,
+    PairTerminal,
     ResultAck,
     ResultChanged,
     RoundChanged,
@@ -63,6 +71,9 @@ class _Keypad:
     round_no: int | None = None  # the round it was last told of
     round_sent: tuple[object, ...] | None = None  # what it shows of that round
     views_sent: dict[tuple[int, int], tuple[int, str]] = field(default_factory=dict)
+    #: Its pairing or Hello said its firmware reads an individual's players' positions (until
+    #: then, and for older firmware, its rounds carry the pairs' only: without_player_positions).
+    player_positions: bool = False
 
 
 @dataclass(slots=True)
@@ -150,6 +161,8 @@ class GatewayCore:
                 log.warning("%s: sent a %s, not a command", keypad.station, command.type)
                 return
             self.stats.commands += 1
+            if isinstance(command, PairTerminal | Hello):
+                keypad.player_positions = bool(command.player_positions)
             log.debug("%s: keypad sent %s", keypad.station, _brief(command))
             self._enqueue(keypad, command)
             keypad.presence_at = self.now() + PRESENCE_EVERY  # its command says it is there
@@ -202,7 +215,7 @@ class GatewayCore:
         if job.news:
             self._offer(keypad, handled.reply)
             return
-        reply = handled.reply
+        reply = self._readable(keypad, handled.reply)
         stale = isinstance(reply, RoundInfo) and self._compare(keypad, reply) == "older"
         self.stats.replies += 1
         self._send(keypad, reply)
@@ -262,6 +275,7 @@ class GatewayCore:
         """Send news unless the keypad already has it (its own change coming back, a round
         that changed only where a keypad does not look: a bus at 9600 baud has no bytes to
         spare), or has newer (a push computed before the reply it overtook)."""
+        message = self._readable(keypad, message)
         if isinstance(message, RoundInfo | RoundChanged):
             info = message if isinstance(message, RoundInfo) else message.round
             if self._compare(keypad, info) != "newer":
@@ -276,6 +290,12 @@ class GatewayCore:
                 return
         self.stats.pushes_sent += 1
         self._send(keypad, message)
+
+    @staticmethod
+    def _readable(keypad: _Keypad, message: Message) -> Message:
+        """``message`` as this keypad's firmware reads it (players' positions only for one
+        that said it reads them)."""
+        return message if keypad.player_positions else without_player_positions(message)
 
     def _compare(self, keypad: _Keypad, info: RoundInfo) -> str:
         """``info`` against what the keypad was told: "same", "newer" or "older"."""

@@ -14,8 +14,11 @@ from protocol.messages import (
     BoardStatus,
     Error,
     GetRound,
+    Hello,
     Message,
+    NextPosition,
     NextRound,
+    PairTerminal,
     ResultAck,
     ResultChanged,
     RoundChanged,
@@ -24,7 +27,7 @@ from protocol.messages import (
     TableSettings,
 )
 from server.gateway.core import WAIT_RECHECK, GatewayCore
-from server.gateway.jobs import Binding, Handled, Station
+from server.gateway.jobs import KEEP, Binding, Handled, Station
 from server.gateway.ports import PortSpec, PortSpecError, parse_addresses, parse_port, parse_ports
 
 SECTION = 7
@@ -283,3 +286,44 @@ def test_the_tds_new_table_settings_reach_the_sections_keypads() -> None:
     rig.core.push((SECTION, 2, SettingsChanged(settings=TableSettings())))  # another table's
     rig.run()
     assert rig.received == [settings]
+
+
+PLAYERS_MOVING = [
+    NextPosition(pair="5", table=2, seat="E", boards=[3, 4], player=True),
+    NextPosition(pair="6", table=None, player=True),
+]
+
+
+@pytest.mark.parametrize("first", ["pairing", "hello"])
+@pytest.mark.parametrize("says", [None, False, True])
+def test_players_positions_go_only_to_a_keypad_that_reads_them(
+    says: bool | None, first: str
+) -> None:
+    """An individual's round names where each player goes next. Keypad firmware older than
+    that cannot read such a round at all (the seat byte is out of its range), so it would
+    never show its round: a keypad gets the players' positions, in the reply and in a push,
+    only once its pairing or its Hello said it reads them. A pair's position goes to every
+    keypad."""
+    rig = Rig()
+    said: Message = (
+        PairTerminal(code="0001", device="keypad-t1", player_positions=says)
+        if first == "pairing"
+        else Hello(token="t0k3n", player_positions=says)
+    )
+    rig.command(said, Handled(None, Binding(SECTION, 1)))
+    pairs_too = [NextPosition(pair="3", table=2, seat="EW", boards=[1]), *PLAYERS_MOVING]
+    moving = round_info().model_copy(update={"next": pairs_too})
+    rig.command(GetRound(), Handled(moving, KEEP))
+    pushed = moving.model_copy(update={"complete": True})
+    rig.core.push((SECTION, 1, RoundChanged(round=pushed)))
+    rig.run()
+    rounds = [m for m in rig.received if isinstance(m, RoundInfo | RoundChanged)]
+    told = [m if isinstance(m, RoundInfo) else m.round for m in rounds]
+    assert [r.complete for r in told] == [False, True]  # the reply, then the push
+    for info in told:
+        players = [p for p in info.next if p.player]
+        assert players == (PLAYERS_MOVING if says else [])
+        assert [p.pair for p in info.next if not p.player] == ["3"]  # the pair's, always
+    if not says:  # what such a keypad got is what a round of pairs alone encodes
+        pairs_only = moving.model_copy(update={"next": pairs_too[:1]})
+        assert encode(told[0]) == encode(pairs_only)

@@ -113,7 +113,7 @@ class Device:
         """Power on: resume with the stored pairing and resend unanswered commands."""
         if self.store.token:
             self._go("loading")
-            self._send({"type": "hello", "token": self.store.token})
+            self._send({"type": "hello", "token": self.store.token, "player_positions": True})
             self._resend_pending()
             self._send({"type": "get_round"})
             self._send({"type": "get_table_settings"})
@@ -138,7 +138,7 @@ class Device:
 
     def peer_restarted(self):
         if self.store.token:
-            self._send({"type": "hello", "token": self.store.token})
+            self._send({"type": "hello", "token": self.store.token, "player_positions": True})
             self._resend_pending()
 
     # ------------------------------------------------------------------------------ helpers
@@ -228,7 +228,14 @@ class Device:
             self._buffer = self._buffer[:-1]
         elif key == "ENT" and len(self._buffer) >= 4:
             code = self._buffer
-            self._send({"type": "pair_terminal", "code": code, "device": self.name})
+            self._send(
+                {
+                    "type": "pair_terminal",
+                    "code": code,
+                    "device": self.name,
+                    "player_positions": True,
+                }
+            )
             self._go("pairing")
             self._buffer = code
 
@@ -508,7 +515,7 @@ class Device:
     def _on_error(self, error):
         code = error["code"]
         if code == "not_paired" and self.store.token and self.screen != "pairing":
-            self._send({"type": "hello", "token": self.store.token})
+            self._send({"type": "hello", "token": self.store.token, "player_positions": True})
             self._resend_after_round = True
             return
         if code in AUTH_ERRORS:
