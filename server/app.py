@@ -21,7 +21,7 @@ from server.api import deals, movements, penalties, players, publishing, results
 from server.api.openapi import ERRORS, operation_id
 from server.api.routing import add_routes
 from server.core.config import Settings, check
-from server.core.db import make_engine, migrate
+from server.core.db import make_engine, migrate_when_ready
 from server.core.errors import TravellerError
 from server.gateway.runner import in_server
 from server.i18n import error_words
@@ -76,7 +76,7 @@ def create_app(settings: Settings, *, engine: Engine | None = None) -> FastAPI:
                 max_overflow=settings.db_max_overflow,
             )
         )
-        migrate(eng)
+        migrate_when_ready(eng)
         runtime = Runtime(settings, eng)
         app.state.runtime = runtime
         try:

@@ -8,6 +8,7 @@ import os
 import queue
 import sqlite3
 import threading
+import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
@@ -139,6 +140,34 @@ def migrate(engine: Engine) -> None:
         finally:
             lock.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": MIGRATION_LOCK})
             lock.commit()
+
+
+#: Seconds a starting server waits for its PostgreSQL server (restarting, or a container still
+#: starting) before it gives up. A worker that uvicorn starts again while PostgreSQL restarts
+#: would otherwise fail at once, and uvicorn then stops every worker.
+DATABASE_WAIT = 60.0
+
+
+def migrate_when_ready(
+    engine: Engine, *, wait: float = DATABASE_WAIT, sleep: Callable[[float], None] = time.sleep
+) -> None:
+    """:func:`migrate`, trying again while PostgreSQL does not answer (an OperationalError),
+    for up to ``wait`` seconds, each wait logged; then its error. SQLite is not waited for:
+    its errors (a path that cannot be opened, a full disk) do not pass by themselves."""
+    deadline = time.monotonic() + wait
+    delay = 0.2
+    while True:
+        try:
+            migrate(engine)
+            return
+        except OperationalError as exc:
+            if engine.dialect.name == "sqlite" or time.monotonic() + delay > deadline:
+                raise
+            log.warning(
+                "the database does not answer (%s); trying again in %.1f s", exc.orig, delay
+            )
+            sleep(delay)
+            delay = min(delay * 2, 5.0)
 
 
 def _copy_template(engine: Engine) -> None:
