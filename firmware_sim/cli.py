@@ -36,11 +36,11 @@ def keypad_sim(
 ) -> None:
     """Run a keypad: it pairs, shows the round and sends entries like real firmware."""
     # pyserial is the optional "keypad" extra; `traveller` mounts this command without it.
-    from .runner import parse_script, run  # noqa: PLC0415
+    from .runner import parse_script, run, typed_keys  # noqa: PLC0415
 
     keys: Iterable[str]
     if script == "-":
-        keys = parse_script(sys.stdin)  # lazily: keys can be typed while it runs
+        keys = typed_keys(sys.stdin)  # lazily: keys can be typed while it runs
     else:
         try:
             keys = list(parse_script(Path(script).read_text(encoding="utf-8").splitlines()))

@@ -43,6 +43,19 @@ def parse_script(lines: Iterable[str]) -> Iterator[str]:
                 yield Key.parse(word).value
 
 
+def typed_keys(lines: Iterable[str], say: Callable[[str], Any] = print) -> Iterator[str]:
+    """The tokens of lines typed while the keypad runs: a line with a word that is not a key
+    is told (``say``) and left out whole, and the keypad takes the next line (a script file is
+    refused before the run instead)."""
+    for line in lines:
+        try:
+            tokens = list(parse_script([line]))
+        except ValueError as exc:
+            say(f"{exc}: that line is left out (keys: 0-9 * # ENT BACK UP DOWN, wait=SECONDS)")
+            continue
+        yield from tokens
+
+
 def render(display: tuple[str, str]) -> str:
     """The LCD as text: a 16x2 box."""
     top, bottom = display

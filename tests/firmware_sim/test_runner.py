@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from firmware_sim.cli import app
 from firmware_sim.device import Device, Screen
 from firmware_sim.fake_gateway import FakeGateway, FakeTables
-from firmware_sim.runner import parse_script, render, run
+from firmware_sim.runner import parse_script, render, run, typed_keys
 from protocol.link import PointToPointLink
 
 
@@ -166,3 +166,15 @@ def test_runner_reopens_a_socket_port_when_the_gateway_restarts() -> None:
     assert errors == []
     assert any("lost" in s for s in screens)
     assert any("open again" in s for s in screens)
+
+
+def test_a_typed_line_that_is_not_keys_is_told_and_left_out() -> None:
+    """Keys typed while the keypad runs: a line with a word that is no key (an arrow key's
+    escape, a typo) is left out with a message, and the lines after it are still read."""
+    told: list[str] = []
+    keys = list(typed_keys(["1 2", "\x1b[B 3", "F1", "ENT"], told.append))
+    assert keys == ["1", "2", "ENT"]
+    assert len(told) == 2
+    assert f"{chr(27) + '[B'!r} is not a key" in told[0]
+    assert "left out" in told[0]
+    assert "'F1' is not a key" in told[1]
