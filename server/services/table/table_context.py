@@ -122,17 +122,20 @@ class RowWriter(Generic[M]):
         state.update(values)
         return row
 
-    def _counted(self, session: Session) -> None:
-        """A write of a table's own rows, which moves no section's generation, is counted as
-        such (a batch read ahead need not read its sections again: table_memory)."""
+    def _run(self, session: Session, statement: Any, values: dict[str, Any]) -> Any:
+        """Run one of its statements; a write of a table's own rows, which moves no section's
+        generation, is counted as such (a batch read ahead need not read its sections again:
+        table_memory)."""
+        connection = session.connection()
+        found = connection.execute(statement, values)
         if self.own_rows:
-            table_memory.count_row_write(session)
+            table_memory.count_row_write(connection)
+        return found
 
     def add(self, session: Session, row: SQLModel) -> None:
         """Store a new row (built, with its defaults, as a model object) and set its id."""
         values = {key: getattr(row, key) for key in self.columns}
-        key = session.connection().execute(self.insert, values).inserted_primary_key
-        self._counted(session)
+        key = self._run(session, self.insert, values).inserted_primary_key
         if key is None:  # pragma: no cover - an INSERT of one row always has its key
             raise StaleDataError(f"The new {self.name} row's INSERT returned no id.")
         setattr(row, "id", key[0])  # noqa: B010 - every row of these tables has an id
@@ -140,8 +143,7 @@ class RowWriter(Generic[M]):
     def change(self, session: Session, row: SQLModel, changes: dict[str, Any]) -> None:
         """Write ``changes`` to the row and to the loaded object (kept clean)."""
         row_id = getattr(row, "id")  # noqa: B009 - every row of these tables has an id
-        stored = session.connection().execute(self.update, {"row_key": row_id, **changes})
-        self._counted(session)
+        stored = self._run(session, self.update, {"row_key": row_id, **changes})
         if stored.rowcount != 1:
             raise StaleDataError(
                 f"UPDATE of {self.name} {row_id} matched {stored.rowcount} row(s), not 1."

@@ -79,7 +79,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import and_, bindparam
+from sqlalchemy import Connection, and_, bindparam
 from sqlalchemy import select as core_select
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, SQLModel, select
@@ -122,10 +122,9 @@ KEY = "traveller.table_memory"
 ROW_WRITES = "traveller.table_row_writes"
 
 
-def count_row_write(session: Session) -> None:
-    """Note a write of a table's own rows (:data:`ROW_WRITES`)."""
-    info = session.connection().info
-    info[ROW_WRITES] = info.get(ROW_WRITES, 0) + 1
+def count_row_write(connection: Connection) -> None:
+    """Note a write of a table's own rows on ``connection`` (:data:`ROW_WRITES`)."""
+    connection.info[ROW_WRITES] = connection.info.get(ROW_WRITES, 0) + 1
 
 
 def _other_writes(session: Session) -> int:
@@ -134,46 +133,40 @@ def _other_writes(session: Session) -> int:
     return writes(session) - int(session.connection().info.get(ROW_WRITES, 0))
 
 
-#: The command's one read: the table's lock, both counters, and its entry id if already used
-#: (Core, run on the session's connection: no ORM rows to build).
 _TG = generations.TABLE_GENERATION
 _SG = generations.SECTION_GENERATION
 _RE = SQLModel.metadata.tables["received_entry"]
-_OPEN = (
-    core_select(_TG.c.gen, _SG.c.section_id, _SG.c.gen, _RE.c.request, _RE.c.result_id)
-    .select_from(
-        _TG.join(_SG, _SG.c.section_id == _TG.c.section_id).outerjoin(
-            _RE, and_(_RE.c.table_id == _TG.c.table_id, _RE.c.entry_id == bindparam("entry_id"))
-        )
+
+
+def _counters_read(tables: Any, entries: Any, *columns: Any) -> Any:
+    """A read of tables' counters under their lock (FOR UPDATE of their generation rows), with
+    their section's generation and their entry ids already used: the tables matching
+    ``tables``, the idempotency rows matching ``entries``, ``columns`` first."""
+    found = _TG.join(_SG, _SG.c.section_id == _TG.c.section_id).outerjoin(
+        _RE, and_(_RE.c.table_id == _TG.c.table_id, entries)
     )
-    .where(_TG.c.table_id == bindparam("table_id"))
-    .with_for_update(of=_TG)
+    counters = (_TG.c.gen, _SG.c.section_id, _SG.c.gen)
+    return (
+        core_select(*columns, *counters, _RE.c.request, _RE.c.result_id)
+        .select_from(found)
+        .where(tables)
+        .with_for_update(of=_TG)
+    )
+
+
+#: The command's one read: the table's lock, both counters, and its entry id if already used
+#: (Core, run on the session's connection: no ORM rows to build).
+_OPEN = _counters_read(
+    _TG.c.table_id == bindparam("table_id"), _RE.c.entry_id == bindparam("entry_id")
 )
-#: The same for a batch's tables at once, in table id order (the lock order), with the
-#: sections' generations and any of the batch's entry ids already used at those tables.
-_AHEAD = (
-    core_select(
-        _TG.c.table_id,
-        _TG.c.gen,
-        _SG.c.section_id,
-        _SG.c.gen,
-        _RE.c.entry_id,
-        _RE.c.request,
-        _RE.c.result_id,
-    )
-    .select_from(
-        _TG.join(_SG, _SG.c.section_id == _TG.c.section_id).outerjoin(
-            _RE,
-            and_(
-                _RE.c.table_id == _TG.c.table_id,
-                _RE.c.entry_id.in_(bindparam("entry_ids", expanding=True)),
-            ),
-        )
-    )
-    .where(_TG.c.table_id.in_(bindparam("table_ids", expanding=True)))
-    .order_by(_TG.c.table_id)
-    .with_for_update(of=_TG)
-)
+#: The same for a batch's tables at once, in table id order (the lock order), with any of the
+#: batch's entry ids already used at those tables.
+_AHEAD = _counters_read(
+    _TG.c.table_id.in_(bindparam("table_ids", expanding=True)),
+    _RE.c.entry_id.in_(bindparam("entry_ids", expanding=True)),
+    _TG.c.table_id,
+    _RE.c.entry_id,
+).order_by(_TG.c.table_id)
 #: Sections' generations (the read ahead's check before the COMMIT).
 _SECTION_GENS = select(_SG.c.section_id, _SG.c.gen).where(
     _SG.c.section_id.in_(bindparam("section_ids", expanding=True))
@@ -349,7 +342,7 @@ class TableMemory:
         counters: dict[int, tuple[int, int, int]] = {}
         seen: dict[tuple[int, str], tuple[str, int | None]] = {}
         for row in session.connection().execute(_AHEAD, params):
-            table_id, table_gen, section_id, section_gen, entry_id, request, result_id = row
+            table_id, entry_id, table_gen, section_id, section_gen, request, result_id = row
             counters[table_id] = (table_gen, section_id, section_gen)
             if entry_id is not None and (table_id, entry_id) in asked:
                 seen[(table_id, entry_id)] = (request, result_id)
