@@ -177,10 +177,18 @@ def _fanout_state(relay: PgFanout | None) -> str:
     return "postgres" if relay.listening.is_set() else "reconnecting"
 
 
+def server_app(settings: Settings, *, engine: Engine | None = None) -> FastAPI:
+    """The app of a server process (`traveller serve`'s workers, the demo, the load bench's
+    server): the interpreter set for a server around :func:`create_app` (a short switch
+    interval; once the app is built, its heap frozen and full collections rarer:
+    server.live.runtime). A library caller (a test, a tool) calls ``create_app`` instead."""
+    tune_interpreter()
+    app = create_app(settings, engine=engine)
+    settle_heap()
+    return app
+
+
 def app_from_env() -> FastAPI:
     """uvicorn's factory for several workers (`server.app:app_from_env`, factory=True): each
     worker process builds its app from the TRAVELLER_* environment."""
-    tune_interpreter()
-    app = create_app(Settings())
-    settle_heap()
-    return app
+    return server_app(Settings())

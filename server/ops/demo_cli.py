@@ -9,13 +9,12 @@ from pathlib import Path
 import typer
 import uvicorn
 
-from server.app import create_app
+from server.app import server_app
 from server.core.config import Settings
 from server.core.db import make_engine
 from server.i18n.cli_words import _
 from server.io.handrecords import solver_available
 from server.limits.http_limits import uvicorn_options
-from server.live.runtime import settle_heap, tune_interpreter
 from server.ops.demo import create_demo, find_demo, wipe_sqlite
 from server.site.doctor import DEMO_SITE, read_site, write_site
 
@@ -91,11 +90,8 @@ def demo(
         "",
     ]
     typer.echo("\n".join(lines))
-    tune_interpreter()
-    app = create_app(settings, engine=engine)
-    settle_heap()
     uvicorn.run(
-        app,
+        server_app(settings, engine=engine),
         host="127.0.0.1",
         port=port,
         log_level="warning",
