@@ -111,3 +111,51 @@ def test_a_delta_the_page_cannot_place_brings_the_whole_page(
     assert tab.evaluate("window.__same_page === true")
     assert tab.errors == []
     tab.context.close()
+
+
+def test_a_press_on_a_button_survives_the_whole_page_that_comes_when_the_socket_opens(
+    td_page: Any, room: Room
+) -> None:
+    """The socket's first message is the whole page, mostly what was just loaded. It arrives
+    here between the press and the release on "Close round 1": a fragment that has not changed
+    is left as it is, so the button is still the one pressed and the click happens."""
+    held: list[Any] = []
+    sockets: list[Any] = []
+
+    def hold_until_released(route: Any) -> None:
+        server = route.connect_to_server()
+        sockets.append(route)
+        server.on_message(lambda message: route.send(message) if not held else held.append(message))
+        route.on_message(server.send)
+
+    held.append(None)  # holding
+    td_page.route_web_socket("**/live", hold_until_released)
+    td_page.goto(f"/td/s/{room.section_id}")
+    expect(td_page.locator("#live-status")).to_have_class("live-dot on")
+    for _ in range(50):
+        if len(held) > 1:
+            break
+        td_page.wait_for_timeout(100)
+    assert len(held) > 1, "the server sent nothing on the live socket"
+    assert td_page.evaluate("document.body.getAttribute('data-updates')") is None
+    button = td_page.locator("form[action$='/rounds/close'] button")
+    button.evaluate("b => { window.__pressed = b; }")
+    box = button.bounding_box()
+    td_page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    td_page.mouse.down()
+    messages = held[1:]
+    held.clear()
+    for message in messages:
+        sockets[0].send(message)
+    td_page.wait_for_function("document.body.getAttribute('data-updates') !== null")
+    assert button.evaluate("b => b === window.__pressed")  # not replaced
+    questions: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        questions.append(dialog.message)
+        dialog.accept()
+
+    td_page.once("dialog", answer)
+    td_page.mouse.up()
+    expect(td_page.locator(".flash-ok")).to_contain_text("Round 1 closed")
+    assert questions == ["Close round 1 to table entries?"]

@@ -258,12 +258,26 @@
     status.textContent = status.getAttribute("data-" + key) || english[key];
   }
 
-  function apply(fragments) {
+  // A fragment replaces what the page shows only where it differs: the whole page that comes
+  // when the socket opens is mostly what was just loaded, and replacing a button the TD is
+  // pressing loses the press (pressed on the old one, released on the new one, no click).
+  var parser = document.createElement("template");
+  function swap(name, html) {
+    var target = document.querySelector('[data-fragment="' + name + '"]');
+    if (!target) return;
+    parser.innerHTML = html;
+    if (parser.innerHTML !== target.innerHTML) target.innerHTML = html;
+    parser.innerHTML = "";
+  }
+
+  function swapAll(fragments) {
     for (var name in fragments) {
-      if (!Object.prototype.hasOwnProperty.call(fragments, name)) continue;
-      var target = document.querySelector('[data-fragment="' + name + '"]');
-      if (target) target.innerHTML = fragments[name];
+      if (Object.prototype.hasOwnProperty.call(fragments, name)) swap(name, fragments[name]);
     }
+  }
+
+  function apply(fragments) {
+    swapAll(fragments);
     updated(fragments);
   }
 
@@ -299,12 +313,7 @@
       var flag = tile ? tile.getAttribute("data-flag") : null;
       if (flag) tile.classList.toggle(flag, totals[key] > 0);
     }
-    var fragments = delta.fragments || {};
-    for (var name in fragments) {
-      if (!Object.prototype.hasOwnProperty.call(fragments, name)) continue;
-      var target = document.querySelector('[data-fragment="' + name + '"]');
-      if (target) target.innerHTML = fragments[name];
-    }
+    swapAll(delta.fragments || {});
     document.body.setAttribute("data-deltas", String(1 + parseInt(document.body.getAttribute("data-deltas") || "0", 10)));
     updated(delta);
     return true;
