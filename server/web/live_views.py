@@ -41,6 +41,8 @@ RANKING_FRAGMENTS = ("status", "ranking", "boards")
 
 #: The grid's fields a table's row shows (td/_grid_row.html); a test reads the template.
 ROW_GRID_FIELDS = ("section_id", "round_minutes", "earlier")
+#: What closes a table's row after its cells (td/_grid_row.html renders the row's head).
+ROW_END = "    </tr>\n"
 
 
 class GridRows:
@@ -48,36 +50,56 @@ class GridRows:
     change is not rendered again (the seconds in the round are not shown: the page counts
     them from ``since``). A full refresh of a 200-table dashboard after a round starts then
     renders the rows that changed, not all 200; and a row that changed renders again only
-    the cells of its rounds whose counts changed (a result changes one)."""
+    what changed in it: the cells of its rounds whose counts changed (a result changes one),
+    and its head (the table, the pairs, the terminal, the time) only if a field of it did."""
 
     def __init__(self, web: WebState) -> None:
         self.web = web
         self.renders = 0
+        self.head_renders = 0
         self.cell_renders = 0
         self._kept: dict[int, tuple[object, str]] = {}
+        self._heads: dict[int, tuple[object, str]] = {}
         self._cells: dict[tuple[int, int], tuple[object, str]] = {}
         self._macros: dict[tuple[str, str], Any] = {}
 
     def html(self, ctx: dict[str, Any], row: dashboard.TableRow) -> Markup:
         grid = ctx["grid"]
-        key = (replace(row, elapsed=None), *(getattr(grid, f) for f in ROW_GRID_FIELDS))
+        shown = tuple(getattr(grid, f) for f in ROW_GRID_FIELDS)
+        key = (replace(row, elapsed=None), *shown)
         kept = self._kept.get(row.table)
         if kept is None or kept[0] != key:
             self.renders += 1
             lang = str(ctx.get("lang") or "")  # "": the source language (render.lang_of)
-            cells = [self._cell(lang, grid.section_id, row.table, c) for c in row.cells]
-            html = str(self._macro(lang, "td/_grid_row.html", "table_row")(row, cells, grid))
+            cells = "".join([self._cell(lang, grid.section_id, row.table, c) for c in row.cells])
+            html = self._head(lang, row, grid, shown) + cells + ROW_END
             kept = (key, html)
             self._kept[row.table] = kept
         return Markup(kept[1])  # rendered by the autoescaping templates
 
+    def _head(
+        self, lang: str, row: dashboard.TableRow, grid: Any, shown: tuple[object, ...]
+    ) -> str:
+        """The row up to its cells (td/_grid_row.html), rendered again only when a field it
+        shows changed."""
+        key = (replace(row, elapsed=None, cells=[]), *shown)
+        kept = self._heads.get(row.table)
+        if kept is None or kept[0] != key:
+            self.head_renders += 1
+            kept = (key, str(self._macro(lang, "td/_grid_row.html", "row_head")(row, grid)))
+            self._heads[row.table] = kept
+        return kept[1]
+
     def forget(self, table: int, round_: int | None = None) -> None:
-        """Render ``table``'s row again next time, and its cell of ``round_`` (None: all)."""
+        """Render ``table``'s row again next time: its cell of ``round_``, or (None) the
+        whole row."""
         self._kept.pop(table, None)
+        if round_ is None:
+            self._heads.pop(table, None)
         for key in [k for k in self._cells if k[0] == table and round_ in (None, k[1])]:
             del self._cells[key]
 
-    def _cell(self, lang: str, section_id: int, table: int, cell: dashboard.Cell) -> Markup:
+    def _cell(self, lang: str, section_id: int, table: int, cell: dashboard.Cell) -> str:
         key = (section_id, cell)
         kept = self._cells.get((table, cell.round))
         if kept is None or kept[0] != key:
@@ -85,7 +107,7 @@ class GridRows:
             html = self._macro(lang, "td/_grid_cell.html", "cell")(cell, table, section_id)
             kept = (key, str(html))
             self._cells[(table, cell.round)] = kept
-        return Markup(kept[1])
+        return kept[1]
 
     def _macro(self, lang: str, template: str, name: str) -> Any:
         """A macro of ``template`` in ``lang`` (the row's, the cell's): a call, not a

@@ -5,6 +5,7 @@ rendering every row afresh."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from sqlalchemy import Engine
@@ -84,9 +85,40 @@ def test_a_full_refresh_renders_again_only_the_rows_that_changed() -> None:
     after = dashboard_fragments(web, context(db, section_id), rows)
     assert rows.renders == 7  # table 3's row only
     assert rows.cell_renders == cells + 1  # and in it, round 1's cell only
+    assert rows.head_renders == 7  # its head too: its terminal is online since that command
     assert after == dashboard_fragments(web, context(db, section_id))
     assert after["grid"] != first["grid"]
     assert 'data-entered="1"' in after["grid"]
+
+
+def test_a_row_renders_again_only_its_part_that_changed() -> None:
+    """Its head (the table, the pairs, the terminal, the time, a TD call) and each cell are
+    kept apart: a TD call renders the head again and keeps the cells; a result renders its
+    cell and keeps the head."""
+    db = make_engine("sqlite://")
+    migrate(db)
+    section_id, _paired = night(db)
+    web = WebState(templates=make_templates(), limiter=LoginLimiter())
+    ctx = context(db, section_id)
+    rows = GridRows(web)
+    row = ctx["grid"].rows[0]  # type: ignore[attr-defined]
+    before = rows.html(ctx, row)
+    heads, cells = rows.head_renders, rows.cell_renders
+    calling = replace(row, calls=1, ns="Ann Other & Bo Lee")
+    after = rows.html(ctx, calling)
+    assert (rows.head_renders, rows.cell_renders) == (heads + 1, cells)
+    assert "Ann Other &amp; Bo Lee" in after
+    assert 'class="bell"' in after
+    assert after.split('<td class="cell')[1:] == before.split('<td class="cell')[1:]
+    assert after == GridRows(web).html(ctx, calling)  # as a row rendered afresh
+    assert rows.html(ctx, row) == before  # and back
+    heads, cells = rows.head_renders, rows.cell_renders
+    played = replace(row.cells[0], entered=1, missing=row.cells[0].missing - 1)
+    entered = replace(row, cells=[played, *row.cells[1:]])
+    html = rows.html(ctx, entered)
+    assert (rows.head_renders, rows.cell_renders) == (heads, cells + 1)  # a result: one cell
+    assert html == GridRows(web).html(ctx, entered)
+    assert 'data-entered="1"' in html
 
 
 def test_a_row_shows_no_field_of_the_grid_but_those_its_memory_compares() -> None:
