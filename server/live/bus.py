@@ -27,27 +27,36 @@ class Subscription:
 
 
 class Bus:
-    """Fan-out of pushes. Slow consumers lose their oldest pushes, never block a result."""
+    """Fan-out of pushes. Slow consumers lose their oldest pushes, never block a result.
+
+    Its subscriptions are kept by section and table: a push reaches its table's sockets and
+    the section's views without a look at the other sections' and tables' sockets."""
 
     def __init__(self) -> None:
-        self._subs: set[Subscription] = set()
+        #: section id -> table number (None: the TD's and the public's views) -> its inboxes
+        self._sections: dict[int, dict[int | None, set[Subscription]]] = {}
         self._observers: list[Observer] = []
 
     def subscribe(self, section_id: int, table: int | None) -> Subscription:
         sub = Subscription(section_id, table)
-        self._subs.add(sub)
+        self._sections.setdefault(section_id, {}).setdefault(table, set()).add(sub)
         return sub
 
     def unsubscribe(self, sub: Subscription) -> None:
-        self._subs.discard(sub)
+        tables = self._sections.get(sub.section_id, {})
+        subs = tables.get(sub.table)
+        if subs is None:
+            return
+        subs.discard(sub)
+        if not subs:
+            del tables[sub.table]
+            if not tables:
+                del self._sections[sub.section_id]
 
     def terminals(self, section_id: int) -> dict[int, int]:
         """How many terminal websockets each table of a section has open in this process."""
-        counts: dict[int, int] = {}
-        for sub in list(self._subs):
-            if sub.section_id == section_id and sub.table is not None:
-                counts[sub.table] = counts.get(sub.table, 0) + 1
-        return counts
+        tables = self._sections.get(section_id, {})
+        return {table: len(subs) for table, subs in tables.items() if table is not None}
 
     def observe(self, observer: Observer) -> Callable[[], None]:
         """Also hand every published batch to ``observer`` (the PostgreSQL fan-out, backups);
@@ -68,17 +77,20 @@ class Bus:
     def deliver(self, pushes: Iterable[Delivery]) -> None:
         """Deliver to this process's subscribers only (pushes relayed from another worker)."""
         for section_id, table, message in pushes:
-            for sub in list(self._subs):
-                if sub.section_id != section_id:
-                    continue
-                # A terminal (sub.table set) sees only its own table's pushes; the TD's views
-                # (sub.table None) see everything in the section.
-                if sub.table is not None and table is not None and sub.table != table:
-                    continue
+            tables = self._sections.get(section_id)
+            if not tables:
+                continue
+            # A terminal (its table set) sees only its own table's pushes; the TD's views
+            # (table None) see everything in the section.
+            if table is None:
+                subs = [sub for each in tables.values() for sub in each]
+            else:
+                subs = [*tables.get(None, ()), *tables.get(table, ())]
+            for sub in subs:
                 if sub.queue.full():
                     sub.queue.get_nowait()
                 sub.queue.put_nowait(message)
 
     @property
     def subscribers(self) -> int:
-        return len(self._subs)
+        return sum(len(subs) for tables in self._sections.values() for subs in tables.values())
