@@ -43,6 +43,12 @@ RANKING_FRAGMENTS = ("status", "ranking", "boards")
 ROW_GRID_FIELDS = ("section_id", "round_minutes", "earlier")
 #: What closes a table's row after its cells (td/_grid_row.html renders the row's head).
 ROW_END = "    </tr>\n"
+#: Stands for the table's number in a cell rendered for every table (td/_grid_cell.html shows
+#: the number only as it is, ``{{ table }}`` or ``table=table``: a test reads the template). A
+#: private-use character: escaping leaves it as it is, and no text or translation holds it.
+TABLE_MARK = "\ue000"
+#: Cell shapes kept at most (all are dropped when full: a night has a few hundred).
+SHAPES_KEPT = 4096
 
 
 class GridRows:
@@ -61,6 +67,8 @@ class GridRows:
         self._kept: dict[int, tuple[object, str]] = {}
         self._heads: dict[int, tuple[object, str]] = {}
         self._cells: dict[tuple[int, int], tuple[object, str]] = {}
+        self.shape_renders = 0
+        self._shapes: dict[tuple[str, int, dashboard.Cell], str] = {}
         self._macros: dict[tuple[str, str], Any] = {}
 
     def html(self, ctx: dict[str, Any], row: dashboard.TableRow) -> Markup:
@@ -104,10 +112,23 @@ class GridRows:
         kept = self._cells.get((table, cell.round))
         if kept is None or kept[0] != key:
             self.cell_renders += 1
-            html = self._macro(lang, "td/_grid_cell.html", "cell")(cell, table, section_id)
-            kept = (key, str(html))
+            kept = (key, self._shape(lang, section_id, cell).replace(TABLE_MARK, str(table)))
             self._cells[(table, cell.round)] = kept
         return kept[1]
+
+    def _shape(self, lang: str, section_id: int, cell: dashboard.Cell) -> str:
+        """A cell's HTML for any table (:data:`TABLE_MARK` where its number goes), rendered
+        once for all the tables whose round has the same counts: in a round most tables
+        pass through the same few (three boards: none keyed, one entered, one confirmed...)."""
+        key = (lang, section_id, cell)
+        shape = self._shapes.get(key)
+        if shape is None:
+            self.shape_renders += 1
+            if len(self._shapes) >= SHAPES_KEPT:
+                self._shapes.clear()
+            macro = self._macro(lang, "td/_grid_cell.html", "cell")
+            shape = self._shapes[key] = str(macro(cell, TABLE_MARK, section_id))
+        return shape
 
     def _macro(self, lang: str, template: str, name: str) -> Any:
         """A macro of ``template`` in ``lang`` (the row's, the cell's): a call, not a

@@ -136,3 +136,42 @@ def test_a_cell_shows_only_what_its_memory_compares() -> None:
     body = re.sub(r"\{#.*?#\}", "", source, flags=re.S)
     names = set(re.findall(r"\b(row|grid|c|table|section_id)\b(?=[.\s}),])", body))
     assert names == {"c", "table", "section_id"}, names
+
+
+def test_a_cell_shows_its_table_only_as_the_number_itself() -> None:
+    """A cell is rendered once for every table with the same counts, its table's number put in
+    afterwards (``TABLE_MARK``): the template may only show the number, never test it or
+    compute with it."""
+    source = (TEMPLATES / "td" / "_grid_cell.html").read_text(encoding="utf-8")
+    body = re.sub(r"\{#.*?#\}", "", source, flags=re.S)
+    for shown in ("macro cell(c, table, section_id)", "{{ table }}", "table=table", "%(table)s"):
+        body = body.replace(shown, "")
+    assert re.findall(r".{0,20}\btable\b.{0,20}", body) == []
+
+
+def test_a_cell_rendered_once_for_all_tables_is_the_cell_rendered_for_each() -> None:
+    db = make_engine("sqlite://")
+    migrate(db)
+    section_id, _paired = night(db)
+    web = WebState(templates=make_templates(), limiter=LoginLimiter())
+    ctx = context(db, section_id)
+    rows = GridRows(web)
+    macro = web.templates.get_template("td/_grid_cell.html").make_module({"lang": "en"}).cell
+    cells = [
+        dashboard.Cell(round=2, boards=3, missing=3, status="missing", current=True),
+        dashboard.Cell(round=2, boards=3, missing=1, entered=1, confirmed=1, status="playing"),
+        dashboard.Cell(round=2, boards=3, confirmed=3, status="complete", current=True),
+        dashboard.Cell(round=2, boards=3, conflict=1, confirmed=2, status="conflict"),
+        dashboard.Cell(round=2, boards=3, td_pending=1, settled=1, status="td_pending"),
+        dashboard.Cell(round=2, boards=3, missing=2, entered=1, status="left"),
+    ]
+    for table in (1, 7, 12, 110):
+        for cell in cells:
+            row = replace(ctx["grid"].rows[0], table=table, cells=[cell])  # type: ignore[attr-defined]
+            html = rows.html(ctx, row)
+            direct = str(macro(cell, table, section_id))
+            assert direct in html
+            assert f"/tables/{table}#round-2" in direct
+            assert "\ue000" not in html
+    assert rows.shape_renders == len(cells)  # each shape once, for the four tables
+    assert rows.cell_renders == 4 * len(cells)
