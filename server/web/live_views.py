@@ -57,7 +57,9 @@ class GridRows:
     them from ``since``). A full refresh of a 200-table dashboard after a round starts then
     renders the rows that changed, not all 200; and a row that changed renders again only
     what changed in it: the cells of its rounds whose counts changed (a result changes one),
-    and its head (the table, the pairs, the terminal, the time) only if a field of it did."""
+    and its head (the table, the pairs, the terminal, the time) only if a field of it did. A
+    cell is rendered once for all the tables whose round has the same counts (its shape), and
+    takes its table's number afterwards."""
 
     def __init__(self, web: WebState) -> None:
         self.web = web
