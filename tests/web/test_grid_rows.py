@@ -91,16 +91,20 @@ def test_a_full_refresh_renders_again_only_the_rows_that_changed() -> None:
     assert 'data-entered="1"' in after["grid"]
 
 
-def test_a_row_renders_again_only_its_part_that_changed() -> None:
-    """Its head (the table, the pairs, the terminal, the time, a TD call) and each cell are
-    kept apart: a TD call renders the head again and keeps the cells; a result renders its
-    cell and keeps the head."""
+def fresh_night() -> tuple[WebState, dict[str, object], GridRows]:
+    """The test night's web state, its dashboard's context and an empty row memory."""
     db = make_engine("sqlite://")
     migrate(db)
     section_id, _paired = night(db)
     web = WebState(templates=make_templates(), limiter=LoginLimiter())
-    ctx = context(db, section_id)
-    rows = GridRows(web)
+    return web, context(db, section_id), GridRows(web)
+
+
+def test_a_row_renders_again_only_its_part_that_changed() -> None:
+    """Its head (the table, the pairs, the terminal, the time, a TD call) and each cell are
+    kept apart: a TD call renders the head again and keeps the cells; a result renders its
+    cell and keeps the head."""
+    web, ctx, rows = fresh_night()
     row = ctx["grid"].rows[0]  # type: ignore[attr-defined]
     before = rows.html(ctx, row)
     heads, cells = rows.head_renders, rows.cell_renders
@@ -150,12 +154,8 @@ def test_a_cell_shows_its_table_only_as_the_number_itself() -> None:
 
 
 def test_a_cell_rendered_once_for_all_tables_is_the_cell_rendered_for_each() -> None:
-    db = make_engine("sqlite://")
-    migrate(db)
-    section_id, _paired = night(db)
-    web = WebState(templates=make_templates(), limiter=LoginLimiter())
-    ctx = context(db, section_id)
-    rows = GridRows(web)
+    web, ctx, rows = fresh_night()
+    section_id = int(ctx["section_id"])  # type: ignore[call-overload]
     macro = web.templates.get_template("td/_grid_cell.html").make_module({"lang": "en"}).cell
     cells = [
         dashboard.Cell(round=2, boards=3, missing=3, status="missing", current=True),
