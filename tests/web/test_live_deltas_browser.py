@@ -113,13 +113,11 @@ def test_a_delta_the_page_cannot_place_brings_the_whole_page(
     tab.context.close()
 
 
-def test_a_press_on_a_button_survives_the_whole_page_that_comes_when_the_socket_opens(
-    td_page: Any, room: Room
-) -> None:
-    """The socket's first message is the whole page, mostly what was just loaded. It arrives
-    here between the press and the release on "Close round 1": a fragment that has not changed
-    is left as it is, so the button is still the one pressed and the click happens."""
-    held: list[Any] = []
+def press_while_the_whole_page_comes(tab: Any, room: Room, selector: str) -> None:
+    """Open the dashboard with its socket's first messages held back; press the mouse on
+    ``selector``; let the messages in (the whole page: it is applied); check that the element
+    pressed is still on the page; leave the mouse released to the caller."""
+    held: list[Any] = [None]  # while it holds a first item, the server's messages wait
     sockets: list[Any] = []
 
     def hold_until_released(route: Any) -> None:
@@ -128,27 +126,36 @@ def test_a_press_on_a_button_survives_the_whole_page_that_comes_when_the_socket_
         server.on_message(lambda message: route.send(message) if not held else held.append(message))
         route.on_message(server.send)
 
-    held.append(None)  # holding
-    td_page.route_web_socket("**/live", hold_until_released)
-    td_page.goto(f"/td/s/{room.section_id}")
-    expect(td_page.locator("#live-status")).to_have_class("live-dot on")
+    tab.route_web_socket("**/live", hold_until_released)
+    tab.goto(f"/td/s/{room.section_id}")
+    expect(tab.locator("#live-status")).to_have_class("live-dot on")
     for _ in range(50):
         if len(held) > 1:
             break
-        td_page.wait_for_timeout(100)
+        tab.wait_for_timeout(100)
     assert len(held) > 1, "the server sent nothing on the live socket"
-    assert td_page.evaluate("document.body.getAttribute('data-updates')") is None
-    button = td_page.locator("form[action$='/rounds/close'] button")
-    button.evaluate("b => { window.__pressed = b; }")
-    box = button.bounding_box()
-    td_page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    td_page.mouse.down()
+    assert tab.evaluate("document.body.getAttribute('data-updates')") is None
+    tab.wait_for_timeout(1100)  # the page's clock has ticked its timers since it was loaded
+    target = tab.locator(selector)
+    target.evaluate("el => { window.__pressed = el; }")
+    box = target.bounding_box()
+    tab.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    tab.mouse.down()
     messages = held[1:]
     held.clear()
     for message in messages:
         sockets[0].send(message)
-    td_page.wait_for_function("document.body.getAttribute('data-updates') !== null")
-    assert button.evaluate("b => b === window.__pressed")  # not replaced
+    tab.wait_for_function("document.body.getAttribute('data-updates') !== null")
+    assert target.evaluate("el => el === window.__pressed")  # not replaced
+
+
+def test_a_press_on_a_button_survives_the_whole_page_that_comes_when_the_socket_opens(
+    td_page: Any, room: Room
+) -> None:
+    """The socket's first message is the whole page, mostly what was just loaded. It arrives
+    here between the press and the release on "Close round 1": a fragment that has not changed
+    is left as it is, so the button is still the one pressed and the click happens."""
+    press_while_the_whole_page_comes(td_page, room, "form[action$='/rounds/close'] button")
     questions: list[str] = []
 
     def answer(dialog: Any) -> None:
@@ -159,3 +166,15 @@ def test_a_press_on_a_button_survives_the_whole_page_that_comes_when_the_socket_
     td_page.mouse.up()
     expect(td_page.locator(".flash-ok")).to_contain_text("Round 1 closed")
     assert questions == ["Close round 1 to table entries?"]
+
+
+def test_a_press_on_a_grid_cell_survives_the_whole_page_that_comes_when_the_socket_opens(
+    td_page: Any, room: Room
+) -> None:
+    """The same on the grid, whose timers the page has moved on since it was loaded: the
+    page's own changes (the timers, a late row) are made to the new fragment before it is
+    compared, so the cell pressed stays and its link is followed."""
+    cell = 'tr[data-table="2"] td.cell[data-round="1"] a'
+    press_while_the_whole_page_comes(td_page, room, cell)
+    td_page.mouse.up()
+    td_page.wait_for_url(f"**/td/s/{room.section_id}/tables/2#round-1")

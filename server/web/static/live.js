@@ -42,8 +42,12 @@
   }
 
   function tick() {
-    var now = Date.now();
-    var timers = document.querySelectorAll(".timer[data-since]");
+    tickIn(document, Date.now());
+  }
+
+  // The timers under ``root`` (the page, or a fragment not yet on it) as at ``now``.
+  function tickIn(root, now) {
+    var timers = root.querySelectorAll(".timer[data-since]");
     for (var i = 0; i < timers.length; i++) {
       var el = timers[i];
       var since = Date.parse(el.getAttribute("data-since"));
@@ -259,13 +263,18 @@
   }
 
   // A fragment replaces what the page shows only where it differs: the whole page that comes
-  // when the socket opens is mostly what was just loaded, and replacing a button the TD is
-  // pressing loses the press (pressed on the old one, released on the new one, no click).
+  // when the socket opens is mostly what was just loaded, and replacing a button or a link the
+  // TD is pressing loses the press (pressed on the old one, released on the new one, no
+  // click). What the page changes by itself (its timers, a late row) is changed in both, at
+  // one moment, before they are compared.
   var parser = document.createElement("template");
   function swap(name, html) {
     var target = document.querySelector('[data-fragment="' + name + '"]');
     if (!target) return;
     parser.innerHTML = html;
+    var now = Date.now();
+    tickIn(parser.content, now);
+    tickIn(target, now);
     if (parser.innerHTML !== target.innerHTML) target.innerHTML = html;
     parser.innerHTML = "";
   }
