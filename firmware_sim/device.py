@@ -259,7 +259,7 @@ class Device:
         """Power on: resume with the stored pairing and resend unanswered commands."""
         if self.store.token:
             self._go(Screen.LOADING)
-            self._send(Hello(token=self.store.token, player_positions=True))
+            self._hello()
             self._resend_pending()
             self._send(GetRound())
             self._send(GetTableSettings())
@@ -294,7 +294,7 @@ class Device:
     def peer_restarted(self) -> None:
         """The gateway restarted: introduce ourselves again and resend what is unanswered."""
         if self.store.token:
-            self._send(Hello(token=self.store.token, player_positions=True))
+            self._hello()
             self._resend_pending()
 
     # ------------------------------------------------------------------------------ helpers
@@ -303,6 +303,11 @@ class Device:
         if isinstance(command, EnterResult | ConfirmResult | RejectResult | CallTD):
             self.store.add(command)
         self._out.append(command)
+
+    def _hello(self) -> None:
+        """Introduce ourselves with the stored token; this firmware reads an individual's
+        players' next positions (protocol/keypad_codec.without_player_positions)."""
+        self._send(Hello(token=self.store.token, player_positions=True))
 
     def _resend_pending(self) -> None:
         self._out.extend(self.store.pending())
@@ -790,7 +795,7 @@ class Device:
     def _on_error(self, error: Error) -> None:
         if error.code == "not_paired" and self.store.token and self.screen is not Screen.PAIRING:
             # The gateway forgot us (it restarted): introduce ourselves again, then resend.
-            self._send(Hello(token=self.store.token, player_positions=True))
+            self._hello()
             self._resend_after_round = True
             return
         if error.code in AUTH_ERRORS:

@@ -113,7 +113,7 @@ class Device:
         """Power on: resume with the stored pairing and resend unanswered commands."""
         if self.store.token:
             self._go("loading")
-            self._send({"type": "hello", "token": self.store.token, "player_positions": True})
+            self._hello()
             self._resend_pending()
             self._send({"type": "get_round"})
             self._send({"type": "get_table_settings"})
@@ -138,7 +138,7 @@ class Device:
 
     def peer_restarted(self):
         if self.store.token:
-            self._send({"type": "hello", "token": self.store.token, "player_positions": True})
+            self._hello()
             self._resend_pending()
 
     # ------------------------------------------------------------------------------ helpers
@@ -147,6 +147,11 @@ class Device:
         if command["type"] in STORED:
             self.store.add(command)
         self._out.append(command)
+
+    def _hello(self):
+        """Introduce ourselves with the stored token; this firmware reads an individual's
+        players' next positions (protocol/keypad_codec.without_player_positions)."""
+        self._send({"type": "hello", "token": self.store.token, "player_positions": True})
 
     def _resend_pending(self):
         self._out.extend(self.store.pending())
@@ -515,7 +520,7 @@ class Device:
     def _on_error(self, error):
         code = error["code"]
         if code == "not_paired" and self.store.token and self.screen != "pairing":
-            self._send({"type": "hello", "token": self.store.token, "player_positions": True})
+            self._hello()
             self._resend_after_round = True
             return
         if code in AUTH_ERRORS:
