@@ -33,8 +33,8 @@ class Settings(BaseSettings):
     group_commit_max: int = Field(
         default=64,
         ge=1,
-        description="Table commands committed together at most (one transaction, one fsync, "
-        "each command in its own savepoint); 1 turns group commit off.",
+        description="Table commands committed together at most (one transaction, one fsync); "
+        "1 turns group commit off.",
     )
     td_password: str | None = Field(
         default=None, description="Required outside demo mode; there is no default password."

@@ -327,6 +327,9 @@ class Job(Generic[T]):
     #: What ``work`` will read first, for the steps to read for the whole batch at once
     #: (:meth:`CommitSteps.begin`; the table desk: its table's counters and entry id).
     ahead: object = None
+    #: A write that is not a table command (the TD's, the Data Connector's, a pairing): it
+    #: runs in a transaction of its own, in its place in the queue, never in a batch.
+    alone: bool = False
 
 
 @dataclass
@@ -335,6 +338,8 @@ class GroupStats:
 
     batches: int = 0
     jobs: int = 0
+    #: Writes that are not table commands, each run in a transaction of its own.
+    alone: int = 0
     largest: int = 0
     fallbacks: int = 0
 
@@ -418,20 +423,31 @@ class GroupWriter:
         self._thread: threading.Thread | None = None
 
     def submit(
-        self, work: Callable[[Session], T], order: int = 0, ahead: object = None
+        self,
+        work: Callable[[Session], T],
+        order: int = 0,
+        ahead: object = None,
+        *,
+        alone: bool = False,
     ) -> Future[T]:
-        """Queue ``work``; the future resolves (or fails) once its batch has committed."""
-        job: Job[T] = Job(work, order, ahead=ahead)
+        """Queue ``work``; the future resolves (or fails) once its batch has committed.
+        ``alone``: not a table command; it runs in a transaction of its own (:attr:`Job.alone`)."""
+        job: Job[T] = Job(work, order, ahead=ahead, alone=alone)
         self._start(job)
         return cast(Future[T], job.future)
 
     def submit_async(
-        self, work: Callable[[Session], T], order: int = 0, ahead: object = None
+        self,
+        work: Callable[[Session], T],
+        order: int = 0,
+        ahead: object = None,
+        *,
+        alone: bool = False,
     ) -> asyncio.Future[T]:
         """Queue ``work`` from a coroutine on the running event loop: what it awaits resolves
         (or fails) once its batch has committed, delivered with the batch's other answers."""
         reply: LoopReply[T] = LoopReply(asyncio.get_running_loop())
-        self._start(Job(work, order, reply, ahead))
+        self._start(Job(work, order, reply, ahead, alone))
         return reply.waiter
 
     def _start(self, job: Job[Any]) -> None:
@@ -461,7 +477,8 @@ class GroupWriter:
                     break
             live = [job for job in batch if job.future.set_running_or_notify_cancel()]
             try:
-                self.run_batch(live)
+                for run in _runs(live):
+                    self.run_batch(run)
             except BaseException as exc:  # pragma: no cover - never leave a caller hanging
                 log.exception("group writer failed")
                 for job in live:
@@ -473,6 +490,10 @@ class GroupWriter:
     def run_batch(self, jobs: list[Job[Any]]) -> None:
         """Run and commit ``jobs`` as one transaction, then resolve their futures."""
         if not jobs:
+            return
+        if jobs[0].alone:
+            self.stats.alone += 1
+            self._alone(jobs[0])
             return
         self.stats.batches += 1
         self.stats.jobs += len(jobs)
@@ -525,6 +546,22 @@ class GroupWriter:
             job.future.set_exception(exc)
         else:
             job.future.set_result(value)
+
+
+def _runs(jobs: list[Job[Any]]) -> Iterator[list[Job[Any]]]:
+    """``jobs`` in queue order as the transactions they run in: each run of table commands
+    together, each write that is not one (:attr:`Job.alone`) by itself, where it came."""
+    run: list[Job[Any]] = []
+    for job in jobs:
+        if job.alone:
+            if run:
+                yield run
+                run = []
+            yield [job]
+        else:
+            run.append(job)
+    if run:
+        yield run
 
 
 def _hand_over(jobs: list[Job[Any]]) -> None:

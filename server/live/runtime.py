@@ -14,7 +14,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from server.core.config import Settings
-from server.core.db import GroupWriter, read, transact, write_lock
+from server.core.db import GroupWriter, read, write_lock
 from server.live.bus import Bus
 from server.live.live_tokens import LiveTokens
 from server.live.table_desk import TableDesk
@@ -74,21 +74,20 @@ class Runtime:
         return self.desk.writer
 
     def transact(self, work: Callable[[Session], T]) -> T:
-        """Run a use case in one transaction (queued on the server's write lock), committed
-        on return (from a worker thread)."""
-        return transact(self.engine, work, lock=self.lock)
+        """Run a use case in one transaction through the table desk, committed on return
+        (from a worker thread)."""
+        return self.desk.transact(work)
 
     async def run(self, work: Callable[[Session], T], *, rounds_of: int | None = None) -> T:
-        """Run a use case in a worker thread, in one transaction, committed on return.
-        ``rounds_of``: the section whose round ``work`` starts, closes or reopens (the table
-        desk then keeps its tables remembered: TableDesk.change_round)."""
-        if rounds_of is not None:
-            return await run_in_threadpool(self.desk.change_round, work, rounds_of)
-        return await run_in_threadpool(self.transact, work)
+        """Run a use case in one transaction through the table desk, in its place among the
+        table commands, committed on return. ``rounds_of``: the section whose round ``work``
+        starts, closes or reopens (the table desk then keeps its tables remembered:
+        TableDesk.round_control)."""
+        return await self.desk.write(work, rounds_of=rounds_of)
 
     async def command(self, work: Callable[[Session], T], order: int = 0) -> T:
         """Run a table command through the group writer: with the commands waiting alongside
-        it, in one transaction (its own savepoint) and one commit. Returns once committed.
+        it, in one transaction and one commit. Returns once committed.
         ``order``: the table's id (table locks are taken in that order, see TableDesk)."""
         return await self.desk.run(work, order)
 

@@ -102,7 +102,7 @@ class TableDesk:
         if self.writer is None:
             future: Future[T] = Future()
             try:
-                future.set_result(transact(self.engine, work, lock=self.lock, steps=self))
+                future.set_result(self._own(work))
             except BaseException as exc:
                 future.set_exception(exc)
             return future
@@ -111,22 +111,37 @@ class TableDesk:
     async def run(self, work: Callable[[Session], T], order: int, ahead: object = None) -> T:
         """Run ``work`` as a table command, with the commands waiting alongside it."""
         if self.writer is None:
-            return await run_in_threadpool(
-                lambda: transact(self.engine, work, lock=self.lock, steps=self)
-            )
+            return await run_in_threadpool(self._own, work)
         return await self.writer.submit_async(work, order, ahead)
 
+    # ------------------------------------------------------------------ every other write
+
+    async def write(self, work: Callable[[Session], T], *, rounds_of: int | None = None) -> T:
+        """A write that is not a table command (the TD's actions, the Data Connector's, a
+        login): on the writer, in its place among the table commands, in a transaction of its
+        own with the desk's steps around its COMMIT. ``rounds_of``: the section whose round
+        ``work`` starts, closes or reopens (:meth:`round_control`)."""
+        job = work if rounds_of is None else self.round_control(work, rounds_of)
+        if self.writer is None:
+            return await run_in_threadpool(self._own, job)
+        return await self.writer.submit_async(job, alone=True)
+
     def transact(self, work: Callable[[Session], T]) -> T:
-        """A transaction of the desk's own that takes no table lock (pairing, the hello, a
-        keypad's binding), queued on the server's write lock like the table commands, not on
-        SQLite's busy timeout."""
-        return transact(self.engine, work, lock=self.lock)
+        """The same from a worker thread (a keypad's pairing, hello and binding)."""
+        if self.writer is None:
+            return self._own(work)
+        return self.writer.submit(work, alone=True).result()
 
     def change_round(self, work: Callable[[Session], T], section_id: int) -> T:
-        """The TD's round control of a section (``work`` starts, closes or reopens a round),
-        in a transaction of its own on the write lock: the tables the desk remembers take the
-        section's new row once it has committed, instead of being read again
-        (table_memory.SectionRowChange)."""
+        """The TD's round control of a section from a worker thread (see :meth:`write`)."""
+        return self.transact(self.round_control(work, section_id))
+
+    def round_control(
+        self, work: Callable[[Session], T], section_id: int
+    ) -> Callable[[Session], T]:
+        """``work``, which starts, closes or reopens a round of the section, so that the
+        tables the desk remembers take the section's new row once it has committed, instead
+        of being read again (table_memory.SectionRowChange)."""
 
         def change(session: Session) -> T:
             before = table_memory.lock_section(session, section_id)
@@ -136,7 +151,11 @@ class TableDesk:
                 self.memory.section_row_changed(session, section_id, before)
             return value
 
-        return transact(self.engine, change, lock=self.lock, steps=self)
+        return change
+
+    def _own(self, work: Callable[[Session], T]) -> T:
+        """``work`` in a transaction of its own, queued on the write lock (no group commit)."""
+        return transact(self.engine, work, lock=self.lock, steps=self)
 
     def run_sync(self, work: Callable[[Session], T], order: int) -> T:
         """The same from a worker thread (the keypad gateway)."""

@@ -24,11 +24,16 @@ def enter(board: int, contract: str = "4S", entry_id: str | None = None) -> Ente
 def stored(engine: Engine) -> tuple[int, int, int]:
     """How many results, audit rows and idempotency rows the database holds."""
     with Session(engine) as s:
-        return (
-            s.exec(select(func.count()).select_from(Result)).one(),
-            s.exec(select(func.count()).select_from(Audit)).one(),
-            s.exec(select(func.count()).select_from(ReceivedEntry)).one(),
-        )
+        return stored_in(s)
+
+
+def stored_in(s: Session) -> tuple[int, int, int]:
+    """How many results, audit rows and idempotency rows ``s`` sees."""
+    return (
+        s.exec(select(func.count()).select_from(Result)).one(),
+        s.exec(select(func.count()).select_from(Audit)).one(),
+        s.exec(select(func.count()).select_from(ReceivedEntry)).one(),
+    )
 
 
 def outcome(job: Job[Any]) -> Any:

@@ -22,7 +22,7 @@ from server.core.models import Audit
 from server.services import tokens
 from server.services.table.table_commands import Outcome, outcome_for
 from tests.support.api import Club, new_id
-from tests.support.group_commit import enter, outcome, start_and_pair, stored
+from tests.support.group_commit import enter, outcome, start_and_pair, stored, stored_in
 
 Work = Callable[[Session], Outcome]
 
@@ -248,6 +248,45 @@ def test_coroutines_get_a_batchs_answers_in_one_hand_over(
     assert (writer.stats.batches, writer.stats.jobs) == (2, 4), writer.stats
     assert len(handed) == 2, handed  # one hand-over a batch, not one a command
     assert stored(club.engine) == (before[0] + 2, before[1] + 2, before[2] + 2)
+
+
+def test_a_write_that_is_no_table_command_runs_alone_in_its_place(
+    playing: tuple[Club, dict[int, str]],
+) -> None:
+    """The TD's writes go through the same writer as the table commands (TableDesk.write):
+    one that comes between two commands runs in a transaction of its own, after the command
+    queued before it has committed and before the one queued after it, though that one's
+    table comes first in a batch's order."""
+    club, token = playing
+    writer = GroupWriter(club.engine, idle=0.2)
+    running, gate = threading.Event(), threading.Event()
+    commits: list[int] = []
+    event.listen(club.engine, "commit", lambda _conn: commits.append(1))
+
+    def hold(_s: Session) -> bool:
+        running.set()
+        return gate.wait(WAIT)
+
+    def td_write(s: Session) -> tuple[int, str]:
+        s.add(Audit(actor="TD", action="note", section_id=club.section_id))
+        return stored_in(s)[0], threading.current_thread().name
+
+    before = stored(club.engine)
+    held = writer.submit(hold, 0)
+    assert running.wait(WAIT), "the writer never started the holding job"
+    later = writer.submit(command(token[3], enter(7)), 3)
+    td = writer.submit(td_write, 0, alone=True)
+    earlier_table = writer.submit(command(token[1], enter(1)), 1)
+    gate.set()
+    assert held.result(WAIT) is True
+    results_seen, thread = td.result(WAIT)
+    assert results_seen == before[0] + 1  # table 3's result, committed before it; not table 1's
+    assert thread == "traveller-group-writer"
+    assert isinstance(later.result(WAIT).reply, ResultAck)
+    assert isinstance(earlier_table.result(WAIT).reply, ResultAck)
+    assert len(commits) == 3  # table 3, the TD's write, table 1: one each (holding read nothing)
+    assert (writer.stats.alone, writer.stats.jobs) == (1, 3), writer.stats
+    assert stored(club.engine) == (before[0] + 2, before[1] + 3, before[2] + 2)
 
 
 def test_a_revoked_token_is_refused_at_once(playing: tuple[Club, dict[int, str]]) -> None:
