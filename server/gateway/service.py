@@ -11,7 +11,7 @@ from sqlmodel import Session, select
 
 from protocol.keypad_codec import KeypadCommand
 from protocol.messages import ConfirmResult, Error, Hello, NextRound, PairTerminal
-from server.core.db import read, transact
+from server.core.db import read
 from server.core.errors import (
     ConflictError,
     NotFoundError,
@@ -100,7 +100,7 @@ def load_bindings(engine: Engine) -> dict[Station, Binding]:
             for row, table in rows
         }
 
-    return transact(engine, work)
+    return read(engine, work)
 
 
 def _order(session: Session, station: Station) -> int:

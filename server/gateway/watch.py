@@ -15,7 +15,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from protocol.messages import ResultChanged, RoundChanged
-from server.core.db import transact
+from server.core.db import read
 from server.core.models import BridgeTable, Event, Result, Section
 from server.live.bus import Delivery
 from server.services.views import result_view, round_info
@@ -42,14 +42,15 @@ class Watcher:
         self.scans = 0
 
     def scan(self, tables: Iterable[Table]) -> list[Delivery]:
-        """Look at the tables now (in a worker thread: it queries the database)."""
+        """Look at the tables now (in a worker thread: it queries the database, on a snapshot
+        that takes no write lock: the server's writer never waits for the look)."""
         wanted = set(tables)
         for gone in set(self.marks) - wanted:
             del self.marks[gone]  # watched again later: it starts from a fresh mark
         if not wanted:
             return []
         self.scans += 1
-        return transact(self.engine, lambda s: self._scan(s, wanted))
+        return read(self.engine, lambda s: self._scan(s, wanted))
 
     def _scan(self, session: Session, wanted: set[Table]) -> list[Delivery]:
         by_section: dict[int, set[int]] = defaultdict(set)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import typer
+from sqlalchemy import event
 from sqlmodel import Session
 from typer.testing import CliRunner
 
@@ -22,6 +23,7 @@ from server.core.models import Result, Section
 from server.gateway import inline
 from server.gateway.cli import gateway
 from server.gateway.runner import Gateway
+from server.gateway.service import load_bindings
 from server.gateway.watch import Watcher
 from server.services.td import actions as td
 from tests.support.app_factory import app_client
@@ -79,6 +81,26 @@ def test_the_watcher_turns_others_changes_into_pushes(tmp_path: Path) -> None:
     assert released[2].round.next_round_released
     assert watcher.scan([]) == []
     assert watcher.marks == {}
+    engine.dispose()
+
+
+def test_the_watchers_look_never_waits_for_a_writer(tmp_path: Path) -> None:
+    """A gateway in its own process looks at its tables every second or so: on a snapshot,
+    so a look while the server's writer holds SQLite's write lock neither waits for it nor
+    makes the writer wait (a write transaction's look sat in the busy handler behind it)."""
+    engine = make_engine(f"sqlite:///{tmp_path}/watch.db")
+    club = make_club(engine, tables=3, rounds=2, bpr=2)
+    watcher = Watcher(engine)
+    table = (club.section_id, 1)
+    with engine.connect() as writer:
+        writer.exec_driver_sql("SELECT 1")  # begun IMMEDIATE: the server's writer, mid-write
+        short = make_engine(f"sqlite:///{tmp_path}/watch.db")
+        event.listen(short, "connect", lambda c, _r: c.execute("PRAGMA busy_timeout=0"))
+        assert Watcher(short).scan([table]) == []  # no "database is locked"
+        assert load_bindings(short) == {}  # a gateway starting reads them the same way
+        writer.rollback()
+        short.dispose()
+    assert watcher.scan([table]) == []
     engine.dispose()
 
 
