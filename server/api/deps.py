@@ -31,7 +31,7 @@ async def require_td(
     runtime: RuntimeDep, authorization: Annotated[str | None, Header()] = None
 ) -> None:
     token = bearer(authorization)
-    await runtime.run(lambda s: tokens.td_check(s, token))
+    await runtime.read(lambda s: tokens.td_check(s, token))
 
 
 TDDep = Depends(require_td)

@@ -75,7 +75,7 @@ async def current_td(conn: HTTPConnection) -> TD | None:
         return None
     runtime: Runtime = conn.app.state.runtime
     try:
-        await runtime.run(lambda s: tokens.td_check(s, token))
+        await runtime.read(lambda s: tokens.td_check(s, token))
     except TravellerError:
         return None
     return TD(token)

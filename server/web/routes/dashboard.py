@@ -87,7 +87,7 @@ async def dashboard_live(websocket: WebSocket, section_id: int) -> None:
         await websocket.close(code=4401)
         return
     runtime, web = get_runtime(websocket), get_web(websocket)
-    await runtime.run(lambda s: setup.get_section(s, section_id))
+    await runtime.read(lambda s: setup.get_section(s, section_id))
     await websocket.accept()
     lang = language(websocket)
 

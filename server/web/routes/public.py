@@ -89,7 +89,9 @@ async def ranking_live(websocket: WebSocket, section_id: int) -> None:
     """The public ranking's live feed (it only ever carries what the page may show: its
     deltas are ranked under the page's own rule, server/web/live_views.py)."""
     runtime, web = get_runtime(websocket), get_web(websocket)
-    club_language = await runtime.run(lambda s: event_language(s, setup.get_section(s, section_id)))
+    club_language = await runtime.read(
+        lambda s: event_language(s, setup.get_section(s, section_id))
+    )
     await websocket.accept()
     lang = language(websocket, club_language)
     view = RankingView(runtime, web, section_id, websocket)

@@ -117,3 +117,27 @@ def test_a_write_through_the_desk_keeps_its_place_among_the_table_commands(club:
 def _wait_queued(writer: GroupWriter, jobs: int) -> None:
     """Until ``jobs`` jobs wait in the writer's queue (behind the one holding it)."""
     wait_until(lambda: writer._queue.qsize() >= jobs, 30, f"{jobs} jobs queued for the writer")
+
+
+def test_a_look_commits_nothing_and_never_queues_for_the_writer(club: Club) -> None:
+    """The TD's session check on every request, a section looked at, a public ranking's live
+    feed opened: reads on a snapshot, so none of them waits behind a burst of commands."""
+    club.start_round(1)
+    commits: list[str] = []
+
+    def note(_conn: Any) -> None:
+        commits.append(threading.current_thread().name)
+
+    event.listen(club.engine, "commit", note)
+    try:
+        r = club.td("GET", f"/api/v1/sections/{club.section_id}")
+        assert r.status_code == 200, r.text
+        r = club.td("GET", f"/api/v1/sections/{club.section_id}/tables")
+        assert r.status_code == 200, r.text
+        with club.client.websocket_connect(f"/results/{club.section_id}/live") as ws:
+            assert "fragments" in ws.receive_json()
+        r = club.client.get(f"/api/v1/sections/{club.section_id}")
+        assert r.status_code == 401, r.text  # no session: refused, and nothing written
+    finally:
+        event.remove(club.engine, "commit", note)
+    assert commits == []
