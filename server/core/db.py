@@ -396,6 +396,10 @@ class GroupWriter:
       behaves worse than the commands one by one.
     * Jobs run in order of ``order`` (the table's id), so two workers' batches take PostgreSQL
       row locks in the same order; jobs of one table keep their arrival order.
+    * A write that is not a table command (:attr:`Job.alone`: the TD's, the Data Connector's,
+      a pairing) runs in a transaction of its own, between the batch of the commands queued
+      before it and the batch of those queued after it: every write of a server process is
+      made on this one thread, in the order it reached the queue.
 
     One daemon thread per writer; it ends after ``idle`` seconds without work and starts again
     with the next job.
@@ -488,7 +492,8 @@ class GroupWriter:
                 _hand_over(live)
 
     def run_batch(self, jobs: list[Job[Any]]) -> None:
-        """Run and commit ``jobs`` as one transaction, then resolve their futures."""
+        """Run and commit ``jobs`` as one transaction, then resolve their futures (a write
+        that is not a table command, :attr:`Job.alone`, comes by itself and runs alone)."""
         if not jobs:
             return
         if jobs[0].alone:

@@ -127,14 +127,10 @@ class TableDesk:
         return await self.writer.submit_async(job, alone=True)
 
     def transact(self, work: Callable[[Session], T]) -> T:
-        """The same from a worker thread (a keypad's pairing, hello and binding)."""
+        """:meth:`write` from a worker thread (a keypad's pairing, hello and binding)."""
         if self.writer is None:
             return self._own(work)
         return self.writer.submit(work, alone=True).result()
-
-    def change_round(self, work: Callable[[Session], T], section_id: int) -> T:
-        """The TD's round control of a section from a worker thread (see :meth:`write`)."""
-        return self.transact(self.round_control(work, section_id))
 
     def round_control(
         self, work: Callable[[Session], T], section_id: int

@@ -397,7 +397,7 @@ def test_a_change_beyond_the_round_is_read_again(db_url: str, change: str) -> No
                 s.add(section)
 
         carried, loads = desk.memory.stats.carried, desk.memory.stats.loads
-        desk.change_round(work, section_id)
+        desk.transact(desk.round_control(work, section_id))
         assert desk.memory.stats.carried == carried
         for n in range(1, TABLES + 1):
             player.play(("status", n, 0, 0))
