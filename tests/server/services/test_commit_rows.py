@@ -115,7 +115,7 @@ def test_an_entry_id_reused_in_the_same_batch_is_refused(
 
 
 def test_a_refused_command_keeps_none_of_its_rows(playing: tuple[Club, dict[int, str]]) -> None:
-    """A confirmation of a board never entered is refused: its savepoint and its kept rows go;
+    """A confirmation of a board never entered is refused before it writes: its kept rows go;
     the batch's other commands are stored with theirs."""
     club, token = playing
     before = stored(club.engine)
