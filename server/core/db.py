@@ -481,8 +481,7 @@ class GroupWriter:
                     break
             live = [job for job in batch if job.future.set_running_or_notify_cancel()]
             try:
-                for run in _runs(live):
-                    self.run_batch(run)
+                self.run_batch(live)
             except BaseException as exc:  # pragma: no cover - never leave a caller hanging
                 log.exception("group writer failed")
                 for job in live:
@@ -492,14 +491,18 @@ class GroupWriter:
                 _hand_over(live)
 
     def run_batch(self, jobs: list[Job[Any]]) -> None:
-        """Run and commit ``jobs`` as one transaction, then resolve their futures (a write
-        that is not a table command, :attr:`Job.alone`, comes by itself and runs alone)."""
-        if not jobs:
-            return
-        if jobs[0].alone:
-            self.stats.alone += 1
-            self._alone(jobs[0])
-            return
+        """Run and commit ``jobs`` in queue order, then resolve their futures: each run of
+        table commands as one transaction, each write that is not one (:attr:`Job.alone`) in
+        a transaction of its own."""
+        for run in _runs(jobs):
+            if run[0].alone:
+                self.stats.alone += 1
+                self._alone(run[0])
+            else:
+                self._commit(run)
+
+    def _commit(self, jobs: list[Job[Any]]) -> None:
+        """Run and commit table commands as one transaction, then resolve their futures."""
         self.stats.batches += 1
         self.stats.jobs += len(jobs)
         self.stats.largest = max(self.stats.largest, len(jobs))
