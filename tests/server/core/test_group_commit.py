@@ -289,6 +289,28 @@ def test_a_write_that_is_no_table_command_runs_alone_in_its_place(
     assert stored(club.engine) == (before[0] + 2, before[1] + 3, before[2] + 2)
 
 
+def test_a_batch_handed_over_with_a_td_write_runs_every_job(
+    playing: tuple[Club, dict[int, str]],
+) -> None:
+    """run_batch given the queue as it came, a TD write among the commands: each job runs and
+    is answered, the write in a transaction of its own between the commands around it."""
+    club, token = playing
+    writer = GroupWriter(club.engine)
+    jobs: list[Job[Any]] = [
+        Job(lambda s: stored_in(s)[0], order=0, alone=True),
+        Job(command(token[2], enter(4)), order=2),
+        Job(lambda s: stored_in(s)[0], order=0, alone=True),
+        Job(command(token[1], enter(1)), order=1),
+    ]
+    before = stored(club.engine)
+    writer.run_batch(jobs)
+    assert outcome(jobs[0]) == before[0]
+    assert isinstance(outcome(jobs[1]).reply, ResultAck)
+    assert outcome(jobs[2]) == before[0] + 1
+    assert isinstance(outcome(jobs[3]).reply, ResultAck)
+    assert (writer.stats.alone, writer.stats.batches) == (2, 2), writer.stats
+
+
 def test_a_revoked_token_is_refused_at_once(playing: tuple[Club, dict[int, str]]) -> None:
     club, token = playing
     writer = GroupWriter(club.engine)
