@@ -1,5 +1,6 @@
-"""The generation counters the database's triggers keep (migrations 0015, 0018), read by
-whoever remembers what it read and must know whether that still stands.
+"""The generation counters the database's triggers keep (migrations 0015 and 0018, each
+counter found by its key since 0019), read by whoever remembers what it read and must know
+whether that still stands.
 
 A section's ``section_generation.gen`` moves at every INSERT, UPDATE and DELETE, from any
 process, of its rows in the section-guarded tables (the section, its event, movement, pairs,

@@ -15,7 +15,7 @@ BEGIN) and only while
   made and counted (``bumps``), and
 * ``section_generation.gen`` of the table's section equals the state's ``section_gen``.
 
-Both counters are kept by **database triggers** (migrations 0015 and 0018), not by the
+Both counters are kept by **database triggers** (migrations 0015, 0018 and 0019), not by the
 writers: every INSERT, UPDATE and DELETE, from any process, service or tool, of
 
 * the table's rows: ``bridge_table``, ``table_token``, ``result`` (:data:`TABLE_GUARDED`),
