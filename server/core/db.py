@@ -21,7 +21,7 @@ from typing import Any, Generic, Protocol, TypeVar, cast
 from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, event, text
+from sqlalchemy import Connection, Engine, event, text
 from sqlalchemy.exc import DataError, IntegrityError, OperationalError, ProgrammingError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, create_engine
@@ -187,9 +187,10 @@ def _copy_template(engine: Engine) -> None:
 
 
 @contextmanager
-def session_scope(engine: Engine) -> Iterator[Session]:
-    """A session that commits on success and rolls back on any error."""
-    with Session(engine, expire_on_commit=False) as session:
+def session_scope(bind: Engine | Connection) -> Iterator[Session]:
+    """A session that commits on success and rolls back on any error, on a connection of the
+    engine's pool or on the connection given."""
+    with Session(bind, expire_on_commit=False) as session:
         try:
             yield session
             session.commit()
@@ -217,7 +218,7 @@ class CommitSteps(Protocol):
 
 
 def transact(
-    engine: Engine,
+    bind: Engine | Connection,
     work: Callable[[Session], T],
     *,
     attempts: int = 3,
@@ -228,13 +229,14 @@ def transact(
     stored. A race on a unique key (two devices at once) is retried, and then sees the row.
     ``lock``: the process's write lock (:func:`write_lock`, held by the server's Runtime), so
     that its transactions queue on it; without one, SQLite's busy timeout queues them.
-    ``steps``: the table desk's steps around the COMMIT (:class:`CommitSteps`)."""
+    ``steps``: the table desk's steps around the COMMIT (:class:`CommitSteps`). ``bind``: an
+    engine (a connection of its pool for the transaction) or a connection held by the caller."""
     for attempt in range(1, attempts + 1):
         try:
             if steps is None:
-                with lock or nullcontext(), session_scope(engine) as session:
+                with lock or nullcontext(), session_scope(bind) as session:
                     return work(session)
-            with lock or nullcontext(), session_scope(engine) as session:
+            with lock or nullcontext(), session_scope(bind) as session:
                 steps.begin(session)
                 value = work(session)
                 steps.append(session)
@@ -402,7 +404,12 @@ class GroupWriter:
       made on this one thread, in the order it reached the queue.
 
     One daemon thread per writer; it ends after ``idle`` seconds without work and starts again
-    with the next job.
+    with the next job. While it runs it keeps one connection of the engine's pool for all its
+    transactions: SQLite keeps a connection's page cache while no other connection writes, so
+    the writer's statements find their pages in memory (the pool hands its connections out in
+    turn, and each came back to the writer stale from the readers' and the others' use); on
+    PostgreSQL no pre-ping a batch. A connection that broke (the database restarted) is
+    replaced with the next batch.
     """
 
     def __init__(
@@ -464,55 +471,78 @@ class GroupWriter:
                 self._thread.start()
 
     def _loop(self) -> None:
-        while True:
-            try:
-                first = self._queue.get(timeout=self.idle)
-            except queue.Empty:
-                with self._lock:
-                    if self._queue.empty():
-                        self._thread = None
-                        return
-                continue
-            batch = [first]
-            while len(batch) < self.max_batch:
+        connection: Connection | None = None
+        try:
+            while True:
                 try:
-                    batch.append(self._queue.get_nowait())
+                    first = self._queue.get(timeout=self.idle)
                 except queue.Empty:
-                    break
-            live = [job for job in batch if job.future.set_running_or_notify_cancel()]
-            try:
-                self.run_batch(live)
-            except BaseException as exc:  # pragma: no cover - never leave a caller hanging
-                log.exception("group writer failed")
-                for job in live:
-                    if not job.future.done():
-                        job.future.set_exception(exc)
-            finally:
-                _hand_over(live)
+                    with self._lock:
+                        if self._queue.empty():
+                            self._thread = None
+                            return
+                    continue
+                batch = [first]
+                while len(batch) < self.max_batch:
+                    try:
+                        batch.append(self._queue.get_nowait())
+                    except queue.Empty:
+                        break
+                live = [job for job in batch if job.future.set_running_or_notify_cancel()]
+                try:
+                    connection = self._connection(connection)
+                    self.run_batch(live, connection or self.engine)
+                except BaseException as exc:  # pragma: no cover - never leave a caller hanging
+                    log.exception("group writer failed")
+                    for job in live:
+                        if not job.future.done():
+                            job.future.set_exception(exc)
+                finally:
+                    _hand_over(live)
+        finally:
+            if connection is not None:
+                connection.close()
 
-    def run_batch(self, jobs: list[Job[Any]]) -> None:
+    def _connection(self, held: Connection | None) -> Connection | None:
+        """The writer's connection: ``held``, or a new one if it broke (None: the database
+        gives none now; the batch then takes its chances through the pool, with
+        :func:`transact`'s errors)."""
+        if held is not None and not held.invalidated and not held.closed:
+            return held
+        if held is not None:
+            with suppress(Exception):
+                held.close()
+        try:
+            return self.engine.connect()
+        except Exception:
+            log.warning("the group writer could not open its connection", exc_info=True)
+            return None
+
+    def run_batch(self, jobs: list[Job[Any]], bind: Engine | Connection | None = None) -> None:
         """Run and commit ``jobs`` in queue order, then resolve their futures: each run of
         table commands as one transaction, each write that is not one (:attr:`Job.alone`) in
-        a transaction of its own."""
+        a transaction of its own; on ``bind`` (the writer's connection), else on a connection
+        of the engine's pool."""
+        bind = bind if bind is not None else self.engine
         for run in _runs(jobs):
             if run[0].alone:
                 self.stats.alone += 1
-                self._alone(run[0])
+                self._alone(run[0], bind)
             else:
-                self._commit(run)
+                self._commit(run, bind)
 
-    def _commit(self, jobs: list[Job[Any]]) -> None:
+    def _commit(self, jobs: list[Job[Any]], bind: Engine | Connection) -> None:
         """Run and commit table commands as one transaction, then resolve their futures."""
         self.stats.batches += 1
         self.stats.jobs += len(jobs)
         self.stats.largest = max(self.stats.largest, len(jobs))
         if len(jobs) == 1:
-            self._alone(jobs[0])
+            self._alone(jobs[0], bind)
             return
         jobs = sorted(jobs, key=lambda j: j.order)  # stable: one table's jobs keep their order
         done: list[tuple[Job[Any], Any, BaseException | None]] = []
         try:
-            with self.lock, Session(self.engine, expire_on_commit=False) as session:
+            with self.lock, Session(bind, expire_on_commit=False) as session:
                 try:
                     if self.steps is not None:
                         self.steps.begin(session, [job.ahead for job in jobs])
@@ -539,7 +569,7 @@ class GroupWriter:
             self.stats.fallbacks += 1
             log.info("group commit of %d commands fell back to one by one: %s", len(jobs), exc)
             for job in jobs:
-                self._alone(job)
+                self._alone(job, bind)
             return
         for job, value, error in done:
             if error is not None:
@@ -547,9 +577,9 @@ class GroupWriter:
             else:
                 job.future.set_result(value)
 
-    def _alone(self, job: Job[Any]) -> None:
+    def _alone(self, job: Job[Any], bind: Engine | Connection) -> None:
         try:
-            value = transact(self.engine, job.work, lock=self.lock, steps=self.steps)
+            value = transact(bind, job.work, lock=self.lock, steps=self.steps)
         except BaseException as exc:
             job.future.set_exception(exc)
         else:

@@ -23,6 +23,7 @@ from server.services import tokens
 from server.services.table.table_commands import Outcome, outcome_for
 from tests.support.api import Club, new_id
 from tests.support.group_commit import enter, outcome, start_and_pair, stored, stored_in
+from tests.support.wait import wait_until
 
 Work = Callable[[Session], Outcome]
 
@@ -197,6 +198,63 @@ def test_the_writer_thread_batches_queued_commands(playing: tuple[Club, dict[int
     replies = [f.result(timeout=60) for f in futures]
     assert all(isinstance(r.reply, ResultAck) for r in replies)
     assert writer.stats.jobs == 3
+
+
+def test_the_writer_thread_keeps_one_connection_while_it_runs(
+    playing: tuple[Club, dict[int, str]],
+) -> None:
+    """Batches and writes alone, one after another, all run on the one connection the
+    writer's thread took from the pool (its page cache stays warm); idle, the thread gives it
+    back."""
+    club, token = playing
+    checkouts: list[int] = []
+    event.listen(club.engine, "checkout", lambda *_a: checkouts.append(1))
+    writer = GroupWriter(club.engine, idle=0.2)
+    used: list[int] = []
+
+    def noted(work: Work) -> Work:
+        def run(s: Session) -> Outcome:
+            used.append(id(s.connection().connection.dbapi_connection))
+            return work(s)
+
+        return run
+
+    def td_write(s: Session) -> int:
+        used.append(id(s.connection().connection.dbapi_connection))
+        return 1
+
+    for n, b in ((1, 1), (2, 4), (3, 7)):
+        assert isinstance(
+            writer.submit(noted(command(token[n], enter(b))), n).result(WAIT).reply, ResultAck
+        )
+        assert writer.submit(td_write, alone=True).result(WAIT) == 1
+    assert len(used) == 6
+    assert len(set(used)) == 1, used
+    assert len(checkouts) == 1
+    pool = club.engine.pool
+    checked_out = getattr(pool, "checkedout", lambda: 0)
+    assert checked_out() >= 1
+    wait_until(
+        lambda: writer._thread is None and checked_out() == 0, WAIT, "the idle writer's return"
+    )
+
+
+def test_a_broken_writer_connection_is_replaced(playing: tuple[Club, dict[int, str]]) -> None:
+    """A connection that breaks under a command (here invalidated, as a database restart
+    does) fails that command with nothing stored; the writer's next batch runs on a working
+    connection and is stored as usual."""
+    club, token = playing
+    before = stored(club.engine)
+    writer = GroupWriter(club.engine, idle=0.2)
+
+    def breaks(s: Session) -> Outcome:
+        s.connection().invalidate()
+        return command(token[1], enter(1))(s)
+
+    assert writer.submit(breaks, 1).exception(WAIT) is not None
+    after = writer.submit(command(token[2], enter(4)), 2)
+    assert isinstance(after.result(WAIT).reply, ResultAck)
+    assert stored(club.engine) == (before[0] + 1, before[1] + 1, before[2] + 1)
 
 
 def test_coroutines_get_a_batchs_answers_in_one_hand_over(
