@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import Literal, cast
 
 from sqlalchemy import bindparam, or_
@@ -36,15 +36,28 @@ def alert_explanations(text: str | None) -> list[AlertExplanation] | None:
     return [AlertExplanation(call=call, text=note) for call, note in notes.items()] or None
 
 
+@lru_cache(maxsize=4096)
+def _reading(
+    board: int, contract: str, declarer: str | None, tricks: int
+) -> tuple[str | None, str | None]:
+    """A result's description ("4♠ by South, made, N/S +420") and its tricks against the
+    contract ("=", "+1"), worked out once for each board and result: a night repeats them
+    from table to table, and every acknowledgement, push and round view shows them."""
+    try:
+        table_result = TableResult.make(contract, declarer, tricks)
+        return describe(board, table_result), format_result(
+            table_result.contract, table_result.tricks
+        )
+    except BridgeError:  # pragma: no cover - stored values were validated on the way in
+        return None, None
+
+
 def result_view(result: Result) -> BoardResultView:
     description = relative = None
     if result.contract is not None and result.tricks is not None:
-        try:
-            table_result = TableResult.make(result.contract, result.declarer, result.tricks)
-            description = describe(result.board, table_result)
-            relative = format_result(table_result.contract, table_result.tricks)
-        except BridgeError:  # pragma: no cover - stored values were validated on the way in
-            description = None
+        description, relative = _reading(
+            result.board, result.contract, result.declarer, result.tricks
+        )
     return BoardResultView(
         board=result.board,
         round=result.round,
