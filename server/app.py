@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -92,6 +93,7 @@ def create_app(settings: Settings, *, engine: Engine | None = None) -> FastAPI:
                     app.state.gateway = await stack.enter_async_context(in_server(runtime))
                 yield
         finally:
+            await asyncio.to_thread(runtime.desk.close)
             if own:
                 eng.dispose()
 

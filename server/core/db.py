@@ -409,7 +409,8 @@ class GroupWriter:
     the writer's statements find their pages in memory (the pool hands its connections out in
     turn, and each came back to the writer stale from the readers' and the others' use); on
     PostgreSQL no pre-ping a batch. A connection that broke (the database restarted) is
-    replaced with the next batch.
+    replaced with the next batch. :meth:`stop` (the server's end) ends the thread as soon as
+    the jobs queued before it are done.
     """
 
     def __init__(
@@ -429,7 +430,8 @@ class GroupWriter:
         self.idle = idle
         self.stats = GroupStats()
         count_writes(engine)
-        self._queue: queue.SimpleQueue[Job[Any]] = queue.SimpleQueue()
+        #: The jobs, and None where :meth:`stop` asked the thread to end.
+        self._queue: queue.SimpleQueue[Job[Any] | None] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
 
@@ -470,6 +472,17 @@ class GroupWriter:
                 )
                 self._thread.start()
 
+    def stop(self, timeout: float = 10.0) -> None:
+        """End the writer's thread once the jobs queued before now are done, and so give back
+        its connection (the server's end); waits for it at most ``timeout`` seconds. A job
+        queued afterwards starts the thread again."""
+        with self._lock:
+            thread = self._thread
+        if thread is None:
+            return
+        self._queue.put(None)
+        thread.join(timeout)
+
     def _loop(self) -> None:
         connection: Connection | None = None
         try:
@@ -477,6 +490,8 @@ class GroupWriter:
                 try:
                     first = self._queue.get(timeout=self.idle)
                 except queue.Empty:
+                    first = None
+                if first is None:  # idle, or stop() asked: end unless a job came meanwhile
                     with self._lock:
                         if self._queue.empty():
                             self._thread = None
@@ -485,9 +500,13 @@ class GroupWriter:
                 batch = [first]
                 while len(batch) < self.max_batch:
                     try:
-                        batch.append(self._queue.get_nowait())
+                        job = self._queue.get_nowait()
                     except queue.Empty:
                         break
+                    if job is None:  # stop() asked: seen again after what came before it
+                        self._queue.put(None)
+                        break
+                    batch.append(job)
                 live = [job for job in batch if job.future.set_running_or_notify_cancel()]
                 try:
                     connection = self._connection(connection)

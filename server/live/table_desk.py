@@ -157,6 +157,12 @@ class TableDesk:
         """The same from a worker thread (the keypad gateway)."""
         return self.submit(work, order).result()
 
+    def close(self) -> None:
+        """The server's end: the writer finishes what was queued and gives back its
+        connection."""
+        if self.writer is not None:
+            self.writer.stop()
+
     def publish(self, pushes: Iterable[Push]) -> None:
         if self.bus is not None:
             self.bus.publish((p.section_id, p.table, p.message) for p in pushes)

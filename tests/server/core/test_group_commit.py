@@ -22,6 +22,8 @@ from server.core.models import Audit
 from server.services import tokens
 from server.services.table.table_commands import Outcome, outcome_for
 from tests.support.api import Club, new_id
+from tests.support.app_factory import app_client
+from tests.support.env import TD_PASSWORD
 from tests.support.group_commit import enter, outcome, start_and_pair, stored, stored_in
 from tests.support.wait import wait_until
 
@@ -209,7 +211,7 @@ def test_the_writer_thread_keeps_one_connection_while_it_runs(
     club, token = playing
     checkouts: list[int] = []  # the threads that took a connection from the pool
     event.listen(club.engine, "checkout", lambda *_a: checkouts.append(threading.get_ident()))
-    writer = GroupWriter(club.engine, idle=2.0)  # never idle between two writes
+    writer = GroupWriter(club.engine, idle=1.0)  # never idle between two writes
     used: list[int] = []
     threads: set[int] = set()
 
@@ -236,11 +238,60 @@ def test_the_writer_thread_keeps_one_connection_while_it_runs(
     assert len(used) == 6
     assert len(set(used)) == 1, used
     assert len(threads) == 1  # the writer's one thread ran them all
-    assert checkouts.count(threads.pop()) == 1
-    checked_out = getattr(club.engine.pool, "checkedout", lambda: 0)
-    wait_until(
-        lambda: writer._thread is None and checked_out() == 0, WAIT, "the idle writer's return"
-    )
+    writer_thread = threads.pop()
+    assert checkouts.count(writer_thread) == 1
+    returned: list[int] = []
+    event.listen(club.engine, "checkin", lambda *_a: returned.append(threading.get_ident()))
+    wait_until(lambda: writer._thread is None, WAIT, "the idle writer's end")
+    assert returned.count(writer_thread) == 1  # it gave its one connection back
+
+
+def test_stop_ends_the_writer_once_what_was_queued_is_done(
+    playing: tuple[Club, dict[int, str]],
+) -> None:
+    """The server's end: every job queued before ``stop`` is answered, then the thread ends
+    and gives its connection back at once (not after its idle time); a job after it starts
+    the writer again."""
+    club, token = playing
+    returned: list[int] = []
+    event.listen(club.engine, "checkin", lambda *_a: returned.append(threading.get_ident()))
+    writer = GroupWriter(club.engine, idle=60.0)
+    running, gate = threading.Event(), threading.Event()
+
+    def hold(_s: Session) -> str:
+        running.set()
+        return "held" if gate.wait(WAIT) else "gave up"
+
+    held = writer.submit(hold)
+    assert running.wait(WAIT)
+    queued = [writer.submit(command(token[n], enter(b)), n) for n, b in ((1, 1), (2, 4))]
+    thread = writer._thread
+    assert thread is not None
+    stopping = threading.Thread(target=writer.stop)
+    stopping.start()
+    gate.set()
+    stopping.join(WAIT)
+    assert not thread.is_alive()
+    assert writer._thread is None
+    assert held.result(0) == "held"
+    assert all(isinstance(f.result(0).reply, ResultAck) for f in queued)
+    assert thread.ident in returned  # its connection went back to the pool
+    after = writer.submit(command(token[3], enter(7)), 3)
+    assert isinstance(after.result(WAIT).reply, ResultAck)
+    writer.stop()
+
+
+def test_an_app_at_its_end_stops_its_writer(club: Club) -> None:
+    """Leaving the server's lifespan ends its writer's thread (its connection given back)."""
+    with app_client(club.engine) as client:
+        r = client.post("/api/v1/td/login", json={"password": TD_PASSWORD})
+        assert r.status_code == 200, r.text  # a write: the login's session
+        writer = client.app.state.runtime.desk.writer
+        assert writer is not None
+        thread = writer._thread
+        assert thread is not None
+    assert writer._thread is None
+    assert not thread.is_alive()
 
 
 def test_a_broken_writer_connection_is_replaced(playing: tuple[Club, dict[int, str]]) -> None:
