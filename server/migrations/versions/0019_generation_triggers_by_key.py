@@ -32,11 +32,16 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
+#: The counters: a bridge table's, and a section's (each table and its key column).
+_TABLE = "table_generation", "table_id"
+_SECTION = "section_generation", "section_id"
+
+
 class Guard(NamedTuple):
     """How a guarded table's row names the counters it moves."""
 
-    #: The counter: ``table_generation`` keyed by ``table_id``, or ``section_generation``.
-    counter: str
+    #: The counter's table and key column: :data:`_TABLE` or :data:`_SECTION`.
+    counter: tuple[str, str]
     #: The row's counter key(s), ``{row}`` for NEW or OLD; ``many``: a set of them.
     key: str
     #: The row's columns the key is made of: an UPDATE that changes none moves one counter.
@@ -44,29 +49,27 @@ class Guard(NamedTuple):
     many: bool = False
 
 
-_TABLE = "table_generation", "table_id"
-_SECTION = "section_generation", "section_id"
 GUARDS: dict[str, Guard] = {
     # a table's own rows
-    "bridge_table": Guard("table", "{row}.id", ("id",)),
-    "table_token": Guard("table", "{row}.table_id", ("table_id",)),
+    "bridge_table": Guard(_TABLE, "{row}.id", ("id",)),
+    "table_token": Guard(_TABLE, "{row}.table_id", ("table_id",)),
     "result": Guard(
-        "table",
+        _TABLE,
         "(SELECT id FROM bridge_table WHERE section_id = {row}.section_id "
         "AND number = {row}.table_number)",
         ("section_id", "table_number"),
     ),
     # what a table's commands (0015) and the live ranking (0018) read of its section
-    "section": Guard("section", "{row}.id", ("id",)),
-    "event": Guard("section", "SELECT id FROM section WHERE event_id = {row}.id", ("id",), True),
-    "movement_assignment": Guard("section", "{row}.section_id", ("section_id",)),
-    "pair": Guard("section", "{row}.section_id", ("section_id",)),
-    "board": Guard("section", "{row}.section_id", ("section_id",)),
+    "section": Guard(_SECTION, "{row}.id", ("id",)),
+    "event": Guard(_SECTION, "SELECT id FROM section WHERE event_id = {row}.id", ("id",), True),
+    "movement_assignment": Guard(_SECTION, "{row}.section_id", ("section_id",)),
+    "pair": Guard(_SECTION, "{row}.section_id", ("section_id",)),
+    "board": Guard(_SECTION, "{row}.section_id", ("section_id",)),
     "dc_session": Guard(
-        "section", "SELECT id FROM section WHERE event_id = {row}.event_id", ("event_id",), True
+        _SECTION, "SELECT id FROM section WHERE event_id = {row}.event_id", ("event_id",), True
     ),
-    "sanction": Guard("section", "{row}.section_id", ("section_id",)),
-    "section_player": Guard("section", "{row}.section_id", ("section_id",)),
+    "sanction": Guard(_SECTION, "{row}.section_id", ("section_id",)),
+    "section_player": Guard(_SECTION, "{row}.section_id", ("section_id",)),
 }
 #: Rows whose INSERT creates, and DELETE removes, their own counter (as 0015 made them).
 OWNERS = {
@@ -85,18 +88,16 @@ OPS = ("INSERT", "UPDATE", "DELETE")
 
 def _select(key: str) -> str:
     """A row's counter key(s) as a query."""
-    return (
-        key[1:-1]
-        if key.startswith("(SELECT")
-        else key
-        if key.startswith("SELECT")
-        else f"SELECT {key}"
-    )
+    if key.startswith("(SELECT"):  # one key looked up: the query in its parentheses
+        return key[1:-1]
+    if key.startswith("SELECT"):  # a set of keys
+        return key
+    return f"SELECT {key}"  # a column of the row itself
 
 
 def _bump(guard: Guard, row: str) -> str:
     """The statement moving the counter(s) of ``row`` (NEW or OLD), found by key."""
-    table, column = _TABLE if guard.counter == "table" else _SECTION
+    table, column = guard.counter
     key = guard.key.format(row=row)
     where = f"{column} IN ({key})" if guard.many else f"{column} = {key}"
     return f"UPDATE {table} SET gen = gen + 1 WHERE {where}"
@@ -104,7 +105,7 @@ def _bump(guard: Guard, row: str) -> str:
 
 def _union(guard: Guard, rows: tuple[str, ...]) -> str:
     """0015's and 0018's statement: the counters of the set of the rows' keys."""
-    table, column = _TABLE if guard.counter == "table" else _SECTION
+    table, column = guard.counter
     keys = " UNION ".join(_select(guard.key.format(row=row)) for row in rows)
     return f"UPDATE {table} SET gen = gen + 1 WHERE {column} IN ({keys})"
 
@@ -133,17 +134,13 @@ def statements(table: str, op_: str, distinct: str, by_key: bool = True) -> list
     return body
 
 
-def _create(bind: Connection, by_key: bool) -> None:
-    """Every guarded table's triggers (PostgreSQL: its one function) with these bodies."""
-    if bind.dialect.name == "postgresql":
-        for table in GUARDS:
+def _pg_function(table: str, by_key: bool) -> str:
+    """The PostgreSQL function of ``table``'s trigger, one branch an operation."""
 
-            def block(op_: str, table: str = table) -> str:
-                body = statements(table, op_, "IS DISTINCT FROM", by_key)
-                return "\n".join(f"    {s};" for s in body)
+    def block(op_: str) -> str:
+        return "\n".join(f"    {s};" for s in statements(table, op_, "IS DISTINCT FROM", by_key))
 
-            bind.exec_driver_sql(
-                f"""
+    return f"""
 CREATE OR REPLACE FUNCTION traveller_gen_{table}() RETURNS trigger AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
@@ -159,7 +156,13 @@ BEGIN
 END;
 $$ LANGUAGE plpgsql;
 """
-            )
+
+
+def _create(bind: Connection, by_key: bool) -> None:
+    """Every guarded table's triggers (PostgreSQL: its one function) with these bodies."""
+    if bind.dialect.name == "postgresql":
+        for table in GUARDS:
+            bind.exec_driver_sql(_pg_function(table, by_key))
         return
     for table in GUARDS:
         for op_ in OPS:
