@@ -26,7 +26,7 @@ from server.dataconnector import checks
 from server.dataconnector.dto import ResultDTO
 from server.dataconnector.store import same_session, section_of, sections_of
 from server.dataconnector.wire import PROGRAM, DcError, ErrorType
-from server.services import audit
+from server.services import audit, generations
 from server.services.results import adjusted
 from server.services.table.table_commands import Push, changed
 from server.services.td import actions as td
@@ -305,6 +305,11 @@ def put_results(session: Session, dcs: DcSession, dtos: Sequence[ResultDTO]) -> 
     """Store the scoring program's results (new or corrected) as TD changes, all or none."""
     checks.require([p for dto in dtos for p in checks.result(dto)], "ResultDTO")
     same_session([dto.session_guid for dto in dtos], dcs)
+    # Every table's lock first, in one go (in the order table commands take them).
+    generations.lock_tables(
+        session,
+        [(section_of(session, dcs, d.section_letters).id or 0, d.table_number) for d in dtos],
+    )
     pushes: list[Push] = []
     for dto in dtos:
         section = section_of(session, dcs, dto.section_letters)

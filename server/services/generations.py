@@ -11,21 +11,29 @@ The table desk's memory reads both under the table's lock (``table/table_memory.
 page reads its section's to know whether a periodic read can be skipped
 (``web/live_views.py``).
 
+A table's generation row, held FOR UPDATE, is also the table's lock: a table command takes it
+before it reads anything of its table, and so does every other change that reads a table's
+rows to change them (the TD's rulings, the scoring program's results, the TD moving a table
+on: :func:`lock_tables`), so on PostgreSQL, with
+several workers, the two come one after the other and the later one reads what the earlier
+wrote (SQLite: every write transaction takes the database's write lock at BEGIN).
+
 Both take a move of exactly one with the section's row changed only in its round columns for
 what it is: the TD's round control alone (a round started, closed or reopened), which changes
 nothing else they hold (:func:`round_control_only`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, select, tuple_
 from sqlmodel import Session, SQLModel
 
 TABLE_GENERATION = SQLModel.metadata.tables["table_generation"]
 SECTION_GENERATION = SQLModel.metadata.tables["section_generation"]
 _SECTION = SQLModel.metadata.tables["section"]
+_TABLE = SQLModel.metadata.tables["bridge_table"]
 
 #: A section's generation (one small row, by its primary key).
 SECTION_GEN = select(SECTION_GENERATION.c.gen).where(
@@ -35,6 +43,15 @@ SECTION_GEN = select(SECTION_GENERATION.c.gen).where(
 SECTION_ROW = _SECTION.select().where(_SECTION.c.id == bindparam("section_id"))
 #: The section's columns the TD's round control changes (and nothing else of the section).
 ROUND_COLUMNS = frozenset({"current_round", "closed_rounds", "round_started_at"})
+#: Tables' locks by section and table number, taken in table id order (the order every
+#: batch of table commands takes them in: no two writers wait on each other's locks).
+TABLES_LOCK = (
+    select(TABLE_GENERATION.c.table_id)
+    .select_from(TABLE_GENERATION.join(_TABLE, _TABLE.c.id == TABLE_GENERATION.c.table_id))
+    .where(tuple_(_TABLE.c.section_id, _TABLE.c.number).in_(bindparam("tables", expanding=True)))
+    .order_by(TABLE_GENERATION.c.table_id)
+    .with_for_update(of=TABLE_GENERATION)
+)
 _ABSENT = object()
 
 
@@ -42,6 +59,18 @@ def section_generation(session: Session, section_id: int) -> int | None:
     """The section's generation now (None: the section has none, e.g. it was deleted)."""
     found = session.connection().execute(SECTION_GEN, {"section_id": section_id}).first()
     return None if found is None else int(found[0])
+
+
+def lock_tables(session: Session, tables: Iterable[tuple[int, int]]) -> None:
+    """Hold the locks of these tables (section id, table number) until the COMMIT, before
+    reading any of their rows: a table command at the same moment, on any worker, then waits
+    for the change, or the change for it. What takes them must change the table's own rows
+    if it changes anything of the table: a command that waited reads its counters in the
+    statement that took the lock, and on PostgreSQL that statement sees the locked row as the
+    change left it but the other rows as they were when it began."""
+    wanted = sorted(set(tables))
+    if wanted:
+        session.connection().execute(TABLES_LOCK, {"tables": wanted})
 
 
 def section_row(session: Session, section_id: int) -> dict[str, Any] | None:

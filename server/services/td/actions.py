@@ -22,7 +22,7 @@ from server.core.models import (
     TDCall,
     utcnow,
 )
-from server.services import audit, deadlines
+from server.services import audit, deadlines, generations
 from server.services.entries import apply_values, checked_entry, conflict_call_reason
 from server.services.event.setup import get_section, tables_of
 from server.services.glance.dashboard import ONLINE_SECONDS, entry_values
@@ -169,15 +169,6 @@ def open_calls(session: Session, section: Section) -> list[TDCall]:
     return list(session.exec(stmt))
 
 
-def get_result(session: Session, result_id: int) -> Result:
-    result = session.exec(select(Result).where(Result.id == result_id).with_for_update()).first()
-    if result is None:
-        raise NotFoundError(
-            "unknown_result", "There is no result {result_id}.", result_id=result_id
-        )
-    return result
-
-
 def conflicting_entries(session: Session, result: Result) -> list[dict[str, object]]:
     """The entries a table sent for this board, oldest first (the TD chooses among them)."""
     rows = session.exec(
@@ -293,7 +284,10 @@ def board_result(
     session: Session, section: Section, table_number: int, round_: int, board: int
 ) -> Result:
     """The result row for a board at a table in a round, created empty if it has none (so the
-    TD can settle a board that was never entered)."""
+    TD can settle a board that was never entered). The table's lock is taken first: a table
+    command on another worker changing the board at the same moment is then made before
+    this change or after it, never beside it."""
+    generations.lock_tables(session, [(section.id or 0, table_number)])
     row = assignment(session, section, table_number, round_)
     if row is None or board not in row.board_numbers():
         raise NotFoundError(

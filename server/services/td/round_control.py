@@ -9,16 +9,30 @@ from sqlmodel import Session, col, select
 
 from protocol.messages import COMPLETE_STATES, RoundChanged
 from server.core.errors import ConflictError, InvalidError, NotFoundError
-from server.core.models import Event, MovementAssignment, Result, Section, TableToken, utcnow
-from server.services import audit
-from server.services.event.setup import find_table as table_by_number
-from server.services.event.setup import tables_of
+from server.core.models import (
+    BridgeTable,
+    Event,
+    MovementAssignment,
+    Result,
+    Section,
+    TableToken,
+    utcnow,
+)
+from server.services import audit, generations
+from server.services.event.setup import find_table, tables_of
 from server.services.outcomes import Push
 from server.services.td.actions import section_state, start_round
 from server.services.tokens import new_pairing_code, revoke_table_tokens
 from server.services.views import round_info
 
 MAX_ROUND_MINUTES = 240
+
+
+def locked_table(session: Session, section: Section, number: int) -> BridgeTable:
+    """The table, read once its lock is held: a command of the table on another worker at
+    the same moment is then made before this change or after it, never beside it."""
+    generations.lock_tables(session, [(section.id or 0, number)])
+    return find_table(session, section, number)
 
 
 @dataclass(frozen=True)
@@ -138,7 +152,7 @@ def release_table(session: Session, section: Section, number: int, reason: str) 
     though boards are missing. The missing boards stay on the TD's list."""
     if not reason.strip():
         raise InvalidError("reason_required", "Give a reason for moving the table on.")
-    table = table_by_number(session, section, number)
+    table = locked_table(session, section, number)
     if table.round >= section.current_round:
         raise ConflictError(
             "next_round_not_released",
@@ -168,7 +182,7 @@ def release_table(session: Session, section: Section, number: int, reason: str) 
 
 def move_to_new_device(session: Session, section: Section, number: int) -> str:
     """Withdraw every terminal of a table and give it a fresh pairing code. Returns the code."""
-    table = table_by_number(session, section, number)
+    table = locked_table(session, section, number)
     revoked = revoke_table_tokens(session, table)
     table.pairing_code = new_pairing_code(session)
     session.add(table)

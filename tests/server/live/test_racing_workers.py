@@ -1,0 +1,423 @@
+"""Two workers racing on one table: two engines, each with its own table desk, memory and
+group-commit writer, as two server processes have. The two sides are let go at the same moment
+from two threads. Whichever reaches the table's lock first, the outcome (both answers and every
+stored result, entry and audit row, and where the table is) must be the one a single worker
+gives to the same two sides one after the other, in one order or the other: never both
+accepted over one version, never one of them lost.
+
+A side is a table command, or a change the TD or the scoring program (Data Connector) makes,
+each as the server makes it. Both workers have the table in their memory before the race (each
+asked for its round) and the setup is made through the first, so the second decides on a
+remembered state that another process has changed: only what it reads under the table's lock
+can tell it."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlmodel import Session, select
+
+from protocol.messages import EntryValues, table_command_adapter
+from server.core.db import make_engine
+from server.core.errors import TravellerError
+from server.core.models import BridgeTable, DcSession, MovementAssignment, Pair, Result
+from server.dataconnector.dto import ResultDTO
+from server.dataconnector.results import put_results
+from server.dataconnector.store import find_session
+from server.live.table_desk import TableDesk
+from server.services.event.setup import get_section
+from server.services.outcomes import Push
+from server.services.table.table_memory import TableMemory
+from server.services.td import actions as td
+from server.services.td import round_control
+from tests.support.api import Club, open_club
+from tests.support.app_factory import app_client, engine_at
+from tests.support.databases import pg_address, pg_database
+from tests.support.table_memory import Floor, scrub
+
+#: Each race is run this many times, each on a fresh copy of the night.
+TIMES = 5
+#: A group commit as the server makes it (several commands a transaction).
+BATCH = 8
+#: The table the races are played at.
+TABLE = 1
+
+FOUR_SPADES = {"contract": "4S", "declarer": "N", "tricks": 10}
+THREE_NT = {"contract": "3NT", "declarer": "S", "tricks": 9}
+
+
+@dataclass(frozen=True)
+class Night:
+    """The served night the races start from: table 1 paired and in round 1 (of its two
+    boards there), and a scoring program's session (Data Connector) on the event."""
+
+    club: Club
+    token: str
+    boards: tuple[int, ...]
+    pin: str
+    pairs: tuple[int, int]  # the numbers of table 1's N/S and E/W pairs in round 1
+    dc_session: str
+
+    @property
+    def section_id(self) -> int:
+        return self.club.section_id
+
+    def program_result(self, *, deleted: bool) -> ResultDTO:
+        """The scoring program's 3NT by South, made, on the first board (or its deletion)."""
+        ns, ew = self.pairs
+        return ResultDTO(
+            session_guid=self.dc_session,
+            section_letters="A",
+            table_number=TABLE,
+            round_number=1,
+            board_number=self.boards[0],
+            is_deleted=deleted,
+            pair_north_south=ns,
+            pair_east_west=ew,
+            declaring_pair=ns,
+            declarer_direction=3,
+            scoring_direction=1,
+            level=3,
+            denomination=5,
+            total_tricks=9,
+        )
+
+
+@dataclass(frozen=True)
+class Move:
+    """One side of a race, or a step of its setup: a table command on the table's board
+    ``board`` (an index into the round's boards), or a change by the TD or by the scoring
+    program (``change``: a key of :data:`CHANGES`)."""
+
+    body: dict[str, Any] | None = None
+    board: int = 0
+    change: str | None = None
+
+
+def enter(eid: str, values: dict[str, Any], board: int = 0) -> Move:
+    return Move({"type": "enter_result", "entry_id": eid, "values": values}, board)
+
+
+def confirm(eid: str, version: int, board: int = 0) -> Move:
+    body = {"type": "confirm_result", "entry_id": eid, "version": version, "pin": "PIN"}
+    return Move(body, board)
+
+
+def reject(eid: str, version: int) -> Move:
+    return Move({"type": "reject_result", "entry_id": eid, "version": version})
+
+
+def correct(eid: str, version: int, values: dict[str, Any]) -> Move:
+    return Move({"type": "correct_result", "entry_id": eid, "version": version, "values": values})
+
+
+NEXT_ROUND = Move({"type": "next_round"})
+NORTH_ENTERED = (enter("north-0001", FOUR_SPADES),)
+#: Both boards of the round entered and confirmed, and round 2 started by the TD.
+ROUND_PLAYED = (
+    enter("north-0001", FOUR_SPADES, 0),
+    confirm("east-0001", 1, 0),
+    enter("north-0002", THREE_NT, 1),
+    confirm("east-0002", 1, 1),
+    Move(change="the TD starts round 2"),
+)
+
+#: name -> (the setup, made through the first worker; the first worker's side; the second's)
+RACES: dict[str, tuple[tuple[Move, ...], Move, Move]] = {
+    "east confirms while north corrects": (
+        NORTH_ENTERED,
+        confirm("east-0001", 1),
+        correct("north-0002", 1, THREE_NT),
+    ),
+    "east confirms while east rejects on another terminal": (
+        NORTH_ENTERED,
+        confirm("east-0001", 1),
+        reject("east-0002", 1),
+    ),
+    "one entry delivered to both workers": (
+        (),
+        enter("north-0001", FOUR_SPADES),
+        enter("north-0001", FOUR_SPADES),
+    ),
+    "north and south each enter the board": (
+        (),
+        enter("north-0001", FOUR_SPADES),
+        enter("south-0001", THREE_NT),
+    ),
+    "east confirms while the TD adjusts": (
+        NORTH_ENTERED,
+        confirm("east-0001", 1),
+        Move(change="the TD adjusts"),
+    ),
+    "north corrects while the TD sets the result": (
+        NORTH_ENTERED,
+        correct("north-0002", 1, THREE_NT),
+        Move(change="the TD sets the result"),
+    ),
+    "east confirms while the scoring program sends its result": (
+        NORTH_ENTERED,
+        confirm("east-0001", 1),
+        Move(change="the program sends its result"),
+    ),
+    "north corrects while the scoring program deletes the result": (
+        NORTH_ENTERED,
+        correct("north-0002", 1, THREE_NT),
+        Move(change="the program deletes the result"),
+    ),
+    "east confirms while the TD closes the round": (
+        NORTH_ENTERED,
+        confirm("east-0001", 1),
+        Move(change="the TD closes round 1"),
+    ),
+    "the table moves on while the TD moves it on": (
+        ROUND_PLAYED,
+        NEXT_ROUND,
+        Move(change="the TD moves the table on"),
+    ),
+}
+
+#: A change made on a desk's writer as the server makes it: the work, and the section whose
+#: round it starts, closes or reopens (None: it does not).
+Change = Callable[[Night], tuple[Callable[[Session], list[Push]], int | None]]
+
+
+def _ruling(action: Callable[[Session, Result], list[Push]]) -> Change:
+    """The TD's ruling on the table's first board, as the TD's pages and API make it."""
+    return lambda night: (
+        td.settle(night.section_id, TABLE, 1, night.boards[0], action),
+        None,
+    )
+
+
+def _program(*, deleted: bool) -> Change:
+    """The scoring program's result for the first board, as the Data Connector stores it."""
+
+    def change(night: Night) -> tuple[Callable[[Session], list[Push]], None]:
+        def work(s: Session) -> list[Push]:
+            return put_results(
+                s, find_session(s, night.dc_session), [night.program_result(deleted=deleted)]
+            )
+
+        return work, None
+
+    return change
+
+
+def _section(action: Callable[[Session, Any], list[Push]], *, rounds: bool = True) -> Change:
+    """The TD's action on the section (``rounds``: it starts, closes or reopens a round)."""
+    return lambda night: (
+        lambda s: action(s, get_section(s, night.section_id)),
+        night.section_id if rounds else None,
+    )
+
+
+_TWO_HEARTS = EntryValues.model_validate({"contract": "2H", "declarer": "E", "tricks": 8})
+CHANGES: dict[str, Change] = {
+    "the TD adjusts": _ruling(
+        lambda s, r: td.adjust(s, result=r, ns_percent=60, ew_percent=40, reason="slow play")
+    ),
+    "the TD sets the result": _ruling(
+        lambda s, r: td.set_result(s, result=r, values=_TWO_HEARTS, reason="fouled board")
+    ),
+    "the program sends its result": _program(deleted=False),
+    "the program deletes the result": _program(deleted=True),
+    "the TD starts round 2": _section(lambda s, sec: round_control.start_round_once(s, sec, 2)),
+    "the TD closes round 1": _section(lambda s, sec: td.close_round(s, sec, 1)),
+    "the TD moves the table on": _section(
+        lambda s, sec: round_control.release_table(s, sec, TABLE, "slow table"), rounds=False
+    ),
+}
+
+
+class Worker:
+    """One server process's writing side on ``url``: its engine, desk, memory and writer."""
+
+    def __init__(self, url: str, night: Night) -> None:
+        self.night = night
+        self.engine = make_engine(url)
+        self.desk = TableDesk(self.engine, batch=BATCH, memory=TableMemory())
+
+    def close(self) -> None:
+        self.desk.close()
+        self.engine.dispose()
+
+    def send(self, move: Move) -> Any:
+        """The move's answer as its transport gets it: the reply, or the refusal's code."""
+        try:
+            return asyncio.run(self._send(move))
+        except TravellerError as exc:
+            return "refused", exc.code
+
+    async def _send(self, move: Move) -> Any:
+        night = self.night
+        if move.change is not None:
+            work, rounds_of = CHANGES[move.change](night)
+            pushes = await self.desk.write(work, rounds_of=rounds_of)
+            return [scrub(p.message.model_dump(mode="json")) for p in pushes]
+        assert move.body is not None
+        body = dict(move.body)
+        if "entry_id" in body:
+            body["board"] = night.boards[move.board]
+        if "pin" in body:
+            body["pin"] = night.pin
+        reply = await self.desk.command(night.token, table_command_adapter.validate_python(body))
+        return scrub(reply.model_dump(mode="json"))
+
+
+def _outcome(url: str, night: Night, answers: list[Any]) -> tuple[Any, ...]:
+    """Both answers, everything stored of the section (without ids and times), and the
+    table's round."""
+    with engine_at(url) as engine:
+        club = Club(night.club.client, engine, {}, night.club.event_id, night.club.section)
+        with Session(engine) as s:
+            table = s.exec(
+                select(BridgeTable).where(
+                    BridgeTable.section_id == night.section_id, BridgeTable.number == TABLE
+                )
+            ).one()
+        return (*answers, Floor(club).stored(), table.round)
+
+
+def _prepare(workers: list[Worker], setup: tuple[Move, ...]) -> None:
+    """Every worker remembers the table; the setup is made through the first."""
+    for worker in workers:
+        reply = worker.send(Move({"type": "get_round"}))
+        assert reply["type"] == "round_info", reply
+    for move in setup:
+        reply = workers[0].send(move)
+        assert isinstance(reply, list) or reply["type"] == "result_ack", reply
+
+
+def one_after_the_other(url: str, night: Night, race: str, first: int) -> tuple[Any, ...]:
+    """One worker: the race's two sides in turn, side ``first`` (0 or 1) first."""
+    setup, *sides = RACES[race]
+    worker = Worker(url, night)
+    answers: list[Any] = [None, None]
+    try:
+        _prepare([worker], setup)
+        for i in (first, 1 - first):
+            answers[i] = worker.send(sides[i])
+    finally:
+        worker.close()
+    return _outcome(url, night, answers)
+
+
+def raced(url: str, night: Night, race: str) -> tuple[Any, ...]:
+    """Two workers, each sending its side at the same moment from a thread of its own."""
+    setup, *sides = RACES[race]
+    workers = [Worker(url, night), Worker(url, night)]
+    answers: list[Any] = [None, None]
+    start = threading.Barrier(2)
+
+    def side(i: int) -> None:
+        start.wait(timeout=10)
+        answers[i] = workers[i].send(sides[i])
+
+    try:
+        _prepare(workers, setup)
+        threads = [threading.Thread(target=side, args=(i,)) for i in (0, 1)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=30)
+        assert not any(t.is_alive() for t in threads), "a racing side never came back"
+    finally:
+        for worker in workers:
+            worker.close()
+    return _outcome(url, night, answers)
+
+
+# ---------------------------------------------------------------- the night and its copies
+
+
+def _serve_night(url: str) -> Iterator[Night]:
+    with engine_at(url) as engine, app_client(engine) as client:
+        club = open_club(client, engine, tables=3, bpr=2)
+        club.start_round(1)
+        token = club.pair(TABLE).token
+        r = client.get("/api/v1/table/round", headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 200, r.text
+        boards = tuple(int(b["board"]) for b in r.json()["boards"])
+        with Session(engine) as s:
+            row = s.exec(
+                select(MovementAssignment).where(
+                    MovementAssignment.section_id == club.section_id,
+                    MovementAssignment.table_number == TABLE,
+                    MovementAssignment.round == 1,
+                )
+            ).one()
+            ns, ew = s.get(Pair, row.ns_pair_id), s.get(Pair, row.ew_pair_id)
+            assert ns is not None
+            assert ew is not None
+            assert ew.pin
+            dcs = DcSession(session_guid=uuid.uuid4().hex.upper(), event_id=club.event_id)
+            s.add(dcs)
+            s.commit()
+            night = Night(club, token, boards, ew.pin, (ns.number, ew.number), dcs.session_guid)
+        yield night
+
+
+def _served(url: str) -> Night:
+    """The night served on ``url``, its app gone (a database is copied without connections)."""
+    serving = _serve_night(url)
+    night = next(serving)
+    serving.close()
+    return night
+
+
+Copies = Callable[[], AbstractContextManager[str]]
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def night(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Night, Copies]]:
+    """The night, and fresh copies of its database as it was served."""
+    if request.param == "sqlite":
+        source = tmp_path / "night.db"
+        served = _served(f"sqlite:///{source}")
+        made = iter(range(1_000))
+
+        @contextmanager
+        def sqlite_copy() -> Iterator[str]:
+            path = tmp_path / f"copy-{next(made)}.db"
+            with sqlite3.connect(source) as src, sqlite3.connect(path) as dst:
+                src.backup(dst)
+            yield f"sqlite:///{path}"
+
+        yield served, sqlite_copy
+        return
+    template: str = request.getfixturevalue("pg_template")
+    with pg_database(template) as name:
+        served = _served(pg_address(name))
+
+        @contextmanager
+        def pg_copy() -> Iterator[str]:
+            with pg_database(name) as copy:
+                yield pg_address(copy)
+
+        yield served, pg_copy
+
+
+@pytest.mark.parametrize("race", list(RACES))
+def test_two_racing_workers_end_as_one_worker_taking_one_side_after_the_other(
+    night: tuple[Night, Copies], race: str
+) -> None:
+    served, copy = night
+    with copy() as url:
+        in_order = one_after_the_other(url, served, race, first=0)
+    with copy() as url:
+        reversed_ = one_after_the_other(url, served, race, first=1)
+    # The two orders end differently, so each race's outcome says which order it was.
+    assert in_order != reversed_
+    for _ in range(TIMES):
+        with copy() as url:
+            got = raced(url, served, race)
+        assert got in (in_order, reversed_), got
