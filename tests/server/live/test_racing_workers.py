@@ -183,6 +183,16 @@ RACES: dict[str, tuple[tuple[Move, ...], Move, Move]] = {
         NEXT_ROUND,
         Move(change="the TD moves the table on"),
     ),
+    "the table moves on while the TD starts the next round": (
+        ROUND_PLAYED[:-1],
+        NEXT_ROUND,
+        Move(change="the TD starts round 2"),
+    ),
+    "east confirms while the TD moves the table to a new device": (
+        NORTH_ENTERED,
+        confirm("east-0001", 1),
+        Move(change="the TD moves the table to a new device"),
+    ),
 }
 
 #: A change made on a desk's writer as the server makes it: the work, and the section whose
@@ -235,7 +245,15 @@ CHANGES: dict[str, Change] = {
     "the TD moves the table on": _section(
         lambda s, sec: round_control.release_table(s, sec, TABLE, "slow table"), rounds=False
     ),
+    "the TD moves the table to a new device": _section(
+        lambda s, sec: _no_pushes(round_control.move_to_new_device(s, sec, TABLE)), rounds=False
+    ),
 }
+
+
+def _no_pushes(_: object) -> list[Push]:
+    """A change that publishes nothing (what it answers, a new pairing code, is random)."""
+    return []
 
 
 class Worker:
