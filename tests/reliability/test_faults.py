@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,16 +15,48 @@ from benchmarks.outbox import AckLog, Outbox, parse_args
 from benchmarks.outbox import command as outbox_command
 from benchmarks.procs import ServerProcess, repo_env
 from benchmarks.proxy import CutProxy
-from tests.support.faults import acks_of, assert_exactly_once, open_club, terminals
+from tests.support.faults import (
+    FAST_LIMITS,
+    acks_of,
+    assert_exactly_once,
+    open_club,
+    terminals,
+)
 from tests.support.wait import wait_until_async as wait_until
 
 TABLES, BOARDS = 6, 4
 COMMANDS = TABLES * BOARDS * 2  # an enter and a confirm per board
 
 
+@pytest.fixture
+def pg_workers(pg_migrated_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
+    """Two uvicorn workers on a fresh PostgreSQL database, stopped after the test."""
+    srv = ServerProcess(
+        pg_migrated_url, workers=2, env=FAST_LIMITS, log_path=tmp_path / "server.log"
+    )
+    srv.start()
+    yield srv
+    srv.stop()
+    log = srv.tail(100_000)
+    assert "Traceback" not in log, log[-5000:]
+
+
 async def test_kill_9_mid_burst_then_restart(
     server: ServerProcess, sqlite_url: str, tmp_path: Path
 ) -> None:
+    await _kill_9_mid_burst(server, sqlite_url, tmp_path)
+
+
+@pytest.mark.postgres
+async def test_kill_9_of_two_postgres_workers_mid_burst_then_restart(
+    pg_workers: ServerProcess, tmp_path: Path
+) -> None:
+    """The same on PostgreSQL with two workers (a table's socket lands on either one), both
+    killed at once with the whole process group."""
+    await _kill_9_mid_burst(pg_workers, pg_workers.database_url, tmp_path)
+
+
+async def _kill_9_mid_burst(server: ServerProcess, url: str, tmp_path: Path) -> None:
     club = await open_club(server.base_url, tables=TABLES, boards_per_round=BOARDS)
     terms = terminals(club, server.ws_url, tmp_path / "terminals", pace=0.01)
     tasks = [asyncio.create_task(t.run()) for t in terms]
@@ -35,7 +68,7 @@ async def test_kill_9_mid_burst_then_restart(
     await asyncio.to_thread(server.start)  # same port, same database file
     await asyncio.wait_for(asyncio.gather(*tasks), 60)
     server.stop()
-    assert_exactly_once(sqlite_url, club, acks_of(terms), COMMANDS)
+    assert_exactly_once(url, club, acks_of(terms), COMMANDS)
     assert sum(t.reconnects for t in terms) >= TABLES
 
 
