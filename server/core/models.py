@@ -232,6 +232,8 @@ class TableToken(SQLModel, table=True):
     last_seen: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
     queued: int | None = None  # commands in the device's outbox, as it last reported
     queued_at: datetime | None = Field(default=None, sa_column=_ts(nullable=True))
+    #: Its wrong E/W PINs and TD codes still counting (server/limits/guesses.py), as JSON.
+    guesses: str = Field(default="{}", max_length=400)
 
 
 class TDSession(SQLModel, table=True):

@@ -10,7 +10,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from protocol.keypad_codec import KeypadCommand
-from protocol.messages import ConfirmResult, Error, Hello, NextRound, PairTerminal
+from protocol.messages import Error, Hello, NextRound, PairTerminal
 from server.core.db import read
 from server.core.errors import (
     ConflictError,
@@ -21,7 +21,7 @@ from server.core.errors import (
 )
 from server.core.models import BridgeTable, KeypadBinding, TableToken, utcnow
 from server.limits.ratelimit import GuessLimiter, RateLimitedError
-from server.live.table_desk import TableDesk, count_refusal
+from server.live.table_desk import TableDesk
 from server.services import tokens
 from server.services.outcomes import Outcome
 
@@ -72,8 +72,6 @@ def handle(
     except TravellerError as exc:
         if isinstance(command, PairTerminal) and isinstance(exc, NotFoundError):
             PAIRING_FAILURES.failed(str(station))
-        if call.pin_key:
-            count_refusal(call.pin_key, command, exc)
         return Handled(Error(code=exc.code, message=exc.message, entry_id=entry_id))
 
 
@@ -128,7 +126,6 @@ class _Call:
         self.desk = desk
         self.station = station
         self.retry = retry
-        self.pin_key = ""
 
     def run(self, session: Session, command: KeypadCommand) -> Handled:
         if isinstance(command, PairTerminal):
@@ -143,8 +140,6 @@ class _Call:
         ident = tokens.token_identity(session, token)
         if isinstance(command, NextRound):
             return self.next_round(session, row, ident)
-        if isinstance(command, ConfirmResult):
-            self.pin_key = token.token_hash  # the PIN limit counts per token, any transport
         outcome = self.desk.work(command, lambda _: ident)(session)
         return _handled(outcome, row, ident.table)
 

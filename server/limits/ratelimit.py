@@ -1,6 +1,7 @@
 """Limits against guessing and flooding: failed TD logins (API and web login page), pairing
-codes and Data Connector credentials per address and overall, wrong E/W PINs per terminal, open
-table websockets per address. In memory, per server process (with N workers each counts alone).
+codes and Data Connector credentials per address and overall, open table websockets per
+address. In memory, per server process (with N workers each counts alone). A terminal's wrong
+E/W PINs and TD codes are counted on its token's row instead (server/limits/guesses.py).
 
 Guessing is held by ``GuessLimiter``: an exponential back-off per address, and an overall
 one for everyone, which never holds an address that has succeeded before nor one that has made
@@ -14,9 +15,8 @@ from __future__ import annotations
 
 import ipaddress
 import math
-import threading
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -50,52 +50,6 @@ MAX_KEYS = 10_000  # addresses remembered per window; the oldest are forgotten f
 
 class RateLimitedError(TravellerError):
     status = 429
-
-
-class SlidingWindow:
-    """At most ``limit`` events per ``window`` seconds for each key."""
-
-    def __init__(
-        self, limit: int, window: float, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.limit = limit
-        self.window = window
-        self.clock = clock
-        self._events: OrderedDict[str, deque[float]] = OrderedDict()
-        self._lock = threading.Lock()  # hit from the writer thread and the event loop
-
-    def _recent(self, key: str, now: float) -> deque[float]:
-        events = self._events.get(key)
-        if events is None:
-            return deque()
-        cutoff = now - self.window
-        while events and events[0] <= cutoff:
-            events.popleft()
-        return events
-
-    def wait(self, key: str, now: float | None = None) -> float:
-        """Seconds until ``key`` may try again; 0 when it may now (``now``: the clock's)."""
-        now = self.clock() if now is None else now
-        with self._lock:
-            events = self._recent(key, now)
-            if len(events) < self.limit:
-                return 0.0
-            return max(0.0, events[0] + self.window - now)
-
-    def hit(self, key: str, now: float | None = None) -> None:
-        now = self.clock() if now is None else now
-        with self._lock:
-            events = self._recent(key, now)
-            events.append(now)
-            self._events[key] = events
-            self._events.move_to_end(key)
-            while len(self._events) > MAX_KEYS:
-                self._events.popitem(last=False)
-
-    def forget(self, key: str) -> None:
-        """Clear ``key``'s events (a right password wipes its earlier mistakes)."""
-        with self._lock:
-            self._events.pop(key, None)
 
 
 class BackOff:
@@ -303,13 +257,6 @@ def guesser(conn: HTTPConnection) -> str:
             return str(ip.ipv4_mapped)
         return str(ipaddress.ip_network(f"{ip}/64", strict=False))
     return str(ip)
-
-
-#: Wrong E/W PINs per table token: five in five minutes, then the table calls the TD
-#: (server.live.table_desk counts them, whatever the transport).
-PIN_GUESSES = SlidingWindow(5, 300.0)
-#: Wrong TD codes ("not played" at the table) per table token: five in ten minutes.
-TD_CODE_GUESSES = SlidingWindow(5, 600.0)
 
 
 @contextmanager

@@ -6,7 +6,8 @@ everything between is here, once:
 
 * pairing (a code for a token) and the hello (a token for the table's round);
 * the table's identity from its token, with the table row's lock (§ 262 commands one at a time);
-* the PIN lockout on confirmations, counted per token whatever the transport;
+* the PIN lockout on confirmations, counted on the token's row (server/limits/guesses.py)
+  whatever the transport and the worker;
 * the event's language on a refusal (the transport words it for its people);
 * group commit (server.core.db.GroupWriter), with the table's id as the order in which table locks
   are taken, from every transport: two batches on PostgreSQL never wait on each other's locks
@@ -16,20 +17,18 @@ everything between is here, once:
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager
 from typing import TypeVar
 
 from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from protocol.messages import ConfirmResult, Message, Paired, RoundInfo, TableCommand
+from protocol.messages import Message, Paired, RoundInfo, TableCommand
 from server.core.db import GroupWriter, read, transact
-from server.core.errors import ForbiddenError, TravellerError
-from server.limits.ratelimit import PIN_GUESSES, RateLimitedError
+from server.core.errors import TravellerError
 from server.live.bus import Bus
 from server.services import commit_rows, tokens
 from server.services.outcomes import Outcome, Push
@@ -229,8 +228,6 @@ class TableDesk:
             ident = opened.ident if opened is not None else identify(session)
             try:
                 with commit_rows.job(session):  # its write-only rows: one executemany a batch
-                    if isinstance(command, ConfirmResult):
-                        check_pin_lockout(ident.token.token_hash)
                     outcome = outcome_for(session, ident, command, opened)
             except TravellerError as exc:
                 exc.language = ident.event.language  # the club's language for the refusal
@@ -255,9 +252,7 @@ class TableDesk:
             order = await run_in_threadpool(self.order_of, token)
         identify = lambda s: tokens.table_identity(s, token, lock=True)  # noqa: E731
         work = self.work(command, identify, token=token, table_id=order)
-        ahead = read_ahead(command, order)
-        with counting_wrong_pins(tokens.digest(token), command):
-            outcome = await self.run(work, order, ahead)
+        outcome = await self.run(work, order, read_ahead(command, order))
         return self.finish(outcome)
 
 
@@ -267,32 +262,3 @@ def read_ahead(command: TableCommand, table_id: int) -> ReadAhead | None:
     if not table_id or not isinstance(command, READ_AHEAD):
         return None
     return ReadAhead(table_id, getattr(command, "entry_id", None))
-
-
-def count_refusal(key: str, command: object, exc: BaseException) -> None:
-    """Count a wrong PIN against the token (``key``: the token's hash) once it is refused."""
-    wrong = isinstance(exc, ForbiddenError) and exc.code == "pin_wrong"
-    if wrong and isinstance(command, ConfirmResult):
-        PIN_GUESSES.hit(key)
-
-
-@contextmanager
-def counting_wrong_pins(key: str, command: object) -> Iterator[None]:
-    """Count the wrong PIN of a refused confirmation (see :func:`count_refusal`)."""
-    try:
-        yield
-    except ForbiddenError as exc:
-        count_refusal(key, command, exc)
-        raise
-
-
-def check_pin_lockout(key: str) -> None:
-    """Refuse confirmations from a table that keyed too many wrong PINs (a four-digit PIN
-    would otherwise fall to a script in minutes)."""
-    wait = PIN_GUESSES.wait(key)
-    if wait:
-        raise RateLimitedError(
-            "pin_locked",
-            "Too many wrong PINs at this table: call the TD (or wait {value} s).",
-            value=math.ceil(wait),
-        )

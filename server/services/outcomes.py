@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from sqlalchemy.orm import object_session
 from sqlmodel import select
 
-from protocol.messages import Message, ResultChanged
+from protocol.messages import Error, Message, ResultChanged
 from server.core.errors import TravellerError
 from server.core.models import BridgeTable, Result
 from server.services.views import result_view
@@ -55,3 +55,13 @@ class Outcome:
     reply: Message
     pushes: list[Push] = field(default_factory=list)
     refusal: TravellerError | None = None
+
+
+def refused_with_writes(
+    error: TravellerError, entry_id: str | None, language: str | None
+) -> Outcome:
+    """A refusal whose writes are committed (an audited refusal, a counted wrong guess): in
+    the event's ``language``, its reply the same refusal as a message."""
+    error.language = language
+    reply = Error(code=error.code, message=error.message, entry_id=entry_id)
+    return Outcome(reply, refusal=error)

@@ -34,12 +34,12 @@ from protocol.bridge.deal import (
 )
 from protocol.bridge.enums import Seat
 from protocol.bridge.errors import BridgeError
-from protocol.messages import CheckDeal, DealAck, EnterDeal, Error
+from protocol.messages import CheckDeal, DealAck, EnterDeal
 from server.core.errors import ConflictError, InvalidError, NotFoundError
 from server.core.models import Board, KeyedDeal, TDCall, utcnow
 from server.services import audit, hands
 from server.services.keyed_deals import checks_of, keyed_deal, keyed_here
-from server.services.outcomes import Outcome
+from server.services.outcomes import Outcome, refused_with_writes
 from server.services.table import fair_play
 
 if TYPE_CHECKING:
@@ -285,9 +285,7 @@ def _checks_used(cmds: TableContext, row: KeyedDeal, entry_id: str) -> Outcome |
         board=board,
         checks=checks,
     )
-    error.language = cmds.event.language
-    reply = Error(code=error.code, message=error.message, entry_id=entry_id)
-    return Outcome(reply, refusal=error)
+    return refused_with_writes(error, entry_id, cmds.event.language)
 
 
 def _checked(

@@ -18,12 +18,11 @@ from sqlmodel import select
 
 from protocol import fair_play as rule
 from protocol.bridge import TableResult
-from protocol.messages import Error
 from server.core.errors import InvalidError
 from server.core.models import Audit, TDCall
 from server.services import audit
 from server.services.entries import CheckedValues, check_play, play_call_reason
-from server.services.outcomes import Outcome
+from server.services.outcomes import Outcome, refused_with_writes
 
 if TYPE_CHECKING:
     from server.services.table.table_context import TableContext
@@ -126,9 +125,7 @@ def check_against_deal(
                 new={**_where(cmds, board), "entry_id": entry_id, "code": error.code},
                 reason=f"the play does not fit the hand record on board {board}",
             )
-        error.language = cmds.event.language
-        reply = Error(code=error.code, message=error.message, entry_id=entry_id)
-        return PlayCheck(refusal=Outcome(reply, refusal=error))
+        return PlayCheck(refusal=refused_with_writes(error, entry_id, cmds.event.language))
     return PlayCheck()
 
 

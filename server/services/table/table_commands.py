@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import math
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any, cast
@@ -46,6 +47,8 @@ from protocol.messages import (
 )
 from server.core.errors import ConflictError, ForbiddenError, TravellerError
 from server.core.models import MovementAssignment, ReceivedEntry, Result, utcnow
+from server.limits import guesses
+from server.limits.ratelimit import RateLimitedError
 from server.services import audit
 from server.services.entries import (
     CheckedValues,
@@ -56,7 +59,7 @@ from server.services.entries import (
     same_values,
     value_columns,
 )
-from server.services.outcomes import TD_VIEWS, Outcome, Push, changed
+from server.services.outcomes import TD_VIEWS, Outcome, Push, changed, refused_with_writes
 from server.services.table import deal_entry, play_entry, table_extras, table_memory
 from server.services.table.table_context import RESULTS, Seen, TableContext
 from server.services.tokens import TableIdentity
@@ -361,9 +364,23 @@ class TableCommands(TableContext):
         return self._acked(entry_id, result)
 
     def confirm(self, cmd: ConfirmResult) -> Outcome:
+        wait = self.guess_wait(guesses.PIN)
+        if wait:  # refused before anything is looked at, even with E/W's own PIN
+            raise RateLimitedError(
+                "pin_locked",
+                "Too many wrong PINs at this table: call the TD (or wait {value} s).",
+                value=math.ceil(wait),
+            )
         self.check_board(cmd.board)
         result = self.result(cmd.board)
-        step = self._decide(cmd, result, pin=self._pin(result, cmd.pin))
+        pin = self._pin(result, cmd.pin)
+        try:
+            step = self._decide(cmd, result, pin=pin)
+        except ForbiddenError as exc:
+            if exc.code != "pin_wrong":
+                raise
+            self.note_guess(guesses.PIN, right=False)  # committed with the refusal
+            return refused_with_writes(exc, cmd.entry_id, self.event.language)
         assert result is not None  # the rules refuse a confirmation of nothing
         if not step.changes:
             self.remember(cmd.entry_id, cmd, result)

@@ -4,6 +4,7 @@ and the idempotency log of its entry ids. The table's commands (table_commands) 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -28,6 +29,7 @@ from server.core.models import (
     TDCall,
     utcnow,
 )
+from server.limits.guesses import GuessLimit
 from server.services import commit_rows
 from server.services.table import table_memory
 from server.services.table.table_memory import HeldTable
@@ -279,9 +281,21 @@ class TableContext:
         TD_CALLS.add(self.s, call)
 
     def note_token(self, **changes: Any) -> None:
-        """Write the table token's ``last_seen``/``queued`` columns (one UPDATE)."""
+        """Write the table token's ``last_seen``/``queued``/``guesses`` columns (one UPDATE)."""
         TOKENS.change(self.s, self.ident.token, changes)
         self._bump()
+
+    def guess_wait(self, limit: GuessLimit) -> float:
+        """Seconds until this terminal may guess ``limit``'s secret again (0: now)."""
+        return limit.wait(self.ident.token.guesses, time.time())
+
+    def note_guess(self, limit: GuessLimit, *, right: bool) -> None:
+        """Count a wrong guess at ``limit``'s secret on the token, or forgive the wrong ones
+        (a right guess, where the secret forgives); the UPDATE only when the count changes."""
+        stored = self.ident.token.guesses
+        now = limit.cleared(stored) if right else limit.missed(stored, time.time())
+        if now != stored:
+            self.note_token(guesses=now)
 
     def move_table(self, round_: int) -> None:
         """Move the table to ``round_`` (one UPDATE of its locked row)."""

@@ -18,7 +18,6 @@ from protocol.messages import (
     AGREED_STATES,
     BoardReport,
     EntryChecked,
-    Error,
     MemberFound,
     RankingGroupView,
     RankingLineView,
@@ -30,12 +29,12 @@ from protocol.messages import (
 )
 from server.core.errors import ConflictError, ForbiddenError, NotFoundError
 from server.core.models import Pair, Result
-from server.limits.ratelimit import TD_CODE_GUESSES
+from server.limits import guesses
 from server.movements.model import parse_seats
 from server.services import hands
 from server.services.entries import CheckedValues, checked_entry
 from server.services.event import event_settings, members, setup
-from server.services.outcomes import Outcome, Push
+from server.services.outcomes import Outcome, Push, refused_with_writes
 from server.services.results import individual_standings, standings
 from server.services.table import fair_play
 from server.services.table.table_context import TableContext
@@ -44,11 +43,6 @@ from server.services.views import missing_boards, result_view, results_at
 
 if TYPE_CHECKING:
     from protocol.messages import CheckEntry, MarkNotPlayed, SetPlayers
-
-#: Wrong TD codes a terminal may key in LOCKOUT_SECONDS before it must wait
-#: (server.limits.ratelimit).
-MAX_WRONG_CODES = TD_CODE_GUESSES.limit
-LOCKOUT_SECONDS = TD_CODE_GUESSES.window
 
 SeatLetter = Literal["N", "E", "S", "W"]
 
@@ -85,9 +79,7 @@ def check_lead(cmds: TableContext, entry_id: str, board: int, values: CheckedVal
             return LeadCheck(flagged=True)
         fair_play.record_lead(cmds, fair_play.LEAD_REFUSED, board, entry_id, _lead_of(values))
     error = hands.lead_refusal(board, values.declarer, values.lead)
-    error.language = cmds.event.language
-    reply = Error(code=error.code, message=error.message, entry_id=entry_id)
-    return LeadCheck(refusal=Outcome(reply, refusal=error))
+    return LeadCheck(refusal=refused_with_writes(error, entry_id, cmds.event.language))
 
 
 def _lead_of(values: CheckedValues) -> dict[str, object]:
@@ -348,25 +340,29 @@ def set_players(cmds: TableContext, cmd: SetPlayers) -> Outcome:
 # ---------------------------------------------------------------- "not played" with the TD code
 
 
-def _check_code(cmds: TableContext, code: str) -> None:
-    key = cmds.ident.token.token_hash
-    if TD_CODE_GUESSES.wait(key):
+def _check_code(cmds: TableContext, cmd: MarkNotPlayed) -> Outcome | None:
+    """None when the TD's code is right; else the refusal, the wrong code counted on the
+    token (committed with it: every worker and transport counts the same guesses)."""
+    if cmds.guess_wait(guesses.TD_CODE):
         raise ForbiddenError(
             "td_code_locked",
             "Too many wrong codes: the TD must mark the board from the TD's screen.",
         )
     expected = cmds.section.td_code
-    if expected and hmac.compare_digest(code.strip().encode(), expected.encode()):
-        TD_CODE_GUESSES.forget(key)
-        return
-    TD_CODE_GUESSES.hit(key)
-    raise ForbiddenError("td_code_wrong", "That is not the TD's code. Only the TD may do this.")
+    if expected and hmac.compare_digest(cmd.td_code.strip().encode(), expected.encode()):
+        cmds.note_guess(guesses.TD_CODE, right=True)
+        return None
+    cmds.note_guess(guesses.TD_CODE, right=False)
+    error = ForbiddenError("td_code_wrong", "That is not the TD's code. Only the TD may do this.")
+    return refused_with_writes(error, cmd.entry_id, cmds.event.language)
 
 
 def mark_not_played(cmds: TableContext, cmd: MarkNotPlayed) -> Outcome:
     """The TD keyed the section's code at the table: the board is not played here (audited)."""
     cmds.check_board(cmd.board)
-    _check_code(cmds, cmd.td_code)
+    refused = _check_code(cmds, cmd)
+    if refused is not None:
+        return refused
     result = td.board_result(cmds.s, cmds.section, cmds.table.number, cmds.table.round, cmd.board)
     reason = cmd.reason.strip() or "marked at the table with the TD code"
     pushes = td.mark_not_played(cmds.s, result=result, reason=reason, actor=f"TD at {cmds.label}")

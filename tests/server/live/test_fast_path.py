@@ -1,6 +1,6 @@
 """The fast path's pieces (issue 18 item 3) give the same answers as the slower code they
 replace: the small token check of a socket's pushes, the round view's narrower reads, the write
-lock owned by the Runtime, and the one style of per-terminal guess limits."""
+lock owned by the Runtime."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import threading
 from datetime import timedelta
 from pathlib import Path
 
-import pytest
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
@@ -19,11 +18,9 @@ from server.core.errors import UnauthorizedError
 from server.core.models import BridgeTable, MovementAssignment, Pair, TableToken, utcnow
 from server.gateway.jobs import Station
 from server.gateway.service import handle
-from server.limits.ratelimit import PIN_GUESSES, TD_CODE_GUESSES, SlidingWindow
 from server.live.runtime import Runtime
 from server.live.table_desk import TableDesk
 from server.services import tokens
-from server.services.table import table_extras
 from server.services.views import round_info
 from tests.support.api import Club
 
@@ -182,24 +179,6 @@ def test_a_group_writer_without_a_lock_makes_its_own(club: Club) -> None:
     shared = write_lock(engine)
     assert GroupWriter(engine, lock=shared).lock is shared
     assert first.submit(lambda s: len(s.exec(select(BridgeTable)).all())).result(timeout=30) >= 0
-
-
-def test_the_terminal_guess_limits_share_one_style() -> None:
-    """The PIN and the TD code are limited by the same sliding window, counted per token."""
-    assert isinstance(PIN_GUESSES, SlidingWindow)
-    assert isinstance(TD_CODE_GUESSES, SlidingWindow)
-    assert TD_CODE_GUESSES.limit == table_extras.MAX_WRONG_CODES
-    clock = [0.0]
-    window = SlidingWindow(2, 10.0, clock=lambda: clock[0])
-    window.hit("t")
-    assert window.wait("t") == 0.0
-    window.hit("t")
-    assert window.wait("t") == pytest.approx(10.0)
-    clock[0] = 10.5
-    assert window.wait("t") == 0.0
-    window.hit("t")
-    window.forget("t")
-    assert window.wait("t") == 0.0
 
 
 def test_a_sqlite_file_keeps_its_readers_connections(tmp_path: Path) -> None:

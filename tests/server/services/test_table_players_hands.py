@@ -13,9 +13,9 @@ from sqlmodel import Session, col, select
 
 from server.core.models import Audit, Pair, Result
 from server.io.handrecords import solver_available
+from server.limits import guesses
 from server.services import hands
 from server.services.event.members import import_members
-from server.services.table import table_extras
 from tests.support.api import Club, Table, new_id, open_club
 from tests.support.deals import put_deal
 
@@ -183,7 +183,7 @@ def test_wrong_td_codes_lock_the_terminal_out(club: Club) -> None:
     code = club.section["td_code"]
     wrong = "0000" if code != "0000" else "1111"
     codes = []
-    for _ in range(table_extras.MAX_WRONG_CODES + 1):
+    for _ in range(guesses.TD_CODE.limit + 1):
         r = t1.send({"type": "mark_not_played", "entry_id": new_id(), "board": 1, "td_code": wrong})
         codes.append(r.json()["code"])
     assert codes[-2:] == ["td_code_wrong", "td_code_locked"]
