@@ -29,8 +29,11 @@ class GuessLimit:
         """The wrong guesses still inside the window at ``now``, oldest first (a text that is
         not the row's JSON counts as none: the row is only ever written from here)."""
         try:
-            found = json.loads(stored or NONE).get(self.secret, [])
-        except (ValueError, AttributeError):
+            kept = json.loads(stored or NONE)
+        except ValueError:
+            return []
+        found = kept.get(self.secret) if isinstance(kept, dict) else None
+        if not isinstance(found, list):
             return []
         times = sorted(t for t in found if isinstance(t, int | float))
         return [t for t in times if now - t < self.window]

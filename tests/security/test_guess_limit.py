@@ -39,7 +39,9 @@ def test_each_secret_counts_apart_and_a_right_code_forgives_only_its_own() -> No
     assert json.loads(stored) == {"pin": [5.0]}
 
 
-@pytest.mark.parametrize("stored", ["", "not json", "[1, 2]", '{"pin": "x"}', '{"pin": [null]}'])
+@pytest.mark.parametrize(
+    "stored", ["", "not json", "[1, 2]", '{"pin": "x"}', '{"pin": 7}', '{"pin": [null]}']
+)
 def test_a_stored_text_that_is_not_the_rows_counts_as_no_guesses(stored: str) -> None:
     assert PIN.wait(stored, 1.0) == 0.0
     assert PIN.misses(PIN.missed(stored, 1.0), 1.0) == [1.0]

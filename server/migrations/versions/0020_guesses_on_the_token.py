@@ -6,7 +6,7 @@ table's generation (0015), so a worker that remembers the table reads the new co
 
 Revision ID: 0020
 Revises: 0019
-Create Date: 2026-12-05 09:50:00
+Create Date: 2026-12-05 09:37:00
 """
 
 from collections.abc import Sequence
