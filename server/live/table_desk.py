@@ -30,7 +30,7 @@ from protocol.messages import Message, Paired, RoundInfo, TableCommand
 from server.core.db import GroupWriter, read, transact
 from server.core.errors import TravellerError
 from server.live.bus import Bus
-from server.services import commit_rows, tokens
+from server.services import commit_rows, generations, tokens
 from server.services.outcomes import Outcome, Push
 from server.services.table import table_memory
 from server.services.table.table_commands import READ_AHEAD, outcome_for
@@ -139,6 +139,7 @@ class TableDesk:
         of being read again (table_memory.SectionRowChange)."""
 
         def change(session: Session) -> T:
+            generations.lock_section_tables(session, section_id)  # then the section's lock
             before = table_memory.lock_section(session, section_id)
             value = work(session)
             if before is not None:

@@ -14,7 +14,8 @@ page reads its section's to know whether a periodic read can be skipped
 A table's generation row, held FOR UPDATE, is also the table's lock: a table command takes it
 before it reads anything of its table, and so does every other change that reads a table's
 rows to change them (the TD's rulings, the scoring program's results, the TD moving a table
-on: :func:`lock_tables`), so on PostgreSQL, with
+on: :func:`lock_tables`; the TD's round control, all the section's tables:
+:func:`lock_section_tables`), so on PostgreSQL, with
 several workers, the two come one after the other and the later one reads what the earlier
 wrote (SQLite: every write transaction takes the database's write lock at BEGIN).
 
@@ -52,6 +53,13 @@ TABLES_LOCK = (
     .order_by(TABLE_GENERATION.c.table_id)
     .with_for_update(of=TABLE_GENERATION)
 )
+#: The locks of every table of a section, in table id order.
+SECTION_TABLES_LOCK = (
+    select(TABLE_GENERATION.c.table_id)
+    .where(TABLE_GENERATION.c.section_id == bindparam("section_id"))
+    .order_by(TABLE_GENERATION.c.table_id)
+    .with_for_update()
+)
 _ABSENT = object()
 
 
@@ -64,13 +72,19 @@ def section_generation(session: Session, section_id: int) -> int | None:
 def lock_tables(session: Session, tables: Iterable[tuple[int, int]]) -> None:
     """Hold the locks of these tables (section id, table number) until the COMMIT, before
     reading any of their rows: a table command at the same moment, on any worker, then waits
-    for the change, or the change for it. What takes them must change the table's own rows
-    if it changes anything of the table: a command that waited reads its counters in the
-    statement that took the lock, and on PostgreSQL that statement sees the locked row as the
-    change left it but the other rows as they were when it began."""
+    for the change, or the change for it: each reads the table after the other's COMMIT."""
     wanted = sorted(set(tables))
     if wanted:
         session.connection().execute(TABLES_LOCK, {"tables": wanted})
+
+
+def lock_section_tables(session: Session, section_id: int) -> None:
+    """Hold the locks of every table of the section until the COMMIT (the TD's round control,
+    which reads every table's round to tell each its new one): a table command at the same
+    moment, on any worker, is then made before it or after it, never beside it. Taken before
+    the section's own lock, in the order a command takes them (its table, then its section's
+    counter when it writes a section's row)."""
+    session.connection().execute(SECTION_TABLES_LOCK, {"section_id": section_id})
 
 
 def section_row(session: Session, section_id: int) -> dict[str, Any] | None:

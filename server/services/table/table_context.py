@@ -195,7 +195,10 @@ class TableContext:
             ident.table
             if ident.locked
             else session.exec(
-                select(BridgeTable).where(BridgeTable.id == ident.table.id).with_for_update()
+                select(BridgeTable)
+                .where(BridgeTable.id == ident.table.id)
+                .with_for_update()
+                .execution_options(populate_existing=True)  # as it is now, under the lock
             ).one()
         )
         self.table = locked

@@ -9,7 +9,7 @@ on to its next round finds them remembered too.
 
 **The invariant.** A :class:`HeldTable` is used only inside a transaction that holds its
 table's ``table_generation`` row FOR UPDATE (the table's lock; SQLite: the write lock taken at
-BEGIN) and only while
+BEGIN) and only while, read once that lock is held,
 
 * ``table_generation.gen`` equals the state's ``table_gen`` plus the writes the state itself
   made and counted (``bumps``), and
@@ -44,9 +44,11 @@ transaction, under the same lock).
 
 **A batch read ahead.** When every command of a group commit said what it reads first
 (:class:`ReadAhead`: the commands that write only their own table's rows), the batch locks all
-its tables' generation rows and reads their counters and entry ids in one statement at its
-start (:meth:`TableMemory.read_ahead`); each table's first command of the batch takes them
-instead of its own read, a later one reads its own (its table's counters have moved by then).
+its tables' generation rows and then reads their counters and entry ids at its start (on
+PostgreSQL in a statement after the lock's, which sees what the writers it waited for
+committed: :func:`_under_lock`; :meth:`TableMemory.read_ahead`); each table's first command
+of the batch takes them instead of its own read, a later one reads its own (its table's
+counters have moved by then).
 A table's rows are written by its own commands only, so what was read ahead of them stays true
 for its first command; its section's rows are not, so the sections a remembered state was
 found fresh in are read again just before the COMMIT (:meth:`TableMemory.check_ahead`),
@@ -139,9 +141,9 @@ _RE = SQLModel.metadata.tables["received_entry"]
 
 
 def _counters_read(tables: Any, entries: Any, *columns: Any) -> Any:
-    """A read of tables' counters under their lock (FOR UPDATE of their generation rows), with
-    their section's generation and their entry ids already used: the tables matching
-    ``tables``, the idempotency rows matching ``entries``, ``columns`` first."""
+    """A read of tables' counters, with their section's generation and their entry ids already
+    used: the tables matching ``tables``, the idempotency rows matching ``entries``,
+    ``columns`` first. Run under the tables' lock only (:func:`_under_lock`)."""
     found = _TG.join(_SG, _SG.c.section_id == _TG.c.section_id).outerjoin(
         _RE, and_(_RE.c.table_id == _TG.c.table_id, entries)
     )
@@ -150,23 +152,45 @@ def _counters_read(tables: Any, entries: Any, *columns: Any) -> Any:
         core_select(*columns, *counters, _RE.c.request, _RE.c.result_id)
         .select_from(found)
         .where(tables)
-        .with_for_update(of=_TG)
     )
 
 
-#: The command's one read: the table's lock, both counters, and its entry id if already used
-#: (Core, run on the session's connection: no ORM rows to build).
+#: The command's one read: both counters, and its entry id if already used (Core, run on the
+#: session's connection: no ORM rows to build).
 _OPEN = _counters_read(
     _TG.c.table_id == bindparam("table_id"), _RE.c.entry_id == bindparam("entry_id")
 )
-#: The same for a batch's tables at once, in table id order (the lock order), with any of the
-#: batch's entry ids already used at those tables.
+#: The same for a batch's tables at once, in table id order, with any of the batch's entry
+#: ids already used at those tables.
 _AHEAD = _counters_read(
     _TG.c.table_id.in_(bindparam("table_ids", expanding=True)),
     _RE.c.entry_id.in_(bindparam("entry_ids", expanding=True)),
     _TG.c.table_id,
     _RE.c.entry_id,
 ).order_by(_TG.c.table_id)
+#: The locks of a batch's tables, taken in table id order (the lock order).
+_AHEAD_LOCK = (
+    select(_TG.c.table_id)
+    .where(_TG.c.table_id.in_(bindparam("table_ids", expanding=True)))
+    .order_by(_TG.c.table_id)
+    .with_for_update()
+)
+
+
+def _under_lock(session: Session, lock: Any, read: Any, params: dict[str, Any]) -> Any:
+    """``read`` under the tables' lock: on PostgreSQL the lock first (``lock``), then the read
+    in a statement of its own. Under READ COMMITTED a statement sees what was committed when it
+    began: one that waited for a lock in it would see the locked row as the writer it waited
+    for left it, but not that writer's other rows (an entry id it stored: a resend to another
+    worker would be taken for a new command; its section's counter). SQLite has taken the
+    database's write lock at BEGIN: one statement does both."""
+    connection = session.connection()
+    if connection.dialect.name == "sqlite":
+        return connection.execute(read, params)
+    connection.execute(lock, params)
+    return connection.execute(read, params)
+
+
 #: Sections' generations (the read ahead's check before the COMMIT).
 _SECTION_GENS = select(_SG.c.section_id, _SG.c.gen).where(
     _SG.c.section_id.in_(bindparam("section_ids", expanding=True))
@@ -330,9 +354,9 @@ class TableMemory:
             self._carry(self._heard.popleft())
 
     def read_ahead(self, session: Session, ahead: Sequence[object]) -> None:
-        """Lock a batch's tables and read their counters and entry ids in one statement (the
-        ``ahead`` its jobs said: :class:`ReadAhead`); each table's first command of the batch
-        takes them instead of its own read (:meth:`open`)."""
+        """Lock a batch's tables and read their counters and entry ids at once (the ``ahead``
+        its jobs said: :class:`ReadAhead`); each table's first command of the batch takes them
+        instead of its own read (:meth:`open`)."""
         wanted = [a for a in ahead if isinstance(a, ReadAhead) and a.table_id > 0]
         if len(wanted) < 2 or len(wanted) < len(ahead):  # a job that did not say: read each
             return
@@ -341,7 +365,7 @@ class TableMemory:
         params = {"table_ids": table_ids, "entry_ids": sorted({e for _, e in asked})}
         counters: dict[int, tuple[int, int, int]] = {}
         seen: dict[tuple[int, str], tuple[str, int | None]] = {}
-        for row in session.connection().execute(_AHEAD, params):
+        for row in _under_lock(session, _AHEAD_LOCK, _AHEAD, params):
             table_id, entry_id, table_gen, section_id, section_gen, request, result_id = row
             counters[table_id] = (table_gen, section_id, section_gen)
             if entry_id is not None and (table_id, entry_id) in asked:
@@ -382,7 +406,7 @@ class TableMemory:
                 seen = ahead.seen.get((table_id, entry_id)) if entry_id is not None else None
                 return (*counters, seen, ahead)
         params = {"table_id": table_id, "entry_id": entry_id}
-        row = session.connection().execute(_OPEN, params).first()
+        row = _under_lock(session, LOCK, _OPEN, params).first()
         if row is None:
             return None
         table_gen, section_id, section_gen, request, result_id = row

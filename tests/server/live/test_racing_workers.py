@@ -14,6 +14,7 @@ can tell it."""
 from __future__ import annotations
 
 import asyncio
+import random
 import sqlite3
 import threading
 import uuid
@@ -66,6 +67,7 @@ class Night:
     pin: str
     pairs: tuple[int, int]  # the numbers of table 1's N/S and E/W pairs in round 1
     dc_session: str
+    td_code: str
 
     @property
     def section_id(self) -> int:
@@ -245,6 +247,10 @@ CHANGES: dict[str, Change] = {
     "the TD moves the table on": _section(
         lambda s, sec: round_control.release_table(s, sec, TABLE, "slow table"), rounds=False
     ),
+    "the TD marks the board not played": _ruling(
+        lambda s, r: td.mark_not_played(s, result=r, reason="no time left")
+    ),
+    "the TD reopens round 1": _section(lambda s, sec: round_control.reopen_round(s, sec, 1)),
     "the TD moves the table to a new device": _section(
         lambda s, sec: _no_pushes(round_control.move_to_new_device(s, sec, TABLE)), rounds=False
     ),
@@ -287,6 +293,8 @@ class Worker:
             body["board"] = night.boards[move.board]
         if "pin" in body:
             body["pin"] = night.pin
+        if "td_code" in body:
+            body["td_code"] = night.td_code
         reply = await self.desk.command(night.token, table_command_adapter.validate_python(body))
         return scrub(reply.model_dump(mode="json"))
 
@@ -380,7 +388,15 @@ def _serve_night(url: str) -> Iterator[Night]:
             dcs = DcSession(session_guid=uuid.uuid4().hex.upper(), event_id=club.event_id)
             s.add(dcs)
             s.commit()
-            night = Night(club, token, boards, ew.pin, (ns.number, ew.number), dcs.session_guid)
+            night = Night(
+                club,
+                token,
+                boards,
+                ew.pin,
+                (ns.number, ew.number),
+                dcs.session_guid,
+                club.section["td_code"],
+            )
         yield night
 
 
@@ -439,3 +455,61 @@ def test_two_racing_workers_end_as_one_worker_taking_one_side_after_the_other(
         with copy() as url:
             got = raced(url, served, race)
         assert got in (in_order, reversed_), got
+
+
+# ---------------------------------------------------------------- pairs drawn from every side
+
+#: The board's state before a drawn pair of sides.
+SETUPS: dict[str, tuple[Move, ...]] = {
+    "nothing entered": (),
+    "north entered": NORTH_ENTERED,
+    "north entered, round 1 closed": (*NORTH_ENTERED, Move(change="the TD closes round 1")),
+    "the round played": ROUND_PLAYED[:-1],
+    "the round played, round 2 started": ROUND_PLAYED,
+}
+#: Every side a pair may be drawn from: the table's commands and the changes of the others.
+SIDES: dict[str, Move] = {
+    "north enters 4S": enter("north-0001", FOUR_SPADES),
+    "south enters 3NT": enter("south-0001", THREE_NT),
+    "east confirms version 1": confirm("east-0001", 1),
+    "east rejects version 1": reject("east-0002", 1),
+    "north corrects version 1": correct("north-0002", 1, THREE_NT),
+    "the table moves on": NEXT_ROUND,
+    "the TD marks the board not played at the table": Move(
+        {"type": "mark_not_played", "entry_id": "td-at-table-1", "td_code": "CODE"}
+    ),
+    **{change: Move(change=change) for change in CHANGES},
+}
+#: Pairs drawn (the same ones every run): a setup, and the two workers' sides.
+DRAWN = 16
+
+
+def _drawn() -> list[tuple[str, str, str]]:
+    draw = random.Random(20261205)
+    sides = sorted(SIDES)
+    return [
+        (draw.choice(sorted(SETUPS)), draw.choice(sides), draw.choice(sides)) for _ in range(DRAWN)
+    ]
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize(("setup", "first", "second"), _drawn())
+def test_drawn_pairs_of_sides_end_as_one_worker_taking_one_after_the_other(
+    pg_template: str, setup: str, first: str, second: str
+) -> None:
+    """Any two sides, raced on PostgreSQL (on SQLite every write transaction takes the
+    database's lock at its BEGIN: two workers' writes cannot interleave there)."""
+    race = f"{setup}: {first} / {second}"
+    RACES[race] = (SETUPS[setup], SIDES[first], SIDES[second])
+    try:
+        with pg_database(pg_template) as name:
+            served = _served(pg_address(name))
+            outcomes = []
+            for order in (0, 1):
+                with pg_database(name) as copy:
+                    outcomes.append(one_after_the_other(pg_address(copy), served, race, order))
+            with pg_database(name) as copy:
+                got = raced(pg_address(copy), served, race)
+    finally:
+        del RACES[race]
+    assert got in outcomes, got
