@@ -129,10 +129,14 @@ class PairNames:
 
 
 def find_pair(session: Session, section: Section, number: int, direction: str | None) -> Pair:
+    """The pair, to change: its row locked until the COMMIT and read as it is then, so two
+    changes of its names (the TD's, a table's, on any worker) come one after the other and
+    each audits what the other left."""
     pair = session.exec(
-        select(Pair).where(
-            Pair.section_id == section.id, Pair.number == number, Pair.direction == direction
-        )
+        select(Pair)
+        .where(Pair.section_id == section.id, Pair.number == number, Pair.direction == direction)
+        .with_for_update()
+        .execution_options(populate_existing=True)
     ).first()
     if pair is None:
         label = f"{number}{direction or ''}"

@@ -33,7 +33,7 @@ from server.limits.guesses import GuessLimit
 from server.services import commit_rows
 from server.services.table import table_memory
 from server.services.table.table_memory import HeldTable
-from server.services.tokens import TableIdentity
+from server.services.tokens import TableIdentity, check_live
 from server.services.views import (
     Facts,
     assignment,
@@ -191,6 +191,10 @@ class TableContext:
         # tokens.table_identity(lock=True) and TableMemory.open took them already.
         if not ident.locked:
             session.execute(table_memory.LOCK, {"table_id": ident.table.id})
+            # Read before the lock (the keypad gateway's path): as they are now, under it.
+            for row in (ident.token, ident.section, ident.event):
+                session.refresh(row)
+            check_live(ident.token)
         locked = (
             ident.table
             if ident.locked

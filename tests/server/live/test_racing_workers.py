@@ -39,7 +39,8 @@ from server.dataconnector.store import find_session
 from server.gateway.jobs import Station
 from server.gateway.service import handle
 from server.live.table_desk import TableDesk
-from server.services.event.setup import get_section
+from server.services.event import event_settings
+from server.services.event.setup import PairNames, get_event, get_section, set_pair_names
 from server.services.outcomes import Push
 from server.services.table.table_memory import TableMemory
 from server.services.td import actions as td
@@ -115,23 +116,33 @@ class Move:
 
 
 def enter(eid: str, values: dict[str, Any], board: int = 0) -> Move:
-    return Move({"type": "enter_result", "entry_id": eid, "values": values}, board)
+    return Move({"type": "enter_result", "entry_id": eid, "board": board, "values": values}, board)
 
 
 def confirm(eid: str, version: int, board: int = 0) -> Move:
-    body = {"type": "confirm_result", "entry_id": eid, "version": version, "pin": "PIN"}
-    return Move(body, board)
+    body = {"type": "confirm_result", "entry_id": eid, "board": board, "version": version}
+    return Move({**body, "pin": "PIN"}, board)
 
 
 def reject(eid: str, version: int) -> Move:
-    return Move({"type": "reject_result", "entry_id": eid, "version": version})
+    return Move({"type": "reject_result", "entry_id": eid, "board": 0, "version": version})
 
 
 def correct(eid: str, version: int, values: dict[str, Any]) -> Move:
-    return Move({"type": "correct_result", "entry_id": eid, "version": version, "values": values})
+    return Move(
+        {
+            "type": "correct_result",
+            "entry_id": eid,
+            "board": 0,
+            "version": version,
+            "values": values,
+        }
+    )
 
 
 NEXT_ROUND = Move({"type": "next_round"})
+#: The event asks the tables for their players (a table may name them in round 1).
+PLAYERS_ASKED = (Move(change="the TD asks for the players' numbers"),)
 NORTH_ENTERED = (enter("north-0001", FOUR_SPADES),)
 #: Both boards of the round entered and confirmed, and round 2 started by the TD.
 ROUND_PLAYED = (
@@ -204,10 +215,27 @@ RACES: dict[str, tuple[tuple[Move, ...], Move, Move]] = {
         replace(NEXT_ROUND, keypad=True),
         Move(change="the TD moves the table on"),
     ),
+    "the keypad enters a board again while the TD closes the round": (
+        ROUND_PLAYED[:-1],
+        replace(enter("keypad-0001", THREE_NT), keypad=True),
+        Move(change="the TD closes round 1"),
+    ),
     "the keypad confirms while north corrects": (
         NORTH_ENTERED,
         replace(confirm("keypad-0002", 1), keypad=True),
         correct("north-0002", 1, THREE_NT),
+    ),
+    "the table names its players while the TD renames them": (
+        PLAYERS_ASKED,
+        Move(
+            {
+                "type": "set_players",
+                "entry_id": "players-0001",
+                "seat": "NS",
+                "players": [{"name": "Ann Table"}, {"name": "Bo Table"}],
+            }
+        ),
+        Move(change="the TD renames N/S"),
     ),
     "east confirms while the TD moves the table to a new device": (
         NORTH_ENTERED,
@@ -270,6 +298,24 @@ CHANGES: dict[str, Change] = {
         lambda s, r: td.mark_not_played(s, result=r, reason="no time left")
     ),
     "the TD reopens round 1": _section(lambda s, sec: round_control.reopen_round(s, sec, 1)),
+    "the TD renames N/S": lambda night: (
+        lambda s: _no_pushes(
+            set_pair_names(
+                s,
+                section=get_section(s, night.section_id),
+                number=night.pairs[0],
+                direction="NS",
+                names=PairNames("Cy Director", "Di Director"),
+            )
+        ),
+        None,
+    ),
+    "the TD asks for the players' numbers": lambda night: (
+        lambda s: event_settings.update_event(
+            s, get_event(s, night.club.event_id), {"player_numbers": "first_round"}
+        )[1],
+        None,
+    ),
     "the TD moves the table to a new device": _section(
         lambda s, sec: _no_pushes(round_control.move_to_new_device(s, sec, TABLE)), rounds=False
     ),
@@ -308,7 +354,7 @@ class Worker:
             return [scrub(p.message.model_dump(mode="json")) for p in pushes]
         assert move.body is not None
         body = dict(move.body)
-        if "entry_id" in body:
+        if "board" in body:  # the round's board the move names (its index)
             body["board"] = night.boards[move.board]
         if "pin" in body:
             body["pin"] = night.pin
@@ -338,23 +384,23 @@ def _outcome(url: str, night: Night, answers: list[Any]) -> tuple[Any, ...]:
         return (*answers, Floor(club).stored(), table.round)
 
 
-def _prepare(workers: list[Worker], setup: tuple[Move, ...]) -> None:
-    """Every worker remembers the table; the setup is made through the first."""
+def _prepare(workers: list[Worker], steps: tuple[Move, ...]) -> None:
+    """Every worker remembers the table; the setup's ``steps`` are made through the first."""
     for worker in workers:
         reply = worker.send(Move({"type": "get_round"}))
         assert reply["type"] == "round_info", reply
-    for move in setup:
+    for move in steps:
         reply = workers[0].send(move)
         assert isinstance(reply, list) or reply["type"] == "result_ack", reply
 
 
 def one_after_the_other(url: str, night: Night, race: str, first: int) -> tuple[Any, ...]:
     """One worker: the race's two sides in turn, side ``first`` (0 or 1) first."""
-    setup, *sides = RACES[race]
+    steps, *sides = RACES[race]
     worker = Worker(url, night)
     answers: list[Any] = [None, None]
     try:
-        _prepare([worker], setup)
+        _prepare([worker], steps)
         for i in (first, 1 - first):
             answers[i] = worker.send(sides[i])
     finally:
@@ -364,7 +410,7 @@ def one_after_the_other(url: str, night: Night, race: str, first: int) -> tuple[
 
 def raced(url: str, night: Night, race: str) -> tuple[Any, ...]:
     """Two workers, each sending its side at the same moment from a thread of its own."""
-    setup, *sides = RACES[race]
+    steps, *sides = RACES[race]
     workers = [Worker(url, night), Worker(url, night)]
     answers: list[Any] = [None, None]
     start = threading.Barrier(2)
@@ -374,7 +420,7 @@ def raced(url: str, night: Night, race: str) -> tuple[Any, ...]:
         answers[i] = workers[i].send(sides[i])
 
     try:
-        _prepare(workers, setup)
+        _prepare(workers, steps)
         threads = [threading.Thread(target=side, args=(i,)) for i in (0, 1)]
         for t in threads:
             t.start()
@@ -495,6 +541,7 @@ SETUPS: dict[str, tuple[Move, ...]] = {
     "north entered, round 1 closed": (*NORTH_ENTERED, Move(change="the TD closes round 1")),
     "the round played": ROUND_PLAYED[:-1],
     "the round played, round 2 started": ROUND_PLAYED,
+    "the players' numbers asked for": PLAYERS_ASKED,
 }
 #: Every side a pair may be drawn from: the table's commands and the changes of the others.
 SIDES: dict[str, Move] = {
@@ -505,7 +552,15 @@ SIDES: dict[str, Move] = {
     "north corrects version 1": correct("north-0002", 1, THREE_NT),
     "the table moves on": NEXT_ROUND,
     "the TD marks the board not played at the table": Move(
-        {"type": "mark_not_played", "entry_id": "td-at-table-1", "td_code": "CODE"}
+        {"type": "mark_not_played", "entry_id": "td-at-table-1", "board": 0, "td_code": "CODE"}
+    ),
+    "the table names its N/S players": Move(
+        {
+            "type": "set_players",
+            "entry_id": "players-0001",
+            "seat": "NS",
+            "players": [{"name": "Ann Table"}, {"name": "Bo Table"}],
+        }
     ),
     "the keypad enters 3NT": replace(enter("keypad-0001", THREE_NT), keypad=True),
     "the keypad confirms version 1": replace(confirm("keypad-0002", 1), keypad=True),
@@ -525,14 +580,14 @@ def _drawn() -> list[tuple[str, str, str]]:
 
 
 @pytest.mark.postgres
-@pytest.mark.parametrize(("setup", "first", "second"), _drawn())
+@pytest.mark.parametrize(("before", "first", "second"), _drawn())
 def test_drawn_pairs_of_sides_end_as_one_worker_taking_one_after_the_other(
-    pg_template: str, setup: str, first: str, second: str
+    pg_template: str, before: str, first: str, second: str
 ) -> None:
     """Any two sides, raced on PostgreSQL (on SQLite every write transaction takes the
     database's lock at its BEGIN: two workers' writes cannot interleave there)."""
-    race = f"{setup}: {first} / {second}"
-    RACES[race] = (SETUPS[setup], SIDES[first], SIDES[second])
+    race = f"{before}: {first} / {second}"
+    RACES[race] = (SETUPS[before], SIDES[first], SIDES[second])
     try:
         with pg_database(pg_template) as name:
             served = _served(pg_address(name))
