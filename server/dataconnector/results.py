@@ -305,14 +305,13 @@ def put_results(session: Session, dcs: DcSession, dtos: Sequence[ResultDTO]) -> 
     """Store the scoring program's results (new or corrected) as TD changes, all or none."""
     checks.require([p for dto in dtos for p in checks.result(dto)], "ResultDTO")
     same_session([dto.session_guid for dto in dtos], dcs)
+    sections = [section_of(session, dcs, dto.section_letters) for dto in dtos]
     # Every table's lock first, in one go (in the order table commands take them).
     generations.lock_tables(
-        session,
-        [(section_of(session, dcs, d.section_letters).id or 0, d.table_number) for d in dtos],
+        session, [(s.id or 0, dto.table_number) for s, dto in zip(sections, dtos, strict=True)]
     )
     pushes: list[Push] = []
-    for dto in dtos:
-        section = section_of(session, dcs, dto.section_letters)
+    for section, dto in zip(sections, dtos, strict=True):
         row = assignment(session, section, dto.table_number, dto.round_number)
         where = f"table {section.letter}{dto.table_number} round {dto.round_number}"
         if row is None or dto.board_number not in row.board_numbers():

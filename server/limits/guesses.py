@@ -28,11 +28,7 @@ class GuessLimit:
     def misses(self, stored: str | None, now: float) -> list[float]:
         """The wrong guesses still inside the window at ``now``, oldest first (a text that is
         not the row's JSON counts as none: the row is only ever written from here)."""
-        try:
-            kept = json.loads(stored or NONE)
-        except ValueError:
-            return []
-        found = kept.get(self.secret) if isinstance(kept, dict) else None
+        found = _kept(stored).get(self.secret)
         if not isinstance(found, list):
             return []
         times = sorted(t for t in found if isinstance(t, int | float))
@@ -54,17 +50,21 @@ class GuessLimit:
         return self._with(stored, [])
 
     def _with(self, stored: str | None, misses: list[float]) -> str:
-        try:
-            kept = json.loads(stored or NONE)
-        except ValueError:
-            kept = {}
-        if not isinstance(kept, dict):
-            kept = {}
+        kept = _kept(stored)
         if misses:
             kept[self.secret] = misses
         else:
             kept.pop(self.secret, None)
         return json.dumps(kept, sort_keys=True, separators=(",", ":"))
+
+
+def _kept(stored: str | None) -> dict[str, object]:
+    """The stored text read: every secret's guesses ({} for a text that is not an object)."""
+    try:
+        kept = json.loads(stored or NONE)
+    except ValueError:
+        return {}
+    return kept if isinstance(kept, dict) else {}
 
 
 #: Wrong E/W PINs: five in five minutes, then the table calls the TD. A right PIN does not

@@ -44,22 +44,34 @@ SECTION_GEN = select(SECTION_GENERATION.c.gen).where(
 SECTION_ROW = _SECTION.select().where(_SECTION.c.id == bindparam("section_id"))
 #: The section's columns the TD's round control changes (and nothing else of the section).
 ROUND_COLUMNS = frozenset({"current_round", "closed_rounds", "round_started_at"})
-#: Tables' locks by section and table number, taken in table id order (the order every
-#: batch of table commands takes them in: no two writers wait on each other's locks).
-TABLES_LOCK = (
-    select(TABLE_GENERATION.c.table_id)
-    .select_from(TABLE_GENERATION.join(_TABLE, _TABLE.c.id == TABLE_GENERATION.c.table_id))
-    .where(tuple_(_TABLE.c.section_id, _TABLE.c.number).in_(bindparam("tables", expanding=True)))
-    .order_by(TABLE_GENERATION.c.table_id)
-    .with_for_update(of=TABLE_GENERATION)
+_TG = TABLE_GENERATION
+
+
+def _table_locks(where: Any, *, by_number: bool = False) -> Any:
+    """The locks of the tables ``where`` says (their generation rows FOR UPDATE), taken in
+    table id order: the order every writer takes them in, so no two wait on each other's.
+    ``by_number``: ``where`` names the tables by their section and number."""
+    found = _TG.join(_TABLE, _TABLE.c.id == _TG.c.table_id) if by_number else _TG
+    return (
+        select(_TG.c.table_id)
+        .select_from(found)
+        .where(where)
+        .order_by(_TG.c.table_id)
+        .with_for_update(of=_TG)
+    )
+
+
+#: A table's lock, by its id (a table command's).
+TABLE_LOCK = _table_locks(_TG.c.table_id == bindparam("table_id"))
+#: Tables' locks by id (a batch of table commands').
+TABLE_IDS_LOCK = _table_locks(_TG.c.table_id.in_(bindparam("table_ids", expanding=True)))
+#: Tables' locks by section and table number (:func:`lock_tables`).
+TABLES_LOCK = _table_locks(
+    tuple_(_TABLE.c.section_id, _TABLE.c.number).in_(bindparam("tables", expanding=True)),
+    by_number=True,
 )
-#: The locks of every table of a section, in table id order.
-SECTION_TABLES_LOCK = (
-    select(TABLE_GENERATION.c.table_id)
-    .where(TABLE_GENERATION.c.section_id == bindparam("section_id"))
-    .order_by(TABLE_GENERATION.c.table_id)
-    .with_for_update()
-)
+#: The locks of every table of a section (:func:`lock_section_tables`).
+SECTION_TABLES_LOCK = _table_locks(_TG.c.section_id == bindparam("section_id"))
 _ABSENT = object()
 
 

@@ -30,7 +30,7 @@ from server.core.models import (
     utcnow,
 )
 from server.limits.guesses import GuessLimit
-from server.services import commit_rows
+from server.services import commit_rows, generations
 from server.services.table import table_memory
 from server.services.table.table_memory import HeldTable
 from server.services.tokens import TableIdentity, check_live
@@ -190,21 +190,13 @@ class TableContext:
         # the table's generation row first, as table_memory's read takes it, then the table.
         # tokens.table_identity(lock=True) and TableMemory.open took them already.
         if not ident.locked:
-            session.execute(table_memory.LOCK, {"table_id": ident.table.id})
+            session.execute(generations.TABLE_LOCK, {"table_id": ident.table.id})
+            session.refresh(ident.table, with_for_update=True)
             # Read before the lock (the keypad gateway's path): as they are now, under it.
             for row in (ident.token, ident.section, ident.event):
                 session.refresh(row)
             check_live(ident.token)
-        locked = (
-            ident.table
-            if ident.locked
-            else session.exec(
-                select(BridgeTable)
-                .where(BridgeTable.id == ident.table.id)
-                .with_for_update()
-                .execution_options(populate_existing=True)  # as it is now, under the lock
-            ).one()
-        )
+        locked = ident.table
         self.table = locked
         self.section = ident.section
         self.event = ident.event

@@ -93,7 +93,6 @@ from server.core.models import (
     Pair,
     Result,
     Section,
-    TableGeneration,
     TableToken,
 )
 from server.services import generations, tokens
@@ -168,13 +167,6 @@ _AHEAD = _counters_read(
     _TG.c.table_id,
     _RE.c.entry_id,
 ).order_by(_TG.c.table_id)
-#: The locks of a batch's tables, taken in table id order (the lock order).
-_AHEAD_LOCK = (
-    select(_TG.c.table_id)
-    .where(_TG.c.table_id.in_(bindparam("table_ids", expanding=True)))
-    .order_by(_TG.c.table_id)
-    .with_for_update()
-)
 
 
 def _under_lock(session: Session, lock: Any, read: Any, params: dict[str, Any]) -> Any:
@@ -199,10 +191,6 @@ _SECTION_GENS = select(_SG.c.section_id, _SG.c.gen).where(
 #: read again after the change, with the generations of its tables and its row.
 _SECTION_LOCK = generations.SECTION_GEN.with_for_update()
 _TABLE_GENS = select(_TG.c.table_id, _TG.c.gen).where(_TG.c.section_id == bindparam("section_id"))
-
-#: The table's lock alone (a command that does not come through the memory).
-LOCK = select(TableGeneration.gen).where(TableGeneration.table_id == bindparam("table_id"))
-LOCK = LOCK.with_for_update()
 
 
 @dataclass
@@ -365,7 +353,7 @@ class TableMemory:
         params = {"table_ids": table_ids, "entry_ids": sorted({e for _, e in asked})}
         counters: dict[int, tuple[int, int, int]] = {}
         seen: dict[tuple[int, str], tuple[str, int | None]] = {}
-        for row in _under_lock(session, _AHEAD_LOCK, _AHEAD, params):
+        for row in _under_lock(session, generations.TABLE_IDS_LOCK, _AHEAD, params):
             table_id, entry_id, table_gen, section_id, section_gen, request, result_id = row
             counters[table_id] = (table_gen, section_id, section_gen)
             if entry_id is not None and (table_id, entry_id) in asked:
@@ -406,7 +394,7 @@ class TableMemory:
                 seen = ahead.seen.get((table_id, entry_id)) if entry_id is not None else None
                 return (*counters, seen, ahead)
         params = {"table_id": table_id, "entry_id": entry_id}
-        row = _under_lock(session, LOCK, _OPEN, params).first()
+        row = _under_lock(session, generations.TABLE_LOCK, _OPEN, params).first()
         if row is None:
             return None
         table_gen, section_id, section_gen, request, result_id = row

@@ -143,6 +143,15 @@ def correct(eid: str, version: int, values: dict[str, Any]) -> Move:
 NEXT_ROUND = Move({"type": "next_round"})
 #: The event asks the tables for their players (a table may name them in round 1).
 PLAYERS_ASKED = (Move(change="the TD asks for the players' numbers"),)
+#: The table names its N/S pair's players.
+NAME_PLAYERS = Move(
+    {
+        "type": "set_players",
+        "entry_id": "players-0001",
+        "seat": "NS",
+        "players": [{"name": "Ann Table"}, {"name": "Bo Table"}],
+    }
+)
 NORTH_ENTERED = (enter("north-0001", FOUR_SPADES),)
 #: Both boards of the round entered and confirmed, and round 2 started by the TD.
 ROUND_PLAYED = (
@@ -227,14 +236,7 @@ RACES: dict[str, tuple[tuple[Move, ...], Move, Move]] = {
     ),
     "the table names its players while the TD renames them": (
         PLAYERS_ASKED,
-        Move(
-            {
-                "type": "set_players",
-                "entry_id": "players-0001",
-                "seat": "NS",
-                "players": [{"name": "Ann Table"}, {"name": "Bo Table"}],
-            }
-        ),
+        NAME_PLAYERS,
         Move(change="the TD renames N/S"),
     ),
     "east confirms while the TD moves the table to a new device": (
@@ -554,14 +556,7 @@ SIDES: dict[str, Move] = {
     "the TD marks the board not played at the table": Move(
         {"type": "mark_not_played", "entry_id": "td-at-table-1", "board": 0, "td_code": "CODE"}
     ),
-    "the table names its N/S players": Move(
-        {
-            "type": "set_players",
-            "entry_id": "players-0001",
-            "seat": "NS",
-            "players": [{"name": "Ann Table"}, {"name": "Bo Table"}],
-        }
-    ),
+    "the table names its N/S players": NAME_PLAYERS,
     "the keypad enters 3NT": replace(enter("keypad-0001", THREE_NT), keypad=True),
     "the keypad confirms version 1": replace(confirm("keypad-0002", 1), keypad=True),
     "the keypad moves on": replace(NEXT_ROUND, keypad=True),
